@@ -1,0 +1,120 @@
+/**
+ * One `verify(req)` for every protected entry point of a device: Express routes
+ * and raw WebSocket upgrade requests alike. Combines the accounts, digest and
+ * Basic according to the auth mode, and builds the 401 answer real devices give.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Clock } from '../clock';
+import { type Account, AccountDirectory } from './accounts';
+import { basicChallenge, verifyBasic } from './basic';
+import { type DigestAlgorithm, DigestServer, type ReplayMode } from './digest';
+
+/** Which schemes a device accepts; `none` serves everything without credentials. */
+export type AuthMode = 'digest' | 'basic' | 'both' | 'none';
+
+/** The auth modes, for validation of options and flags. */
+export const AUTH_MODES: readonly AuthMode[] = ['digest', 'basic', 'both', 'none'];
+
+/** Result of {@link Authenticator.verify}. `account` is undefined in mode `none`. */
+export type AuthVerdict =
+  | { ok: true; account: Account | undefined; scheme: 'digest' | 'basic' | 'none' | 'token' }
+  | { ok: false; reason: string; stale: boolean };
+
+/** How an {@link Authenticator} is set up. */
+export interface AuthenticatorOptions {
+  mode: AuthMode;
+  accounts: readonly Account[];
+  realm: string;
+  algorithms: readonly DigestAlgorithm[];
+  nonceLifetimeMs: number;
+  replay: ReplayMode;
+  clock: Clock;
+}
+
+/** The 401 answer: status, headers and the small HTML body real devices send. */
+export interface Unauthorized {
+  status: 401;
+  headers: Record<string, string | string[]>;
+  body: string;
+}
+
+/** Verifies credentials on any Node request. */
+export class Authenticator {
+  readonly accounts: AccountDirectory;
+  private readonly digest: DigestServer;
+
+  constructor(readonly options: AuthenticatorOptions) {
+    this.accounts = new AccountDirectory(options.accounts);
+    this.digest = new DigestServer({
+      realm: options.realm,
+      algorithms: options.algorithms,
+      nonceLifetimeMs: options.nonceLifetimeMs,
+      replay: options.replay,
+      clock: options.clock,
+      passwordOf: (name) => this.accounts.find(name)?.password,
+    });
+  }
+
+  /** The mode in force. */
+  get mode(): AuthMode {
+    return this.options.mode;
+  }
+
+  /**
+   * Checks the request's `Authorization` header. The digest `uri` is compared
+   * with the original request target (Express's `originalUrl`, else `url`).
+   */
+  verify(req: IncomingMessage): AuthVerdict {
+    if (this.options.mode === 'none') return { ok: true, account: undefined, scheme: 'none' };
+    const header = req.headers.authorization;
+    if (!header) return { ok: false, reason: 'no credentials', stale: false };
+    const scheme = header.trimStart().split(/[ \t]/, 1)[0].toLowerCase();
+    if (scheme === 'digest' && this.acceptsDigest()) {
+      const verdict = this.digest.verify(header, req.method ?? 'GET', requestTarget(req));
+      if (!verdict.ok) return verdict;
+      return { ok: true, account: this.accounts.find(verdict.username), scheme: 'digest' };
+    }
+    if (scheme === 'basic' && this.acceptsBasic()) {
+      const verdict = verifyBasic(header, (name) => this.accounts.find(name)?.password);
+      if (!verdict.ok) return { ...verdict, stale: false };
+      return { ok: true, account: this.accounts.find(verdict.username), scheme: 'basic' };
+    }
+    return { ok: false, reason: `scheme "${scheme}" is not accepted (auth mode ${this.options.mode})`, stale: false };
+  }
+
+  /** The 401 answer with one challenge per digest algorithm (and Basic, if accepted). */
+  unauthorized(req: IncomingMessage, stale = false): Unauthorized {
+    const challenges: string[] = [];
+    if (this.acceptsDigest()) challenges.push(...this.digest.challenges(stale));
+    if (this.acceptsBasic()) challenges.push(basicChallenge(this.options.realm));
+    const body = unauthorizedPage(requestTarget(req).split('?')[0]);
+    return {
+      status: 401,
+      headers: {
+        'WWW-Authenticate': challenges,
+        'Content-Type': 'text/html',
+        'Content-Length': String(Buffer.byteLength(body)),
+      },
+      body,
+    };
+  }
+
+  private acceptsDigest(): boolean {
+    return this.options.mode === 'digest' || this.options.mode === 'both';
+  }
+
+  private acceptsBasic(): boolean {
+    return this.options.mode === 'basic' || this.options.mode === 'both';
+  }
+}
+
+/** The request target as the client sent it (Express may rewrite `url` when mounted). */
+export function requestTarget(req: IncomingMessage): string {
+  const original = (req as IncomingMessage & { originalUrl?: unknown }).originalUrl;
+  return typeof original === 'string' ? original : (req.url ?? '/');
+}
+
+function unauthorizedPage(path: string): string {
+  const safe = path.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<HTML><HEAD><TITLE>401 Unauthorized</TITLE></HEAD><BODY><H1>401 Unauthorized</H1>\nYour client does not have permission to get URL ${safe} from this server.\n</BODY></HTML>\n`;
+}

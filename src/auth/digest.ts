@@ -1,0 +1,162 @@
+/**
+ * Server side of HTTP digest authentication (RFC 7616): challenges, stateless
+ * HMAC-stamped nonces, and verification of `Authorization: Digest` credentials.
+ * Knows no sockets: callers pass the header, the method and the request target,
+ * so Express routes and raw WebSocket upgrade requests share it.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Clock } from '../clock';
+import { parseCredentials, quote } from './auth-params';
+import { type DigestAlgorithm, digestResponse, parseAlgorithm } from './digest-hash';
+
+export { DIGEST_ALGORITHMS, type DigestAlgorithm, parseAlgorithm } from './digest-hash';
+
+/** Replay policy: `lenient` reuses a nonce freely within its lifetime (like real devices). */
+export type ReplayMode = 'lenient' | 'strict';
+
+/** How a {@link DigestServer} is set up. */
+export interface DigestServerOptions {
+  realm: string;
+  /** One challenge is offered per algorithm, in this order. */
+  algorithms: readonly DigestAlgorithm[];
+  /** How long a nonce is accepted; after that the answer carries `stale=true`. */
+  nonceLifetimeMs: number;
+  replay: ReplayMode;
+  clock: Clock;
+  /** Returns the password of a user, or undefined for an unknown user. */
+  passwordOf(username: string): string | undefined;
+  /** HMAC key for nonces; random per server when omitted. */
+  secret?: Buffer;
+}
+
+/** Outcome of a verification; `stale` is true only for a correct answer to an expired nonce. */
+export type DigestVerdict = { ok: true; username: string } | { ok: false; reason: string; stale: boolean };
+
+const REQUIRED = ['username', 'realm', 'nonce', 'uri', 'response', 'qop', 'nc', 'cnonce'] as const;
+const NONCE_BYTES = 8 + 8 + 16; // timestamp, random, truncated HMAC
+/** Bound on remembered (nonce, cnonce, nc) triples in strict mode. */
+const MAX_SEEN = 100_000;
+
+/** Issues challenges and verifies digest credentials for one realm. */
+export class DigestServer {
+  private readonly secret: Buffer;
+  /** Strict mode: seen `nonce cnonce nc` keys, with the expiry of their nonce. */
+  private readonly seen = new Map<string, number>();
+
+  constructor(private readonly options: DigestServerOptions) {
+    this.secret = options.secret ?? randomBytes(32);
+  }
+
+  /** The realm challenges carry. */
+  get realm(): string {
+    return this.options.realm;
+  }
+
+  /** One `WWW-Authenticate` value per configured algorithm, each with a fresh nonce. */
+  challenges(stale = false): string[] {
+    return this.options.algorithms.map((algorithm) => {
+      const parts = [`realm=${quote(this.options.realm)}`, `nonce=${quote(this.newNonce())}`, `algorithm=${algorithm}`, `qop="auth"`];
+      if (stale) parts.push('stale=true');
+      return `Digest ${parts.join(', ')}`;
+    });
+  }
+
+  /**
+   * Checks credentials against the request. `requestTarget` is the original
+   * request-target (path and query) that the `uri` parameter must equal.
+   */
+  verify(authorization: string, method: string, requestTarget: string): DigestVerdict {
+    const parsed = parseCredentials(authorization);
+    if (!parsed.ok) return reject(`malformed Authorization header: ${parsed.reason}`);
+    const { scheme, params } = parsed.value;
+    if (scheme.toLowerCase() !== 'digest') return reject(`scheme ${scheme} is not Digest`);
+    const missing = REQUIRED.filter((name) => !params.has(name));
+    if (missing.length > 0) return reject(`digest credentials lack ${missing.join(', ')}`);
+    const get = (name: (typeof REQUIRED)[number]): string => params.get(name) as string;
+
+    const algorithm = parseAlgorithm(params.get('algorithm') ?? 'MD5');
+    if (!algorithm || !this.options.algorithms.includes(algorithm)) {
+      return reject(`algorithm ${params.get('algorithm')} is not offered (offered: ${this.options.algorithms.join(', ')})`);
+    }
+    if (params.get('userhash') === 'true') return reject('userhash is not supported');
+    if (get('realm') !== this.options.realm) return reject(`realm "${get('realm')}" does not match "${this.options.realm}"`);
+    if (get('uri') !== requestTarget) return reject(`digest uri "${get('uri')}" does not match the request target "${requestTarget}"`);
+    if (get('qop') !== 'auth') return reject(`qop "${get('qop')}" is not supported (only auth)`);
+    if (!/^[0-9a-fA-F]{8}$/.test(get('nc'))) return reject(`nc "${get('nc')}" is not 8 hex digits`);
+    const issuedAt = this.nonceTime(get('nonce'));
+    if (issuedAt === undefined) return reject('nonce was not issued by this device');
+
+    const username = get('username');
+    const password = this.options.passwordOf(username);
+    const expected = digestResponse({
+      algorithm,
+      username,
+      realm: this.options.realm,
+      password: password ?? '\u0000no such user',
+      method,
+      uri: get('uri'),
+      nonce: get('nonce'),
+      nc: get('nc'),
+      cnonce: get('cnonce'),
+      qop: 'auth',
+    });
+    const matches = constantTimeEqual(expected, get('response').toLowerCase());
+    if (password === undefined) return reject(`unknown user "${username}"`);
+    if (!matches) return reject(`wrong password for user "${username}"`);
+
+    const expiresAt = issuedAt + this.options.nonceLifetimeMs;
+    const now = this.options.clock.now();
+    if (now >= expiresAt) return { ok: false, reason: 'nonce expired', stale: true };
+    if (this.options.replay === 'strict' && !this.remember(`${get('nonce')} ${get('cnonce')} ${get('nc').toLowerCase()}`, expiresAt, now)) {
+      return reject(`replayed request: nc ${get('nc')} was already used with this nonce and cnonce`);
+    }
+    return { ok: true, username };
+  }
+
+  /** nonce = hex(timestamp | random | HMAC(timestamp | random)): checkable without state. */
+  private newNonce(): string {
+    const body = Buffer.alloc(16);
+    body.writeBigUInt64BE(BigInt(Math.max(0, Math.floor(this.options.clock.now()))), 0);
+    randomBytes(8).copy(body, 8);
+    return Buffer.concat([body, this.mac(body)]).toString('hex');
+  }
+
+  /** The issue time of a nonce this server made, or undefined for a forged one. */
+  private nonceTime(nonce: string): number | undefined {
+    if (nonce.length !== NONCE_BYTES * 2 || !/^[0-9a-f]+$/.test(nonce)) return undefined;
+    const raw = Buffer.from(nonce, 'hex');
+    const body = raw.subarray(0, 16);
+    if (!timingSafeEqual(raw.subarray(16), this.mac(body))) return undefined;
+    return Number(body.readBigUInt64BE(0));
+  }
+
+  private mac(body: Buffer): Buffer {
+    return createHmac('sha256', this.secret).update(body).digest().subarray(0, 16);
+  }
+
+  /** Records a triple; false when it was seen already. Forgets triples of expired nonces. */
+  private remember(key: string, expiresAt: number, now: number): boolean {
+    if (this.seen.has(key)) return false;
+    if (this.seen.size >= MAX_SEEN) {
+      for (const [k, exp] of this.seen) if (exp <= now) this.seen.delete(k);
+      // Still full of live entries: drop the oldest, as a real device's table would.
+      if (this.seen.size >= MAX_SEEN) this.seen.delete(this.seen.keys().next().value as string);
+    }
+    this.seen.set(key, expiresAt);
+    return true;
+  }
+}
+
+function reject(reason: string): DigestVerdict {
+  return { ok: false, reason, stale: false };
+}
+
+function constantTimeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'utf8');
+  const right = Buffer.from(b, 'utf8');
+  if (left.length !== right.length) {
+    timingSafeEqual(left, left); // spend the same time whatever the length
+    return false;
+  }
+  return timingSafeEqual(left, right);
+}

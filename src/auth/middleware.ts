@@ -1,0 +1,30 @@
+/** Express glue for the {@link Authenticator}: 401 with challenges, or the account in `res.locals`. */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Logger } from '../log';
+import { redactUrl } from '../log';
+import type { Account } from './accounts';
+import type { Authenticator } from './authenticator';
+
+/** What a route finds in `res.locals` after {@link requireAuth}. */
+export interface AuthLocals {
+  /** The authenticated account; undefined when the device runs with auth `none`. */
+  account: Account | undefined;
+}
+
+/** Lets the request through with valid credentials; answers 401 with challenges otherwise. */
+export function requireAuth(authenticator: Authenticator, log: Logger): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const verdict = authenticator.verify(req);
+    if (verdict.ok) {
+      (res.locals as AuthLocals).account = verdict.account;
+      next();
+      return;
+    }
+    // A missing header is the normal first leg of digest; only real failures are worth a warning.
+    const level = verdict.reason === 'no credentials' ? 'debug' : 'warn';
+    log[level]({ url: redactUrl(req.originalUrl), reason: verdict.reason, stale: verdict.stale }, 'authentication failed');
+    const answer = authenticator.unauthorized(req, verdict.stale);
+    // Raw writeHead: exactly the headers real devices send (no charset, no ETag).
+    res.writeHead(answer.status, answer.headers).end(answer.body);
+  };
+}

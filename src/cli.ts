@@ -1,0 +1,183 @@
+/**
+ * The `bwc-emu` command line: parses flags (yargs) and calls the public API.
+ * Prints what a newcomer needs on start; one-line errors for bad flags.
+ */
+import yargs from 'yargs';
+import { type Account, DEFAULT_ACCOUNT, parseAccount } from './auth/accounts';
+import { AUTH_MODES, type AuthMode } from './auth/authenticator';
+import { type DigestAlgorithm, DIGEST_ALGORITHMS } from './auth/digest';
+import { type DeviceHandle, startDevice } from './device/device';
+import type { DeviceOptions } from './device/device-options';
+import { loadCertificate } from './device/tls';
+import { EmulatorError } from './errors';
+import { createLogger, LOG_LEVELS, type LogLevel } from './log';
+
+/** Where the CLI writes; tests pass their own. */
+export interface CliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
+  stopSignal: () => Promise<string>;
+  isTty: boolean;
+}
+
+const defaultIo: CliIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  stopSignal: () =>
+    new Promise((resolve) => {
+      const stop = (signal: string): void => resolve(signal);
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    }),
+  isTty: Boolean(process.stdout.isTTY),
+};
+
+/** Runs the CLI; resolves to the exit code. */
+export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  let failure: string | undefined;
+  const parser = yargs(argv)
+    .scriptName('bwc-emu')
+    .usage('$0 [options]\n\nRuns a simulated body worn camera device: feature flags, session tokens\nand the event stream behind real HTTP digest authentication.')
+    .option('port', { alias: 'p', type: 'number', default: 8080, describe: 'TCP port (0 picks a free one)' })
+    .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on (0.0.0.0 for every interface)' })
+    .option('serial', { type: 'string', default: 'ACCC8E000001', describe: 'device serial number (also names the digest realm)' })
+    .option('user', { alias: 'u', type: 'string', default: DEFAULT_ACCOUNT.name, describe: 'admin user name' })
+    .option('password', { type: 'string', default: DEFAULT_ACCOUNT.password, describe: 'admin password' })
+    .option('account', { type: 'string', array: true, describe: 'extra account name:password[:viewer|operator|admin] (repeatable)' })
+    .option('auth', { choices: AUTH_MODES, default: 'both' as AuthMode, describe: 'accepted schemes; none serves everything without credentials' })
+    .option('digest-algorithms', { type: 'string', default: 'MD5', describe: `comma-separated, one challenge each: ${DIGEST_ALGORITHMS.join(', ')}` })
+    .option('digest-replay', { choices: ['lenient', 'strict'] as const, default: 'lenient' as const, describe: 'strict refuses a repeated digest nc' })
+    .option('tls', { type: 'boolean', default: false, describe: 'serve HTTPS/WSS with a self-signed certificate made at start' })
+    .option('cert', { type: 'string', describe: 'PEM certificate file for --tls (with --key)' })
+    .option('key', { type: 'string', describe: 'PEM private key file for --tls (with --cert)' })
+    .option('cgi-prefix', { type: 'string', default: '/svc-cgi', describe: 'CGI path prefix (a real device family uses /axis-cgi)' })
+    .option('ws-prefix', { type: 'string', default: '/svc', describe: 'event stream path prefix (real devices: /vapix)' })
+    .option('state-dir', { type: 'string', describe: 'keep feature flag values here across restarts' })
+    .option('log-level', { choices: LOG_LEVELS, default: 'info' as LogLevel, describe: 'log verbosity' })
+    .option('log-format', { choices: ['pretty', 'json'] as const, describe: 'log line format (default: pretty on a terminal, json otherwise)' })
+    .check((args) => {
+      if ((args.cert === undefined) !== (args.key === undefined)) throw new Error('--cert and --key go together');
+      return true;
+    })
+    .strict()
+    .help()
+    .alias('help', 'h')
+    .version()
+    .wrap(Math.min(100, process.stdout.columns || 100))
+    .exitProcess(false)
+    .fail((message, err) => {
+      failure = message ?? err?.message ?? 'invalid arguments';
+    });
+
+  let args: Awaited<ReturnType<typeof parser.parseAsync>>;
+  let helpText = '';
+  try {
+    args = await parser.parseAsync(argv, {}, (_err, _argv, output) => {
+      helpText = output;
+    });
+  } catch (err) {
+    failure = (err as Error).message;
+    args = {} as typeof args;
+  }
+  if (failure !== undefined) {
+    io.err(`bwc-emu: ${failure}\nRun 'bwc-emu --help' for the options.\n`);
+    return 2;
+  }
+  if (helpText) {
+    io.out(`${helpText}\n`);
+    return 0;
+  }
+
+  let options: DeviceOptions;
+  try {
+    options = await deviceOptionsFrom(args as unknown as DeviceArgs, io);
+  } catch (err) {
+    io.err(`bwc-emu: ${(err as Error).message}\n`);
+    return 2;
+  }
+  let device: DeviceHandle;
+  try {
+    device = await startDevice(options);
+  } catch (err) {
+    io.err(`bwc-emu: ${err instanceof EmulatorError ? err.message : (err as Error).stack}\n`);
+    return err instanceof EmulatorError ? 2 : 1;
+  }
+  io.out(banner(device));
+  const signal = await io.stopSignal();
+  io.out(`\n${signal}: stopping\n`);
+  await device.close();
+  return 0;
+}
+
+/** The flags as yargs parses them. */
+interface DeviceArgs {
+  port: number;
+  host: string;
+  serial: string;
+  user: string;
+  password: string;
+  account?: string[];
+  auth: AuthMode;
+  digestAlgorithms: string;
+  digestReplay: 'lenient' | 'strict';
+  tls: boolean;
+  cert?: string;
+  key?: string;
+  cgiPrefix: string;
+  wsPrefix: string;
+  stateDir?: string;
+  logLevel: LogLevel;
+  logFormat?: 'pretty' | 'json';
+}
+
+async function deviceOptionsFrom(args: DeviceArgs, io: CliIo): Promise<DeviceOptions> {
+  const accounts: Account[] = [{ name: args.user, password: args.password, role: 'admin' }];
+  for (const text of args.account ?? []) {
+    const account = parseAccount(text);
+    if (typeof account === 'string') throw new Error(`--account: ${account}`);
+    accounts.push(account);
+  }
+  return {
+    port: args.port,
+    host: args.host,
+    serial: args.serial,
+    accounts,
+    auth: args.auth,
+    digestAlgorithms: args.digestAlgorithms.split(',').map((a) => a.trim()).filter(Boolean) as DigestAlgorithm[],
+    digestReplay: args.digestReplay,
+    tls: args.cert && args.key ? await loadCertificate(args.cert, args.key) : args.tls,
+    cgiPrefix: args.cgiPrefix,
+    wsPrefix: args.wsPrefix,
+    stateDir: args.stateDir,
+    logger: createLogger({ level: args.logLevel, format: args.logFormat ?? (io.isTty ? 'pretty' : 'json'), write: io.out }),
+  };
+}
+
+/** What a newcomer needs: where it is, how to log in, one command to try. */
+function banner(device: DeviceHandle): string {
+  const o = device.options;
+  const admin = o.accounts[0];
+  const flagsUrl = `${device.url}${o.cgiPrefix}/featureflag.cgi`;
+  const tokenUrl = `${device.url}${o.cgiPrefix}/wssession.cgi`;
+  const insecure = device.certificate ? ' -k' : '';
+  const authLine = o.auth === 'none' ? 'none: every request is served without credentials (--auth none)' : `${o.auth === 'basic' ? 'basic' : `digest (${o.digestAlgorithms.join(', ')})${o.auth === 'both' ? ' or basic' : ''}`}, realm ${device.realm}`;
+  const lines = [
+    '',
+    `bwc-emu: device ${device.serial} is running`,
+    `  url            ${device.url}`,
+    o.auth === 'none' ? '' : `  credentials    ${admin.name} / ${admin.password} (admin)${o.accounts.length > 1 ? ` and ${o.accounts.length - 1} more account(s)` : ''}`,
+    `  auth           ${authLine}`,
+    `  feature flags  POST ${flagsUrl}`,
+    `  session token  GET  ${tokenUrl}`,
+    '',
+    'Try:',
+    `  curl${insecure} --digest -u ${admin.name}:${admin.password} -H 'Content-Type: application/json' \\`,
+    `    -d '{"apiVersion":"1.0","context":"try","method":"listAll"}' ${flagsUrl}`,
+    '',
+    'Press Ctrl+C to stop.',
+    '',
+  ];
+  if (o.auth === 'none') lines.splice(1, 0, 'WARNING: authentication is OFF (--auth none): anyone who can reach this port has full access.');
+  return `${lines.filter((l, i) => l !== '' || i === 0 || lines[i - 1] !== '').join('\n')}\n`;
+}

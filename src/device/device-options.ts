@@ -1,0 +1,129 @@
+/**
+ * Options of one simulated device, their defaults, and their validation. Every
+ * bad option becomes an {@link EmulatorError} naming the option.
+ */
+import { type Account, DEFAULT_ACCOUNT, ROLES } from '../auth/accounts';
+import { AUTH_MODES, type AuthMode } from '../auth/authenticator';
+import { type DigestAlgorithm, parseAlgorithm, type ReplayMode } from '../auth/digest';
+import { type Clock, systemClock } from '../clock';
+import { EmulatorError } from '../errors';
+import type { Logger, LogLevel } from '../log';
+import { DEFAULT_FLAGS, type FlagDefinition } from './feature-flags';
+import type { TlsMaterial } from './tls';
+
+/** Everything a device can be told; every field is optional. */
+export interface DeviceOptions {
+  /** TCP port; 0 (the default in the API) picks a free one. */
+  port?: number;
+  /** Address to listen on; `127.0.0.1` by default. */
+  host?: string;
+  /** Serial number; also names the digest realm. Default `ACCC8E000001`. */
+  serial?: string;
+  /** User accounts; default one admin, `root` / `pass`. */
+  accounts?: Account[];
+  /** Accepted schemes: `both` (default), `digest`, `basic`, or `none` (no credentials at all). */
+  auth?: AuthMode;
+  /** Digest algorithms offered, one challenge each, in order. Default `['MD5']`. */
+  digestAlgorithms?: DigestAlgorithm[];
+  /** `lenient` (default) reuses nonces like real devices; `strict` refuses a repeated nc. */
+  digestReplay?: ReplayMode;
+  /** Digest nonce lifetime in ms (default 300 000); older nonces get `stale=true`. */
+  nonceLifetimeMs?: number;
+  /** Digest realm; default `<VENDOR>_<serial>` with the vendor word of `cgiPrefix`. */
+  realm?: string;
+  /** Path prefix of the CGIs; default `/svc-cgi` (a real device family uses `/axis-cgi`). */
+  cgiPrefix?: string;
+  /** Path prefix of the WebSocket data stream; default `/svc` (real devices: `/vapix`). */
+  wsPrefix?: string;
+  /** HTTPS: `true` for a self-signed certificate made at start, or PEM material. */
+  tls?: boolean | TlsMaterial;
+  /** Directory where state (feature flag values) survives restarts; memory only when absent. */
+  stateDir?: string;
+  /** Feature flag definitions; a realistic built-in set by default. */
+  flags?: FlagDefinition[];
+  /** Session token lifetime in ms; 15 000 as the spec says. */
+  tokenLifetimeMs?: number;
+  /** Largest accepted JSON request body in bytes (larger gives error 2107); default 64 KiB. */
+  maxBodyBytes?: number;
+  /** Time source; inject a `ManualClock` in tests. */
+  clock?: Clock;
+  /** A pino logger; by default a silent one at `logLevel`. */
+  logger?: Logger;
+  /** Level of the default logger: `silent` unless set. */
+  logLevel?: LogLevel;
+}
+
+/** Options with every default filled in and checked. */
+export interface ResolvedDeviceOptions extends Required<Omit<DeviceOptions, 'tls' | 'stateDir' | 'logger' | 'logLevel' | 'realm'>> {
+  realm: string;
+  tls: boolean | TlsMaterial;
+  stateDir: string | undefined;
+}
+
+/** Fills in defaults and validates; throws {@link EmulatorError} `BAD_OPTION`. */
+export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOptions {
+  const serial = options.serial ?? 'ACCC8E000001';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(serial)) bad(`serial "${serial}" must be 1-64 letters, digits, '-' or '_'`);
+  const cgiPrefix = checkPrefix('cgiPrefix', options.cgiPrefix ?? '/svc-cgi');
+  const wsPrefix = checkPrefix('wsPrefix', options.wsPrefix ?? '/svc');
+  const auth = options.auth ?? 'both';
+  if (!AUTH_MODES.includes(auth)) bad(`auth "${auth}" must be one of ${AUTH_MODES.join(', ')}`);
+  const digestAlgorithms = (options.digestAlgorithms ?? ['MD5']).map((a) => parseAlgorithm(a) ?? bad(`digest algorithm "${a}" is not one of MD5, MD5-sess, SHA-256, SHA-256-sess, SHA-512-256, SHA-512-256-sess`));
+  if (digestAlgorithms.length === 0) bad('digestAlgorithms must name at least one algorithm');
+  const digestReplay = options.digestReplay ?? 'lenient';
+  if (digestReplay !== 'lenient' && digestReplay !== 'strict') bad(`digestReplay "${digestReplay}" must be lenient or strict`);
+  const accounts = options.accounts ?? [DEFAULT_ACCOUNT];
+  if (accounts.length === 0 && auth !== 'none') bad('accounts must hold at least one account (or use auth "none")');
+  for (const a of accounts) {
+    if (!a.name || a.name.includes(':')) bad(`account name "${a.name}" must be non-empty and have no ':'`);
+    if (!ROLES.includes(a.role)) bad(`account "${a.name}" has role "${a.role}"; roles are ${ROLES.join(', ')}`);
+  }
+  const flags = options.flags ?? [...DEFAULT_FLAGS];
+  const seen = new Set<string>();
+  for (const f of flags) {
+    if (!/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(f.name)) bad(`flag name "${f.name}" must start with a letter and hold only letters, digits, '_', '.', '-'`);
+    if (seen.has(f.name)) bad(`flag "${f.name}" is defined twice`);
+    if (typeof f.defaultValue !== 'boolean') bad(`flag "${f.name}" needs a boolean defaultValue`);
+    seen.add(f.name);
+  }
+  return {
+    port: checkInteger('port', options.port ?? 0, 0, 65535),
+    host: options.host ?? '127.0.0.1',
+    serial,
+    accounts,
+    auth,
+    digestAlgorithms,
+    digestReplay,
+    nonceLifetimeMs: checkInteger('nonceLifetimeMs', options.nonceLifetimeMs ?? 300_000, 1, 86_400_000),
+    realm: options.realm ?? `${vendorWord(cgiPrefix).toUpperCase()}_${serial}`,
+    cgiPrefix,
+    wsPrefix,
+    tls: options.tls ?? false,
+    stateDir: options.stateDir,
+    flags,
+    tokenLifetimeMs: checkInteger('tokenLifetimeMs', options.tokenLifetimeMs ?? 15_000, 1, 86_400_000),
+    maxBodyBytes: checkInteger('maxBodyBytes', options.maxBodyBytes ?? 64 * 1024, 64, 64 * 1024 * 1024),
+    clock: options.clock ?? systemClock,
+  };
+}
+
+/** `svc` from `/svc-cgi`, `axis` from `/axis-cgi`: the word real realms start with. */
+export function vendorWord(cgiPrefix: string): string {
+  const first = cgiPrefix.split('/').filter(Boolean)[0] ?? 'svc';
+  return first.replace(/-cgi$/i, '') || 'svc';
+}
+
+function checkPrefix(name: string, prefix: string): string {
+  const trimmed = prefix.replace(/\/+$/, '');
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) bad(`${name} "${prefix}" must be a path like /svc-cgi (letters, digits, '.', '_', '~', '-')`);
+  return trimmed;
+}
+
+function checkInteger(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) bad(`${name} must be a whole number from ${min} to ${max}, not ${value}`);
+  return value;
+}
+
+function bad(message: string): never {
+  throw new EmulatorError('BAD_OPTION', message);
+}

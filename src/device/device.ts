@@ -1,0 +1,166 @@
+/**
+ * One simulated device: an Express app on a node:http(s) server we own, serving
+ * the CGIs (feature flags, session tokens) behind real digest/Basic auth.
+ * The WebSocket event stream shares this server through its `upgrade` event.
+ */
+import { once } from 'node:events';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { join } from 'node:path';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { Authenticator } from '../auth/authenticator';
+import { requireAuth } from '../auth/middleware';
+import { SessionTokens, type TokenVerdict } from '../auth/session-tokens';
+import { EmulatorError } from '../errors';
+import { createLogger, type Logger, redactUrl } from '../log';
+import { type DeviceOptions, resolveDeviceOptions, type ResolvedDeviceOptions } from './device-options';
+import { FeatureFlags, type FlagState } from './feature-flags';
+import { featureFlagCgi } from './featureflag-cgi';
+import { requestLog } from './request-log';
+import { selfSignedCertificate, type TlsMaterial } from './tls';
+import { allowMethods } from './rpc-endpoint';
+import { wssessionCgi } from './wssession-cgi';
+
+/** A running device. */
+export interface DeviceHandle {
+  /** Base URL, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string;
+  readonly port: number;
+  readonly host: string;
+  readonly serial: string;
+  /** The digest realm the device challenges with. */
+  readonly realm: string;
+  /** The options in force, defaults filled in. */
+  readonly options: Readonly<ResolvedDeviceOptions>;
+  /** The PEM certificate the device serves (HTTPS only), to trust in a client. */
+  readonly certificate: string | undefined;
+  /** Current feature flags. */
+  flags(): FlagState[];
+  /** Sets feature flags all-or-nothing, as `featureflag.cgi` `set` does; rejects unknown names. */
+  setFlags(values: Readonly<Record<string, boolean>>): Promise<void>;
+  /** Issues a session token without the HTTP round trip (what `wssession.cgi` answers). */
+  issueToken(username?: string): string;
+  /** Uses up a session token: valid once, within its lifetime. */
+  consumeToken(token: string): TokenVerdict;
+  /** Stops listening and ends every connection; resolves when all is closed. */
+  close(): Promise<void>;
+}
+
+/** Lifecycle of a device, as a small explicit state. */
+type DeviceState = 'RUNNING' | 'CLOSING' | 'CLOSED';
+
+/** Starts a device on `options.port` (0 = a free port) and resolves when it listens. */
+export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHandle> {
+  const resolved = resolveDeviceOptions(options);
+  const log = (options.logger ?? createLogger({ level: options.logLevel })).child({ device: resolved.serial });
+  const tls = resolved.tls === true ? await selfSignedCertificate(`${resolved.serial}.bwc-emu.local`, resolved.host) : resolved.tls || undefined;
+  const authenticator = new Authenticator({
+    mode: resolved.auth,
+    accounts: resolved.accounts,
+    realm: resolved.realm,
+    algorithms: resolved.digestAlgorithms,
+    nonceLifetimeMs: resolved.nonceLifetimeMs,
+    replay: resolved.digestReplay,
+    clock: resolved.clock,
+  });
+  const tokens = new SessionTokens(resolved.clock, resolved.tokenLifetimeMs);
+  const stateFile = resolved.stateDir ? join(resolved.stateDir, resolved.serial, 'flags.json') : undefined;
+  const flags = new FeatureFlags(resolved.flags, stateFile, (message) => log.warn({ stateFile }, message));
+
+  const app = buildApp(resolved, { authenticator, tokens, flags, log });
+  const server = createServerFor(app, tls);
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    log.info({ code: err.code, reason: err.message }, 'malformed HTTP request');
+    if (socket.writable && !socket.destroyed) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+  await listen(server, resolved.port, resolved.host);
+  const port = (server.address() as AddressInfo).port;
+  const scheme = tls ? 'https' : 'http';
+  const url = `${scheme}://${formatHost(resolved.host)}:${port}`;
+  log.info({ url, realm: resolved.realm, auth: resolved.auth }, 'device listening');
+
+  let state: DeviceState = 'RUNNING';
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    host: resolved.host,
+    serial: resolved.serial,
+    realm: resolved.realm,
+    options: resolved,
+    certificate: tls?.cert,
+    flags: () => flags.list(),
+    setFlags: async (values) => {
+      const result = await flags.set(values);
+      if (!result.ok) throw new EmulatorError('BAD_OPTION', `Flag(s) does not exist: ${result.unknown.join(', ')}`);
+    },
+    issueToken: (username = 'root') => tokens.issue(username),
+    consumeToken: (token) => tokens.consume(token),
+    close: () => {
+      if (state !== 'RUNNING') return closed as Promise<void>;
+      state = 'CLOSING';
+      closed = new Promise<void>((resolve) => {
+        server.close(() => {
+          state = 'CLOSED';
+          log.info('device closed');
+          resolve();
+        });
+        for (const socket of sockets) socket.destroy();
+      });
+      return closed;
+    },
+  };
+}
+
+interface DeviceParts {
+  authenticator: Authenticator;
+  tokens: SessionTokens;
+  flags: FeatureFlags;
+  log: Logger;
+}
+
+function buildApp(options: ResolvedDeviceOptions, parts: DeviceParts): express.Express {
+  const { authenticator, tokens, flags, log } = parts;
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestLog(log));
+  const auth = requireAuth(authenticator, log);
+  const cgi = options.cgiPrefix;
+  app.all(`${cgi}/featureflag.cgi`, allowMethods(['POST'], log), auth, featureFlagCgi(flags, options.maxBodyBytes, log));
+  app.all(`${cgi}/wssession.cgi`, allowMethods(['GET', 'POST'], log), auth, wssessionCgi(tokens, log));
+  app.use((req: Request, res: Response) => {
+    res.status(404).type('text/plain').send(`Not found: ${req.path}\n`);
+  });
+  app.use((err: Error, req: Request, res: Response, _next: NextFunction) => {
+    log.error({ err, url: redactUrl(req.originalUrl) }, 'unhandled error');
+    if (!res.headersSent) res.status(500).type('text/plain').send('Internal error\n');
+    else res.destroy();
+  });
+  return app;
+}
+
+function createServerFor(app: express.Express, tls: TlsMaterial | undefined): Server {
+  return tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, app) : createHttpServer(app);
+}
+
+async function listen(server: Server, port: number, host: string): Promise<void> {
+  server.listen(port, host);
+  try {
+    await once(server, 'listening');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new EmulatorError('PORT_IN_USE', `port ${port} on ${host} is already in use; choose another with --port (0 picks a free one)`);
+    throw new EmulatorError('LISTEN_FAILED', `cannot listen on ${host}:${port}: ${(err as Error).message}`);
+  }
+}
+
+function formatHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}

@@ -1,0 +1,106 @@
+/**
+ * The device's beta feature flags: definitions, current values, all-or-nothing
+ * updates, and optional persistence in a state file that is always whole.
+ */
+import { readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../storage/atomic-file';
+
+/** One flag as configured: its name, what it does, and its default. */
+export interface FlagDefinition {
+  name: string;
+  description: string;
+  defaultValue: boolean;
+}
+
+/** One flag as `listAll` reports it. */
+export interface FlagState extends FlagDefinition {
+  value: boolean;
+}
+
+/** A realistic built-in set, in the style of real devices' flag names. */
+export const DEFAULT_FLAGS: readonly FlagDefinition[] = [
+  { name: 'restrictRootAccess', description: 'Restrict the root account to local configuration only', defaultValue: false },
+  { name: 'selected_metadata_events', description: 'Send only the selected metadata events on the event stream', defaultValue: false },
+  { name: 'graphics_udvd', description: 'Use the new graphics overlay renderer', defaultValue: false },
+  { name: 'bwc_prerecord_extended', description: 'Extend the pre-recording buffer from 30 to 120 seconds', defaultValue: false },
+  { name: 'bwc_gnss_track_upload', description: 'Upload the GNSS track of each recording with the clips', defaultValue: true },
+  { name: 'ws_data_stream_compression', description: 'Offer per-message deflate on the event stream', defaultValue: false },
+];
+
+/** Outcome of a lookup or update: the names that do not exist, if any. */
+export type FlagResult<T> = { ok: true; value: T } | { ok: false; unknown: string[] };
+
+/** Flag values for one device; writes `stateFile` (if any) after every change. */
+export class FeatureFlags {
+  private readonly definitions = new Map<string, FlagDefinition>();
+  private readonly values = new Map<string, boolean>();
+
+  /**
+   * @param definitions the flags the device has
+   * @param stateFile a JSON file that keeps values across restarts, or undefined
+   * @param onLoadProblem told when the state file exists but cannot be used
+   */
+  constructor(
+    definitions: readonly FlagDefinition[],
+    private readonly stateFile?: string,
+    onLoadProblem: (message: string) => void = () => {},
+  ) {
+    for (const def of definitions) {
+      this.definitions.set(def.name, def);
+      this.values.set(def.name, def.defaultValue);
+    }
+    if (stateFile) this.load(stateFile, onLoadProblem);
+  }
+
+  /** Every flag with its value, in definition order. */
+  list(): FlagState[] {
+    return [...this.definitions.values()].map((def) => ({
+      name: def.name,
+      value: this.values.get(def.name) as boolean,
+      description: def.description,
+      defaultValue: def.defaultValue,
+    }));
+  }
+
+  /** Values of the named flags; fails listing every unknown name. */
+  get(names: readonly string[]): FlagResult<Record<string, boolean>> {
+    const unknown = names.filter((n) => !this.definitions.has(n));
+    if (unknown.length > 0) return { ok: false, unknown };
+    return { ok: true, value: Object.fromEntries(names.map((n) => [n, this.values.get(n) as boolean])) };
+  }
+
+  /** Sets flags all-or-nothing: one unknown name and nothing changes. */
+  async set(changes: Readonly<Record<string, boolean>>): Promise<FlagResult<void>> {
+    const unknown = Object.keys(changes).filter((n) => !this.definitions.has(n));
+    if (unknown.length > 0) return { ok: false, unknown };
+    for (const [name, value] of Object.entries(changes)) this.values.set(name, value);
+    if (this.stateFile) await writeFileAtomic(this.stateFile, `${JSON.stringify(Object.fromEntries(this.values), null, 2)}\n`);
+    return { ok: true, value: undefined };
+  }
+
+  private load(file: string, onProblem: (message: string) => void): void {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') onProblem(`cannot read ${file}: ${(err as Error).message}; using defaults`);
+      return;
+    }
+    let saved: unknown;
+    try {
+      saved = JSON.parse(text);
+    } catch (err) {
+      onProblem(`${file} is not valid JSON (${(err as Error).message}); using defaults`);
+      return;
+    }
+    if (typeof saved !== 'object' || saved === null || Array.isArray(saved)) {
+      onProblem(`${file} is not a JSON object; using defaults`);
+      return;
+    }
+    for (const [name, value] of Object.entries(saved)) {
+      if (!this.definitions.has(name)) onProblem(`${file}: flag "${name}" is no longer defined; ignored`);
+      else if (typeof value !== 'boolean') onProblem(`${file}: flag "${name}" is not a boolean; ignored`);
+      else this.values.set(name, value);
+    }
+  }
+}

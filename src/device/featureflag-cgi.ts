@@ -1,0 +1,58 @@
+/** `featureflag.cgi`: list, read and set the device's beta feature flags (spec part B). */
+import type { RequestHandler } from 'express';
+import type { Logger } from '../log';
+import { isPlainObject, RpcErrorCode, RpcFault, type RpcApiSpec } from '../protocol/rpc';
+import type { FeatureFlags } from './feature-flags';
+import { rpcEndpoint } from './rpc-endpoint';
+
+/** Versions and methods of the feature flag API. */
+export const FEATURE_FLAG_API: RpcApiSpec = {
+  versions: ['1.0'],
+  methods: ['listAll', 'get', 'set', 'getSupportedVersions'],
+  versionlessMethods: ['getSupportedVersions'],
+};
+
+/** The handler for `POST {cgi-prefix}/featureflag.cgi`; admin role required. */
+export function featureFlagCgi(flags: FeatureFlags, maxBodyBytes: number, log: Logger): RequestHandler {
+  return rpcEndpoint({
+    name: 'featureflag.cgi',
+    spec: FEATURE_FLAG_API,
+    maxBodyBytes,
+    requiredRole: 'admin',
+    openMethods: ['getSupportedVersions'],
+    log,
+    handlers: {
+      listAll: () => ({ flags: flags.list() }),
+      get: (request) => {
+        const names = request.params.names;
+        if (names === undefined) throw new RpcFault(RpcErrorCode.PARAMETER_MISSING, 'Required parameter missing: params.names');
+        if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string')) {
+          throw new RpcFault(RpcErrorCode.INVALID_PARAMETER, 'Invalid parameter: params.names must be a non-empty list of flag names');
+        }
+        const result = flags.get(names as string[]);
+        if (!result.ok) throw notFound(result.unknown);
+        return { flagValues: result.value };
+      },
+      set: async (request) => {
+        const values = request.params.flagValues;
+        if (values === undefined) throw new RpcFault(RpcErrorCode.PARAMETER_MISSING, 'Required parameter missing: params.flagValues');
+        if (!isPlainObject(values) || Object.keys(values).length === 0) {
+          throw new RpcFault(RpcErrorCode.INVALID_PARAMETER, 'Invalid parameter: params.flagValues must be a non-empty object of flag name to boolean');
+        }
+        const notBoolean = Object.entries(values).filter(([, v]) => typeof v !== 'boolean').map(([k]) => k);
+        if (notBoolean.length > 0) {
+          throw new RpcFault(RpcErrorCode.INVALID_PARAMETER, `Invalid parameter: flag value must be true or false: ${notBoolean.join(', ')}`);
+        }
+        const result = await flags.set(values as Record<string, boolean>);
+        if (!result.ok) throw notFound(result.unknown);
+        log.info({ flagValues: values }, 'feature flags set');
+        return { result: 'Success' };
+      },
+      getSupportedVersions: () => ({ apiVersions: FEATURE_FLAG_API.versions }),
+    },
+  });
+}
+
+function notFound(names: string[]): RpcFault {
+  return new RpcFault(RpcErrorCode.FLAG_NOT_FOUND, `Flag(s) does not exist: ${names.join(', ')}`);
+}

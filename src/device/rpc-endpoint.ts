@@ -1,0 +1,106 @@
+/**
+ * An HTTP endpoint for a JSON-RPC style device API (featureflag.cgi, and the
+ * discovery and device info CGIs): POST only, body size limit, envelope
+ * validation, role check, dispatch. Answers 200 with JSON for success and for
+ * RPC errors alike, like real devices; only HTTP-level problems are non-200.
+ */
+import type { Request, RequestHandler, Response } from 'express';
+import type { Account, Role } from '../auth/accounts';
+import { hasRole } from '../auth/accounts';
+import type { AuthLocals } from '../auth/middleware';
+import { type Logger, redactUrl } from '../log';
+import {
+  latestVersion,
+  parseRpcRequest,
+  RpcErrorCode,
+  RpcFault,
+  rpcFailure,
+  rpcSuccess,
+  type RpcApiSpec,
+  type RpcRequest,
+  type RpcResponse,
+} from '../protocol/rpc';
+import { readBody } from './http-body';
+
+/** What a method handler gets besides the request. */
+export interface RpcCallContext {
+  account: Account | undefined;
+}
+
+/** A method implementation: returns `data`, or throws {@link RpcFault} for an error answer. */
+export type RpcMethodHandler = (request: RpcRequest, context: RpcCallContext) => unknown;
+
+/** How to build an endpoint. */
+export interface RpcEndpointOptions {
+  /** Name in logs, e.g. `featureflag.cgi`. */
+  name: string;
+  spec: RpcApiSpec;
+  handlers: Readonly<Record<string, RpcMethodHandler>>;
+  maxBodyBytes: number;
+  /** Minimum role for every method but those in `openMethods`. */
+  requiredRole?: Role;
+  /** Methods any authenticated user may call (e.g. `getSupportedVersions`). */
+  openMethods?: readonly string[];
+  log: Logger;
+}
+
+/** The Express handler (mount it after the auth middleware). */
+export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
+  const { spec, log, name } = options;
+  const unhandled = spec.methods.filter((m) => !options.handlers[m]);
+  if (unhandled.length > 0) throw new Error(`${name}: no handler for ${unhandled.join(', ')}`);
+  return async (req: Request, res: Response) => {
+    const send = (response: RpcResponse, extra: Record<string, unknown> = {}): void => {
+      const code = response.error?.code;
+      log[code === undefined ? 'debug' : code < 2000 ? 'error' : 'info'](
+        { api: name, method: response.method, code, message: response.error?.message, ...extra },
+        code === undefined ? 'rpc ok' : 'rpc error',
+      );
+      res.status(200).type('application/json').send(JSON.stringify(response));
+    };
+    const body = await readBody(req, options.maxBodyBytes);
+    if (!body.ok) {
+      if (body.reason === 'aborted') {
+        log.warn({ api: name, url: redactUrl(req.originalUrl) }, 'request aborted by the client');
+        return;
+      }
+      res.set('Connection', 'close');
+      send({ apiVersion: latestVersion(spec), error: { code: RpcErrorCode.REQUEST_TOO_LARGE, message: `Request too large: the limit is ${options.maxBodyBytes} bytes` } });
+      return;
+    }
+    const parsed = parseRpcRequest(body.body, spec);
+    if (!parsed.ok) {
+      send(parsed.response);
+      return;
+    }
+    const request = parsed.request;
+    const { account } = res.locals as AuthLocals;
+    const open = options.openMethods?.includes(request.method) ?? false;
+    if (options.requiredRole && account && !open && !hasRole(account.role, options.requiredRole)) {
+      send(rpcFailure(request, RpcErrorCode.AUTHORIZATION_FAILED, `Authorization failed: user "${account.name}" (${account.role}) needs the ${options.requiredRole} role`));
+      return;
+    }
+    try {
+      const data = await options.handlers[request.method](request, { account });
+      send(rpcSuccess(request, data));
+    } catch (err) {
+      if (err instanceof RpcFault) send(rpcFailure(request, err.code, err.message));
+      else {
+        log.error({ api: name, method: request.method, err }, 'internal error in handler');
+        send(rpcFailure(request, RpcErrorCode.INTERNAL_ERROR, 'Internal error'));
+      }
+    }
+  };
+}
+
+/** Answers 405 with `Allow` for any other HTTP method. */
+export function allowMethods(methods: readonly string[], log: Logger): RequestHandler {
+  return (req, res, next) => {
+    if (methods.includes(req.method)) {
+      next();
+      return;
+    }
+    log.info({ url: redactUrl(req.originalUrl), method: req.method }, 'method not allowed');
+    res.status(405).set('Allow', methods.join(', ')).type('text/plain').send(`Method ${req.method} not allowed; use ${methods.join(' or ')}\n`);
+  };
+}

@@ -1,0 +1,41 @@
+/** TLS material for a device: a self-signed certificate made at start, or the user's files. */
+import { readFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import { generate } from 'selfsigned';
+import { EmulatorError } from '../errors';
+
+/** A PEM certificate and its private key. */
+export interface TlsMaterial {
+  cert: string;
+  key: string;
+}
+
+/** Makes a certificate valid for `localhost`, the loopback addresses and `host`. */
+export async function selfSignedCertificate(commonName: string, host: string): Promise<TlsMaterial> {
+  const names = new Set(['localhost', '127.0.0.1', '::1', host]);
+  const altNames = [...names].map((name) => (isIP(name) ? { type: 7 as const, ip: name } : { type: 2 as const, value: name }));
+  try {
+    const pems = await generate([{ name: 'commonName', value: commonName }], {
+      keySize: 2048,
+      algorithm: 'sha256',
+      extensions: [
+        { name: 'basicConstraints', cA: false },
+        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+        { name: 'extKeyUsage', serverAuth: true },
+        { name: 'subjectAltName', altNames },
+      ],
+    });
+    return { cert: pems.cert, key: pems.private };
+  } catch (err) {
+    throw new EmulatorError('TLS_FAILED', `could not generate a self-signed certificate: ${(err as Error).message}`);
+  }
+}
+
+/** Reads a certificate and key given as files. */
+export async function loadCertificate(certFile: string, keyFile: string): Promise<TlsMaterial> {
+  try {
+    return { cert: await readFile(certFile, 'utf8'), key: await readFile(keyFile, 'utf8') };
+  } catch (err) {
+    throw new EmulatorError('TLS_FAILED', `cannot read the TLS certificate or key: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * bwc-emu: a simulated body worn camera host. This file is the whole public face;
+ * everything else is internal and may change.
+ *
+ * @example
+ * ```ts
+ * import { startDevice } from 'bwc-emu';
+ * const device = await startDevice();          // free port, root / pass
+ * // ... point your client at device.url ...
+ * await device.close();
+ * ```
+ */
+
+// Devices
+export { startDevice } from './device/device';
+export type { DeviceHandle } from './device/device';
+export type { DeviceOptions } from './device/device-options';
+export { DEFAULT_FLAGS } from './device/feature-flags';
+export type { FlagDefinition, FlagState } from './device/feature-flags';
+export type { TlsMaterial } from './device/tls';
+
+// Authentication
+export { DEFAULT_ACCOUNT, ROLES } from './auth/accounts';
+export type { Account, Role } from './auth/accounts';
+export type { AuthMode } from './auth/authenticator';
+export { DIGEST_ALGORITHMS } from './auth/digest';
+export type { DigestAlgorithm, ReplayMode } from './auth/digest';
+export { digestAuthorization } from './auth/digest-client';
+export type { DigestClientOptions } from './auth/digest-client';
+export type { TokenVerdict, TokenRefusal } from './auth/session-tokens';
+
+// Protocol
+export { RpcErrorCode } from './protocol/rpc';
+export type { RpcError, RpcResponse } from './protocol/rpc';
+
+// Infrastructure
+export { ManualClock, systemClock } from './clock';
+export type { Clock } from './clock';
+export { EmulatorError } from './errors';
+export type { EmulatorErrorCode } from './errors';
+export type { Logger, LogLevel } from './log';

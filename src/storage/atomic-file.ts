@@ -1,0 +1,42 @@
+/**
+ * Writes that are whole or absent: temp file in the same directory, fsync,
+ * rename, then fsync of the directory so the rename itself survives a crash.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** Replaces `file` with `content` atomically, creating its directory if needed. */
+export async function writeFileAtomic(file: string, content: string | Buffer): Promise<void> {
+  const dir = dirname(file);
+  await mkdir(dir, { recursive: true });
+  const temp = join(dir, `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    const handle = await open(temp, 'wx', 0o644);
+    try {
+      await handle.writeFile(content);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+  await syncDirectory(dir);
+}
+
+/** Flushes a directory entry change; ignored where the platform cannot. */
+export async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Some file systems refuse fsync on directories; the rename is still atomic there.
+  }
+}
