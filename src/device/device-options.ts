@@ -8,6 +8,9 @@ import { type DigestAlgorithm, parseAlgorithm, type ReplayMode } from '../auth/d
 import { type Clock, systemClock } from '../clock';
 import { EmulatorError } from '../errors';
 import type { Logger, LogLevel } from '../log';
+import { DEFAULT_MAX_FILTERS } from '../events/configure';
+import type { TimestampMode } from '../events/event-bus';
+import { DEFAULT_TOPIC_ALIASES } from '../events/topic-filter';
 import { DEFAULT_FLAGS, type FlagDefinition } from './feature-flags';
 import type { TlsMaterial } from './tls';
 
@@ -45,6 +48,18 @@ export interface DeviceOptions {
   tokenLifetimeMs?: number;
   /** Largest accepted JSON request body in bytes (larger gives error 2107); default 64 KiB. */
   maxBodyBytes?: number;
+  /** Offer permessage-deflate on the event stream (off by default, like real devices). */
+  wsDeflate?: boolean;
+  /** Largest accepted event stream message in bytes (larger gives error 2107); default 64 KiB. */
+  maxMessageBytes?: number;
+  /** Bytes waiting to be sent to one stream client before it is closed as too slow (1013); default 4 MiB. */
+  maxBufferedBytes?: number;
+  /** Most filters in one `events:configure`; default 256. */
+  maxFilters?: number;
+  /** Topic prefix aliases applied to client filters; default `{ onvif: 'tns1' }`. */
+  topicAliases?: Record<string, string>;
+  /** Notification timestamps: device UTC clock (default), none, or local time with an offset. */
+  timestamps?: TimestampMode;
   /** Time source; inject a `ManualClock` in tests. */
   clock?: Clock;
   /** A pino logger; by default a silent one at `logLevel`. */
@@ -103,6 +118,12 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
     flags,
     tokenLifetimeMs: checkInteger('tokenLifetimeMs', options.tokenLifetimeMs ?? 15_000, 1, 86_400_000),
     maxBodyBytes: checkInteger('maxBodyBytes', options.maxBodyBytes ?? 64 * 1024, 64, 64 * 1024 * 1024),
+    wsDeflate: options.wsDeflate ?? false,
+    maxMessageBytes: checkInteger('maxMessageBytes', options.maxMessageBytes ?? 64 * 1024, 64, 64 * 1024 * 1024),
+    maxBufferedBytes: checkInteger('maxBufferedBytes', options.maxBufferedBytes ?? 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    maxFilters: checkInteger('maxFilters', options.maxFilters ?? DEFAULT_MAX_FILTERS, 1, 100_000),
+    topicAliases: options.topicAliases ?? { ...DEFAULT_TOPIC_ALIASES },
+    timestamps: checkTimestamps(options.timestamps ?? { mode: 'utc' }),
     clock: options.clock ?? systemClock,
   };
 }
@@ -117,6 +138,12 @@ function checkPrefix(name: string, prefix: string): string {
   const trimmed = prefix.replace(/\/+$/, '');
   if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) bad(`${name} "${prefix}" must be a path like /svc-cgi (letters, digits, '.', '_', '~', '-')`);
   return trimmed;
+}
+
+function checkTimestamps(mode: TimestampMode): TimestampMode {
+  if (mode.mode === 'local') checkInteger('timestamps.offsetMinutes', mode.offsetMinutes, -24 * 60, 24 * 60);
+  else if (mode.mode !== 'utc' && mode.mode !== 'none') bad(`timestamps.mode must be utc, local or none`);
+  return mode;
 }
 
 function checkInteger(name: string, value: number, min: number, max: number): number {

@@ -8,19 +8,19 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Express } from 'express';
 import { Authenticator } from '../auth/authenticator';
-import { requireAuth } from '../auth/middleware';
 import { SessionTokens, type TokenVerdict } from '../auth/session-tokens';
 import { EmulatorError } from '../errors';
-import { createLogger, type Logger, redactUrl } from '../log';
+import type { NotificationMessage } from '../events/content-filter';
+import { type DeviceEvent, EventBus, type PublishOptions } from '../events/event-bus';
+import type { SessionInfo } from '../events/event-session';
+import { StreamServer } from '../events/stream-server';
+import { createLogger } from '../log';
+import { buildDeviceApp } from './device-app';
 import { type DeviceOptions, resolveDeviceOptions, type ResolvedDeviceOptions } from './device-options';
 import { FeatureFlags, type FlagState } from './feature-flags';
-import { featureFlagCgi } from './featureflag-cgi';
-import { requestLog } from './request-log';
 import { selfSignedCertificate, type TlsMaterial } from './tls';
-import { allowMethods } from './rpc-endpoint';
-import { wssessionCgi } from './wssession-cgi';
 
 /** A running device. */
 export interface DeviceHandle {
@@ -43,6 +43,15 @@ export interface DeviceHandle {
   issueToken(username?: string): string;
   /** Uses up a session token: valid once, within its lifetime. */
   consumeToken(token: string): TokenVerdict;
+  /**
+   * Publishes an event on the device's event system: every stream session gets it
+   * once per matching filter. `stateful` events are also kept as the current state.
+   */
+  publish(topic: string, message?: NotificationMessage, options?: PublishOptions): DeviceEvent;
+  /** The live event stream sessions: id, remote address, filters, sent and dropped counts. */
+  sessions(): SessionInfo[];
+  /** Closes every event stream session (default 1001 "closed by the emulator"); returns how many. */
+  closeSessions(code?: number, reason?: string): number;
   /** Stops listening and ends every connection; resolves when all is closed. */
   close(): Promise<void>;
 }
@@ -68,8 +77,22 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
   const stateFile = resolved.stateDir ? join(resolved.stateDir, resolved.serial, 'flags.json') : undefined;
   const flags = new FeatureFlags(resolved.flags, stateFile, (message) => log.warn({ stateFile }, message));
 
-  const app = buildApp(resolved, { authenticator, tokens, flags, log });
+  const bus = new EventBus(resolved.clock, resolved.timestamps);
+  const stream = new StreamServer({
+    path: `${resolved.wsPrefix}/ws-data-stream`,
+    authenticator,
+    tokens,
+    bus,
+    rules: { topicAliases: resolved.topicAliases, maxFilters: resolved.maxFilters },
+    maxMessageBytes: resolved.maxMessageBytes,
+    maxBufferedBytes: resolved.maxBufferedBytes,
+    deflate: resolved.wsDeflate,
+    log,
+  });
+
+  const app = buildDeviceApp(resolved, { authenticator, tokens, flags, log });
   const server = createServerFor(app, tls);
+  server.on('upgrade', (req, socket, head) => stream.handleUpgrade(req, socket, head));
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -103,50 +126,26 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     },
     issueToken: (username = 'root') => tokens.issue(username),
     consumeToken: (token) => tokens.consume(token),
+    publish: (topic, message, publishOptions) => bus.publish(topic, message, publishOptions),
+    sessions: () => stream.sessions(),
+    closeSessions: (code, reason) => stream.closeSessions(code, reason),
     close: () => {
       if (state !== 'RUNNING') return closed as Promise<void>;
       state = 'CLOSING';
-      closed = new Promise<void>((resolve) => {
-        server.close(() => {
-          state = 'CLOSED';
-          log.info('device closed');
-          resolve();
-        });
+      closed = (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        await stream.close();
         for (const socket of sockets) socket.destroy();
-      });
+        await stopped;
+        state = 'CLOSED';
+        log.info('device closed');
+      })();
       return closed;
     },
   };
 }
 
-interface DeviceParts {
-  authenticator: Authenticator;
-  tokens: SessionTokens;
-  flags: FeatureFlags;
-  log: Logger;
-}
-
-function buildApp(options: ResolvedDeviceOptions, parts: DeviceParts): express.Express {
-  const { authenticator, tokens, flags, log } = parts;
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(requestLog(log));
-  const auth = requireAuth(authenticator, log);
-  const cgi = options.cgiPrefix;
-  app.all(`${cgi}/featureflag.cgi`, allowMethods(['POST'], log), auth, featureFlagCgi(flags, options.maxBodyBytes, log));
-  app.all(`${cgi}/wssession.cgi`, allowMethods(['GET', 'POST'], log), auth, wssessionCgi(tokens, log));
-  app.use((req: Request, res: Response) => {
-    res.status(404).type('text/plain').send(`Not found: ${req.path}\n`);
-  });
-  app.use((err: Error, req: Request, res: Response, _next: NextFunction) => {
-    log.error({ err, url: redactUrl(req.originalUrl) }, 'unhandled error');
-    if (!res.headersSent) res.status(500).type('text/plain').send('Internal error\n');
-    else res.destroy();
-  });
-  return app;
-}
-
-function createServerFor(app: express.Express, tls: TlsMaterial | undefined): Server {
+function createServerFor(app: Express, tls: TlsMaterial | undefined): Server {
   return tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, app) : createHttpServer(app);
 }
 

@@ -1,0 +1,41 @@
+/** The Express app of one device: its CGIs behind auth, a 404 for the rest, a 500 for bugs. */
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Authenticator } from '../auth/authenticator';
+import { requireAuth } from '../auth/middleware';
+import type { SessionTokens } from '../auth/session-tokens';
+import { type Logger, redactUrl } from '../log';
+import type { ResolvedDeviceOptions } from './device-options';
+import type { FeatureFlags } from './feature-flags';
+import { featureFlagCgi } from './featureflag-cgi';
+import { requestLog } from './request-log';
+import { allowMethods } from './rpc-endpoint';
+import { wssessionCgi } from './wssession-cgi';
+
+/** The parts of a device its HTTP routes use. */
+export interface DeviceParts {
+  authenticator: Authenticator;
+  tokens: SessionTokens;
+  flags: FeatureFlags;
+  log: Logger;
+}
+
+/** Builds the app; routes live under the configured CGI prefix. */
+export function buildDeviceApp(options: ResolvedDeviceOptions, parts: DeviceParts): express.Express {
+  const { authenticator, tokens, flags, log } = parts;
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestLog(log));
+  const auth = requireAuth(authenticator, log);
+  const cgi = options.cgiPrefix;
+  app.all(`${cgi}/featureflag.cgi`, allowMethods(['POST'], log), auth, featureFlagCgi(flags, options.maxBodyBytes, log));
+  app.all(`${cgi}/wssession.cgi`, allowMethods(['GET', 'POST'], log), auth, wssessionCgi(tokens, log));
+  app.use((req: Request, res: Response) => {
+    res.status(404).type('text/plain').send(`Not found: ${req.path}\n`);
+  });
+  app.use((err: Error, req: Request, res: Response, _next: NextFunction) => {
+    log.error({ err, url: redactUrl(req.originalUrl) }, 'unhandled error');
+    if (!res.headersSent) res.status(500).type('text/plain').send('Internal error\n');
+    else res.destroy();
+  });
+  return app;
+}

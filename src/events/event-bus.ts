@@ -1,0 +1,135 @@
+/**
+ * The device's event system. `publish()` stamps and serialises an event once;
+ * every listener (the stream server, a recorder) receives the same frozen
+ * {@link DeviceEvent}. Stateful ("property") topics keep their last state per
+ * source and key, so a new subscription can be told the current state.
+ */
+import type { Clock } from '../clock';
+import { EmulatorError } from '../errors';
+import type { NotificationMessage } from './content-filter';
+
+/** How notifications are timestamped: device UTC clock, no timestamp, or local time. */
+export type TimestampMode = { mode: 'utc' } | { mode: 'none' } | { mode: 'local'; offsetMinutes: number };
+
+/** Per-event options of {@link EventBus.publish}. */
+export interface PublishOptions {
+  /** A property event: its last state is kept and sent to new subscribers. */
+  stateful?: boolean;
+  /** Overrides the device's timestamp mode for this event: epoch ms, or `null` for none. */
+  timestamp?: number | null;
+}
+
+/** An event as published: with its serialised `events:notify` message, built once. */
+export interface DeviceEvent {
+  readonly topic: string;
+  readonly message: Readonly<NotificationMessage>;
+  readonly timestamp: number | undefined;
+  readonly stateful: boolean;
+  /** The whole `events:notify` JSON text, shared by every session it is sent to. */
+  readonly json: string;
+}
+
+/** A listener is called synchronously, in publish order. */
+export type EventListener = (event: DeviceEvent) => void;
+
+const TOPIC = /^[A-Za-z_][\w.-]*(:[A-Za-z_][\w.-]*)?(\/[A-Za-z_][\w.-]*(:[A-Za-z_][\w.-]*)?)*$/;
+
+/** Publishes events to listeners and remembers the state of stateful topics. */
+export class EventBus {
+  private readonly listeners = new Set<EventListener>();
+  private readonly states = new Map<string, DeviceEvent>();
+  private published = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly timestamps: TimestampMode = { mode: 'utc' },
+  ) {}
+
+  /**
+   * Publishes an event. Throws {@link EmulatorError} `BAD_EVENT` when the topic is
+   * not a topic path or a message part is not a map of strings to strings.
+   */
+  publish(topic: string, message: NotificationMessage = {}, options: PublishOptions = {}): DeviceEvent {
+    if (typeof topic !== 'string' || !TOPIC.test(topic)) {
+      throw new EmulatorError('BAD_EVENT', `topic "${String(topic)}" is not a topic path like tns1:Device/tnsvendor:IO/Port`);
+    }
+    const clean: NotificationMessage = {};
+    for (const part of ['source', 'key', 'data'] as const) {
+      const value = message[part];
+      if (value === undefined) continue;
+      clean[part] = checkStringMap(part, value);
+    }
+    const timestamp = options.timestamp === undefined ? this.stamp() : options.timestamp === null ? undefined : options.timestamp;
+    const notification: Record<string, unknown> = { topic };
+    if (timestamp !== undefined) notification.timestamp = timestamp;
+    notification.message = { source: clean.source ?? {}, key: clean.key ?? {}, data: clean.data ?? {} };
+    const event: DeviceEvent = Object.freeze({
+      topic,
+      message: Object.freeze(clean),
+      timestamp,
+      stateful: options.stateful === true,
+      json: JSON.stringify({ apiVersion: '1.0', method: 'events:notify', params: { notification } }),
+    });
+    if (event.stateful) this.states.set(stateKey(topic, clean), event);
+    this.published++;
+    for (const listener of this.listeners) listener(event);
+    return event;
+  }
+
+  /** Adds a listener; returns the function that removes it. */
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The last event of every stateful topic (per source and key), oldest first. */
+  currentStates(): DeviceEvent[] {
+    return [...this.states.values()];
+  }
+
+  /** Forgets every kept state (a device reboot). */
+  clearStates(): void {
+    this.states.clear();
+  }
+
+  /** How many events were published. */
+  get publishedCount(): number {
+    return this.published;
+  }
+
+  private stamp(): number | undefined {
+    switch (this.timestamps.mode) {
+      case 'none':
+        return undefined;
+      case 'local':
+        return this.clock.now() + this.timestamps.offsetMinutes * 60_000;
+      default:
+        return this.clock.now();
+    }
+  }
+}
+
+function checkStringMap(part: string, value: unknown): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new EmulatorError('BAD_EVENT', `message.${part} must be an object of strings`);
+  }
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v !== 'string') throw new EmulatorError('BAD_EVENT', `message.${part}.${k} must be a string, not ${typeof v}`);
+    out[k] = v;
+  }
+  return out;
+}
+
+/** A state is identified by its topic, source and key (e.g. one per I/O port). */
+function stateKey(topic: string, message: NotificationMessage): string {
+  return `${topic}\u0000${canonical(message.source)}\u0000${canonical(message.key)}`;
+}
+
+function canonical(map: Readonly<Record<string, string>> | undefined): string {
+  if (!map) return '';
+  return Object.keys(map)
+    .sort()
+    .map((k) => `${k}=${map[k]}`)
+    .join('\u0001');
+}

@@ -1,0 +1,155 @@
+/**
+ * One event stream connection: a stateless session that waits for
+ * `events:configure`, then sends each event once per matching filter. A client
+ * too slow to read is closed (1013) instead of growing the device's memory.
+ */
+import type { WebSocket } from 'ws';
+import type { Logger } from '../log';
+import { parseRpcRequest, RpcErrorCode, rpcFailure, rpcSuccess, type RpcResponse } from '../protocol/rpc';
+import { type CompiledFilter, compileConfigure, type ConfigureRules, EVENT_STREAM_API, filterMatches } from './configure';
+import type { DeviceEvent, EventBus } from './event-bus';
+
+/** OPEN: connected, no filters yet; CONFIGURED: receiving events; CLOSED: gone. */
+export type SessionState = 'OPEN' | 'CONFIGURED' | 'CLOSED';
+
+/** What {@link EventSession.info} reports, e.g. for `device.sessions()`. */
+export interface SessionInfo {
+  id: string;
+  state: SessionState;
+  remoteAddress: string | undefined;
+  user: string | undefined;
+  sources: string[];
+  connectedAt: number;
+  /** The current filters, as the client wrote them. */
+  filters: { topicFilter?: string; contentFilter?: string }[];
+  /** Notifications sent (one per matching filter). */
+  sent: number;
+  /** Notifications dropped because the client did not read fast enough. */
+  dropped: number;
+}
+
+/** Limits and collaborators of a session. */
+export interface SessionSettings {
+  bus: EventBus;
+  rules: ConfigureRules;
+  /** Larger incoming messages are answered with 2107. */
+  maxMessageBytes: number;
+  /** Past this many bytes waiting to be sent, the session is closed with 1013. */
+  maxBufferedBytes: number;
+  log: Logger;
+}
+
+/** WebSocket close code for "try again later", used for a client too slow to read. */
+export const CLOSE_TOO_SLOW = 1013;
+
+/** Binds a WebSocket to the event bus through the client's filters. */
+export class EventSession {
+  private state: SessionState = 'OPEN';
+  private filters: readonly CompiledFilter[] = [];
+  private sent = 0;
+  private dropped = 0;
+  private readonly connectedAt = Date.now();
+  /** Resolves when the connection is gone, whoever closed it. */
+  readonly closed: Promise<void>;
+  private markClosed!: () => void;
+
+  constructor(
+    readonly id: string,
+    private readonly ws: WebSocket,
+    private readonly identity: { remoteAddress: string | undefined; user: string | undefined; sources: string[] },
+    private readonly settings: SessionSettings,
+    onClosed: (session: EventSession, code: number, reason: string) => void,
+  ) {
+    ws.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => this.onMessage(toBuffer(data), isBinary));
+    ws.on('error', (err) => settings.log.info({ session: id, reason: err.message }, 'event stream error'));
+    this.closed = new Promise((resolve) => {
+      this.markClosed = resolve;
+    });
+    ws.once('close', (code, reason) => {
+      this.state = 'CLOSED';
+      this.markClosed();
+      onClosed(this, code, reason.toString());
+    });
+  }
+
+  /** Sends `event` once per matching filter; does nothing before a successful configure. */
+  deliver(event: DeviceEvent): void {
+    if (this.state !== 'CONFIGURED') return;
+    for (const filter of this.filters) {
+      if (filterMatches(filter, event.topic, event.message) && !this.send(event.json, true)) return;
+    }
+  }
+
+  /** Closes the session with a WebSocket close code and reason. */
+  close(code: number, reason: string): void {
+    if (this.state === 'CLOSED') return;
+    this.state = 'CLOSED';
+    this.ws.close(code, reason);
+  }
+
+  /** Ends the connection at once, without a close handshake. */
+  terminate(): void {
+    this.state = 'CLOSED';
+    if (this.ws.readyState !== this.ws.CLOSED) this.ws.terminate();
+  }
+
+  /** A snapshot for observers. */
+  info(): SessionInfo {
+    return {
+      id: this.id,
+      state: this.state,
+      ...this.identity,
+      sources: [...this.identity.sources],
+      connectedAt: this.connectedAt,
+      filters: this.filters.map((f) => ({
+        ...(f.topic ? { topicFilter: f.topic.source } : {}),
+        ...(f.content ? { contentFilter: f.content.source } : {}),
+      })),
+      sent: this.sent,
+      dropped: this.dropped,
+    };
+  }
+
+  private onMessage(data: Buffer, isBinary: boolean): void {
+    if (this.state === 'CLOSED') return;
+    const { log, rules, bus } = this.settings;
+    if (isBinary) return this.answer({ apiVersion: '1.0', error: { code: RpcErrorCode.INVALID_JSON, message: 'Invalid JSON: binary frames are not accepted; send JSON as text' } });
+    if (data.length > this.settings.maxMessageBytes) {
+      return this.answer({ apiVersion: '1.0', error: { code: RpcErrorCode.REQUEST_TOO_LARGE, message: `Request too large: ${data.length} bytes; the limit is ${this.settings.maxMessageBytes}` } });
+    }
+    const parsed = parseRpcRequest(data, EVENT_STREAM_API);
+    if (!parsed.ok) return this.answer(parsed.response);
+    const compiled = compileConfigure(parsed.request, rules);
+    if (!compiled.ok) return this.answer(rpcFailure(parsed.request, compiled.error.code, compiled.error.message));
+    this.filters = compiled.filters;
+    this.state = 'CONFIGURED';
+    log.info({ session: this.id, filters: this.info().filters }, 'events configured');
+    this.answer(rpcSuccess(parsed.request, {}));
+    for (const state of bus.currentStates()) this.deliver(state);
+  }
+
+  private answer(response: RpcResponse): void {
+    if (response.error) this.settings.log.info({ session: this.id, code: response.error.code, message: response.error.message }, 'configure refused');
+    this.send(JSON.stringify(response), false);
+  }
+
+  /** Queues a text frame; false (and the session closed) when the client is too slow. */
+  private send(text: string, notification: boolean): boolean {
+    if (this.state === 'CLOSED') return false;
+    if (this.ws.bufferedAmount + text.length > this.settings.maxBufferedBytes) {
+      this.dropped++;
+      this.settings.log.warn({ session: this.id, buffered: this.ws.bufferedAmount, limit: this.settings.maxBufferedBytes }, 'client too slow: closing the session');
+      this.close(CLOSE_TOO_SLOW, 'client too slow: send buffer full');
+      return false;
+    }
+    this.ws.send(text);
+    if (notification) this.sent++;
+    return true;
+  }
+}
+
+function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.from(data);
+}

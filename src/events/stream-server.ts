@@ -1,0 +1,165 @@
+/**
+ * The event stream endpoint `{ws-prefix}/ws-data-stream`: a guard for upgrade
+ * requests on the device's own HTTP server (each precondition ends the handshake
+ * with its own status), then one {@link EventSession} per connection.
+ */
+import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { Authenticator } from '../auth/authenticator';
+import type { SessionTokens } from '../auth/session-tokens';
+import { type Logger, redactUrl } from '../log';
+import type { ConfigureRules } from './configure';
+import type { EventBus } from './event-bus';
+import { EventSession, type SessionInfo } from './event-session';
+
+/** Data sources the stream serves; `events` is event streaming. */
+export const STREAM_SOURCES = ['events'] as const;
+
+/** How the stream endpoint is set up. */
+export interface StreamServerOptions {
+  /** Full path, e.g. `/svc/ws-data-stream`. */
+  path: string;
+  authenticator: Authenticator;
+  tokens: SessionTokens;
+  bus: EventBus;
+  rules: ConfigureRules;
+  maxMessageBytes: number;
+  maxBufferedBytes: number;
+  /** Offer permessage-deflate. */
+  deflate: boolean;
+  log: Logger;
+}
+
+const WS_KEY = /^[+/0-9A-Za-z]{22}==$/;
+/** Frames above this are refused by ws itself (close 1009); between the limit and this, 2107. */
+const HARD_FRAME_LIMIT_FACTOR = 16;
+
+/** Accepts upgrades and keeps the live sessions. */
+export class StreamServer {
+  private readonly wss: WebSocketServer;
+  private readonly live = new Map<string, EventSession>();
+  private nextId = 1;
+  private closedForSlowness = 0;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly options: StreamServerOptions) {
+    this.wss = new WebSocketServer({
+      noServer: true,
+      clientTracking: false,
+      perMessageDeflate: options.deflate ? { threshold: 256 } : false,
+      maxPayload: Math.max(options.maxMessageBytes * HARD_FRAME_LIMIT_FACTOR, 1024 * 1024),
+    });
+    this.unsubscribe = options.bus.subscribe((event) => {
+      for (const session of this.live.values()) session.deliver(event);
+    });
+  }
+
+  /** Handles a `server.on('upgrade')` request: guards, authentication, then the session. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const { log, authenticator, tokens } = this.options;
+    socket.on('error', (err) => log.debug({ reason: err.message }, 'socket error during handshake'));
+    const url = parseTarget(req.url);
+    if (!url || url.pathname !== this.options.path) return abort(socket, 404, `No WebSocket endpoint at ${url?.pathname ?? req.url}; the event stream is ${this.options.path}`, log, req);
+    if (req.method !== 'GET') return abort(socket, 400, 'The WebSocket handshake must be a GET request', log, req);
+    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return abort(socket, 400, 'Upgrade header must be "websocket"', log, req);
+    if (!WS_KEY.test(String(req.headers['sec-websocket-key'] ?? '').trim())) return abort(socket, 400, 'Missing or invalid Sec-WebSocket-Key', log, req);
+    const version = req.headers['sec-websocket-version'];
+    if (version === undefined) return abort(socket, 400, 'Missing Sec-WebSocket-Version (must be 13)', log, req);
+    if (version.trim() !== '13') return abort(socket, 426, `Sec-WebSocket-Version ${version} is not supported; use 13`, log, req, { 'Sec-WebSocket-Version': '13' });
+    const sourcesParam = url.searchParams.get('sources');
+    if (sourcesParam === null || sourcesParam.trim() === '') return abort(socket, 400, `Missing query parameter sources (e.g. ?sources=events)`, log, req);
+    const sources = sourcesParam.split(',').map((s) => s.trim());
+    const unknown = sources.filter((s) => !(STREAM_SOURCES as readonly string[]).includes(s));
+    if (unknown.length > 0) return abort(socket, 400, `Unknown data source(s): ${unknown.join(', ')}; known: ${STREAM_SOURCES.join(', ')}`, log, req);
+
+    let user: string | undefined;
+    const token = url.searchParams.get('wssession');
+    if (authenticator.mode !== 'none' && token !== null) {
+      const verdict = tokens.consume(token);
+      if (!verdict.ok) return this.unauthorized(req, socket, `session token ${verdict.reason}`, false);
+      user = verdict.username;
+    } else {
+      const verdict = authenticator.verify(req);
+      if (!verdict.ok) return this.unauthorized(req, socket, verdict.reason, verdict.stale);
+      user = verdict.account?.name;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      const id = `s${this.nextId++}`;
+      const session = new EventSession(id, ws, { remoteAddress: req.socket.remoteAddress, user, sources: [...new Set(sources)] }, this.options, (closed, code, reason) => {
+        this.live.delete(closed.id);
+        const info = closed.info();
+        if (info.dropped > 0) this.closedForSlowness++;
+        log.info({ session: closed.id, code, reason, sent: info.sent, dropped: info.dropped }, 'event stream disconnected');
+      });
+      this.live.set(id, session);
+      log.info({ session: id, user, remote: req.socket.remoteAddress, sources, deflate: Boolean(ws.extensions) }, 'event stream connected');
+    });
+  }
+
+  /** Snapshots of the live sessions. */
+  sessions(): SessionInfo[] {
+    return [...this.live.values()].map((s) => s.info());
+  }
+
+  /** Closes every live session with a close code and reason; returns how many. */
+  closeSessions(code = 1001, reason = 'closed by the emulator'): number {
+    const sessions = [...this.live.values()];
+    for (const session of sessions) session.close(code, reason);
+    return sessions.length;
+  }
+
+  /** Sessions closed because their client could not keep up. */
+  get slowClientsClosed(): number {
+    return this.closedForSlowness;
+  }
+
+  /**
+   * Stops listening to the bus and closes every session with 1001 "device shutting
+   * down", as a rebooting device does; sessions still open after `graceMs` are cut.
+   */
+  async close(graceMs = 250): Promise<void> {
+    this.unsubscribe();
+    const sessions = [...this.live.values()];
+    for (const session of sessions) session.close(1001, 'device shutting down');
+    await Promise.race([Promise.all(sessions.map((s) => s.closed)), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+    for (const session of sessions) session.terminate();
+    this.live.clear();
+    this.wss.close();
+  }
+
+  private unauthorized(req: IncomingMessage, socket: Duplex, reason: string, stale: boolean): void {
+    const level = reason === 'no credentials' ? 'debug' : 'warn';
+    this.options.log[level]({ url: redactUrl(req.url ?? ''), reason }, 'event stream authentication failed');
+    const answer = this.options.authenticator.unauthorized(req, stale);
+    writeAndClose(socket, answer.status, answer.headers, answer.body);
+  }
+}
+
+function parseTarget(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? '/', 'http://device.invalid');
+  } catch {
+    return undefined;
+  }
+}
+
+function abort(socket: Duplex, status: number, message: string, log: Logger, req: IncomingMessage, extra: Record<string, string> = {}): void {
+  log.info({ url: redactUrl(req.url ?? ''), status, reason: message }, 'event stream handshake refused');
+  const body = `${message}\n`;
+  writeAndClose(socket, status, { 'Content-Type': 'text/plain', 'Content-Length': String(Buffer.byteLength(body)), ...extra }, body);
+}
+
+function writeAndClose(socket: Duplex, status: number, headers: Record<string, string | string[]>, body: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, 'Connection: close'];
+  for (const [name, value] of Object.entries(headers)) {
+    for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`);
+  }
+  socket.once('finish', () => socket.destroy());
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+}
