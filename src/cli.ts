@@ -10,6 +10,7 @@ import { type DeviceHandle, startDevice } from './device/device';
 import type { DeviceOptions } from './device/device-options';
 import { loadCertificate } from './device/tls';
 import { EmulatorError } from './errors';
+import type { TimestampMode } from './events/event-bus';
 import { createLogger, LOG_LEVELS, type LogLevel } from './log';
 
 /** Where the CLI writes; tests pass their own. */
@@ -53,6 +54,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     .option('key', { type: 'string', describe: 'PEM private key file for --tls (with --cert)' })
     .option('cgi-prefix', { type: 'string', default: '/svc-cgi', describe: 'CGI path prefix (a real device family uses /axis-cgi)' })
     .option('ws-prefix', { type: 'string', default: '/svc', describe: 'event stream path prefix (real devices: /vapix)' })
+    .option('ws-deflate', { type: 'boolean', default: false, describe: 'offer permessage-deflate on the event stream' })
+    .option('timestamps', { type: 'string', default: 'utc', describe: 'notification timestamps: utc, none, or local:+HH:MM (device clock in local time)' })
     .option('state-dir', { type: 'string', describe: 'keep feature flag values here across restarts' })
     .option('log-level', { choices: LOG_LEVELS, default: 'info' as LogLevel, describe: 'log verbosity' })
     .option('log-format', { choices: ['pretty', 'json'] as const, describe: 'log line format (default: pretty on a terminal, json otherwise)' })
@@ -127,6 +130,8 @@ interface DeviceArgs {
   cgiPrefix: string;
   wsPrefix: string;
   stateDir?: string;
+  wsDeflate: boolean;
+  timestamps: string;
   logLevel: LogLevel;
   logFormat?: 'pretty' | 'json';
 }
@@ -150,34 +155,53 @@ async function deviceOptionsFrom(args: DeviceArgs, io: CliIo): Promise<DeviceOpt
     cgiPrefix: args.cgiPrefix,
     wsPrefix: args.wsPrefix,
     stateDir: args.stateDir,
+    wsDeflate: args.wsDeflate,
+    timestamps: parseTimestamps(args.timestamps),
     logger: createLogger({ level: args.logLevel, format: args.logFormat ?? (io.isTty ? 'pretty' : 'json'), write: io.out }),
   };
+}
+
+/** `utc`, `none` or `local:+02:00` as a {@link TimestampMode}. */
+function parseTimestamps(text: string): TimestampMode {
+  if (text === 'utc' || text === 'none') return { mode: text };
+  const match = /^local:([+-])(\d{1,2}):?(\d{2})?$/.exec(text);
+  if (!match) throw new Error(`--timestamps "${text}" must be utc, none or local:+HH:MM`);
+  const minutes = Number(match[2]) * 60 + Number(match[3] ?? '0');
+  return { mode: 'local', offsetMinutes: match[1] === '-' ? -minutes : minutes };
 }
 
 /** What a newcomer needs: where it is, how to log in, one command to try. */
 function banner(device: DeviceHandle): string {
   const o = device.options;
   const admin = o.accounts[0];
+  const insecure = device.certificate ? ' -k' : '';
   const flagsUrl = `${device.url}${o.cgiPrefix}/featureflag.cgi`;
   const tokenUrl = `${device.url}${o.cgiPrefix}/wssession.cgi`;
-  const insecure = device.certificate ? ' -k' : '';
+  const streamUrl = `${device.url.replace(/^http/, 'ws')}${o.wsPrefix}/ws-data-stream?sources=events`;
+  const curlAuth = `${insecure} --digest -u ${admin?.name}:${admin?.password}`;
   const authLine = o.auth === 'none' ? 'none: every request is served without credentials (--auth none)' : `${o.auth === 'basic' ? 'basic' : `digest (${o.digestAlgorithms.join(', ')})${o.auth === 'both' ? ' or basic' : ''}`}, realm ${device.realm}`;
-  const lines = [
+  const lines: (string | undefined)[] = [
     '',
     `bwc-emu: device ${device.serial} is running`,
     `  url            ${device.url}`,
-    o.auth === 'none' ? '' : `  credentials    ${admin.name} / ${admin.password} (admin)${o.accounts.length > 1 ? ` and ${o.accounts.length - 1} more account(s)` : ''}`,
+    o.auth === 'none' ? undefined : `  credentials    ${admin?.name} / ${admin?.password} (admin)${o.accounts.length > 1 ? ` and ${o.accounts.length - 1} more account(s)` : ''}`,
     `  auth           ${authLine}`,
     `  feature flags  POST ${flagsUrl}`,
     `  session token  GET  ${tokenUrl}`,
+    `  event stream   ${streamUrl}`,
     '',
-    'Try:',
-    `  curl${insecure} --digest -u ${admin.name}:${admin.password} -H 'Content-Type: application/json' \\`,
+    'Try the feature flags:',
+    `  curl${o.auth === 'none' ? insecure : curlAuth} -H 'Content-Type: application/json' \\`,
     `    -d '{"apiVersion":"1.0","context":"try","method":"listAll"}' ${flagsUrl}`,
+    o.auth === 'none' ? 'Watch the events:' : 'Watch the events (a token is valid 15 s, once):',
+    o.auth === 'none'
+      ? `  npx wscat${insecure ? ' -n' : ''} -c '${streamUrl}'`
+      : `  npx wscat${insecure ? ' -n' : ''} -c "${streamUrl}&wssession=$(curl -s${curlAuth} ${tokenUrl})"`,
+    `  > {"apiVersion":"1.0","context":"try","method":"events:configure","params":{"eventFilterList":[{"topicFilter":"tns1:Device//."}]}}`,
     '',
     'Press Ctrl+C to stop.',
     '',
   ];
   if (o.auth === 'none') lines.splice(1, 0, 'WARNING: authentication is OFF (--auth none): anyone who can reach this port has full access.');
-  return `${lines.filter((l, i) => l !== '' || i === 0 || lines[i - 1] !== '').join('\n')}\n`;
+  return `${lines.filter((l) => l !== undefined).join('\n')}\n`;
 }

@@ -9,6 +9,7 @@ import { type Clock, systemClock } from '../clock';
 import { EmulatorError } from '../errors';
 import type { Logger, LogLevel } from '../log';
 import { DEFAULT_MAX_FILTERS } from '../events/configure';
+import type { NotificationMessage } from '../events/content-filter';
 import type { TimestampMode } from '../events/event-bus';
 import { DEFAULT_TOPIC_ALIASES } from '../events/topic-filter';
 import { DEFAULT_FLAGS, type FlagDefinition } from './feature-flags';
@@ -60,6 +61,12 @@ export interface DeviceOptions {
   topicAliases?: Record<string, string>;
   /** Notification timestamps: device UTC clock (default), none, or local time with an offset. */
   timestamps?: TimestampMode;
+  /**
+   * Stateful events the device holds from the start, as a real one does: sent to
+   * each session right after a matching configure. Default: system ready, two I/O
+   * ports inactive. Pass `[]` for none.
+   */
+  initialStates?: InitialState[];
   /** Time source; inject a `ManualClock` in tests. */
   clock?: Clock;
   /** A pino logger; by default a silent one at `logLevel`. */
@@ -67,6 +74,19 @@ export interface DeviceOptions {
   /** Level of the default logger: `silent` unless set. */
   logLevel?: LogLevel;
 }
+
+/** A stateful event present when the device starts. */
+export interface InitialState {
+  topic: string;
+  message: NotificationMessage;
+}
+
+/** What a freshly booted device reports as its state. */
+export const DEFAULT_INITIAL_STATES: readonly InitialState[] = [
+  { topic: 'tns1:Device/tnsvendor:Status/SystemReady', message: { source: {}, key: {}, data: { ready: '1' } } },
+  { topic: 'tns1:Device/tnsvendor:IO/Port', message: { source: { port: '1' }, key: {}, data: { state: '0' } } },
+  { topic: 'tns1:Device/tnsvendor:IO/Port', message: { source: { port: '2' }, key: {}, data: { state: '0' } } },
+];
 
 /** Options with every default filled in and checked. */
 export interface ResolvedDeviceOptions extends Required<Omit<DeviceOptions, 'tls' | 'stateDir' | 'logger' | 'logLevel' | 'realm'>> {
@@ -123,6 +143,7 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
     maxBufferedBytes: checkInteger('maxBufferedBytes', options.maxBufferedBytes ?? 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxFilters: checkInteger('maxFilters', options.maxFilters ?? DEFAULT_MAX_FILTERS, 1, 100_000),
     topicAliases: options.topicAliases ?? { ...DEFAULT_TOPIC_ALIASES },
+    initialStates: options.initialStates ?? [...DEFAULT_INITIAL_STATES],
     timestamps: checkTimestamps(options.timestamps ?? { mode: 'utc' }),
     clock: options.clock ?? systemClock,
   };

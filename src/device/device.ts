@@ -78,6 +78,7 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
   const flags = new FeatureFlags(resolved.flags, stateFile, (message) => log.warn({ stateFile }, message));
 
   const bus = new EventBus(resolved.clock, resolved.timestamps);
+  for (const initial of resolved.initialStates) bus.publish(initial.topic, initial.message, { stateful: true });
   const stream = new StreamServer({
     path: `${resolved.wsPrefix}/ws-data-stream`,
     authenticator,
