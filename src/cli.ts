@@ -43,6 +43,9 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     .option('port', { alias: 'p', type: 'number', default: 8080, describe: 'TCP port (0 picks a free one)' })
     .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on (0.0.0.0 for every interface)' })
     .option('serial', { type: 'string', default: 'ACCC8E000001', describe: 'device serial number (also names the digest realm)' })
+    .option('model', { type: 'string', describe: 'product number the device reports (e.g. W110)' })
+    .option('firmware', { type: 'string', describe: 'firmware version the device reports (e.g. 11.11.73)' })
+    .option('discovery-auth', { choices: ['anonymous', 'required'] as const, default: 'anonymous' as const, describe: 'whether apidiscovery.cgi needs credentials' })
     .option('user', { alias: 'u', type: 'string', default: DEFAULT_ACCOUNT.name, describe: 'admin user name' })
     .option('password', { type: 'string', default: DEFAULT_ACCOUNT.password, describe: 'admin password' })
     .option('account', { type: 'string', array: true, describe: 'extra account name:password[:viewer|operator|admin] (repeatable)' })
@@ -118,6 +121,9 @@ interface DeviceArgs {
   port: number;
   host: string;
   serial: string;
+  model?: string;
+  firmware?: string;
+  discoveryAuth: 'anonymous' | 'required';
   user: string;
   password: string;
   account?: string[];
@@ -147,6 +153,8 @@ async function deviceOptionsFrom(args: DeviceArgs, io: CliIo): Promise<DeviceOpt
     port: args.port,
     host: args.host,
     serial: args.serial,
+    identity: { ...(args.model ? { ProdNbr: args.model } : {}), ...(args.firmware ? { Version: args.firmware } : {}) },
+    discoveryAuth: args.discoveryAuth,
     accounts,
     auth: args.auth,
     digestAlgorithms: args.digestAlgorithms.split(',').map((a) => a.trim()).filter(Boolean) as DigestAlgorithm[],
@@ -188,6 +196,7 @@ function banner(device: DeviceHandle): string {
     `  auth           ${authLine}`,
     `  feature flags  POST ${flagsUrl}`,
     `  session token  GET  ${tokenUrl}`,
+    `  discovery      POST ${device.url}${o.cgiPrefix}/apidiscovery.cgi, basicdeviceinfo.cgi, GET param.cgi`,
     `  event stream   ${streamUrl}`,
     '',
     'Try the feature flags:',

@@ -6,10 +6,17 @@ import type { SessionTokens } from '../auth/session-tokens';
 import { type Logger, redactUrl } from '../log';
 import type { ResolvedDeviceOptions } from './device-options';
 import type { FeatureFlags } from './feature-flags';
-import { featureFlagCgi } from './featureflag-cgi';
+import { EVENT_STREAM_API } from '../events/configure';
+import { API_DISCOVERY_API, apiDiscoveryCgi } from './apidiscovery-cgi';
+import { BASIC_DEVICE_INFO_API, basicDeviceInfoCgi } from './basicdeviceinfo-cgi';
+import { FEATURE_FLAG_API, featureFlagCgi } from './featureflag-cgi';
+import { paramCgi } from './param-cgi';
 import { requestLog } from './request-log';
 import { allowMethods } from './rpc-endpoint';
 import { wssessionCgi } from './wssession-cgi';
+
+/** Every API a device serves, as apidiscovery.cgi lists them. */
+export const SERVED_APIS = [EVENT_STREAM_API, FEATURE_FLAG_API, API_DISCOVERY_API, BASIC_DEVICE_INFO_API] as const;
 
 /** The parts of a device its HTTP routes use. */
 export interface DeviceParts {
@@ -29,6 +36,10 @@ export function buildDeviceApp(options: ResolvedDeviceOptions, parts: DevicePart
   const cgi = options.cgiPrefix;
   app.all(`${cgi}/featureflag.cgi`, allowMethods(['POST'], log), auth, featureFlagCgi(flags, options.maxBodyBytes, log));
   app.all(`${cgi}/wssession.cgi`, allowMethods(['GET', 'POST'], log), auth, wssessionCgi(tokens, log));
+  const discoveryAuth = options.discoveryAuth === 'anonymous' ? [] : [auth];
+  app.all(`${cgi}/apidiscovery.cgi`, allowMethods(['POST'], log), ...discoveryAuth, apiDiscoveryCgi(SERVED_APIS, options.maxBodyBytes, log));
+  app.all(`${cgi}/basicdeviceinfo.cgi`, allowMethods(['POST'], log), auth, basicDeviceInfoCgi(options.identity, options.maxBodyBytes, log));
+  app.all(`${cgi}/param.cgi`, allowMethods(['GET', 'POST'], log), auth, paramCgi(options.identity, log));
   app.use((req: Request, res: Response) => {
     res.status(404).type('text/plain').send(`Not found: ${req.path}\n`);
   });

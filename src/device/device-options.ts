@@ -13,6 +13,7 @@ import type { NotificationMessage } from '../events/content-filter';
 import type { TimestampMode } from '../events/event-bus';
 import { DEFAULT_TOPIC_ALIASES } from '../events/topic-filter';
 import { DEFAULT_FLAGS, type FlagDefinition } from './feature-flags';
+import { DEFAULT_IDENTITY, type DeviceIdentity, type IdentityOptions, resolveIdentity } from './identity';
 import type { TlsMaterial } from './tls';
 
 /** Everything a device can be told; every field is optional. */
@@ -23,6 +24,10 @@ export interface DeviceOptions {
   host?: string;
   /** Serial number; also names the digest realm. Default `ACCC8E000001`. */
   serial?: string;
+  /** Identity fields reported by basicdeviceinfo.cgi and param.cgi (model, firmware, ...). */
+  identity?: IdentityOptions;
+  /** `anonymous` (default, like many real devices) answers apidiscovery.cgi without credentials. */
+  discoveryAuth?: 'anonymous' | 'required';
   /** User accounts; default one admin, `root` / `pass`. */
   accounts?: Account[];
   /** Accepted schemes: `both` (default), `digest`, `basic`, or `none` (no credentials at all). */
@@ -89,8 +94,9 @@ export const DEFAULT_INITIAL_STATES: readonly InitialState[] = [
 ];
 
 /** Options with every default filled in and checked. */
-export interface ResolvedDeviceOptions extends Required<Omit<DeviceOptions, 'tls' | 'stateDir' | 'logger' | 'logLevel' | 'realm'>> {
+export interface ResolvedDeviceOptions extends Required<Omit<DeviceOptions, 'tls' | 'stateDir' | 'logger' | 'logLevel' | 'realm' | 'identity'>> {
   realm: string;
+  identity: DeviceIdentity;
   tls: boolean | TlsMaterial;
   stateDir: string | undefined;
 }
@@ -125,6 +131,8 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
     port: checkInteger('port', options.port ?? 0, 0, 65535),
     host: options.host ?? '127.0.0.1',
     serial,
+    identity: resolveIdentity(serial, checkIdentity(options.identity ?? {})),
+    discoveryAuth: options.discoveryAuth === 'required' ? 'required' : options.discoveryAuth === undefined || options.discoveryAuth === 'anonymous' ? 'anonymous' : bad(`discoveryAuth "${options.discoveryAuth}" must be anonymous or required`),
     accounts,
     auth,
     digestAlgorithms,
@@ -159,6 +167,14 @@ function checkPrefix(name: string, prefix: string): string {
   const trimmed = prefix.replace(/\/+$/, '');
   if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) bad(`${name} "${prefix}" must be a path like /svc-cgi (letters, digits, '.', '_', '~', '-')`);
   return trimmed;
+}
+
+function checkIdentity(identity: IdentityOptions): IdentityOptions {
+  for (const [key, value] of Object.entries(identity)) {
+    if (!Object.hasOwn(DEFAULT_IDENTITY, key)) bad(`identity.${key} is not an identity field; fields: ${Object.keys(DEFAULT_IDENTITY).join(', ')}`);
+    if (typeof value !== 'string' || /[\r\n]/.test(value)) bad(`identity.${key} must be a one-line string`);
+  }
+  return identity;
 }
 
 function checkTimestamps(mode: TimestampMode): TimestampMode {

@@ -7,6 +7,8 @@ import { rpcEndpoint } from './rpc-endpoint';
 
 /** Versions and methods of the feature flag API. */
 export const FEATURE_FLAG_API: RpcApiSpec = {
+  id: 'feature-flag',
+  name: 'Feature Flag Service',
   versions: ['1.0'],
   methods: ['listAll', 'get', 'set', 'getSupportedVersions'],
   versionlessMethods: ['getSupportedVersions'],

@@ -8,7 +8,12 @@ import { type ContentFilter, compileContentFilter, type NotificationMessage } fr
 import { type TopicFilter, compileTopicFilter } from './topic-filter';
 
 /** Versions and methods of the event stream's JSON messages. */
-export const EVENT_STREAM_API: RpcApiSpec = { versions: ['1.0'], methods: ['events:configure'] };
+export const EVENT_STREAM_API: RpcApiSpec = {
+  id: 'event-streaming-over-websocket',
+  name: 'Event Streaming over WebSocket',
+  versions: ['1.0'],
+  methods: ['events:configure'],
+};
 
 /** One subscription: a topic filter, a content filter, or both (then both must match). */
 export interface CompiledFilter {

@@ -45,8 +45,12 @@ export interface RpcResponse {
   error?: RpcError;
 }
 
-/** What an API accepts: its versions and its methods. */
+/** What an API accepts: its versions and its methods; also its entry in API discovery. */
 export interface RpcApiSpec {
+  /** Discovery id, e.g. `feature-flag`. */
+  id: string;
+  /** Human name in discovery, e.g. `Feature Flag Service`. */
+  name: string;
   /** Supported versions, `<major>.<minor>`, newest last. */
   versions: readonly string[];
   /** Method names the API serves. */

@@ -1,0 +1,41 @@
+/** `basicdeviceinfo.cgi`: the device's identity as a property list. */
+import type { RequestHandler } from 'express';
+import type { Logger } from '../log';
+import { RpcErrorCode, RpcFault, type RpcApiSpec } from '../protocol/rpc';
+import type { DeviceIdentity } from './identity';
+import { rpcEndpoint } from './rpc-endpoint';
+
+/** Versions and methods of the basic device info API. */
+export const BASIC_DEVICE_INFO_API: RpcApiSpec = {
+  id: 'basic-device-info',
+  name: 'Basic Device Information',
+  versions: ['1.0', '1.1'],
+  methods: ['getAllProperties', 'getProperties', 'getSupportedVersions'],
+  versionlessMethods: ['getSupportedVersions'],
+};
+
+/** The handler for `POST {cgi-prefix}/basicdeviceinfo.cgi`. */
+export function basicDeviceInfoCgi(identity: DeviceIdentity, maxBodyBytes: number, log: Logger): RequestHandler {
+  return rpcEndpoint({
+    name: 'basicdeviceinfo.cgi',
+    spec: BASIC_DEVICE_INFO_API,
+    maxBodyBytes,
+    log,
+    handlers: {
+      getAllProperties: () => ({ propertyList: { ...identity } }),
+      getProperties: (request) => {
+        const names = request.params.propertyList;
+        if (names === undefined) throw new RpcFault(RpcErrorCode.PARAMETER_MISSING, 'Required parameter missing: params.propertyList');
+        if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string')) {
+          throw new RpcFault(RpcErrorCode.INVALID_PARAMETER, 'Invalid parameter: params.propertyList must be a non-empty list of property names');
+        }
+        const unknown = names.filter((n) => !Object.hasOwn(identity, n));
+        if (unknown.length > 0) throw new RpcFault(RpcErrorCode.INVALID_PARAMETER, `Invalid parameter: unknown propert${unknown.length > 1 ? 'ies' : 'y'}: ${unknown.join(', ')}`);
+        const propertyList: Record<string, string> = {};
+        for (const name of names as (keyof DeviceIdentity)[]) propertyList[name] = identity[name];
+        return { propertyList };
+      },
+      getSupportedVersions: () => ({ apiVersions: BASIC_DEVICE_INFO_API.versions }),
+    },
+  });
+}
