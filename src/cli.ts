@@ -87,7 +87,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     args = {} as typeof args;
   }
   if (failure !== undefined) {
-    io.err(`bwc-emu: ${failure}\nRun 'bwc-emu --help' for the options.\n`);
+    io.err(`bwc-emu: ${oneLine(failure)}\nRun 'bwc-emu --help' for the options.\n`);
     return 2;
   }
   if (helpText) {
@@ -102,6 +102,9 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     io.err(`bwc-emu: ${(err as Error).message}\n`);
     return 2;
   }
+  // Listen for the stop signal before anything is printed: a supervisor may signal
+  // as soon as it reads the banner.
+  const stopped = io.stopSignal();
   let device: DeviceHandle;
   try {
     device = await startDevice(options);
@@ -110,7 +113,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     return err instanceof EmulatorError ? 2 : 1;
   }
   io.out(banner(device));
-  const signal = await io.stopSignal();
+  const signal = await stopped;
   io.out(`\n${signal}: stopping\n`);
   await device.close();
   return 0;
@@ -187,7 +190,7 @@ function banner(device: DeviceHandle): string {
   const tokenUrl = `${device.url}${o.cgiPrefix}/wssession.cgi`;
   const streamUrl = `${device.url.replace(/^http/, 'ws')}${o.wsPrefix}/ws-data-stream?sources=events`;
   const curlAuth = `${insecure} --digest -u ${admin?.name}:${admin?.password}`;
-  const authLine = o.auth === 'none' ? 'none: every request is served without credentials (--auth none)' : `${o.auth === 'basic' ? 'basic' : `digest (${o.digestAlgorithms.join(', ')})${o.auth === 'both' ? ' or basic' : ''}`}, realm ${device.realm}`;
+  const authLine = o.auth === 'none' ? 'none: every request is served, no login asked (--auth none)' : `${o.auth === 'basic' ? 'basic' : `digest (${o.digestAlgorithms.join(', ')})${o.auth === 'both' ? ' or basic' : ''}`}, realm ${device.realm}`;
   const lines: (string | undefined)[] = [
     '',
     `bwc-emu: device ${device.serial} is running`,
@@ -213,4 +216,9 @@ function banner(device: DeviceHandle): string {
   ];
   if (o.auth === 'none') lines.splice(1, 0, 'WARNING: authentication is OFF (--auth none): anyone who can reach this port has full access.');
   return `${lines.filter((l) => l !== undefined).join('\n')}\n`;
+}
+
+/** yargs spreads some messages ("Invalid values: ...") over several lines; a CLI error is one. */
+function oneLine(message: string): string {
+  return message.replace(/\s*\n\s*/g, ' ').trim();
 }

@@ -34,6 +34,8 @@ export type FlagResult<T> = { ok: true; value: T } | { ok: false; unknown: strin
 export class FeatureFlags {
   private readonly definitions = new Map<string, FlagDefinition>();
   private readonly values = new Map<string, boolean>();
+  /** The last state file write queued; the next one starts after it. */
+  private writing: Promise<void> = Promise.resolve();
 
   /**
    * @param definitions the flags the device has
@@ -74,8 +76,18 @@ export class FeatureFlags {
     const unknown = Object.keys(changes).filter((n) => !this.definitions.has(n));
     if (unknown.length > 0) return { ok: false, unknown };
     for (const [name, value] of Object.entries(changes)) this.values.set(name, value);
-    if (this.stateFile) await writeFileAtomic(this.stateFile, `${JSON.stringify(Object.fromEntries(this.values), null, 2)}\n`);
+    if (this.stateFile) await this.save(this.stateFile);
     return { ok: true, value: undefined };
+  }
+
+  /**
+   * Writes one at a time, each with the values current when it starts: concurrent
+   * atomic writes could otherwise rename out of order and leave older values on disk.
+   */
+  private save(file: string): Promise<void> {
+    const write = this.writing.then(() => writeFileAtomic(file, `${JSON.stringify(Object.fromEntries(this.values), null, 2)}\n`));
+    this.writing = write.catch(() => {}); // a failed write does not block the next one
+    return write;
   }
 
   private load(file: string, onProblem: (message: string) => void): void {

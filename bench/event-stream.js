@@ -1,0 +1,513 @@
+'use strict';
+/**
+ * Event stream throughput: notifications delivered per second by the emulator's
+ * event stream (EventBus -> StreamServer -> EventSession -> ws) against a raw `ws`
+ * server that sends the very same frames to the very same clients.
+ *
+ * Setup
+ *  - one device, `startDevice({ port: 0, auth: 'none', maxBufferedBytes: 1 GiB, initialStates: [] })`
+ *    (no initial states, so configuring a session sends nothing but the answer);
+ *  - CLIENTS WebSocket sessions, each configured with 3 filters: a concrete topic
+ *    path, a `//.` subtree alternative with `|`, and a content filter; the filters
+ *    vary between clients (4 concrete paths x 3 subtree expressions x 5 content
+ *    filters: 60 distinct filter sets, some with `onvif:` aliases);
+ *  - EVENTS events from a fixed, seeded mix of 21 topics (I/O ports, virtual
+ *    inputs, video source and rule engine alarms, body worn recording, battery,
+ *    holster, plus high-rate telemetry such as GNSS position that no filter
+ *    selects); every filter kind matches a share of the events, and most events
+ *    match none of a given client's filters (the run prints the shares);
+ *  - events are published BATCH per setImmediate tick so the server can flush.
+ *
+ * Baseline: a raw `ws` WebSocketServer on its own node:http server (upgrade event,
+ * like the device) with its own CLIENTS connections. For every event it sends to
+ * each client the same pre-serialized frame (the exact `events:notify` JSON the
+ * device produced, encoded once per event), as many times as the emulator does
+ * (once per matching filter). Which client gets which event is computed once up
+ * front with the emulator's own compiled filters (dist/events/configure.js), and
+ * every run checks the per-client counts and byte totals the clients received,
+ * so both sides provably deliver identical traffic.
+ *
+ * The clients live in a child process (bench/event-stream-clients.js): on a
+ * 2-core machine that gives the server side one core to itself, whereas clients in
+ * the same process would spend the server's event loop parsing frames, add the
+ * same fixed cost to both sides and squeeze the ratio towards 1. Each run reports
+ * the CPU time of both processes, so a client-bound run is visible.
+ *
+ * Measured: wall time from the first publish until the clients have received every
+ * expected notification (the child reports over IPC), and notifications/s. The
+ * sides alternate raw, emu, raw, emu, ... after one unreported warm-up each;
+ * medians are reported, plus `ratio: 0.NN` (emulator / raw).
+ *
+ * Knobs (environment): BENCH_EVENTS (50000), BENCH_CLIENTS (200), BENCH_BATCH (500),
+ * BENCH_ROUNDS (3), BENCH_WARMUP_EVENTS (2500, 0 for none), BENCH_ONLY=raw|emu
+ * (measure one side only, e.g. under --cpu-prof), BENCH_RAW_STRING=1 (the raw side
+ * sends the JSON string, as the emulator does, instead of a Buffer encoded once
+ * per event; a diagnostic).
+ */
+const { fork } = require('node:child_process');
+const { once } = require('node:events');
+const http = require('node:http');
+const path = require('node:path');
+const { performance } = require('node:perf_hooks');
+const { WebSocketServer } = require('ws');
+
+const DIST = path.join(__dirname, '..', 'dist');
+
+const CONFIG = {
+  events: intEnv('BENCH_EVENTS', 50_000),
+  clients: intEnv('BENCH_CLIENTS', 200),
+  batch: intEnv('BENCH_BATCH', 500),
+  rounds: intEnv('BENCH_ROUNDS', 3),
+  warmupEvents: intEnv('BENCH_WARMUP_EVENTS', 2_500),
+  only: onlyEnv(),
+  rawString: process.env.BENCH_RAW_STRING === '1',
+};
+
+function onlyEnv() {
+  const only = process.env.BENCH_ONLY;
+  if (only === undefined || only === '') return ['raw', 'emu'];
+  if (only !== 'raw' && only !== 'emu') throw new Error(`BENCH_ONLY must be raw or emu, not "${only}"`);
+  return [only];
+}
+
+function intEnv(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, not "${raw}"`);
+  return value;
+}
+
+// ---- workload ------------------------------------------------------------------
+
+/** Small seeded PRNG, so every run (and every machine) gets the same event sequence. */
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The topic mix: weight (percent) and a message maker. About 60% of the traffic is
+ * high-rate telemetry no client here subscribes to (position, motion sensor,
+ * bitrate, CPU, VMD); the rest are the alarms and states clients do filter for.
+ */
+const TOPICS = [
+  // Device I/O and status
+  { w: 5, topic: 'tns1:Device/tnsvendor:IO/Port', make: (r) => ({ source: { port: pick(r, ['1', '2', '3', '4']) }, data: { state: pick(r, ['0', '1']) } }) },
+  { w: 3, topic: 'tns1:Device/tnsvendor:IO/VirtualInput', make: (r) => ({ source: { port: String(1 + Math.floor(r() * 8)) }, data: { active: pick(r, ['0', '1']) } }) },
+  { w: 3, topic: 'tns1:Device/tnsvendor:Sensor/PIR', make: (r) => ({ source: { sensor: '0' }, data: { state: pick(r, ['0', '1']) } }) },
+  { w: 2, topic: 'tns1:Device/tnsvendor:Status/Temperature/Inside', make: (r) => ({ source: { sensor: '0' }, data: { sensor_level: pick(r, ['0', '1', '2']) } }) },
+  { w: 2, topic: 'tns1:Device/tnsvendor:Light/Status', make: (r) => ({ source: { id: '0' }, data: { state: pick(r, ['ON', 'OFF']) } }) },
+  { w: 1, topic: 'tns1:Device/tnsvendor:Network/Lost', make: (r) => ({ source: { interface: pick(r, ['wlan0', 'lte0']) }, data: { lost: pick(r, ['0', '1']) } }) },
+  // Video source and rule engine alarms
+  { w: 3, topic: 'tns1:VideoSource/MotionAlarm', make: (r) => ({ source: { VideoSourceConfigurationToken: pick(r, ['0', '1']) }, data: { State: pick(r, ['0', '1']) } }) },
+  { w: 1, topic: 'tns1:VideoSource/tnsvendor:Tampering', make: (r) => ({ source: { channel: pick(r, ['1', '2']) }, data: { tampering: pick(r, ['0', '1']) } }) },
+  { w: 1, topic: 'tns1:VideoSource/tnsvendor:DayNightVision', make: (r) => ({ source: { VideoSourceConfigurationToken: '0' }, data: { day: pick(r, ['0', '1']) } }) },
+  { w: 3, topic: 'tns1:RuleEngine/MotionRegionDetector/Motion', make: (r) => ({ source: { VideoSource: '0', RuleName: pick(r, ['Door', 'Hallway', 'Parking']) }, data: { State: pick(r, ['0', '1']) } }) },
+  { w: 2, topic: 'tns1:RuleEngine/tnsvendor:ObjectAnalytics/Device1Scenario1', make: (r) => ({ data: { active: pick(r, ['0', '1']), classTypes: pick(r, ['human', 'car', 'human,car']) } }) },
+  { w: 1, topic: 'tns1:Storage/Disruption', make: (r) => ({ source: { disk_id: pick(r, ['SD_DISK', 'NetworkShare']) }, data: { disruption: pick(r, ['0', '1']) } }) },
+  // Body worn states
+  { w: 5, topic: 'tnsvendor:BodyWorn/Recording/State', make: (r) => ({ source: { camera: '1' }, data: { recording: pick(r, ['0', '1']), reason: pick(r, ['button', 'holster', 'remote']) } }) },
+  { w: 3, topic: 'tnsvendor:BodyWorn/Power/Battery', make: (r) => ({ data: { level: String(Math.floor(r() * 101)), charging: pick(r, ['0', '1']) } }) },
+  { w: 2, topic: 'tnsvendor:BodyWorn/Holster/State', make: (r) => ({ source: { holster: '0' }, data: { drawn: pick(r, ['0', '1']) } }) },
+  { w: 3, topic: 'tnsvendor:BodyWorn/Button/Press', make: (r) => ({ source: { button: pick(r, ['record', 'mark', 'ptt']) }, data: { pressed: '1' } }) },
+  // High-rate telemetry nobody here subscribes to
+  { w: 25, topic: 'tnsvendor:BodyWorn/Location/GNSS', make: (r) => ({ source: { receiver: '0' }, data: { lat: (59 + r()).toFixed(6), lon: (18 + r()).toFixed(6), fix: '3d' } }) },
+  { w: 15, topic: 'tnsvendor:BodyWorn/Sensor/Accelerometer', make: (r) => ({ source: { sensor: '0' }, data: { x: (r() * 2 - 1).toFixed(3), y: (r() * 2 - 1).toFixed(3), z: (r() * 2 - 1).toFixed(3) } }) },
+  { w: 10, topic: 'tnsvendor:Media/Bitrate', make: (r) => ({ source: { stream: pick(r, ['main', 'sub']) }, data: { kbps: String(800 + Math.floor(r() * 4000)) } }) },
+  { w: 5, topic: 'tns1:Monitoring/ProcessorUsage', make: (r) => ({ source: { cpu: '0' }, data: { value: (r() * 100).toFixed(1) } }) },
+  { w: 5, topic: 'tnsvendor:CameraApplicationPlatform/VMD/Camera1Profile1', make: (r) => ({ data: { active: pick(r, ['0', '1']) } }) },
+];
+
+function pick(rand, values) {
+  return values[Math.floor(rand() * values.length)];
+}
+
+/** The event sequence: topic, message and an explicit timestamp, so every publish of event i serialises identically. */
+function makeEvents(count) {
+  const rand = mulberry32(0xb3c);
+  const total = TOPICS.reduce((s, t) => s + t.w, 0);
+  const base = Date.UTC(2025, 0, 15, 8, 0, 0);
+  const events = [];
+  for (let i = 0; i < count; i++) {
+    let x = rand() * total;
+    let t = TOPICS[0];
+    for (const candidate of TOPICS) {
+      if (x < candidate.w) {
+        t = candidate;
+        break;
+      }
+      x -= candidate.w;
+    }
+    events.push({ topic: t.topic, message: t.make(rand), timestamp: base + i * 7 });
+  }
+  return events;
+}
+
+const CONCRETE = ['tns1:Device/tnsvendor:IO/Port', 'onvif:Device/tnsvendor:IO/VirtualInput', 'tnsvendor:BodyWorn/Recording/State', 'tns1:Device/tnsvendor:Sensor/PIR'];
+const SUBTREE = ['tns1:VideoSource//. | tns1:Storage//.', 'tns1:RuleEngine//. | tnsvendor:BodyWorn/Holster//.', 'onvif:VideoSource//. | tnsvendor:BodyWorn/Power//.'];
+const CONTENT = [
+  "boolean(//SimpleItem[@Name='port' and @Value='1'])",
+  "boolean(//SimpleItem[@Name='State' and @Value='1'])",
+  "boolean(//SimpleItem[@Name='port' and @Value='2'])",
+  "boolean(//SimpleItem[@Name='recording' and @Value='1']) or boolean(//SimpleItem[@Name='drawn' and @Value='1'])",
+  "boolean(//SimpleItem[@Name='port' and (@Value='3' or @Value='4')])",
+];
+
+/** The 3 filters of client `c`: 4 x 3 x 5 variants, 60 distinct sets. */
+function filtersFor(c) {
+  return [
+    { topicFilter: CONCRETE[c % CONCRETE.length] },
+    { topicFilter: SUBTREE[c % SUBTREE.length] },
+    { contentFilter: CONTENT[c % CONTENT.length] },
+  ];
+}
+
+function configureRequest(c) {
+  return { apiVersion: '1.0', context: `bench-${c}`, method: 'events:configure', params: { eventFilterList: filtersFor(c) } };
+}
+
+/**
+ * Per event, the clients it goes to (a client appears once per matching filter),
+ * computed with the emulator's own compiled filters; filter sets are shared by many
+ * clients, so each distinct set is evaluated once.
+ */
+function planDeliveries(deviceEvents, clients, rules) {
+  const { compileConfigure, filterMatches } = require(path.join(DIST, 'events', 'configure.js'));
+  const bySet = new Map();
+  const setOf = [];
+  for (let c = 0; c < clients; c++) {
+    const request = configureRequest(c);
+    const key = JSON.stringify(request.params);
+    if (!bySet.has(key)) {
+      const compiled = compileConfigure(request, rules);
+      if (!compiled.ok) throw new Error(`bench filter refused: ${compiled.error.message}`);
+      bySet.set(key, { filters: compiled.filters, clients: [] });
+    }
+    const set = bySet.get(key);
+    set.clients.push(c);
+    setOf[c] = set;
+  }
+  const sets = [...bySet.values()];
+  const perEvent = [];
+  const perClient = new Array(clients).fill(0);
+  const perClientBytes = new Array(clients).fill(0);
+  const perFilterKind = [0, 0, 0];
+  let none = 0;
+  for (let i = 0; i < deviceEvents.length; i++) {
+    const e = deviceEvents[i];
+    const bytes = Buffer.byteLength(e.json);
+    const targets = [];
+    for (const set of sets) {
+      let times = 0;
+      set.filters.forEach((f, k) => {
+        if (filterMatches(f, e.topic, e.message)) {
+          times++;
+          perFilterKind[k] += set.clients.length;
+        }
+      });
+      if (times === 0) {
+        none += set.clients.length;
+        continue;
+      }
+      for (const c of set.clients) {
+        for (let t = 0; t < times; t++) targets.push(c);
+        perClient[c] += times;
+        perClientBytes[c] += times * bytes;
+      }
+    }
+    perEvent.push(Int32Array.from(targets));
+  }
+  const total = perClient.reduce((s, n) => s + n, 0);
+  return { perEvent, perClient, perClientBytes, total, perFilterKind, none, distinctSets: sets.length, setOf };
+}
+
+// ---- the two servers -----------------------------------------------------------
+
+/** Publishes `count` events through `publishOne`, `batch` per setImmediate tick; resolves after the last. */
+function publishInBatches(count, batch, publishOne) {
+  return new Promise((resolve, reject) => {
+    let i = 0;
+    const tick = () => {
+      try {
+        const end = Math.min(i + batch, count);
+        for (; i < end; i++) publishOne(i);
+      } catch (err) {
+        reject(err);
+        return;
+      }
+      if (i < count) setImmediate(tick);
+      else resolve();
+    };
+    tick();
+  });
+}
+
+async function startRawServer(clients) {
+  const sockets = new Array(clients);
+  const server = http.createServer((req, res) => {
+    res.statusCode = 404;
+    res.end();
+  });
+  const wss = new WebSocketServer({ noServer: true, clientTracking: false, perMessageDeflate: false });
+  server.on('upgrade', (req, socket, head) => {
+    const index = Number(new URL(req.url, 'http://raw.invalid').searchParams.get('client'));
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      sockets[index] = ws;
+      ws.on('error', () => {});
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `ws://127.0.0.1:${server.address().port}/raw`;
+  return {
+    urls: Array.from({ length: clients }, (_, c) => `${url}?client=${c}`),
+    sockets,
+    async close() {
+      for (const ws of sockets) if (ws && ws.readyState !== ws.CLOSED) ws.terminate();
+      wss.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+// ---- the client process --------------------------------------------------------
+
+function startClientProcess() {
+  const child = fork(path.join(__dirname, 'event-stream-clients.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const waiters = [];
+  let failure;
+  child.on('message', (msg) => {
+    if (msg.type === 'error') {
+      failure = new Error(`client process: ${msg.message}`);
+      for (const w of waiters.splice(0)) w.reject(failure);
+      return;
+    }
+    const index = waiters.findIndex((w) => w.type === msg.type && (w.side === undefined || w.side === msg.side));
+    if (index >= 0) waiters.splice(index, 1)[0].resolve(msg);
+  });
+  child.on('exit', (code) => {
+    const err = new Error(`client process exited (code ${code})`);
+    for (const w of waiters.splice(0)) w.reject(err);
+  });
+  return {
+    child,
+    /** Registers interest in a reply before sending the command that causes it. */
+    expect(type, side) {
+      if (failure) return Promise.reject(failure);
+      return new Promise((resolve, reject) => waiters.push({ type, side, resolve, reject }));
+    },
+    send(message) {
+      child.send(message);
+    },
+  };
+}
+
+// ---- one measured run ----------------------------------------------------------
+
+async function measure(side, clientProc, eventCount, expectedTotal, publishOne, check) {
+  const armed = clientProc.expect('armed', side);
+  clientProc.send({ cmd: 'arm', side, expected: expectedTotal });
+  await armed;
+  if (global.gc) global.gc();
+  const done = clientProc.expect('done', side);
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await publishInBatches(eventCount, CONFIG.batch, publishOne);
+  const tPublished = performance.now();
+  const message = await done;
+  const t1 = performance.now();
+  const serverCpu = process.cpuUsage(cpu0);
+  const seconds = (t1 - t0) / 1000;
+  // Let stray extra frames (there must be none) arrive before the per-client check.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const reported = clientProc.expect('report', side);
+  clientProc.send({ cmd: 'report', side });
+  check(await reported);
+  return {
+    side,
+    seconds,
+    publishSeconds: (tPublished - t0) / 1000,
+    rate: expectedTotal / seconds,
+    serverCpu: (serverCpu.user + serverCpu.system) / 1e6 / seconds,
+    clientCpu: (message.cpu.user + message.cpu.system) / 1e6 / seconds,
+  };
+}
+
+function checkReport(report, plan, eventCount, limitPlan) {
+  const counts = limitPlan ? limitPlan.perClient : plan.perClient;
+  const bytes = limitPlan ? limitPlan.perClientBytes : plan.perClientBytes;
+  for (let c = 0; c < counts.length; c++) {
+    if (report.counts[c] !== counts[c] || report.bytes[c] !== bytes[c]) {
+      throw new Error(`${report.side}: client ${c} received ${report.counts[c]} frames / ${report.bytes[c]} bytes, expected ${counts[c]} / ${bytes[c]} (events ${eventCount})`);
+    }
+  }
+}
+
+/** Counts for a prefix of the event sequence (the warm-up). */
+function prefixPlan(plan, deviceEvents, count, clients) {
+  const perClient = new Array(clients).fill(0);
+  const perClientBytes = new Array(clients).fill(0);
+  for (let i = 0; i < count; i++) {
+    const bytes = Buffer.byteLength(deviceEvents[i].json);
+    for (const c of plan.perEvent[i]) {
+      perClient[c]++;
+      perClientBytes[c] += bytes;
+    }
+  }
+  return { perClient, perClientBytes, total: perClient.reduce((s, n) => s + n, 0) };
+}
+
+// ---- main ----------------------------------------------------------------------
+
+async function main() {
+  const { startDevice } = require(path.join(DIST, 'index.js'));
+  const { clients, events: eventCount } = CONFIG;
+  const started = performance.now();
+
+  const device = await startDevice({ port: 0, auth: 'none', maxBufferedBytes: 1024 * 1024 * 1024, initialStates: [] });
+  const raw = await startRawServer(clients);
+  const clientProc = startClientProcess();
+  try {
+    // Record what the device serialises for each event (no session is connected yet,
+    // so nothing is delivered); the raw server sends exactly these bytes.
+    const events = makeEvents(eventCount);
+    const deviceEvents = events.map((e) => device.publish(e.topic, e.message, { timestamp: e.timestamp }));
+    const rawPayloads = deviceEvents.map((e) => (CONFIG.rawString ? e.json : Buffer.from(e.json)));
+    const plan = planDeliveries(deviceEvents, clients, { topicAliases: device.options.topicAliases, maxFilters: device.options.maxFilters });
+    const avgBytes = Math.round(plan.perClientBytes.reduce((s, n) => s + n, 0) / plan.total);
+
+    // Connect both client sets (the emulator's sessions configured with their filters).
+    const emuUrl = `ws://127.0.0.1:${device.port}${device.options.wsPrefix}/ws-data-stream?sources=events`;
+    let opened = clientProc.expect('opened', 'emu');
+    clientProc.send({ cmd: 'open', side: 'emu', urls: new Array(clients).fill(emuUrl), configures: Array.from({ length: clients }, (_, c) => configureRequest(c)) });
+    await opened;
+    opened = clientProc.expect('opened', 'raw');
+    clientProc.send({ cmd: 'open', side: 'raw', urls: raw.urls, configures: new Array(clients).fill(null) });
+    await opened;
+    const live = device.sessions();
+    if (live.length !== clients || live.some((s) => s.state !== 'CONFIGURED')) throw new Error(`expected ${clients} configured sessions, found ${live.length}`);
+    if (raw.sockets.filter(Boolean).length !== clients) throw new Error('raw server: not every client connected');
+
+    const sendOpts = { binary: false };
+    const rawPublish = (i) => {
+      const payload = rawPayloads[i];
+      const targets = plan.perEvent[i];
+      const sockets = raw.sockets;
+      for (let k = 0; k < targets.length; k++) sockets[targets[k]].send(payload, sendOpts);
+    };
+    const emuPublish = (i) => {
+      const e = events[i];
+      device.publish(e.topic, e.message, { timestamp: e.timestamp });
+    };
+    const sentSoFar = () => device.sessions().reduce((s, x) => s + x.sent, 0);
+    const droppedSoFar = () => device.sessions().reduce((s, x) => s + x.dropped, 0);
+
+    const runSide = async (side, count, limitPlan) => {
+      const expected = limitPlan ? limitPlan.total : plan.total;
+      const sentBefore = side === 'emu' ? sentSoFar() : 0;
+      const result = await measure(side, clientProc, count, expected, side === 'raw' ? rawPublish : emuPublish, (report) => checkReport(report, plan, count, limitPlan));
+      if (side === 'emu') {
+        const sent = sentSoFar() - sentBefore;
+        if (sent !== expected || droppedSoFar() !== 0) throw new Error(`emu: sessions report ${sent} sent (expected ${expected}), ${droppedSoFar()} dropped`);
+      }
+      return result;
+    };
+
+    console.log(`event stream: ${clients} sessions x 3 filters (${plan.distinctSets} distinct filter sets), ${eventCount} events, ${CONFIG.batch} per tick, raw payload ${CONFIG.rawString ? 'string per send' : 'Buffer encoded once'}`);
+    console.log(
+      `  workload: ${plan.total} notifications per run (${(plan.total / clients).toFixed(0)} per client, avg ${avgBytes} B); ` +
+        `matches per client-event: concrete ${pct(plan.perFilterKind[0], clients * eventCount)}, subtree ${pct(plan.perFilterKind[1], clients * eventCount)}, content ${pct(plan.perFilterKind[2], clients * eventCount)}, none ${pct(plan.none, clients * eventCount)}`,
+    );
+
+    if (CONFIG.warmupEvents > 0) {
+      const count = Math.min(CONFIG.warmupEvents, eventCount);
+      const warm = prefixPlan(plan, deviceEvents, count, clients);
+      for (const side of CONFIG.only) await runSide(side, count, warm);
+    }
+
+    const results = { raw: [], emu: [] };
+    for (let round = 0; round < CONFIG.rounds; round++) {
+      for (const side of CONFIG.only) {
+        const r = await runSide(side, eventCount);
+        results[side].push(r);
+        console.log(`  run ${round + 1} ${side}: ${fmtRate(r.rate)} notif/s, ${r.seconds.toFixed(2)} s (published in ${r.publishSeconds.toFixed(2)} s), cpu server ${pctNum(r.serverCpu)} client ${pctNum(r.clientCpu)}`);
+      }
+    }
+
+    const summary = {};
+    for (const side of CONFIG.only) {
+      const runs = results[side];
+      const rates = runs.map((r) => r.rate);
+      summary[side] = {
+        median: median(rates),
+        min: Math.min(...rates),
+        max: Math.max(...rates),
+        seconds: median(runs.map((r) => r.seconds)),
+        serverCpu: median(runs.map((r) => r.serverCpu)),
+        clientCpu: median(runs.map((r) => r.clientCpu)),
+      };
+    }
+    printTable(summary, plan.total);
+    const ratio = summary.emu && summary.raw ? summary.emu.median / summary.raw.median : undefined;
+    if (ratio !== undefined) console.log(`ratio: ${ratio.toFixed(2)}`);
+    console.log(`  (total bench time ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    return { name: 'event-stream', ratio, summary, results };
+  } finally {
+    const closed = clientProc.child.exitCode === null ? clientProc.expect('closed') : Promise.resolve();
+    if (clientProc.child.connected) clientProc.send({ cmd: 'close' });
+    await closed.catch(() => {});
+    if (clientProc.child.exitCode === null) await once(clientProc.child, 'exit');
+    await device.close();
+    await raw.close();
+  }
+}
+
+function printTable(summary, total) {
+  const rows = [
+    ['side', 'notif/s (median)', 'min', 'max', 'wall s', 'server cpu', 'client cpu'],
+    ...CONFIG.only.map((side) => {
+      const s = summary[side];
+      return [side === 'raw' ? 'raw ws' : 'emulator', fmtRate(s.median), fmtRate(s.min), fmtRate(s.max), s.seconds.toFixed(2), pctNum(s.serverCpu), pctNum(s.clientCpu)];
+    }),
+  ];
+  const widths = rows[0].map((_, col) => Math.max(...rows.map((r) => r[col].length)));
+  const line = (r) => `| ${r.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join(' | ')} |`;
+  console.log(`\n${total} notifications per run, medians of ${CONFIG.rounds} alternating runs per side:`);
+  console.log(line(rows[0]));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const r of rows.slice(1)) console.log(line(r));
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function fmtRate(rate) {
+  return Math.round(rate).toLocaleString('en-US');
+}
+
+function pct(part, whole) {
+  return `${((100 * part) / whole).toFixed(1)}%`;
+}
+
+function pctNum(x) {
+  return `${(100 * x).toFixed(0)}%`;
+}
+
+module.exports = { name: 'event-stream', main };
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,126 @@
+/**
+ * The command line as a newcomer meets it: --help, one-line errors for bad flags,
+ * the start-up banner, a clean stop. Runs `main()` in-process with captured output,
+ * plus one real process through bin/bwc-emu to prove the built entry point works.
+ */
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { type CliIo, main } from '../../src/cli';
+
+interface Captured {
+  io: CliIo;
+  out: () => string;
+  err: () => string;
+  stop: (signal?: string) => void;
+  started: Promise<void>;
+}
+
+function capture(): Captured {
+  let out = '';
+  let err = '';
+  let stop: (signal: string) => void = () => {};
+  let markStarted: () => void = () => {};
+  const started = new Promise<void>((resolve) => {
+    markStarted = resolve;
+  });
+  const io: CliIo = {
+    out: (text) => {
+      out += text;
+      if (out.includes('Press Ctrl+C to stop.')) markStarted();
+    },
+    err: (text) => {
+      err += text;
+    },
+    stopSignal: () => new Promise((resolve) => (stop = resolve)),
+    isTty: false,
+  };
+  return { io, out: () => out, err: () => err, stop: (signal = 'SIGINT') => stop(signal), started };
+}
+
+describe('bwc-emu command line', () => {
+  it('prints the options with --help and exits 0', async () => {
+    const c = capture();
+    expect(await main(['--help'], c.io)).toBe(0);
+    for (const flag of ['--port', '--host', '--user', '--password', '--auth', '--digest-algorithms', '--tls', '--cgi-prefix', '--ws-prefix', '--state-dir', '--log-level']) {
+      expect(c.out()).toContain(flag);
+    }
+  });
+
+  it.each([
+    [['--bogus'], /Unknown argument: bogus/],
+    [['--auth', 'kerberos'], /auth.*kerberos/i],
+    [['--digest-algorithms', 'SHA-1'], /digest algorithm "SHA-1" is not one of MD5/],
+    [['--port', '70000'], /port must be a whole number from 0 to 65535/],
+    [['--cgi-prefix', 'no slash'], /cgiPrefix "no slash" must be a path/],
+    [['--cert', 'c.pem'], /--cert and --key go together/],
+    [['--account', 'nopassword'], /--account: account "nopassword" is not name:password/],
+    [['--timestamps', 'local:x'], /--timestamps "local:x" must be utc, none or local:\+HH:MM/],
+  ])('refuses %j with a one-line error and exit code 2', async (argv, message) => {
+    const c = capture();
+    expect(await main(argv as string[], c.io)).toBe(2);
+    expect(c.err()).toMatch(message);
+    expect(c.err().trim().split('\n').length).toBeLessThanOrEqual(2);
+  });
+
+  it('says clearly when the port is taken', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const c = capture();
+      expect(await main(['--port', String(port), '--log-level', 'silent'], c.io)).toBe(2);
+      expect(c.err()).toBe(`bwc-emu: port ${port} on 127.0.0.1 is already in use; choose another with --port (0 picks a free one)\n`);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('prints URLs, credentials and commands to try, serves, and stops on a signal', async () => {
+    const c = capture();
+    const exit = main(['--port', '0', '--log-level', 'silent'], c.io);
+    await c.started;
+    const url = /url +(http:\/\/127\.0\.0\.1:\d+)/.exec(c.out())?.[1];
+    expect(url).toBeDefined();
+    expect(c.out()).toContain('credentials    root / pass (admin)');
+    expect(c.out()).toContain(`curl --digest -u root:pass -H 'Content-Type: application/json'`);
+    expect(c.out()).toContain(`${url?.replace('http', 'ws')}/svc/ws-data-stream?sources=events`);
+    const answer = await fetch(`${url}/svc-cgi/apidiscovery.cgi`, { method: 'POST', body: '{"apiVersion":"1.0","method":"getApiList"}' });
+    expect(answer.status).toBe(200);
+    c.stop('SIGTERM');
+    expect(await exit).toBe(0);
+    expect(c.out()).toContain('SIGTERM: stopping');
+    await expect(fetch(`${url}/svc-cgi/apidiscovery.cgi`, { method: 'POST' })).rejects.toThrow();
+  });
+
+  it('warns loudly when authentication is off', async () => {
+    const c = capture();
+    const exit = main(['--port', '0', '--auth', 'none', '--log-level', 'silent'], c.io);
+    try {
+      await c.started;
+      expect(c.out()).toContain('WARNING: authentication is OFF');
+      expect(c.out()).not.toContain('credentials');
+    } finally {
+      c.stop();
+    }
+    expect(await exit).toBe(0);
+  });
+
+  it('runs as a real process from bin/bwc-emu and exits 0 on SIGINT', async () => {
+    const child = spawn(process.execPath, [join(__dirname, '../../bin/bwc-emu'), '--port', '0', '--log-format', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('Press Ctrl+C to stop.')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`exited early with ${code}: ${err}`)));
+    });
+    expect(out).toContain('"msg":"device listening"');
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+});

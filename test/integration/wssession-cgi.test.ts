@@ -1,0 +1,71 @@
+/** wssession.cgi: a short-lived, single-use token for the event stream, behind digest. */
+import { ManualClock } from '../../src/clock';
+import { type DeviceHandle, startDevice } from '../../src/device/device';
+import { digestRequest } from '../helpers/digest-request';
+import { basicAuthorization, sendRequest } from '../helpers/http';
+
+const PATH = '/svc-cgi/wssession.cgi';
+let device: DeviceHandle;
+let clock: ManualClock;
+beforeEach(async () => {
+  clock = new ManualClock();
+  device = await startDevice({ port: 0, clock, tokenLifetimeMs: 15_000 });
+});
+afterEach(async () => {
+  await device.close();
+});
+
+describe('wssession.cgi', () => {
+  it.each(['GET', 'POST'])('%s answers a plain-text token: letters and digits, no newline', async (method) => {
+    const answer = await digestRequest(device.url, { method, path: PATH });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^text\/plain\b/);
+    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(answer.body).toMatch(/^[A-Za-z0-9]{32}$/);
+    expect(answer.body).toMatch(/[A-Za-z]/);
+    expect(answer.body).not.toMatch(/\s/);
+  });
+
+  it('requires authentication', async () => {
+    const answer = await sendRequest(device.url, { path: PATH });
+    expect(answer.status).toBe(401);
+    expect(answer.headers['www-authenticate']).toBeDefined();
+  });
+
+  it('PUT is 405 with Allow: GET, POST', async () => {
+    const answer = await sendRequest(device.url, { method: 'PUT', path: PATH, headers: { Authorization: basicAuthorization('root', 'pass') } });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.allow).toBe('GET, POST');
+  });
+
+  it('every call gives a new token', async () => {
+    const a = await digestRequest(device.url, { path: PATH });
+    const b = await digestRequest(device.url, { path: PATH });
+    expect(a.body).not.toBe(b.body);
+  });
+
+  it('a token is good once, then reused', async () => {
+    const token = (await digestRequest(device.url, { path: PATH })).body;
+    expect(device.consumeToken(token)).toEqual({ ok: true, username: 'root' });
+    expect(device.consumeToken(token)).toEqual({ ok: false, reason: 'reused' });
+  });
+
+  it('a token is valid for tokenLifetimeMs: good at 14 999 ms, expired at 15 000 ms', async () => {
+    const early = (await digestRequest(device.url, { path: PATH })).body;
+    const late = (await digestRequest(device.url, { path: PATH })).body;
+    clock.advance(14_999);
+    expect(device.consumeToken(early).ok).toBe(true);
+    clock.advance(1);
+    expect(device.consumeToken(late)).toEqual({ ok: false, reason: 'expired' });
+  });
+
+  it('an unknown token is refused', () => {
+    expect(device.consumeToken('NotATokenOfThisDevice0123456789x')).toEqual({ ok: false, reason: 'unknown' });
+  });
+
+  it('device.issueToken gives the same kind of token without HTTP', () => {
+    const token = device.issueToken('someone');
+    expect(token).toMatch(/^[A-Za-z0-9]{32}$/);
+    expect(device.consumeToken(token)).toEqual({ ok: true, username: 'someone' });
+  });
+});
