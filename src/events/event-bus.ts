@@ -27,6 +27,8 @@ export interface DeviceEvent {
   readonly stateful: boolean;
   /** The whole `events:notify` JSON text, shared by every session it is sent to. */
   readonly json: string;
+  /** `json` as UTF-8 bytes, encoded once: sending a string would encode it per session. */
+  readonly payload: Buffer;
 }
 
 /** A listener is called synchronously, in publish order. */
@@ -63,12 +65,14 @@ export class EventBus {
     const notification: Record<string, unknown> = { topic };
     if (timestamp !== undefined) notification.timestamp = timestamp;
     notification.message = { source: clean.source ?? {}, key: clean.key ?? {}, data: clean.data ?? {} };
+    const json = JSON.stringify({ apiVersion: '1.0', method: 'events:notify', params: { notification } });
     const event: DeviceEvent = Object.freeze({
       topic,
       message: Object.freeze(clean),
       timestamp,
       stateful: options.stateful === true,
-      json: JSON.stringify({ apiVersion: '1.0', method: 'events:notify', params: { notification } }),
+      json,
+      payload: Buffer.from(json, 'utf8'),
     });
     if (event.stateful) this.states.set(stateKey(topic, clean), event);
     this.published++;

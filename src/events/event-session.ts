@@ -3,6 +3,7 @@
  * `events:configure`, then sends each event once per matching filter. A client
  * too slow to read is closed (1013) instead of growing the device's memory.
  */
+import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { Logger } from '../log';
 import { parseRpcRequest, RpcErrorCode, rpcFailure, rpcSuccess, type RpcResponse } from '../protocol/rpc';
@@ -39,6 +40,9 @@ export interface SessionSettings {
   log: Logger;
 }
 
+/** Send options for a UTF-8 payload given as bytes: still a text frame. */
+const TEXT_FRAME = { binary: false } as const;
+
 /** WebSocket close code for "try again later", used for a client too slow to read. */
 export const CLOSE_TOO_SLOW = 1013;
 
@@ -49,6 +53,8 @@ export class EventSession {
   private sent = 0;
   private dropped = 0;
   private readonly connectedAt = Date.now();
+  /** True while the socket is corked until the end of the current tick. */
+  private corked = false;
   /** Resolves when the connection is gone, whoever closed it. */
   readonly closed: Promise<void>;
   private markClosed!: () => void;
@@ -56,6 +62,8 @@ export class EventSession {
   constructor(
     readonly id: string,
     private readonly ws: WebSocket,
+    /** The TCP (or TLS) socket under `ws`, corked per tick so a burst of frames is one write. */
+    private readonly socket: Duplex,
     private readonly identity: { remoteAddress: string | undefined; user: string | undefined; sources: string[] },
     private readonly settings: SessionSettings,
     onClosed: (session: EventSession, code: number, reason: string) => void,
@@ -76,7 +84,7 @@ export class EventSession {
   deliver(event: DeviceEvent): void {
     if (this.state !== 'CONFIGURED') return;
     for (const filter of this.filters) {
-      if (filterMatches(filter, event.topic, event.message) && !this.send(event.json, true)) return;
+      if (filterMatches(filter, event.topic, event.message) && !this.send(event.payload, true)) return;
     }
   }
 
@@ -128,21 +136,36 @@ export class EventSession {
     for (const state of bus.currentStates()) this.deliver(state);
   }
 
-  private answer(response: RpcResponse): void {
-    if (response.error) this.settings.log.info({ session: this.id, code: response.error.code, message: response.error.message }, 'configure refused');
-    this.send(JSON.stringify(response), false);
+  /**
+   * Holds this tick's frames in the socket and writes them together at its end: a
+   * publish burst would otherwise cost one system call per notification per session.
+   */
+  private cork(): void {
+    if (this.corked) return;
+    this.corked = true;
+    this.socket.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      this.socket.uncork();
+    });
   }
 
-  /** Queues a text frame; false (and the session closed) when the client is too slow. */
-  private send(text: string, notification: boolean): boolean {
+  private answer(response: RpcResponse): void {
+    if (response.error) this.settings.log.info({ session: this.id, code: response.error.code, message: response.error.message }, 'configure refused');
+    this.send(Buffer.from(JSON.stringify(response), 'utf8'), false);
+  }
+
+  /** Queues `payload` (UTF-8 JSON) as a text frame; false (and the session closed) when the client is too slow. */
+  private send(payload: Buffer, notification: boolean): boolean {
     if (this.state === 'CLOSED') return false;
-    if (this.ws.bufferedAmount + text.length > this.settings.maxBufferedBytes) {
+    if (this.ws.bufferedAmount + payload.length > this.settings.maxBufferedBytes) {
       this.dropped++;
       this.settings.log.warn({ session: this.id, buffered: this.ws.bufferedAmount, limit: this.settings.maxBufferedBytes }, 'client too slow: closing the session');
       this.close(CLOSE_TOO_SLOW, 'client too slow: send buffer full');
       return false;
     }
-    this.ws.send(text);
+    this.cork();
+    this.ws.send(payload, TEXT_FRAME);
     if (notification) this.sent++;
     return true;
   }

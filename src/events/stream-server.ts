@@ -87,7 +87,7 @@ export class StreamServer {
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       const id = `s${this.nextId++}`;
-      const session = new EventSession(id, ws, { remoteAddress: req.socket.remoteAddress, user, sources: [...new Set(sources)] }, this.options, (closed, code, reason) => {
+      const session = new EventSession(id, ws, socket, { remoteAddress: req.socket.remoteAddress, user, sources: [...new Set(sources)] }, this.options, (closed, code, reason) => {
         this.live.delete(closed.id);
         const info = closed.info();
         if (info.dropped > 0) this.closedForSlowness++;
