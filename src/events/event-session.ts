@@ -40,6 +40,9 @@ export interface SessionSettings {
   log: Logger;
 }
 
+/** A tick's frames are written together up to this many bytes, then flushed. */
+const FLUSH_BYTES = 16 * 1024;
+
 /** Send options for a UTF-8 payload given as bytes: still a text frame. */
 const TEXT_FRAME = { binary: false } as const;
 
@@ -55,6 +58,8 @@ export class EventSession {
   private readonly connectedAt = Date.now();
   /** True while the socket is corked until the end of the current tick. */
   private corked = false;
+  /** Bytes written into the corked socket since it was last flushed. */
+  private corkedBytes = 0;
   /** Resolves when the connection is gone, whoever closed it. */
   readonly closed: Promise<void>;
   private markClosed!: () => void;
@@ -146,6 +151,7 @@ export class EventSession {
     this.socket.cork();
     process.nextTick(() => {
       this.corked = false;
+      this.corkedBytes = 0;
       this.socket.uncork();
     });
   }
@@ -166,6 +172,13 @@ export class EventSession {
     }
     this.cork();
     this.ws.send(payload, TEXT_FRAME);
+    this.corkedBytes += payload.length;
+    // A long burst is flushed in slices, so corked bytes never count against a fast client.
+    if (this.corkedBytes >= Math.min(FLUSH_BYTES, this.settings.maxBufferedBytes / 4)) {
+      this.corkedBytes = 0;
+      this.socket.uncork();
+      this.socket.cork();
+    }
     if (notification) this.sent++;
     return true;
   }

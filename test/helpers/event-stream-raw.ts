@@ -116,7 +116,7 @@ export interface ServerFrame {
 
 /**
  * A WebSocket client written by hand on a TCP socket: handshake, masked text
- * frames out, unmasked frames in. `pause()` stops reading for good, which is
+ * frames out, unmasked frames in. `pause()` stops reading (until `resume()`), which is
  * what a stuck client does to the device's send buffer.
  */
 export class RawWebSocket {
@@ -237,6 +237,11 @@ export class RawWebSocket {
   /** Stops reading from the socket: the device's writes pile up. */
   pause(): void {
     this.socket.pause();
+  }
+
+  /** Reads again after {@link pause}: what piled up arrives. */
+  resume(): void {
+    this.socket.resume();
   }
 
   /** Ends the TCP connection at once. */
