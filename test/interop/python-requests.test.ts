@@ -1,0 +1,133 @@
+/**
+ * Interop with a short script using Debian's python3-requests (and python3-websockets
+ * for the stream) that does what real clients do: discovery -> basic device info ->
+ * param.cgi -> token -> stream (test/interop/python-requests-client.py), against a
+ * device started with the real-device prefixes /axis-cgi and /vapix. Runs Debian's
+ * interpreter /usr/bin/python3, not whatever python3 is first on PATH. Skipped, with
+ * a message, when that interpreter or its requests/websockets modules are missing.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { type DeviceHandle, startDevice } from '../../src/device/device';
+import { EVENT_STREAM_API } from '../../src/events/configure';
+
+const PYTHON = '/usr/bin/python3';
+const SCRIPT = join(__dirname, 'python-requests-client.py');
+
+function pythonModules(): string | undefined {
+  try {
+    return execFileSync(PYTHON, ['-c', 'import requests, websockets; print("requests", requests.__version__, "websockets", websockets.__version__)'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+const versions = pythonModules();
+const describeWithPython = versions ? describe : describe.skip;
+if (!versions) {
+  // Visible in the Jest output next to the skipped tests.
+  console.warn(`python-requests interop tests skipped: ${PYTHON} cannot import requests and websockets (apt-get install python3-requests python3-websockets)`);
+}
+
+interface ScriptRun {
+  code: number | null;
+  lines: Record<string, unknown>[];
+  stderr: string;
+}
+
+/**
+ * Runs the client script, calling `onLine` with each JSON line as it is printed,
+ * and resolves when the script has exited (killed after 10 s at the latest).
+ */
+function runScript(args: string[], onLine: (line: Record<string, unknown>) => void = () => {}): Promise<ScriptRun> {
+  return new Promise((resolve) => {
+    const lines: Record<string, unknown>[] = [];
+    let pending = '';
+    const child = execFile(PYTHON, [SCRIPT, ...args], { timeout: 10_000, encoding: 'utf8' }, (error, _stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+      resolve({ code, lines, stderr });
+    });
+    child.stdout?.on('data', (chunk: string) => {
+      pending += chunk;
+      let end: number;
+      while ((end = pending.indexOf('\n')) >= 0) {
+        const text = pending.slice(0, end);
+        pending = pending.slice(end + 1);
+        if (text.trim() === '') continue;
+        const line = JSON.parse(text) as Record<string, unknown>;
+        lines.push(line);
+        onLine(line);
+      }
+    });
+  });
+}
+
+describeWithPython(`python3-requests client, real-device prefixes (${versions ?? 'not installed'})`, () => {
+  let device: DeviceHandle | undefined;
+  afterEach(async () => {
+    await device?.close();
+    device = undefined;
+  });
+
+  async function start(options: Parameters<typeof startDevice>[0] = {}): Promise<DeviceHandle> {
+    device = await startDevice({
+      port: 0,
+      cgiPrefix: '/axis-cgi',
+      wsPrefix: '/vapix',
+      serial: 'ACCC8E00ABCD',
+      identity: { Brand: 'AXIS', ProdNbr: 'W110', Version: '11.11.73' },
+      ...options,
+    });
+    return device;
+  }
+
+  it('discovery -> basic device info -> param.cgi -> token -> stream, with a published notification', async () => {
+    const started = await start();
+    const run = await runScript([started.url, 'root', 'pass', 'tns1:VideoSource/MotionAlarm'], (line) => {
+      if (line.configured === true) {
+        started.publish('tns1:VideoSource/MotionAlarm', { source: { VideoSourceConfigurationToken: '1' }, data: { State: '1' } });
+      }
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.lines).toHaveLength(2);
+    expect(run.lines[0]).toEqual({ configured: true });
+    const summary = run.lines[1].summary as Record<string, unknown>;
+    expect(summary).toEqual({
+      apis: expect.arrayContaining(['api-discovery', 'basic-device-info', 'event-streaming-over-websocket']),
+      discovery: { id: 'event-streaming-over-websocket', version: EVENT_STREAM_API.versions[EVENT_STREAM_API.versions.length - 1], name: EVENT_STREAM_API.name },
+      serial: 'ACCC8E00ABCD',
+      model: 'W110',
+      firmware: '11.11.73',
+      brand: expect.objectContaining({ 'root.Brand.Brand': 'AXIS', 'root.Brand.ProdNbr': 'W110' }),
+      configure: { apiVersion: '1.0', context: 'py', method: 'events:configure', data: {} },
+      notification: {
+        topic: 'tns1:VideoSource/MotionAlarm',
+        timestamp: expect.any(Number),
+        message: { source: { VideoSourceConfigurationToken: '1' }, key: {}, data: { State: '1' } },
+      },
+      websocketClient: expect.stringMatching(/^websockets /),
+    });
+  });
+
+  it('gets the stateful I/O port state as its first notification, with SHA-256 digest only', async () => {
+    const started = await start({ digestAlgorithms: ['SHA-256'], auth: 'digest' });
+    const run = await runScript([started.url, 'root', 'pass', 'tns1:Device/tnsvendor:IO/Port']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const summary = run.lines[1].summary as Record<string, unknown>;
+    expect(summary).toMatchObject({
+      serial: 'ACCC8E00ABCD',
+      configure: { context: 'py', method: 'events:configure', data: {} },
+      notification: { topic: 'tns1:Device/tnsvendor:IO/Port', message: { source: { port: '1' }, key: {}, data: { state: '0' } } },
+    });
+  });
+
+  it('with a wrong password stops at basic device info (discovery is anonymous)', async () => {
+    const started = await start();
+    const run = await runScript([started.url, 'root', 'wrong', 'tns1:VideoSource/MotionAlarm']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/401 Client Error.*basicdeviceinfo\.cgi/);
+    expect(run.lines).toEqual([]);
+  });
+});

@@ -1,0 +1,156 @@
+/**
+ * Interop with a scripted client written with Debian's python3-websockets: token
+ * from wssession.cgi with requests' HTTPDigestAuth, connect, events:configure,
+ * receive notifications (test/interop/python-websockets-client.py). Runs Debian's
+ * interpreter /usr/bin/python3, not whatever python3 is first on PATH. Skipped,
+ * with a message, when that interpreter or its requests/websockets modules are missing.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { type DeviceHandle, startDevice } from '../../src/device/device';
+import type { DeviceOptions } from '../../src/device/device-options';
+
+const PYTHON = '/usr/bin/python3';
+const SCRIPT = join(__dirname, 'python-websockets-client.py');
+
+function pythonModules(): string | undefined {
+  try {
+    return execFileSync(PYTHON, ['-c', 'import requests, websockets; print("requests", requests.__version__, "websockets", websockets.__version__)'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+const versions = pythonModules();
+const describeWithPython = versions ? describe : describe.skip;
+if (!versions) {
+  // Visible in the Jest output next to the skipped tests.
+  console.warn(`python-websockets interop tests skipped: ${PYTHON} cannot import requests and websockets (apt-get install python3-requests python3-websockets)`);
+}
+
+interface ScriptRun {
+  code: number | null;
+  lines: Record<string, unknown>[];
+  stderr: string;
+}
+
+/**
+ * Runs the client script, calling `onLine` with each JSON line as it is printed,
+ * and resolves when the script has exited (killed after 10 s at the latest).
+ */
+function runScript(args: string[], onLine: (line: Record<string, unknown>) => void = () => {}): Promise<ScriptRun> {
+  return new Promise((resolve) => {
+    const lines: Record<string, unknown>[] = [];
+    let pending = '';
+    const child = execFile(PYTHON, [SCRIPT, ...args], { timeout: 10_000, encoding: 'utf8' }, (error, _stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+      resolve({ code, lines, stderr });
+    });
+    child.stdout?.on('data', (chunk: string) => {
+      pending += chunk;
+      let end: number;
+      while ((end = pending.indexOf('\n')) >= 0) {
+        const text = pending.slice(0, end);
+        pending = pending.slice(end + 1);
+        if (text.trim() === '') continue;
+        const line = JSON.parse(text) as Record<string, unknown>;
+        lines.push(line);
+        onLine(line);
+      }
+    });
+  });
+}
+
+const CONFIGURE_ANSWER = { apiVersion: '1.0', context: 'py', method: 'events:configure', data: {} };
+const MOTION = { source: { VideoSourceConfigurationToken: '1' }, key: {}, data: { State: '1' } };
+
+function motionNotification(): Record<string, unknown> {
+  return {
+    apiVersion: '1.0',
+    method: 'events:notify',
+    params: { notification: { topic: 'tns1:VideoSource/MotionAlarm', timestamp: expect.any(Number), message: MOTION } },
+  };
+}
+
+describeWithPython(`python3-websockets client (${versions ?? 'not installed'})`, () => {
+  const devices: DeviceHandle[] = [];
+  async function start(options: DeviceOptions = {}): Promise<DeviceHandle> {
+    const device = await startDevice({ port: 0, ...options });
+    devices.push(device);
+    return device;
+  }
+  afterEach(async () => {
+    await Promise.all(devices.splice(0).map((d) => d.close()));
+  });
+
+  /** Runs the script and publishes a motion alarm once it has printed the configure answer. */
+  function streamWithMotion(device: DeviceHandle, args: string[]): Promise<ScriptRun> {
+    return runScript([device.url, 'root', 'pass', ...args], (line) => {
+      if (line.method === 'events:configure') {
+        device.publish('tns1:VideoSource/MotionAlarm', { source: { VideoSourceConfigurationToken: '1' }, data: { State: '1' } });
+      }
+    });
+  }
+
+  it('gets a token with digest (MD5), configures and receives a published notification', async () => {
+    const device = await start();
+    const run = await streamWithMotion(device, ['tns1:VideoSource/MotionAlarm', '--count', '1']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.lines).toEqual([CONFIGURE_ANSWER, motionNotification()]);
+  });
+
+  it('receives the matching stateful initial states right after the configure, then the published event', async () => {
+    const device = await start();
+    const run = await streamWithMotion(device, ['tns1:Device/tnsvendor:IO/Port', 'tns1:VideoSource/MotionAlarm', '--count', '3']);
+    expect(run.code).toBe(0);
+    const port = (n: string) => ({
+      apiVersion: '1.0',
+      method: 'events:notify',
+      params: { notification: { topic: 'tns1:Device/tnsvendor:IO/Port', timestamp: expect.any(Number), message: { source: { port: n }, key: {}, data: { state: '0' } } } },
+    });
+    expect(run.lines).toEqual([CONFIGURE_ANSWER, port('1'), port('2'), motionNotification()]);
+  });
+
+  it('works with the real-device prefixes', async () => {
+    const device = await start({ cgiPrefix: '/axis-cgi', wsPrefix: '/vapix' });
+    const run = await streamWithMotion(device, ['tns1:VideoSource/MotionAlarm', '--cgi-prefix', '/axis-cgi', '--ws-prefix', '/vapix']);
+    expect(run.code).toBe(0);
+    expect(run.lines).toEqual([CONFIGURE_ANSWER, motionNotification()]);
+  });
+
+  it('gets a token from a device offering only SHA-256 digest', async () => {
+    const device = await start({ digestAlgorithms: ['SHA-256'], auth: 'digest' });
+    const run = await streamWithMotion(device, ['tns1:VideoSource/MotionAlarm']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.lines).toEqual([CONFIGURE_ANSWER, motionNotification()]);
+  });
+
+  it('a token is single use: the second handshake with it gets 401', async () => {
+    const device = await start();
+    const run = await runScript([device.url, 'root', 'pass', '--reuse-token']);
+    expect(run.code).toBe(0);
+    expect(run.lines).toEqual([
+      { handshake: 1, status: 101 },
+      { handshake: 2, status: 401 },
+    ]);
+  });
+
+  it('a wrong password fails with exit code 1 and no stream', async () => {
+    const device = await start();
+    const run = await runScript([device.url, 'root', 'wrong', 'tns1:VideoSource/MotionAlarm']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('HTTP 401');
+    expect(run.lines).toEqual([]);
+    expect(device.sessions()).toEqual([]);
+  });
+
+  it('exits with code 2 when no notification arrives before its timeout', async () => {
+    const device = await start();
+    const run = await runScript([device.url, 'root', 'pass', 'tns1:VideoSource/MotionAlarm', '--timeout', '0.5']);
+    expect(run.code).toBe(2);
+    expect(run.lines).toEqual([CONFIGURE_ANSWER]);
+    expect(run.stderr).toContain('timed out');
+  });
+});
