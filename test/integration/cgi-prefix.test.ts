@@ -1,19 +1,10 @@
 /** The CGI path prefix and the realm that follows it (clients of real devices use /axis-cgi). */
-import { type DeviceHandle, startDevice } from '../../src/device/device';
-import type { DeviceOptions } from '../../src/device/device-options';
 import { digestRequest, fetchChallenges } from '../helpers/digest-request';
 import { basicAuthorization, sendRequest } from '../helpers/http';
 import { callFeatureFlags } from '../helpers/rpc-client';
+import { deviceStarter } from '../helpers/devices';
 
-const devices: DeviceHandle[] = [];
-async function start(options: DeviceOptions = {}): Promise<DeviceHandle> {
-  const device = await startDevice({ port: 0, ...options });
-  devices.push(device);
-  return device;
-}
-afterEach(async () => {
-  await Promise.all(devices.splice(0).map((d) => d.close()));
-});
+const start = deviceStarter();
 
 describe("cgiPrefix '/axis-cgi'", () => {
   it('serves featureflag.cgi and wssession.cgi under the new prefix', async () => {

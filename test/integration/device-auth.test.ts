@@ -3,25 +3,17 @@ import { parseChallenges } from '../../src/auth/auth-params';
 import { DIGEST_ALGORITHMS } from '../../src/auth/digest';
 import { digestAuthorization } from '../../src/auth/digest-client';
 import { ManualClock } from '../../src/clock';
-import { type DeviceHandle, startDevice } from '../../src/device/device';
-import type { DeviceOptions } from '../../src/device/device-options';
+import type { DeviceHandle } from '../../src/device/device';
 import { digestRequest, fetchChallenges } from '../helpers/digest-request';
 import { basicAuthorization, challengesOf, sendRequest } from '../helpers/http';
 import { callFeatureFlags } from '../helpers/rpc-client';
+import { deviceStarter } from '../helpers/devices';
 
 const FLAGS = '/svc-cgi/featureflag.cgi';
 const SESSION = '/svc-cgi/wssession.cgi';
 const LIST_ALL = JSON.stringify({ apiVersion: '1.0', context: 'auth', method: 'listAll' });
 
-const devices: DeviceHandle[] = [];
-async function start(options: DeviceOptions = {}): Promise<DeviceHandle> {
-  const device = await startDevice({ port: 0, ...options });
-  devices.push(device);
-  return device;
-}
-afterEach(async () => {
-  await Promise.all(devices.splice(0).map((d) => d.close()));
-});
+const start = deviceStarter();
 
 function listAll(device: DeviceHandle, authorization?: string): ReturnType<typeof sendRequest> {
   return sendRequest(device.url, {

@@ -4,8 +4,8 @@
  * topics right after configure, the 2107 limit, binary frames, a slow client closed
  * without hurting a fast one, and the handle's sessions() / closeSessions().
  */
-import { type DeviceHandle, startDevice } from '../../src/device/device';
-import type { DeviceOptions } from '../../src/device/device-options';
+import type { DeviceHandle } from '../../src/device/device';
+import { deviceStarter } from '../helpers/devices';
 import { configureMessage, openWithToken, type StreamClient } from '../helpers/event-stream-client';
 import { RawWebSocket } from '../helpers/event-stream-raw';
 import { LogTap } from '../helpers/event-stream-log';
@@ -14,13 +14,8 @@ const PORT = 'tns1:Device/tnsvendor:IO/Port';
 const MOTION = 'tns1:VideoSource/MotionAlarm';
 const READY = 'tns1:Device/tnsvendor:Status/SystemReady';
 
-const devices: DeviceHandle[] = [];
 const clients: StreamClient[] = [];
-async function start(options: DeviceOptions = {}): Promise<DeviceHandle> {
-  const device = await startDevice({ port: 0, ...options });
-  devices.push(device);
-  return device;
-}
+const start = deviceStarter();
 async function connect(device: DeviceHandle): Promise<StreamClient> {
   const client = await openWithToken(device);
   clients.push(client);
@@ -28,7 +23,6 @@ async function connect(device: DeviceHandle): Promise<StreamClient> {
 }
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
-  await Promise.all(devices.splice(0).map((d) => d.close()));
 });
 
 const MARKER = { topicFilter: 'tns1:Test/Marker' };

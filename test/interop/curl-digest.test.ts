@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type DeviceHandle, startDevice } from '../../src/device/device';
-import type { DeviceOptions } from '../../src/device/device-options';
+import type { DeviceHandle } from '../../src/device/device';
+import { deviceStarter } from '../helpers/devices';
 
 const run = promisify(execFile);
 
@@ -43,15 +43,7 @@ function listAllArgs(device: DeviceHandle, auth: string[]): string[] {
 }
 
 describeWithCurl(`curl (${version ?? 'not installed'})`, () => {
-  const devices: DeviceHandle[] = [];
-  async function start(options: DeviceOptions = {}): Promise<DeviceHandle> {
-    const device = await startDevice({ port: 0, ...options });
-    devices.push(device);
-    return device;
-  }
-  afterEach(async () => {
-    await Promise.all(devices.splice(0).map((d) => d.close()));
-  });
+  const start = deviceStarter();
 
   describe('--digest with MD5 (the default device)', () => {
     it('lists the feature flags', async () => {

@@ -6,61 +6,16 @@
  * interpreter /usr/bin/python3, not whatever python3 is first on PATH. Skipped, with
  * a message, when that interpreter or its requests/websockets modules are missing.
  */
-import { execFile, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { pythonModules, runPythonScript, type ScriptRun } from '../helpers/python-script';
 import { type DeviceHandle, startDevice } from '../../src/device/device';
 import { EVENT_STREAM_API } from '../../src/events/configure';
 
-const PYTHON = '/usr/bin/python3';
 const SCRIPT = join(__dirname, 'python-requests-client.py');
-
-function pythonModules(): string | undefined {
-  try {
-    return execFileSync(PYTHON, ['-c', 'import requests, websockets; print("requests", requests.__version__, "websockets", websockets.__version__)'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return undefined;
-  }
-}
-
-const versions = pythonModules();
+const versions = pythonModules(['requests', 'websockets'], 'python-requests');
 const describeWithPython = versions ? describe : describe.skip;
-if (!versions) {
-  // Visible in the Jest output next to the skipped tests.
-  console.warn(`python-requests interop tests skipped: ${PYTHON} cannot import requests and websockets (apt-get install python3-requests python3-websockets)`);
-}
 
-interface ScriptRun {
-  code: number | null;
-  lines: Record<string, unknown>[];
-  stderr: string;
-}
-
-/**
- * Runs the client script, calling `onLine` with each JSON line as it is printed,
- * and resolves when the script has exited (killed after 10 s at the latest).
- */
-function runScript(args: string[], onLine: (line: Record<string, unknown>) => void = () => {}): Promise<ScriptRun> {
-  return new Promise((resolve) => {
-    const lines: Record<string, unknown>[] = [];
-    let pending = '';
-    const child = execFile(PYTHON, [SCRIPT, ...args], { timeout: 10_000, encoding: 'utf8' }, (error, _stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-      resolve({ code, lines, stderr });
-    });
-    child.stdout?.on('data', (chunk: string) => {
-      pending += chunk;
-      let end: number;
-      while ((end = pending.indexOf('\n')) >= 0) {
-        const text = pending.slice(0, end);
-        pending = pending.slice(end + 1);
-        if (text.trim() === '') continue;
-        const line = JSON.parse(text) as Record<string, unknown>;
-        lines.push(line);
-        onLine(line);
-      }
-    });
-  });
-}
+const runScript = (args: string[], onLine?: (line: Record<string, unknown>) => void): Promise<ScriptRun> => runPythonScript(SCRIPT, args, onLine);
 
 describeWithPython(`python3-requests client, real-device prefixes (${versions ?? 'not installed'})`, () => {
   let device: DeviceHandle | undefined;

@@ -5,61 +5,16 @@
  * interpreter /usr/bin/python3, not whatever python3 is first on PATH. Skipped,
  * with a message, when that interpreter or its requests/websockets modules are missing.
  */
-import { execFile, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { type DeviceHandle, startDevice } from '../../src/device/device';
-import type { DeviceOptions } from '../../src/device/device-options';
+import { pythonModules, runPythonScript, type ScriptRun } from '../helpers/python-script';
+import type { DeviceHandle } from '../../src/device/device';
+import { deviceStarter } from '../helpers/devices';
 
-const PYTHON = '/usr/bin/python3';
 const SCRIPT = join(__dirname, 'python-websockets-client.py');
-
-function pythonModules(): string | undefined {
-  try {
-    return execFileSync(PYTHON, ['-c', 'import requests, websockets; print("requests", requests.__version__, "websockets", websockets.__version__)'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return undefined;
-  }
-}
-
-const versions = pythonModules();
+const versions = pythonModules(['requests', 'websockets'], 'python-websockets');
 const describeWithPython = versions ? describe : describe.skip;
-if (!versions) {
-  // Visible in the Jest output next to the skipped tests.
-  console.warn(`python-websockets interop tests skipped: ${PYTHON} cannot import requests and websockets (apt-get install python3-requests python3-websockets)`);
-}
 
-interface ScriptRun {
-  code: number | null;
-  lines: Record<string, unknown>[];
-  stderr: string;
-}
-
-/**
- * Runs the client script, calling `onLine` with each JSON line as it is printed,
- * and resolves when the script has exited (killed after 10 s at the latest).
- */
-function runScript(args: string[], onLine: (line: Record<string, unknown>) => void = () => {}): Promise<ScriptRun> {
-  return new Promise((resolve) => {
-    const lines: Record<string, unknown>[] = [];
-    let pending = '';
-    const child = execFile(PYTHON, [SCRIPT, ...args], { timeout: 10_000, encoding: 'utf8' }, (error, _stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-      resolve({ code, lines, stderr });
-    });
-    child.stdout?.on('data', (chunk: string) => {
-      pending += chunk;
-      let end: number;
-      while ((end = pending.indexOf('\n')) >= 0) {
-        const text = pending.slice(0, end);
-        pending = pending.slice(end + 1);
-        if (text.trim() === '') continue;
-        const line = JSON.parse(text) as Record<string, unknown>;
-        lines.push(line);
-        onLine(line);
-      }
-    });
-  });
-}
+const runScript = (args: string[], onLine?: (line: Record<string, unknown>) => void): Promise<ScriptRun> => runPythonScript(SCRIPT, args, onLine);
 
 const CONFIGURE_ANSWER = { apiVersion: '1.0', context: 'py', method: 'events:configure', data: {} };
 const MOTION = { source: { VideoSourceConfigurationToken: '1' }, key: {}, data: { State: '1' } };
@@ -73,15 +28,7 @@ function motionNotification(): Record<string, unknown> {
 }
 
 describeWithPython(`python3-websockets client (${versions ?? 'not installed'})`, () => {
-  const devices: DeviceHandle[] = [];
-  async function start(options: DeviceOptions = {}): Promise<DeviceHandle> {
-    const device = await startDevice({ port: 0, ...options });
-    devices.push(device);
-    return device;
-  }
-  afterEach(async () => {
-    await Promise.all(devices.splice(0).map((d) => d.close()));
-  });
+  const start = deviceStarter();
 
   /** Runs the script and publishes a motion alarm once it has printed the configure answer. */
   function streamWithMotion(device: DeviceHandle, args: string[]): Promise<ScriptRun> {
