@@ -30,6 +30,7 @@ function platformOf(name) {
 }
 
 let added = 0;
+// New entries go at the end: npm reads the lock in any order and sorts it on its next write.
 for (const [where, entry] of Object.entries(packages)) {
   for (const [dep, version] of Object.entries(entry.optionalDependencies ?? {})) {
     const key = `${where ? `${where}/` : ''}node_modules/${dep}`.replace(/^\/+/, '');
@@ -48,6 +49,5 @@ for (const [where, entry] of Object.entries(packages)) {
     added++;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
 fs.writeFileSync(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`complete-lockfile: added ${added} foreign-platform entries`);

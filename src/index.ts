@@ -19,6 +19,11 @@ export { DEFAULT_FLAGS } from './device/feature-flags';
 export type { FlagDefinition, FlagState } from './device/feature-flags';
 export type { TlsMaterial } from './device/tls';
 
+// Scenarios (the format and its loader; the player comes with the scenario issue)
+export { loadScenario, loadScenarioFile } from './scenario/load';
+export type { LoadScenarioResult, ScenarioError, ScenarioErrorCode } from './scenario/load';
+export type { Scenario, ScenarioInput, Step, Trigger } from './scenario/schema';
+
 // Authentication
 export { DEFAULT_ACCOUNT, ROLES } from './auth/accounts';
 export type { Account, Role } from './auth/accounts';

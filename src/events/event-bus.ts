@@ -34,7 +34,8 @@ export interface DeviceEvent {
 /** A listener is called synchronously, in publish order. */
 export type EventListener = (event: DeviceEvent) => void;
 
-const TOPIC = /^[A-Za-z_][\w.-]*(:[A-Za-z_][\w.-]*)?(\/[A-Za-z_][\w.-]*(:[A-Za-z_][\w.-]*)?)*$/;
+/** What a topic path looks like: `prefix:Name/prefix:Name/...`. */
+export const TOPIC_PATH = /^[A-Za-z_][\w.-]*(:[A-Za-z_][\w.-]*)?(\/[A-Za-z_][\w.-]*(:[A-Za-z_][\w.-]*)?)*$/;
 
 /** Publishes events to listeners and remembers the state of stateful topics. */
 export class EventBus {
@@ -52,7 +53,7 @@ export class EventBus {
    * not a topic path or a message part is not a map of strings to strings.
    */
   publish(topic: string, message: NotificationMessage = {}, options: PublishOptions = {}): DeviceEvent {
-    if (typeof topic !== 'string' || !TOPIC.test(topic)) {
+    if (typeof topic !== 'string' || !TOPIC_PATH.test(topic)) {
       throw new EmulatorError('BAD_EVENT', `topic "${String(topic)}" is not a topic path like tns1:Device/tnsvendor:IO/Port`);
     }
     const clean: NotificationMessage = {};

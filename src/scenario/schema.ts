@@ -1,0 +1,182 @@
+/**
+ * The scenario format, as zod schemas: the single source of the TypeScript types,
+ * the validation messages users see, and `schema/scenario.schema.json` for editors.
+ *
+ * A scenario file:
+ * ```yaml
+ * name: motion demo
+ * device: { serial: ACCC8E000001, model: W110 }
+ * flags: { recording_indicator: true }
+ * states:
+ *   - { topic: tns1:Device/tnsvendor:IO/Port, source: { port: 1 }, data: { state: 0 } }
+ * groups:
+ *   burst: [ { emit: { topic: tns1:VideoSource/MotionAlarm } }, { pause: 200ms } ]
+ * timeline:
+ *   - { at: 1s, run: burst }
+ *   - { every: 5s, times: 3, jitter: 500ms, emit: { topic: tns1:Device/Heartbeat } }
+ *   - { on: connect, steps: [ { set: { topic: tns1:Device/tnsvendor:IO/Port, data: { state: 1 } } } ] }
+ * loop: { times: 2 }
+ * ```
+ * Durations are strings (`500ms`, `1m30s`, see ./duration) and become milliseconds.
+ * Message values (source, key, data) may be written as strings, numbers or booleans
+ * and become strings, as the device sends them.
+ */
+import { z } from 'zod';
+import { TOPIC_PATH } from '../events/event-bus';
+import { DURATION_PATTERN, parseDuration } from './duration';
+
+
+/** Keys that say when a step runs. */
+export const TIMING_KEYS = ['at', 'after', 'every'] as const;
+/** Keys that say what a step does; a step has exactly one. */
+export const ACTION_KEYS = ['emit', 'set', 'set-flag', 'disconnect', 'reject-auth', 'pause', 'run', 'steps'] as const;
+
+const duration = z
+  .string({ error: (iss) => (typeof iss.input === 'number' ? `duration ${iss.input} has no unit; write ${iss.input}ms or ${iss.input}s` : 'expected a duration like 500ms, 2s, 1m30s') })
+  .meta({ pattern: DURATION_PATTERN, description: 'A duration: 500ms, 2s, 1.5s, 1m, 1m30s, 1h' })
+  .transform((text, ctx) => {
+    const result = parseDuration(text);
+    if (result.ok) return result.ms;
+    ctx.addIssue({ code: 'custom', message: result.message, input: text, params: { kind: 'duration' } });
+    return z.NEVER;
+  });
+
+const topic = z
+  .string({ error: 'expected a topic string like tns1:Device/tnsvendor:IO/Port' })
+  .regex(TOPIC_PATH, { error: (iss) => `"${String(iss.input)}" is not a topic path like tns1:Device/tnsvendor:IO/Port` });
+
+const scalar = z
+  .union([z.string(), z.number(), z.boolean()], { error: 'expected a string, number or boolean value' })
+  .transform(String);
+
+const messagePart = z.record(z.string(), scalar, { error: 'expected a map of names to values' });
+
+const flagMap = z.record(z.string().min(1), z.boolean({ error: 'a flag is true or false' }), { error: 'expected a map of flag names to true/false' });
+
+const timestamp = z.union([z.literal('device'), z.literal('none'), z.number().int().nonnegative()], {
+  error: "timestamp is 'device' (the device clock), 'none', or epoch milliseconds",
+});
+
+/** One event to emit: its topic, message parts and how it is timestamped. */
+export const EmitSchema = z.strictObject({
+  topic,
+  source: messagePart.optional(),
+  key: messagePart.optional(),
+  data: messagePart.optional(),
+  timestamp: timestamp.optional(),
+});
+
+/** A new state for a stateful topic; also the shape of an initial state in `states`. */
+export const StateSchema = z.strictObject({
+  topic,
+  source: messagePart.optional(),
+  key: messagePart.optional(),
+  data: messagePart,
+});
+
+/** Closes the device's event sessions; `disconnect:` with no value uses code 1001. */
+export const DisconnectSchema = z
+  .strictObject({
+    code: z.number().int().min(1000).max(4999, { error: 'a close code is an integer from 1000 to 4999' }).optional(),
+    reason: z.string().max(123, { error: 'a close reason is at most 123 characters' }).optional(),
+  })
+  .nullable()
+  .transform((value) => value ?? {});
+
+/**
+ * A trigger: run the step's action when a client connects, or when a client's
+ * `events:configure` subscribes to a filter that matches the given topic.
+ */
+export const TriggerSchema = z.union([z.literal('connect'), z.strictObject({ configure: topic })], {
+  error: 'on: is `connect` or { configure: <topic> }',
+});
+
+const stepFields = {
+  at: duration.optional(),
+  after: duration.optional(),
+  every: duration.optional(),
+  times: z.number({ error: 'times is a whole number, 1 or more' }).int().min(1).optional(),
+  jitter: duration.optional(),
+  emit: EmitSchema.optional(),
+  set: StateSchema.optional(),
+  'set-flag': flagMap.optional(),
+  disconnect: DisconnectSchema.optional(),
+  'reject-auth': z.strictObject({ for: duration }).optional(),
+  pause: duration.optional(),
+  run: z.string({ error: 'run names a group from `groups`' }).min(1).optional(),
+  on: TriggerSchema.optional(),
+};
+
+const stepBase = z.strictObject(stepFields);
+
+/** A timeline step after loading: durations in milliseconds, message values as strings. */
+export type Step = z.output<typeof stepBase> & { steps?: Step[] };
+/** A timeline step as written in a scenario file. */
+export type StepInput = z.input<typeof stepBase> & { steps?: StepInput[] };
+
+/** A step inside a group, an inline `steps` list or a trigger: no `on:` allowed. */
+export const NestedStepSchema: z.ZodType<Step, StepInput> = z.lazy(() => stepSchema(false)).meta({ id: 'NestedStep' });
+/** A step of the top-level timeline: may be an `on:` trigger. */
+export const TimelineStepSchema: z.ZodType<Step, StepInput> = z.lazy(() => stepSchema(true)).meta({ id: 'TimelineStep' });
+
+/** A whole scenario file. */
+export const ScenarioSchema = z
+  .strictObject({
+    name: z.string().optional(),
+    description: z.string().optional(),
+    device: z
+      .strictObject({
+        serial: z.string().min(1).optional(),
+        model: z.string().optional(),
+        name: z.string().optional(),
+        firmware: z.string().optional(),
+      })
+      .optional(),
+    flags: flagMap.optional(),
+    states: z.array(StateSchema, { error: 'states is a list of { topic, source, key, data }' }).optional(),
+    groups: z.record(z.string().min(1), z.array(NestedStepSchema, { error: 'a group is a list of steps' }), { error: 'groups is a map of names to lists of steps' }).optional(),
+    timeline: z.array(TimelineStepSchema, { error: 'timeline is a list of steps' }).optional(),
+    loop: z.union([z.boolean(), z.strictObject({ times: z.number().int().min(1) })], { error: 'loop is true, false or { times: <n> }' }).optional(),
+  })
+  .meta({ title: 'bwc-emu scenario', description: 'A scenario for the bwc-emu body worn camera emulator' });
+
+/** A scenario after loading. */
+export type Scenario = z.output<typeof ScenarioSchema>;
+/** A scenario as written in a file. */
+export type ScenarioInput = z.input<typeof ScenarioSchema>;
+/** One emitted event after loading. */
+export type EmitAction = z.output<typeof EmitSchema>;
+/** One state (initial or `set`) after loading. */
+export type StateAction = z.output<typeof StateSchema>;
+/** A trigger after loading. */
+export type Trigger = z.output<typeof TriggerSchema>;
+
+/** Builds the step schema; `topLevel` allows `on:` triggers. */
+function stepSchema(topLevel: boolean): z.ZodType<Step, StepInput> {
+  return stepBase
+    .extend({ steps: z.array(NestedStepSchema, { error: 'steps is a list of steps' }).optional() })
+    .check(z.superRefine((step: Record<string, unknown>, ctx) => checkStepKeys(step, topLevel, ctx), { when: () => true }));
+}
+
+type RefineContext = { addIssue(issue: { code: 'custom'; message: string; path?: PropertyKey[]; input?: unknown; params?: Record<string, unknown> }): void };
+
+/** The combination rules zod objects cannot say: one action, at most one timing, who may have `times`/`jitter`/`on`. */
+function checkStepKeys(step: Record<string, unknown>, topLevel: boolean, ctx: RefineContext): void {
+  if (typeof step !== 'object' || step === null || Array.isArray(step)) return; // the object schema already said so
+  const present = (keys: readonly string[]): string[] => keys.filter((k) => k in step && step[k] !== undefined);
+  const onKey = (key: string, message: string): void => ctx.addIssue({ code: 'custom', message, path: [key], input: step[key], params: { at: 'key' } });
+  const actions = present(ACTION_KEYS);
+  const timings = present(TIMING_KEYS);
+  const list = (keys: readonly string[]): string => keys.join(', ');
+  if (actions.length === 0) {
+    ctx.addIssue({ code: 'custom', message: `a step needs one action: ${list(ACTION_KEYS)}`, input: step });
+  }
+  for (const extra of actions.slice(1)) onKey(extra, `a step has one action, but this one has both ${actions[0]} and ${extra}; put them in separate steps`);
+  for (const extra of timings.slice(1)) onKey(extra, `a step has at most one timing key, but this one has both ${timings[0]} and ${extra}`);
+  if ('times' in step && !('every' in step)) onKey('times', 'times only goes with every');
+  if ('jitter' in step && timings.length === 0) onKey('jitter', 'jitter needs a timing key: at, after or every');
+  if ('on' in step) {
+    if (!topLevel) onKey('on', 'on: triggers belong in the top-level timeline, not in groups or steps');
+    for (const key of ['at', 'every'] as const) if (key in step) onKey(key, `a trigger step runs when its trigger fires; use after, not ${key}`);
+  }
+}

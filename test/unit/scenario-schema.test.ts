@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { SCENARIO_JSON_SCHEMA_PATH, scenarioJsonSchemaText, writeScenarioJsonSchema } from '../../src/scenario/json-schema';
+import { ScenarioSchema } from '../../src/scenario/schema';
+
+describe('schema/scenario.schema.json', () => {
+  if (process.env.UPDATE_SCHEMA === '1') writeScenarioJsonSchema();
+
+  it('is current with src/scenario/schema.ts (regenerate: UPDATE_SCHEMA=1 npx jest test/unit/scenario-schema)', () => {
+    expect(readFileSync(SCENARIO_JSON_SCHEMA_PATH, 'utf8')).toBe(scenarioJsonSchemaText());
+  });
+
+  it('describes durations as strings with a pattern and forbids unknown keys', () => {
+    const schema = JSON.parse(scenarioJsonSchemaText());
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.properties.loop).toBeDefined();
+    const text = JSON.stringify(schema);
+    expect(text).toContain('"pattern"');
+    expect(text).toContain('"reject-auth"');
+  });
+});
+
+describe('ScenarioSchema step rules', () => {
+  const messages = (timeline: unknown[]): string[] => {
+    const result = ScenarioSchema.safeParse({ timeline });
+    return result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  };
+
+  it('accepts one timing and one action, and converts durations to ms', () => {
+    const result = ScenarioSchema.parse({ timeline: [{ every: '1m30s', times: 2, jitter: '250ms', pause: '1.5s' }] });
+    expect(result.timeline?.[0]).toEqual({ every: 90000, times: 2, jitter: 250, pause: 1500 });
+  });
+
+  it('turns message values into strings and `disconnect:` with no value into {}', () => {
+    const result = ScenarioSchema.parse({ timeline: [{ emit: { topic: 'tns1:A/B', data: { n: 1, on: true } } }, { disconnect: null }] });
+    expect(result.timeline?.[0].emit?.data).toEqual({ n: '1', on: 'true' });
+    expect(result.timeline?.[1].disconnect).toEqual({});
+  });
+
+  it('reports a step with no action, two actions, two timings, stray times and jitter', () => {
+    expect(messages([{ at: '1s' }])).toEqual(['timeline.0: a step needs one action: emit, set, set-flag, disconnect, reject-auth, pause, run, steps']);
+    expect(messages([{ pause: '1s', run: 'x' }])).toEqual(['timeline.0.run: a step has one action, but this one has both pause and run; put them in separate steps']);
+    expect(messages([{ at: '1s', after: '1s', pause: '1s' }])).toEqual(['timeline.0.after: a step has at most one timing key, but this one has both at and after']);
+    expect(messages([{ times: 2, pause: '1s' }])).toEqual(['timeline.0.times: times only goes with every']);
+    expect(messages([{ jitter: '1s', pause: '1s' }])).toEqual(['timeline.0.jitter: jitter needs a timing key: at, after or every']);
+  });
+
+  it('allows on: triggers only at the top level', () => {
+    expect(messages([{ on: 'connect', steps: [{ pause: '1s' }] }])).toEqual([]);
+    expect(messages([{ on: { configure: 'tns1:A' }, after: '1s', run: 'g' }])).toEqual([]);
+    expect(messages([{ steps: [{ on: 'connect', pause: '1s' }] }])).toEqual(['timeline.0.steps.0.on: on: triggers belong in the top-level timeline, not in groups or steps']);
+    expect(messages([{ on: 'connect', at: '1s', pause: '1s' }])).toEqual(['timeline.0.at: a trigger step runs when its trigger fires; use after, not at']);
+  });
+});
