@@ -42,6 +42,8 @@ export interface Unauthorized {
 export class Authenticator {
   readonly accounts: AccountDirectory;
   private readonly digest: DigestServer;
+  /** Until this clock time every login is refused, as by a device that is rebooting. */
+  private rejectingUntil = Number.NEGATIVE_INFINITY;
 
   constructor(readonly options: AuthenticatorOptions) {
     this.accounts = new AccountDirectory(options.accounts);
@@ -60,12 +62,23 @@ export class Authenticator {
     return this.options.mode;
   }
 
+  /** Refuses every login for `ms` from now (a simulated reboot); `--auth none` is not affected. */
+  rejectFor(ms: number): void {
+    this.rejectingUntil = this.options.clock.now() + ms;
+  }
+
+  /** True while logins are refused by {@link rejectFor}. */
+  get rejecting(): boolean {
+    return this.options.mode !== 'none' && this.options.clock.now() < this.rejectingUntil;
+  }
+
   /**
    * Checks the request's `Authorization` header. The digest `uri` is compared
    * with the original request target (Express's `originalUrl`, else `url`).
    */
   verify(req: IncomingMessage): AuthVerdict {
     if (this.options.mode === 'none') return { ok: true, account: undefined, scheme: 'none' };
+    if (this.rejecting) return { ok: false, reason: 'logins are refused for a while (simulated reboot)', stale: false };
     const header = req.headers.authorization;
     if (!header) return { ok: false, reason: 'no credentials', stale: false };
     const scheme = header.trimStart().split(/[ \t]/, 1)[0].toLowerCase();

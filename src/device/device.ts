@@ -50,6 +50,11 @@ export interface DeviceHandle {
   publish(topic: string, message?: NotificationMessage, options?: PublishOptions): DeviceEvent;
   /** The live event stream sessions: id, remote address, filters, sent and dropped counts. */
   sessions(): SessionInfo[];
+  /**
+   * Refuses every login (digest, Basic, session tokens) with 401 for `ms`, as a
+   * rebooting device does; tokens issued before stay valid if they outlive it.
+   */
+  rejectAuth(ms: number): void;
   /** Closes every event stream session (default 1001 "closed by the emulator"); returns how many. */
   closeSessions(code?: number, reason?: string): number;
   /** Stops listening and ends every connection; resolves when all is closed. */
@@ -129,6 +134,10 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     consumeToken: (token) => tokens.consume(token),
     publish: (topic, message, publishOptions) => bus.publish(topic, message, publishOptions),
     sessions: () => stream.sessions(),
+    rejectAuth: (ms) => {
+      authenticator.rejectFor(ms);
+      log.info({ ms }, 'refusing logins for a while');
+    },
     closeSessions: (code, reason) => stream.closeSessions(code, reason),
     close: () => {
       if (state !== 'RUNNING') return closed as Promise<void>;

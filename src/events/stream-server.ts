@@ -76,7 +76,9 @@ export class StreamServer {
 
     let user: string | undefined;
     const token = url.searchParams.get('wssession');
-    if (authenticator.mode !== 'none' && token !== null) {
+    if (authenticator.rejecting) {
+      return this.unauthorized(req, socket, 'logins are refused for a while (simulated reboot)', false);
+    } else if (authenticator.mode !== 'none' && token !== null) {
       const verdict = tokens.consume(token);
       if (!verdict.ok) return this.unauthorized(req, socket, `session token ${verdict.reason}`, false);
       user = verdict.username;

@@ -8,6 +8,7 @@ import { digestRequest, fetchChallenges } from '../helpers/digest-request';
 import { basicAuthorization, challengesOf, sendRequest } from '../helpers/http';
 import { callFeatureFlags } from '../helpers/rpc-client';
 import { deviceStarter } from '../helpers/devices';
+import { openWithToken, refusedHandshake, wsUrl } from '../helpers/event-stream-client';
 
 const FLAGS = '/svc-cgi/featureflag.cgi';
 const SESSION = '/svc-cgi/wssession.cgi';
@@ -247,5 +248,31 @@ describe('the digest uri must be the request target', () => {
     const target = `${SESSION}?user=root`;
     expect((await sendRequest(device.url, { path: target, headers: { Authorization: digestAuthorization(challenges, 'root', 'pass', 'GET', SESSION) } })).status).toBe(401);
     expect((await sendRequest(device.url, { path: target, headers: { Authorization: digestAuthorization(challenges, 'root', 'pass', 'GET', target) } })).status).toBe(200);
+  });
+});
+
+describe('rejectAuth (a simulated reboot)', () => {
+  it('refuses digest, Basic and session tokens with 401 for the time given, then serves again', async () => {
+    const clock = new ManualClock();
+    const device = await start({ clock, initialStates: [] });
+    const token = device.issueToken();
+    device.rejectAuth(10_000);
+    expect((await digestRequest(device.url, { path: SESSION })).status).toBe(401);
+    expect((await sendRequest(device.url, { path: SESSION, headers: { Authorization: basicAuthorization('root', 'pass') } })).status).toBe(401);
+    const refused = await refusedHandshake(wsUrl(device, `/svc/ws-data-stream?sources=events&wssession=${token}`));
+    expect(refused.status).toBe(401);
+    clock.advance(9_999);
+    expect((await digestRequest(device.url, { path: SESSION })).status).toBe(401);
+    clock.advance(1);
+    expect((await digestRequest(device.url, { path: SESSION })).status).toBe(200);
+    expect((await sendRequest(device.url, { path: SESSION, headers: { Authorization: basicAuthorization('root', 'pass') } })).status).toBe(200);
+    const client = await openWithToken(device, device.issueToken());
+    await client.close();
+  });
+
+  it('does not affect --auth none', async () => {
+    const device = await start({ auth: 'none' });
+    device.rejectAuth(10_000);
+    expect((await sendRequest(device.url, { path: SESSION })).status).toBe(200);
   });
 });
