@@ -19,6 +19,11 @@ export { DEFAULT_FLAGS } from './device/feature-flags';
 export type { FlagDefinition, FlagState } from './device/feature-flags';
 export type { TlsMaterial } from './device/tls';
 
+export type { SessionInfo, SessionState } from './events/event-session';
+export type { SessionChange, SessionListener } from './events/stream-server';
+export type { DeviceEvent, PublishOptions, TimestampMode } from './events/event-bus';
+export type { NotificationMessage } from './events/content-filter';
+
 // Scenarios (the format and its loader; the player comes with the scenario issue)
 export { loadScenario, loadScenarioFile } from './scenario/load';
 export type { LoadScenarioResult, ScenarioError, ScenarioErrorCode } from './scenario/load';

@@ -15,7 +15,7 @@ import { EmulatorError } from '../errors';
 import type { NotificationMessage } from '../events/content-filter';
 import { type DeviceEvent, EventBus, type PublishOptions } from '../events/event-bus';
 import type { SessionInfo } from '../events/event-session';
-import { StreamServer } from '../events/stream-server';
+import { type SessionListener, StreamServer } from '../events/stream-server';
 import { createLogger } from '../log';
 import { buildDeviceApp } from './device-app';
 import { type DeviceOptions, resolveDeviceOptions, type ResolvedDeviceOptions } from './device-options';
@@ -48,6 +48,8 @@ export interface DeviceHandle {
    * once per matching filter. `stateful` events are also kept as the current state.
    */
   publish(topic: string, message?: NotificationMessage, options?: PublishOptions): DeviceEvent;
+  /** Calls `listener` when a stream session connects, configures or disconnects; returns its remover. */
+  watchSessions(listener: SessionListener): () => void;
   /** The live event stream sessions: id, remote address, filters, sent and dropped counts. */
   sessions(): SessionInfo[];
   /**
@@ -134,6 +136,7 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     consumeToken: (token) => tokens.consume(token),
     publish: (topic, message, publishOptions) => bus.publish(topic, message, publishOptions),
     sessions: () => stream.sessions(),
+    watchSessions: (listener) => stream.watch(listener),
     rejectAuth: (ms) => {
       authenticator.rejectFor(ms);
       log.info({ ms }, 'refusing logins for a while');

@@ -29,6 +29,12 @@ export interface SessionInfo {
   dropped: number;
 }
 
+/** Who hears of a session's configure and close (the stream server). */
+export interface SessionObserver {
+  configured(session: EventSession): void;
+  closed(session: EventSession, code: number, reason: string): void;
+}
+
 /** Limits and collaborators of a session. */
 export interface SessionSettings {
   bus: EventBus;
@@ -71,7 +77,7 @@ export class EventSession {
     private readonly socket: Duplex,
     private readonly identity: { remoteAddress: string | undefined; user: string | undefined; sources: string[] },
     private readonly settings: SessionSettings,
-    onClosed: (session: EventSession, code: number, reason: string) => void,
+    private readonly observer: SessionObserver,
   ) {
     ws.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => this.onMessage(toBuffer(data), isBinary));
     ws.on('error', (err) => settings.log.info({ session: id, reason: err.message }, 'event stream error'));
@@ -81,7 +87,7 @@ export class EventSession {
     ws.once('close', (code, reason) => {
       this.state = 'CLOSED';
       this.markClosed();
-      onClosed(this, code, reason.toString());
+      observer.closed(this, code, reason.toString());
     });
   }
 
@@ -91,6 +97,14 @@ export class EventSession {
     for (const filter of this.filters) {
       if (filterMatches(filter, event.topic, event.message) && !this.send(event.payload, true)) return;
     }
+  }
+
+  /**
+   * True when a current filter can select events of `topic`: its topic part matches,
+   * or it has only a content filter (which may match any topic).
+   */
+  subscribesTo(topic: string): boolean {
+    return this.filters.some((f) => !f.topic || f.topic.matches(topic));
   }
 
   /** Closes the session with a WebSocket close code and reason. */
@@ -139,6 +153,7 @@ export class EventSession {
     log.info({ session: this.id, filters: this.info().filters }, 'events configured');
     this.answer(rpcSuccess(parsed.request, {}));
     for (const state of bus.currentStates()) this.deliver(state);
+    this.observer.configured(this);
   }
 
   /**

@@ -14,6 +14,15 @@ import type { ConfigureRules } from './configure';
 import type { EventBus } from './event-bus';
 import { EventSession, type SessionInfo } from './event-session';
 
+/** What {@link StreamServer.watch} listeners hear: sessions coming, configuring, going. */
+export type SessionChange =
+  | { kind: 'connect'; session: SessionInfo }
+  | { kind: 'configure'; session: SessionInfo; /** True when the new filters can select `topic`. */ subscribesTo(topic: string): boolean }
+  | { kind: 'disconnect'; session: SessionInfo; code: number; reason: string };
+
+/** A listener of {@link StreamServer.watch}; called synchronously. */
+export type SessionListener = (change: SessionChange) => void;
+
 /** Data sources the stream serves; `events` is event streaming. */
 export const STREAM_SOURCES = ['events'] as const;
 
@@ -43,6 +52,7 @@ export class StreamServer {
   private nextId = 1;
   private closedForSlowness = 0;
   private readonly unsubscribe: () => void;
+  private readonly watchers = new Set<SessionListener>();
 
   constructor(private readonly options: StreamServerOptions) {
     this.wss = new WebSocketServer({
@@ -89,15 +99,26 @@ export class StreamServer {
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       const id = `s${this.nextId++}`;
-      const session = new EventSession(id, ws, socket, { remoteAddress: req.socket.remoteAddress, user, sources: [...new Set(sources)] }, this.options, (closed, code, reason) => {
-        this.live.delete(closed.id);
-        const info = closed.info();
-        if (info.dropped > 0) this.closedForSlowness++;
-        log.info({ session: closed.id, code, reason, sent: info.sent, dropped: info.dropped }, 'event stream disconnected');
+      const session = new EventSession(id, ws, socket, { remoteAddress: req.socket.remoteAddress, user, sources: [...new Set(sources)] }, this.options, {
+        configured: (configured) => this.tell({ kind: 'configure', session: configured.info(), subscribesTo: (topic) => configured.subscribesTo(topic) }),
+        closed: (closed, code, reason) => {
+          this.live.delete(closed.id);
+          const info = closed.info();
+          if (info.dropped > 0) this.closedForSlowness++;
+          log.info({ session: closed.id, code, reason, sent: info.sent, dropped: info.dropped }, 'event stream disconnected');
+          this.tell({ kind: 'disconnect', session: info, code, reason });
+        },
       });
       this.live.set(id, session);
       log.info({ session: id, user, remote: req.socket.remoteAddress, sources, deflate: Boolean(ws.extensions) }, 'event stream connected');
+      this.tell({ kind: 'connect', session: session.info() });
     });
+  }
+
+  /** Adds a listener of session changes (a scenario's triggers, a recorder); returns its remover. */
+  watch(listener: SessionListener): () => void {
+    this.watchers.add(listener);
+    return () => this.watchers.delete(listener);
   }
 
   /** Snapshots of the live sessions. */
@@ -129,6 +150,17 @@ export class StreamServer {
     for (const session of sessions) session.terminate();
     this.live.clear();
     this.wss.close();
+  }
+
+  /** Tells every watcher; a throwing watcher is logged and does not stop the others. */
+  private tell(change: SessionChange): void {
+    for (const watcher of this.watchers) {
+      try {
+        watcher(change);
+      } catch (err) {
+        this.options.log.error({ err, change: change.kind }, 'session watcher failed');
+      }
+    }
   }
 
   private unauthorized(req: IncomingMessage, socket: Duplex, reason: string, stale: boolean): void {

@@ -245,3 +245,42 @@ describe('sessions() and closeSessions()', () => {
     expect((await client.waitForClose()).code).toBe(1001);
   });
 });
+
+describe('watchSessions()', () => {
+  it('tells connect, configure (with what the filters subscribe to) and disconnect, in order', async () => {
+    const device = await start({ initialStates: [] });
+    const seen: string[] = [];
+    const stop = device.watchSessions((change) => {
+      if (change.kind === 'configure') seen.push(`configure ${change.session.id} port:${change.subscribesTo(PORT)} motion:${change.subscribesTo(MOTION)}`);
+      else if (change.kind === 'disconnect') seen.push(`disconnect ${change.session.id} ${change.code}`);
+      else seen.push(`connect ${change.session.id} ${change.session.user}`);
+    });
+    const client = await connect(device);
+    await client.configure([{ topicFilter: 'tns1:Device//.' }]);
+    await client.configure([{ contentFilter: "boolean(//SimpleItem[@Name='port'])" }]);
+    expect((await client.configure([])).error.code).toBe(2104); // a refused configure is not told
+    const id = device.sessions()[0].id;
+    device.closeSessions(4000, 'bye');
+    await client.waitForClose();
+    await new Promise<void>((resolve) => {
+      const check = (): void => (seen.length === 4 ? resolve() : void setImmediate(check));
+      check();
+    });
+    expect(seen).toEqual([`connect ${id} root`, `configure ${id} port:true motion:false`, `configure ${id} port:true motion:true`, `disconnect ${id} 4000`]);
+    stop();
+  });
+
+  it('a watcher that throws is logged and does not break the session or other watchers', async () => {
+    const log = new LogTap();
+    const device = await start({ initialStates: [], logger: log.logger });
+    const kinds: string[] = [];
+    device.watchSessions(() => {
+      throw new Error('boom');
+    });
+    device.watchSessions((change) => kinds.push(change.kind));
+    const client = await connect(device);
+    expect((await client.configure([{ topicFilter: '' }])).data).toEqual({});
+    expect(kinds).toEqual(['connect', 'configure']);
+    expect(log.withMessage('session watcher failed')).toHaveLength(2);
+  });
+});
