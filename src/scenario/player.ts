@@ -1,0 +1,279 @@
+/**
+ * Plays a loaded scenario against a device: initial states and flags, then the
+ * timeline's steps at their times, loops, groups and `on:` triggers.
+ *
+ * Timing rules (all offsets in scenario milliseconds, divided by `speed`):
+ * - A list (the timeline, a group, an inline `steps`) has a cursor: the end of its
+ *   previous step. `at` is an offset from the list start, `after` from the cursor,
+ *   and a step with neither runs at the cursor.
+ * - A step ends when its action ends: `pause` and `run`/`steps` last their length,
+ *   others take no time. `every: p, times: n` runs at start + p, start + 2p, ...
+ *   start + n*p and ends at its last run; `every` without `times` never ends.
+ * - `jitter: j` delays each run by a random amount in [0, j) from the seeded PRNG;
+ *   it does not move the cursor, so jitter never accumulates.
+ * - A list's length is the latest end of its steps. `loop` starts iteration k at
+ *   k * length of the timeline; a timeline whose length is infinite plays once.
+ * Every timer is set for an absolute time computed from the start, so nothing drifts.
+ */
+import type { NotificationMessage } from '../events/content-filter';
+import { seededRandom } from './random';
+import { realScheduler, type Scheduler } from './scheduler';
+import type { EmitAction, Scenario, StateAction, Step } from './schema';
+
+/** What a scenario acts on: the device's event bus, flags, sessions and auth. */
+export interface ScenarioTarget {
+  /** Publishes an event; `timestamp` undefined = device clock, null = none, number = epoch ms. */
+  publish(topic: string, message: NotificationMessage, options: { stateful?: boolean; timestamp?: number | null }): unknown;
+  /** Sets feature flags. */
+  setFlags(values: Record<string, boolean>): Promise<void>;
+  /** Closes every event session; returns how many were closed. */
+  closeSessions(code?: number, reason?: string): number;
+  /** Rejects every authentication attempt for `forMs` milliseconds. */
+  rejectAuth(forMs: number): void;
+}
+
+/** Options of {@link ScenarioPlayer}. */
+export interface ScenarioPlayerOptions {
+  /** Where time and timers come from; default the real clock. */
+  scheduler?: Scheduler;
+  /** Playback speed: 2 plays twice as fast (every offset is halved). Default 1. */
+  speed?: number;
+  /** Seed of the jitter PRNG; the same seed gives the same jitter. Default 1. */
+  seed?: number;
+  /** Receives one line per notable thing (errors, loop iterations). */
+  log?: (msg: string, fields?: object) => void;
+}
+
+/** Plays a {@link Scenario}; see the module comment for the timing rules. */
+export class ScenarioPlayer {
+  private readonly scheduler: Scheduler;
+  private readonly speed: number;
+  private readonly seed: number;
+  private readonly log: (msg: string, fields?: object) => void;
+  private random: () => number;
+  private readonly timers = new Map<number, { cancel: () => void; timeline: boolean }>();
+  private nextTimerId = 0;
+  private timelineTimers = 0;
+  private startedAt = 0;
+  private running = false;
+  private resolveDone: () => void = () => undefined;
+  private donePromise: Promise<void>;
+  private lengths = new Map<Step[], number>();
+
+  constructor(
+    private scenario: Scenario,
+    private readonly target: ScenarioTarget,
+    options: ScenarioPlayerOptions = {},
+  ) {
+    this.scheduler = options.scheduler ?? realScheduler;
+    this.speed = options.speed ?? 1;
+    if (!(this.speed > 0) || !Number.isFinite(this.speed)) throw new RangeError(`speed must be a positive number, got ${this.speed}`);
+    this.seed = options.seed ?? 1;
+    this.log = options.log ?? (() => undefined);
+    this.random = seededRandom(this.seed);
+    this.donePromise = this.newDone();
+  }
+
+  /** Resolves when a finite timeline has played every step (loops included), or on stop(). */
+  get done(): Promise<void> {
+    return this.donePromise;
+  }
+
+  /** How many of the player's timers are set (timeline and triggers). */
+  get pendingTimers(): number {
+    return this.timers.size;
+  }
+
+  /** Applies `states` and `flags`, then schedules the timeline from now. Does nothing if already playing. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.startedAt = this.scheduler.now();
+    for (const state of this.scenario.states ?? []) this.guard('state', () => this.publishState(state));
+    if (this.scenario.flags) this.setFlags(this.scenario.flags);
+    this.startIteration(0);
+    this.checkDone();
+  }
+
+  /** Cancels every timer and resolves `done`; calling it again does nothing. */
+  stop(): void {
+    for (const timer of this.timers.values()) timer.cancel();
+    this.timers.clear();
+    this.timelineTimers = 0;
+    this.running = false;
+    this.resolveDone();
+  }
+
+  /** Stops, optionally switches to another scenario, and starts again from its beginning with a fresh seed. */
+  restart(scenario?: Scenario): void {
+    this.stop();
+    if (scenario) this.scenario = scenario;
+    this.lengths = new Map();
+    this.random = seededRandom(this.seed);
+    this.donePromise = this.newDone();
+    this.start();
+  }
+
+  /** A client connected: runs the `on: connect` steps (after their `after` offset). */
+  onConnect(): void {
+    this.fireTriggers((step) => step.on === 'connect');
+  }
+
+  /** A client configured a subscription: runs `on: { configure: topic }` steps whose topic `matches`. */
+  onConfigure(matches: (topic: string) => boolean): void {
+    this.fireTriggers((step) => typeof step.on === 'object' && step.on !== null && matches(step.on.configure));
+  }
+
+  private newDone(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.resolveDone = resolve;
+    });
+  }
+
+  private fireTriggers(select: (step: Step) => boolean): void {
+    if (!this.running) return;
+    const steps = (this.scenario.timeline ?? []).filter((step) => step.on !== undefined && select(step));
+    if (steps.length === 0) return;
+    const now = (this.scheduler.now() - this.startedAt) * this.speed;
+    // Each trigger step plays on its own: its `after` counts from the trigger.
+    for (const step of steps) this.playList([step], now, false);
+  }
+
+  /** Schedules timeline iteration `k` and, if the loop goes on, the start of the next one. */
+  private startIteration(k: number): void {
+    const timeline = (this.scenario.timeline ?? []).filter((step) => step.on === undefined);
+    const length = this.listLength(timeline);
+    const base = k === 0 ? 0 : k * length; // 0 * Infinity is NaN
+    if (k > 0) this.log('scenario loop', { iteration: k + 1 });
+    this.playList(timeline, base, true);
+    const loop = this.scenario.loop;
+    const iterations = loop === true ? Infinity : typeof loop === 'object' ? loop.times : 1;
+    if (k + 1 >= iterations || !Number.isFinite(length)) return;
+    if (length <= 0 && iterations === Infinity) {
+      this.log('scenario loop skipped: the timeline takes no time', {});
+      return;
+    }
+    this.schedule((k + 1) * length, true, () => this.startIteration(k + 1));
+  }
+
+  /** Schedules every step of `steps`, laid out from scenario time `base`. */
+  private playList(steps: Step[], base: number, timeline: boolean): void {
+    let cursor = 0;
+    for (const step of steps) {
+      const start = step.at !== undefined ? step.at : cursor + (step.after ?? 0);
+      if (!Number.isFinite(start)) continue; // after a step that never ends
+      if (step.every !== undefined) this.scheduleEvery(step, base + start, 1, timeline);
+      else this.schedule(base + start + this.jitter(step), timeline, (at) => this.runAction(step, at, timeline));
+      cursor = start + this.stepSpan(step);
+    }
+  }
+
+  /** Schedules run `k` of an `every` step whose runs count from `origin`; each run schedules the next. */
+  private scheduleEvery(step: Step, origin: number, k: number, timeline: boolean): void {
+    const period = step.every ?? 0;
+    if (step.times !== undefined && k > step.times) return;
+    this.schedule(origin + k * period + this.jitter(step), timeline, (at) => {
+      // The next run is set first, so a run that throws cannot end the series.
+      this.scheduleEvery(step, origin, k + 1, timeline);
+      this.runAction(step, at, timeline);
+    });
+  }
+
+  private runAction(step: Step, at: number, timeline: boolean): void {
+    if (step.emit) this.guard('emit', () => this.publishEmit(step.emit as EmitAction));
+    else if (step.set) this.guard('set', () => this.publishState(step.set as StateAction));
+    else if (step['set-flag']) this.setFlags(step['set-flag']);
+    else if (step.disconnect) {
+      const { code, reason } = step.disconnect;
+      this.guard('disconnect', () => this.target.closeSessions(code ?? 1001, reason));
+    } else if (step['reject-auth']) {
+      const forMs = step['reject-auth'].for / this.speed;
+      this.guard('reject-auth', () => this.target.rejectAuth(forMs));
+    } else if (step.run !== undefined) {
+      const group = this.scenario.groups?.[step.run];
+      if (group) this.playList(group, at, timeline);
+      else this.log('scenario: unknown group', { group: step.run });
+    } else if (step.steps) this.playList(step.steps, at, timeline);
+    // `pause` does nothing when it runs: it only moves the cursor.
+  }
+
+  private publishEmit(emit: EmitAction): void {
+    const timestamp = emit.timestamp === undefined || emit.timestamp === 'device' ? undefined : emit.timestamp === 'none' ? null : emit.timestamp;
+    this.target.publish(emit.topic, messageOf(emit), { stateful: false, timestamp });
+  }
+
+  private publishState(state: StateAction): void {
+    this.target.publish(state.topic, messageOf(state), { stateful: true });
+  }
+
+  private setFlags(values: Record<string, boolean>): void {
+    this.guard('set-flag', () =>
+      this.target.setFlags(values).catch((error: unknown) => this.log('scenario set-flag failed', { error: String(error) })),
+    );
+  }
+
+  /** Runs a target call; a throw is logged so one bad step does not stop the scenario. */
+  private guard(what: string, fn: () => unknown): void {
+    try {
+      fn();
+    } catch (error) {
+      this.log(`scenario ${what} failed`, { error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private jitter(step: Step): number {
+    return step.jitter ? this.random() * step.jitter : 0;
+  }
+
+  /** Sets a timer for scenario time `at`; `fn` gets that time. Timeline timers count towards `done`. */
+  private schedule(at: number, timeline: boolean, fn: (at: number) => void): void {
+    const id = this.nextTimerId++;
+    if (timeline) this.timelineTimers++;
+    const cancel = this.scheduler.setTimer(this.startedAt + at / this.speed, () => {
+      if (!this.timers.delete(id)) return;
+      if (timeline) this.timelineTimers--;
+      fn(at);
+      this.checkDone();
+    });
+    this.timers.set(id, { cancel, timeline });
+  }
+
+  private checkDone(): void {
+    if (this.running && this.timelineTimers === 0) this.resolveDone();
+  }
+
+  /** How long a step lasts from its start to its end, in scenario ms (Infinity for `every` without `times`). */
+  private stepSpan(step: Step): number {
+    let action = 0;
+    if (step.pause !== undefined) action = step.pause;
+    else if (step.run !== undefined) action = this.listLength(this.scenario.groups?.[step.run] ?? []);
+    else if (step.steps) action = this.listLength(step.steps);
+    if (step.every === undefined) return action;
+    return step.times === undefined ? Infinity : step.times * step.every + action;
+  }
+
+  /** The latest end of the steps of a list, from the list start. */
+  private listLength(steps: Step[]): number {
+    const known = this.lengths.get(steps);
+    if (known !== undefined) return known;
+    let cursor = 0;
+    let end = 0;
+    for (const step of steps) {
+      if (step.on !== undefined) continue;
+      const start = step.at !== undefined ? step.at : cursor + (step.after ?? 0);
+      cursor = start + this.stepSpan(step);
+      end = Math.max(end, cursor);
+    }
+    this.lengths.set(steps, end);
+    return end;
+  }
+}
+
+/** The message parts of an emit or state, leaving out absent ones. */
+function messageOf(action: EmitAction | StateAction): NotificationMessage {
+  const message: NotificationMessage = {};
+  if (action.source) message.source = action.source;
+  if (action.key) message.key = action.key;
+  if (action.data) message.data = action.data;
+  return message;
+}
