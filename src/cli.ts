@@ -9,7 +9,9 @@ import { type DigestAlgorithm, DIGEST_ALGORITHMS } from './auth/digest';
 import { type DeviceHandle, startDevice } from './device/device';
 import type { DeviceOptions } from './device/device-options';
 import { loadCertificate } from './device/tls';
+import { listScenarios, loadForRun, type LoadedScenario, validateCommand } from './cli-scenarios';
 import { EmulatorError } from './errors';
+import { deviceOptionsForScenario, playOnDevice, type ScenarioRun } from './scenario/play-on-device';
 import type { TimestampMode } from './events/event-bus';
 import { createLogger, LOG_LEVELS, type LogLevel } from './log';
 
@@ -36,13 +38,21 @@ const defaultIo: CliIo = {
 
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  if (argv[0] === 'validate') return validateCommand(argv.slice(1), io.out, io.err);
+  if (argv[0] === 'scenarios') return listScenarios(io.out);
   let failure: string | undefined;
   const parser = yargs(argv)
     .scriptName('bwc-emu')
-    .usage('$0 [options]\n\nRuns a simulated body worn camera device: feature flags, session tokens\nand the event stream behind real HTTP digest authentication.')
+    .usage(
+      '$0 [options]\n$0 validate FILE...   check scenario files (exit 1 with every error)\n$0 scenarios          list the shipped scenarios\n\n' +
+        'Runs a simulated body worn camera device: feature flags, session tokens and the\nevent stream behind real HTTP digest authentication, playing a scenario.',
+    )
+    .option('scenario', { alias: 's', type: 'string', array: true, describe: 'scenario file or shipped name, one device each (repeatable; default: default)' })
+    .option('speed', { type: 'number', default: 1, describe: 'scenario playback speed (2 = twice as fast)' })
+    .option('seed', { type: 'number', default: 1, describe: 'seed of the scenario jitter, for reproducible runs' })
     .option('port', { alias: 'p', type: 'number', default: 8080, describe: 'TCP port (0 picks a free one)' })
     .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on (0.0.0.0 for every interface)' })
-    .option('serial', { type: 'string', default: 'ACCC8E000001', describe: 'device serial number (also names the digest realm)' })
+    .option('serial', { type: 'string', describe: 'device serial number, also names the digest realm (default: the scenario\'s, else ACCC8E000001)' })
     .option('model', { type: 'string', describe: 'product number the device reports (e.g. W110)' })
     .option('firmware', { type: 'string', describe: 'firmware version the device reports (e.g. 11.11.73)' })
     .option('discovery-auth', { choices: ['anonymous', 'required'] as const, default: 'anonymous' as const, describe: 'whether apidiscovery.cgi needs credentials' })
@@ -102,28 +112,63 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     io.err(`bwc-emu: ${(err as Error).message}\n`);
     return 2;
   }
+  const a = args as unknown as DeviceArgs;
+  if (!(a.speed > 0)) {
+    io.err(`bwc-emu: --speed must be a positive number, not ${a.speed}\n`);
+    return 2;
+  }
+  let scenarios: LoadedScenario[];
+  try {
+    scenarios = await Promise.all((a.scenario?.length ? a.scenario : ['default']).map(loadForRun));
+  } catch (err) {
+    io.err(`bwc-emu: ${(err as Error).message}\n`);
+    return 2;
+  }
   // Listen for the stop signal before anything is printed: a supervisor may signal
   // as soon as it reads the banner.
   const stopped = io.stopSignal();
-  let device: DeviceHandle;
-  try {
-    device = await startDevice(options);
-  } catch (err) {
-    io.err(`bwc-emu: ${err instanceof EmulatorError ? err.message : (err as Error).stack}\n`);
-    return err instanceof EmulatorError ? 2 : 1;
+  const running: { device: DeviceHandle; run: ScenarioRun }[] = [];
+  const stopAll = async (): Promise<void> => {
+    for (const { run } of running) run.stop();
+    await Promise.all(running.map(({ device }) => device.close()));
+  };
+  for (const [i, { file, scenario }] of scenarios.entries()) {
+    // One device per scenario: the next ports, and the next serials unless a scenario names its own.
+    const base = { ...options, port: options.port && options.port + i, ...(i > 0 && options.serial ? { serial: nextSerial(options.serial, i) } : {}) };
+    let device: DeviceHandle;
+    try {
+      device = await startDevice(deviceOptionsForScenario(scenario, base));
+    } catch (err) {
+      await stopAll();
+      io.err(`bwc-emu: ${err instanceof EmulatorError ? err.message : (err as Error).stack}\n`);
+      return err instanceof EmulatorError ? 2 : 1;
+    }
+    const log = options.logger?.child({ device: device.serial, scenario: scenario.name ?? file });
+    const run = playOnDevice(device, scenario, { speed: a.speed, seed: a.seed, log: (msg, fields) => log?.info(fields ?? {}, msg) });
+    running.push({ device, run });
+    io.out(banner(device, `${scenario.name ?? file} (${file}${a.speed !== 1 ? `, speed ${a.speed}` : ''})`));
   }
-  io.out(banner(device));
   const signal = await stopped;
   io.out(`\n${signal}: stopping\n`);
-  await device.close();
+  await stopAll();
   return 0;
+}
+
+/** `ACCC8E000001` + 2 -> `ACCC8E000003`: the serial of the i-th extra device. */
+function nextSerial(serial: string, i: number): string {
+  const match = /^(.*?)(\d+)$/.exec(serial);
+  if (!match) return `${serial}-${i + 1}`;
+  return `${match[1]}${String(Number(match[2]) + i).padStart(match[2].length, '0')}`;
 }
 
 /** The flags as yargs parses them. */
 interface DeviceArgs {
+  scenario?: string[];
+  speed: number;
+  seed: number;
   port: number;
   host: string;
-  serial: string;
+  serial?: string;
   model?: string;
   firmware?: string;
   discoveryAuth: 'anonymous' | 'required';
@@ -182,7 +227,7 @@ function parseTimestamps(text: string): TimestampMode {
 }
 
 /** What a newcomer needs: where it is, how to log in, one command to try. */
-function banner(device: DeviceHandle): string {
+function banner(device: DeviceHandle, scenario: string): string {
   const o = device.options;
   const admin = o.accounts[0];
   const insecure = device.certificate ? ' -k' : '';
@@ -201,6 +246,7 @@ function banner(device: DeviceHandle): string {
     `  session token  GET  ${tokenUrl}`,
     `  discovery      POST ${device.url}${o.cgiPrefix}/apidiscovery.cgi, basicdeviceinfo.cgi, GET param.cgi`,
     `  event stream   ${streamUrl}`,
+    `  scenario       ${scenario}`,
     '',
     'Try the feature flags:',
     `  curl${o.auth === 'none' ? insecure : curlAuth} -H 'Content-Type: application/json' \\`,

@@ -39,8 +39,8 @@ export function playOnDevice(device: DeviceHandle, scenario: Scenario, options: 
 }
 
 /**
- * The device options a scenario's `device:` section sets (serial, model, name,
- * firmware), over `base`. The scenario's `states` replace the device's default ones
+ * `base` completed with what a scenario's `device:` section sets (serial, model,
+ * name, firmware); what `base` says explicitly wins, as a command line flag should. The scenario's `states` replace the device's default ones
  * (the player publishes them when it starts), and a flag in `flags` that the device
  * does not have is added to it, with the scenario's value as its default.
  */
@@ -48,14 +48,14 @@ export function deviceOptionsForScenario(scenario: Scenario, base: DeviceOptions
   const d = scenario.device ?? {};
   return {
     ...base,
-    ...(d.serial ? { serial: d.serial } : {}),
+    ...(base.serial === undefined && d.serial ? { serial: d.serial } : {}),
     identity: {
-      ...base.identity,
       ...(d.model ? { ProdNbr: d.model } : {}),
       ...(d.name ? { ProdFullName: d.name } : {}),
       ...(d.firmware ? { Version: d.firmware } : {}),
+      ...base.identity,
     },
-    ...(scenario.states ? { initialStates: [] } : {}),
+    ...(scenario.states && base.initialStates === undefined ? { initialStates: [] } : {}),
     flags: withScenarioFlags(base.flags ?? [...DEFAULT_FLAGS], scenario.flags ?? {}),
   };
 }

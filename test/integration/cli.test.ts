@@ -5,6 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliIo, main } from '../../src/cli';
 
@@ -122,5 +124,63 @@ describe('bwc-emu command line', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGINT');
     expect(await exited).toBe(0);
+  });
+
+  describe('scenarios', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bwc-cli-'));
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'timeline:\n  - { at: 2x, run: nope }\n');
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('validate: ok lines and exit 0 for the shipped scenarios', async () => {
+      const c = capture();
+      expect(await main(['validate', 'default', 'motion', 'io-port'], c.io)).toBe(0);
+      expect(c.out()).toBe('default: ok (default)\nmotion: ok (motion)\nio-port: ok (io-port)\n');
+    });
+
+    it('validate: every error as file:line:col and exit 1; no file is exit 2', async () => {
+      const c = capture();
+      expect(await main(['validate', 'default', bad], c.io)).toBe(1);
+      expect(c.err()).toContain(`${bad}:2:11: duration "2x" is not a duration`);
+      expect(c.err()).toContain(`${bad}:2:20: unknown group "nope"`);
+      expect(c.err()).toContain('1 of 2 scenario file(s) have errors');
+      expect(await main(['validate'], capture().io)).toBe(2);
+    });
+
+    it('scenarios lists the shipped ones with their descriptions', async () => {
+      const c = capture();
+      expect(await main(['scenarios'], c.io)).toBe(0);
+      expect(c.out()).toMatch(/default +System ready, periodic motion/);
+      expect(c.out()).toMatch(/motion +Motion bursts/);
+    });
+
+    it('--scenario with errors does not start and exits 2 with the errors', async () => {
+      const c = capture();
+      expect(await main(['--port', '0', '--scenario', bad, '--log-level', 'silent'], c.io)).toBe(2);
+      expect(c.err()).toContain(`scenario ${bad} has errors:\n  ${bad}:2:11:`);
+    });
+
+    it('two --scenario files run two devices, each with its scenario, the second serial next', async () => {
+      const c = capture();
+      const exit = main(['--port', '0', '--scenario', 'motion', '--scenario', 'io-port', '--serial', 'ACCC8E000010', '--log-level', 'silent'], c.io);
+      try {
+        await c.started;
+        await new Promise<void>((resolve) => {
+          const check = (): void => (c.out().split('Press Ctrl+C to stop.').length === 3 ? resolve() : void setImmediate(check));
+          check();
+        });
+        expect(c.out()).toMatch(/device ACCC8E000010 is running[\s\S]*scenario +motion/);
+        expect(c.out()).toMatch(/device ACCC8E000011 is running[\s\S]*scenario +io-port/);
+      } finally {
+        c.stop();
+      }
+      expect(await exit).toBe(0);
+    });
+
+    it('--speed must be positive', async () => {
+      const c = capture();
+      expect(await main(['--speed', '0'], c.io)).toBe(2);
+      expect(c.err()).toContain('--speed must be a positive number');
+    });
   });
 });
