@@ -24,10 +24,16 @@ export type { SessionChange, SessionListener } from './events/stream-server';
 export type { DeviceEvent, PublishOptions, TimestampMode } from './events/event-bus';
 export type { NotificationMessage } from './events/content-filter';
 
-// Scenarios (the format and its loader; the player comes with the scenario issue)
+// Scenarios: the format, its loader, and the player (docs/scenarios.md)
 export { loadScenario, loadScenarioFile } from './scenario/load';
 export type { LoadScenarioResult, ScenarioError, ScenarioErrorCode } from './scenario/load';
 export type { Scenario, ScenarioInput, Step, Trigger } from './scenario/schema';
+export { deviceOptionsForScenario, playOnDevice } from './scenario/play-on-device';
+export type { ScenarioRun } from './scenario/play-on-device';
+export { ScenarioPlayer } from './scenario/player';
+export type { ScenarioPlayerOptions, ScenarioTarget } from './scenario/player';
+export { ManualScheduler, realScheduler } from './scenario/scheduler';
+export type { Scheduler } from './scenario/scheduler';
 
 // Authentication
 export { DEFAULT_ACCOUNT, ROLES } from './auth/accounts';
