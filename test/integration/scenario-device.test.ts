@@ -11,7 +11,7 @@ import { deviceOptionsForScenario, playOnDevice, type ScenarioRun } from '../../
 import { ManualScheduler } from '../../src/scenario/scheduler';
 import type { Scenario } from '../../src/scenario/schema';
 import { deviceStarter } from '../helpers/devices';
-import { openWithToken, type StreamClient } from '../helpers/event-stream-client';
+import { openWithToken, refusedHandshake, type StreamClient, wsUrl } from '../helpers/event-stream-client';
 
 const SCENARIOS = join(__dirname, '..', '..', 'scenarios');
 const start = deviceStarter();
@@ -30,8 +30,9 @@ async function load(file: string): Promise<Scenario> {
 
 /** A device for `scenario`, a client subscribed to everything, and the scenario playing on a manual scheduler. */
 async function play(scenario: Scenario): Promise<{ device: DeviceHandle; client: StreamClient; scheduler: ManualScheduler }> {
-  const device = await start(deviceOptionsForScenario(scenario));
-  const scheduler = new ManualScheduler();
+  // The device's clock is the scenario's scheduler: token and reject-auth times move with it.
+  const scheduler = new ManualScheduler(Date.UTC(2026, 10, 23, 8));
+  const device = await start(deviceOptionsForScenario(scenario, { clock: scheduler }));
   runs.push(playOnDevice(device, scenario, { scheduler, seed: 7 }));
   const client = await openWithToken(device);
   clients.push(client);
@@ -56,7 +57,7 @@ const shipped = readdirSync(SCENARIOS).filter((f) => f.endsWith('.yaml'));
 
 describe('shipped scenarios', () => {
   it('there are some', () => {
-    expect(shipped).toEqual(expect.arrayContaining(['default.yaml', 'motion.yaml', 'io-port.yaml']));
+    expect(shipped).toEqual(expect.arrayContaining(['default.yaml', 'motion.yaml', 'io-port.yaml', 'body-worn-shift.yaml', 'flaky-network.yaml']));
   });
 
   it.each(shipped)('%s validates', async (file) => {
@@ -87,6 +88,36 @@ describe('shipped scenarios', () => {
     await topicsDuring(device, client, scheduler, 0); // the initial states
     expect(await topicsDuring(device, client, scheduler, 28_000)).toEqual(new Array(12).fill('tns1:Device/tnsvendor:IO/Port'));
     expect(await topicsDuring(device, client, scheduler, 6_000)).toEqual(new Array(2).fill('tns1:Device/tnsvendor:IO/VirtualInput'));
+  });
+});
+
+describe('shipped scenarios that act on sessions', () => {
+  it('body-worn-shift: undock, GPS, a recording with two bookmarks, dock', async () => {
+    const { device, client, scheduler } = await play(await load(join(SCENARIOS, 'body-worn-shift.yaml')));
+    expect(device.serial).toBe('ACCC8E00B0D1');
+    await topicsDuring(device, client, scheduler, 0); // the initial states
+    const topics = await topicsDuring(device, client, scheduler, 180_000);
+    const count = (t: string): number => topics.filter((x) => x === `tns1:Device/tnsvendor:${t}`).length;
+    expect([count('BodyWorn/Docked'), count('BodyWorn/Recording'), count('BodyWorn/ButtonPress'), count('GNSS/Position'), count('Power/Battery')]).toEqual([2, 2, 2, 8, 4]);
+    expect(topics.indexOf('tns1:Device/tnsvendor:BodyWorn/ButtonPress')).toBeGreaterThan(topics.indexOf('tns1:Device/tnsvendor:BodyWorn/Recording'));
+  });
+
+  it('flaky-network: streams dropped with 1011, then a reboot: 1001 and logins refused for 8 s', async () => {
+    const { device, client, scheduler } = await play(await load(join(SCENARIOS, 'flaky-network.yaml')));
+    scheduler.advance(10_000);
+    expect(await client.waitForClose()).toEqual({ code: 1011, reason: 'network trouble' });
+    const again = await openWithToken(device);
+    clients.push(again);
+    await again.configure([{ topicFilter: '' }]);
+    scheduler.advance(10_000);
+    expect(await again.waitForClose()).toEqual({ code: 1001, reason: 'device rebooting' });
+    const refused = await refusedHandshake(wsUrl(device, `/svc/ws-data-stream?sources=events&wssession=${device.issueToken()}`));
+    expect(refused.status).toBe(401);
+    scheduler.advance(8_000);
+    const back = await openWithToken(device);
+    clients.push(back);
+    await back.configure([{ topicFilter: 'tns1:Device/tnsvendor:Status/SystemReady' }]);
+    expect((await back.next()).params.notification.message.data).toEqual({ ready: '1' });
   });
 });
 
