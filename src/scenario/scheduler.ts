@@ -15,28 +15,94 @@ export interface Scheduler {
 /** setTimeout cannot wait longer than this; longer waits are re-armed. */
 const MAX_DELAY = 0x7fffffff;
 
-/** The wall clock and setTimeout; a cancelled timer is cleared. */
-export const realScheduler: Scheduler = {
-  now: () => Date.now(),
-  setTimer(atMs, fn) {
-    let handle: NodeJS.Timeout | undefined;
-    const arm = (): void => {
-      const delay = atMs - Date.now();
-      handle = delay > MAX_DELAY ? setTimeout(arm, MAX_DELAY) : setTimeout(fn, Math.max(0, delay));
-    };
-    arm();
-    return () => {
-      if (handle !== undefined) clearTimeout(handle);
-      handle = undefined;
-    };
-  },
-};
-
-interface ManualTimer {
+interface QueuedTimer {
   at: number;
   seq: number;
   fn: () => void;
 }
+
+/** Timers in due order (ties in the order they were set); the core of both schedulers. */
+class TimerQueue {
+  private readonly timers: QueuedTimer[] = [];
+  private seq = 0;
+
+  /** Adds a timer; returns the function that removes it. */
+  add(at: number, fn: () => void): () => void {
+    const timer: QueuedTimer = { at, seq: this.seq++, fn };
+    // Timers mostly arrive in time order: search from the end.
+    let i = this.timers.length;
+    while (i > 0 && this.timers[i - 1].at > at) i--;
+    this.timers.splice(i, 0, timer);
+    return () => {
+      const at = this.timers.indexOf(timer);
+      if (at >= 0) this.timers.splice(at, 1);
+    };
+  }
+
+  get size(): number {
+    return this.timers.length;
+  }
+
+  /** The due time of the earliest timer. */
+  earliest(): number | undefined {
+    return this.timers[0]?.at;
+  }
+
+  /** Runs every timer due by `upTo`, in order, also those added meanwhile; `onTime` sees each one's time first. */
+  runDue(upTo: number, onTime: (at: number) => void = () => undefined): void {
+    while (this.timers.length > 0 && this.timers[0].at <= upTo) {
+      const timer = this.timers.shift() as QueuedTimer;
+      onTime(timer.at);
+      timer.fn();
+    }
+  }
+}
+
+/**
+ * The wall clock with one setTimeout for all its timers: when it fires, every timer
+ * due by then runs at once. A timer per step would fall behind for good at high
+ * rates, since Node never fires a setTimeout sooner than 1 ms after it is set.
+ */
+class RealScheduler implements Scheduler {
+  private readonly queue = new TimerQueue();
+  private handle: NodeJS.Timeout | undefined;
+  private armedFor = Number.POSITIVE_INFINITY;
+
+  now(): number {
+    return Date.now();
+  }
+
+  setTimer(atMs: number, fn: () => void): () => void {
+    const remove = this.queue.add(atMs, fn);
+    this.arm();
+    return () => {
+      remove();
+      this.arm();
+    };
+  }
+
+  /** Keeps one setTimeout armed for the earliest timer, none when there is none. */
+  private arm(): void {
+    const next = this.queue.earliest();
+    if (this.handle !== undefined && next === this.armedFor) return;
+    if (this.handle !== undefined) clearTimeout(this.handle);
+    this.handle = undefined;
+    this.armedFor = Number.POSITIVE_INFINITY;
+    if (next === undefined) return;
+    this.armedFor = next;
+    this.handle = setTimeout(() => this.fire(), Math.min(MAX_DELAY, Math.max(0, next - Date.now())));
+  }
+
+  private fire(): void {
+    this.handle = undefined;
+    this.armedFor = Number.POSITIVE_INFINITY;
+    this.queue.runDue(Date.now());
+    this.arm();
+  }
+}
+
+/** The wall clock and real timers, shared by every player in the process. */
+export const realScheduler: Scheduler = new RealScheduler();
 
 /**
  * A scheduler whose time only moves when told to. Due timers run in time order
@@ -44,8 +110,7 @@ interface ManualTimer {
  */
 export class ManualScheduler implements Scheduler {
   private current: number;
-  private seq = 0;
-  private readonly timers = new Set<ManualTimer>();
+  private readonly queue = new TimerQueue();
 
   /** @param start the time the scheduler starts at, in ms */
   constructor(start = 0) {
@@ -57,30 +122,19 @@ export class ManualScheduler implements Scheduler {
   }
 
   setTimer(atMs: number, fn: () => void): () => void {
-    const timer: ManualTimer = { at: atMs, seq: this.seq++, fn };
-    this.timers.add(timer);
-    return () => {
-      this.timers.delete(timer);
-    };
+    return this.queue.add(atMs, fn);
   }
 
   /** How many timers are set and not yet run or cancelled. */
   get pending(): number {
-    return this.timers.size;
+    return this.queue.size;
   }
 
   /** Moves time to `ms`, running every timer due by then; time never moves backwards. */
   advanceTo(ms: number): void {
-    for (;;) {
-      let next: ManualTimer | undefined;
-      for (const timer of this.timers) {
-        if (timer.at <= ms && (!next || timer.at < next.at || (timer.at === next.at && timer.seq < next.seq))) next = timer;
-      }
-      if (!next) break;
-      this.timers.delete(next);
-      this.current = Math.max(this.current, next.at);
-      next.fn();
-    }
+    this.queue.runDue(ms, (at) => {
+      this.current = Math.max(this.current, at);
+    });
     this.current = Math.max(this.current, ms);
   }
 
