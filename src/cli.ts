@@ -12,6 +12,7 @@ import { loadCertificate } from './device/tls';
 import { listScenarios, loadForRun, type LoadedScenario, validateCommand } from './cli-scenarios';
 import { EmulatorError } from './errors';
 import { deviceOptionsForScenario, playOnDevice, type ScenarioRun } from './scenario/play-on-device';
+import { type ScenarioWatcher, watchScenario } from './scenario/watcher';
 import type { TimestampMode } from './events/event-bus';
 import { createLogger, LOG_LEVELS, type LogLevel } from './log';
 
@@ -50,6 +51,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     .option('scenario', { alias: 's', type: 'string', array: true, describe: 'scenario file or shipped name, one device each (repeatable; default: default)' })
     .option('speed', { type: 'number', default: 1, describe: 'scenario playback speed (2 = twice as fast)' })
     .option('seed', { type: 'number', default: 1, describe: 'seed of the scenario jitter, for reproducible runs' })
+    .option('watch', { type: 'boolean', default: true, describe: 'reload a --scenario file when it is saved (--no-watch to turn off)' })
     .option('port', { alias: 'p', type: 'number', default: 8080, describe: 'TCP port (0 picks a free one)' })
     .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on (0.0.0.0 for every interface)' })
     .option('serial', { type: 'string', describe: 'device serial number, also names the digest realm (default: the scenario\'s, else ACCC8E000001)' })
@@ -127,10 +129,13 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   // Listen for the stop signal before anything is printed: a supervisor may signal
   // as soon as it reads the banner.
   const stopped = io.stopSignal();
-  const running: { device: DeviceHandle; run: ScenarioRun }[] = [];
+  const running: { device: DeviceHandle; run: ScenarioRun; watcher?: ScenarioWatcher }[] = [];
   const stopAll = async (): Promise<void> => {
     for (const { run } of running) run.stop();
-    await Promise.all(running.map(({ device }) => device.close()));
+    await Promise.all(running.map(async ({ device, watcher }) => {
+      await watcher?.close();
+      await device.close();
+    }));
   };
   for (const [i, { file, scenario }] of scenarios.entries()) {
     // One device per scenario: the next ports, and the next serials unless a scenario names its own.
@@ -144,8 +149,25 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
       return err instanceof EmulatorError ? 2 : 1;
     }
     const log = options.logger?.child({ device: device.serial, scenario: scenario.name ?? file });
-    const run = playOnDevice(device, scenario, { speed: a.speed, seed: a.seed, log: (msg, fields) => log?.info(fields ?? {}, msg) });
-    running.push({ device, run });
+    const playerOptions = { speed: a.speed, seed: a.seed, log: (msg: string, fields?: object) => log?.info(fields ?? {}, msg) };
+    const entry: (typeof running)[number] = { device, run: playOnDevice(device, scenario, playerOptions) };
+    // Only files named on the command line are watched, not the shipped default.
+    if (a.watch && a.scenario?.length) {
+      entry.watcher = watchScenario(
+        file,
+        (reloaded) => {
+          entry.run.stop();
+          entry.run = playOnDevice(device, reloaded.scenario, playerOptions);
+          log?.info({ file }, 'scenario changed: restarted with the new version');
+        },
+        (errors) => {
+          log?.warn({ file, errors: errors.map((e) => e.text) }, 'scenario changed but has errors: the last good version keeps running');
+          io.err(`${errors.map((e) => e.text).join('\n')}\nbwc-emu: ${file} has errors; the last good version keeps running\n`);
+        },
+      );
+    }
+    running.push(entry);
+    await entry.watcher?.ready; // a save right after the banner is seen
     io.out(banner(device, `${scenario.name ?? file} (${file}${a.speed !== 1 ? `, speed ${a.speed}` : ''})`));
   }
   const signal = await stopped;
@@ -164,6 +186,7 @@ function nextSerial(serial: string, i: number): string {
 /** The flags as yargs parses them. */
 interface DeviceArgs {
   scenario?: string[];
+  watch: boolean;
   speed: number;
   seed: number;
   port: number;

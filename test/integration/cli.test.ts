@@ -177,6 +177,34 @@ describe('bwc-emu command line', () => {
       expect(await exit).toBe(0);
     });
 
+    it('reloads a --scenario file when it is saved: errors keep the last good one, a fix restarts it', async () => {
+      const file = join(dir, 'live.yaml');
+      writeFileSync(file, 'name: first\ntimeline:\n  - { at: 1h, emit: { topic: tns1:A/B } }\n');
+      const c = capture();
+      const exit = main(['--port', '0', '--scenario', file, '--log-format', 'json'], c.io);
+      const until = (test: () => boolean, what: string): Promise<void> =>
+        new Promise((resolve, reject) => {
+          const deadline = Date.now() + 5000;
+          const check = (): void => {
+            if (test()) resolve();
+            else if (Date.now() > deadline) reject(new Error(`timed out waiting for ${what}`));
+            else setTimeout(check, 20);
+          };
+          check();
+        });
+      try {
+        await c.started;
+        writeFileSync(file, 'name: broken\ntimeline:\n  - { at: 2x, emit: { topic: tns1:A/B } }\n');
+        await until(() => c.err().includes('the last good version keeps running'), 'the errors of the broken save');
+        expect(c.err()).toContain(`${file}:3:11: duration "2x"`);
+        writeFileSync(file, 'name: fixed\ntimeline:\n  - { at: 1h, emit: { topic: tns1:A/C } }\n');
+        await until(() => c.out().includes('scenario changed: restarted with the new version'), 'the reload');
+      } finally {
+        c.stop();
+      }
+      expect(await exit).toBe(0);
+    });
+
     it('--speed must be positive', async () => {
       const c = capture();
       expect(await main(['--speed', '0'], c.io)).toBe(2);
