@@ -80,17 +80,8 @@ function intEnv(name, fallback) {
 
 // ---- workload ------------------------------------------------------------------
 
-/** Small seeded PRNG, so every run (and every machine) gets the same event sequence. */
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The scenario player's seeded PRNG, so every run (and every machine) gets the same event sequence. */
+const { seededRandom } = require(path.join(DIST, 'scenario', 'random.js'));
 
 /**
  * The topic mix: weight (percent) and a message maker. About 60% of the traffic is
@@ -131,7 +122,7 @@ function pick(rand, values) {
 
 /** The event sequence: topic, message and an explicit timestamp, so every publish of event i serialises identically. */
 function makeEvents(count) {
-  const rand = mulberry32(0xb3c);
+  const rand = seededRandom(0xb3c);
   const total = TOPICS.reduce((s, t) => s + t.w, 0);
   const base = Date.UTC(2025, 0, 15, 8, 0, 0);
   const events = [];
