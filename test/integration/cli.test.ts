@@ -5,10 +5,11 @@
  */
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliIo, main } from '../../src/cli';
+import { startDevice } from '../../src/device/device';
 
 interface Captured {
   io: CliIo;
@@ -203,6 +204,25 @@ describe('bwc-emu command line', () => {
         c.stop();
       }
       expect(await exit).toBe(0);
+    });
+
+    it('record writes what a device sent as a scenario that validates', async () => {
+      const device = await startDevice({ port: 0 }); // system ready and two ports, sent right after configure
+      try {
+        const out = join(dir, 'capture.yaml');
+        const c = capture();
+        const url = `${device.url.replace('http', 'ws')}/svc/ws-data-stream?sources=events`;
+        expect(await main(['record', '--url', url, '--out', out, '--max-events', '3', '--filter', 'tns1:Device//.'], c.io)).toBe(0);
+        expect(c.out()).toContain(`3 events written to ${out}; replay with: bwc-emu --scenario ${out}`);
+        const v = capture();
+        expect(await main(['validate', out], v.io)).toBe(0);
+        expect(readFileSync(out, 'utf8')).toContain('topic: tns1:Device/tnsvendor:Status/SystemReady');
+        const bad = capture();
+        expect(await main(['record', '--url', url, '--out', out, '--duration', '5'], bad.io)).toBe(2);
+        expect(bad.err()).toContain('--duration: duration "5" has no unit; write 5ms or 5s');
+      } finally {
+        await device.close();
+      }
     });
 
     it('--speed must be positive', async () => {

@@ -1,0 +1,85 @@
+/**
+ * `bwc-emu record`: captures a device's event stream into a scenario file, so behaviour
+ * seen on hardware can be replayed in CI with `bwc-emu --scenario capture.yaml`.
+ */
+import { writeFile } from 'node:fs/promises';
+import yargs from 'yargs';
+import { parseDuration } from './scenario/duration';
+import { recordEvents, toScenarioYaml } from './scenario/recorder';
+
+/** Where `record` writes and how it is told to stop. */
+export interface RecordIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  stopSignal: () => Promise<string>;
+}
+
+/** Runs `bwc-emu record ...` (argv after the word `record`); resolves to the exit code. */
+export async function recordCommand(argv: string[], io: RecordIo): Promise<number> {
+  let failure: string | undefined;
+  let help = '';
+  const args = await yargs(argv)
+    .scriptName('bwc-emu record')
+    .usage('$0 --url ws://HOST/svc/ws-data-stream?sources=events --out capture.yaml [options]\n\nRecords the event stream of a device (real or emulated) into a scenario file.')
+    .option('url', { type: 'string', demandOption: true, describe: 'the event stream URL, ws:// or wss://' })
+    .option('user', { type: 'string', default: 'root', describe: 'user name' })
+    .option('password', { type: 'string', default: 'pass', describe: 'password' })
+    .option('token', { type: 'boolean', default: false, describe: 'use a session token from wssession.cgi instead of digest on the handshake' })
+    .option('cgi-prefix', { type: 'string', default: '/svc-cgi', describe: 'CGI prefix for the token (real devices: /axis-cgi)' })
+    .option('filter', { type: 'string', array: true, describe: 'topic filter (repeatable; default: everything)' })
+    .option('out', { type: 'string', demandOption: true, describe: 'the scenario file to write' })
+    .option('duration', { type: 'string', describe: 'stop after this long, e.g. 60s (default: Ctrl+C)' })
+    .option('max-events', { type: 'number', describe: 'stop after this many events' })
+    .strict()
+    .help()
+    .exitProcess(false)
+    .fail((message, err) => {
+      failure = message ?? err?.message;
+    })
+    .parseAsync(argv, {}, (_e, _a, output) => {
+      help = output;
+    })
+    .catch((err: Error) => {
+      failure = err.message;
+      return undefined;
+    });
+  if (failure !== undefined || !args) {
+    io.err(`bwc-emu record: ${(failure ?? 'invalid arguments').replace(/\s*\n\s*/g, ' ')}\nRun 'bwc-emu record --help' for the options.\n`);
+    return 2;
+  }
+  if (help) {
+    io.out(`${help}\n`);
+    return 0;
+  }
+  let durationMs: number | undefined;
+  if (args.duration !== undefined) {
+    const parsed = parseDuration(args.duration);
+    if (!parsed.ok) {
+      io.err(`bwc-emu record: --duration: ${parsed.message}\n`);
+      return 2;
+    }
+    durationMs = parsed.ms;
+  }
+  const abort = new AbortController();
+  void io.stopSignal().then(() => abort.abort());
+  io.out(`recording ${args.url} into ${args.out}; press Ctrl+C to stop\n`);
+  try {
+    const events = await recordEvents({
+      url: args.url,
+      user: args.user,
+      password: args.password,
+      token: args.token,
+      cgiPrefix: args.cgiPrefix,
+      filters: args.filter,
+      durationMs,
+      maxEvents: args.maxEvents,
+      signal: abort.signal,
+    });
+    await writeFile(args.out, toScenarioYaml(events, { name: 'capture', source: args.url }));
+    io.out(`${events.length} events written to ${args.out}; replay with: bwc-emu --scenario ${args.out}\n`);
+    return 0;
+  } catch (err) {
+    io.err(`bwc-emu record: ${(err as Error).message}\n`);
+    return 1;
+  }
+}
