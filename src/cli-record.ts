@@ -26,6 +26,7 @@ export async function recordCommand(argv: string[], io: RecordIo): Promise<numbe
     .option('password', { type: 'string', default: 'pass', describe: 'password' })
     .option('token', { type: 'boolean', default: false, describe: 'use a session token from wssession.cgi instead of digest on the handshake' })
     .option('cgi-prefix', { type: 'string', default: '/svc-cgi', describe: 'CGI prefix for the token (real devices: /axis-cgi)' })
+    .option('insecure', { type: 'boolean', default: false, describe: 'accept a self-signed wss/https certificate' })
     .option('filter', { type: 'string', array: true, describe: 'topic filter (repeatable; default: everything)' })
     .option('out', { type: 'string', demandOption: true, describe: 'the scenario file to write' })
     .option('duration', { type: 'string', describe: 'stop after this long, e.g. 60s (default: Ctrl+C)' })
@@ -73,6 +74,7 @@ export async function recordCommand(argv: string[], io: RecordIo): Promise<numbe
       filters: args.filter,
       durationMs,
       maxEvents: args.maxEvents,
+      insecure: args.insecure,
       signal: abort.signal,
     });
     await writeFile(args.out, toScenarioYaml(events, { name: 'capture', source: args.url }));

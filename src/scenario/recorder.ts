@@ -65,6 +65,11 @@ export interface RecordOptions {
   timeoutMs?: number;
   /** The clock for `atMs`; `Date.now` by default. */
   now?: () => number;
+  /**
+   * Called once the device has accepted the subscription (before the initial states of
+   * that same batch are read); e.g. to print "recording..." or, in tests, to start publishing.
+   */
+  onConfigured?: () => void;
 }
 
 /** One received notification. */
@@ -162,6 +167,7 @@ function record(ws: WebSocket, options: RecordOptions, timeoutMs: number): Promi
         setImmediate(() => (sameBatch = false));
         if (timer) clearTimeout(timer);
         timer = options.durationMs !== undefined ? setTimeout(() => end(), options.durationMs) : undefined;
+        options.onConfigured?.();
         return;
       }
       const n = message.params?.notification;
@@ -348,7 +354,7 @@ function get(base: URL, path: string, authorization: string | undefined, tls: Tl
   return new Promise((resolve, reject) => {
     const request = base.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = request(
-      { host: base.hostname, port: base.port, path, method: 'GET', headers: authorization ? { Authorization: authorization } : {}, timeout: timeoutMs, ...tls },
+      { host: base.hostname.replace(/^\[|\]$/g, ''), port: base.port, path, method: 'GET', headers: authorization ? { Authorization: authorization } : {}, timeout: timeoutMs, ...tls },
       (res) => {
         readBody(res).then((body) => resolve({ status: res.statusCode ?? 0, challenges: res.headersDistinct['www-authenticate'] ?? [], body }), reject);
       },
