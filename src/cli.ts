@@ -166,6 +166,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
           log?.warn({ file, errors: errors.map((e) => e.text) }, 'scenario changed but has errors: the last good version keeps running');
           io.err(`${errors.map((e) => e.text).join('\n')}\nbwc-emu: ${file} has errors; the last good version keeps running\n`);
         },
+        { onError: (err) => log?.error({ file, err: err.message }, 'scenario reload failed; the last good version keeps running') },
       );
     }
     running.push(entry);

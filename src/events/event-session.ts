@@ -66,6 +66,8 @@ export class EventSession {
   private corked = false;
   /** Bytes written into the corked socket since it was last flushed. */
   private corkedBytes = 0;
+  /** A corked burst is flushed past this many bytes (a quarter of the buffer limit at most). */
+  private readonly flushBytes: number;
   /** Resolves when the connection is gone, whoever closed it. */
   readonly closed: Promise<void>;
   private markClosed!: () => void;
@@ -79,6 +81,7 @@ export class EventSession {
     private readonly settings: SessionSettings,
     private readonly observer: SessionObserver,
   ) {
+    this.flushBytes = Math.min(FLUSH_BYTES, settings.maxBufferedBytes / 4);
     ws.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => this.onMessage(toBuffer(data), isBinary));
     ws.on('error', (err) => settings.log.info({ session: id, reason: err.message }, 'event stream error'));
     this.closed = new Promise((resolve) => {
@@ -189,7 +192,7 @@ export class EventSession {
     this.ws.send(payload, TEXT_FRAME);
     this.corkedBytes += payload.length;
     // A long burst is flushed in slices, so corked bytes never count against a fast client.
-    if (this.corkedBytes >= Math.min(FLUSH_BYTES, this.settings.maxBufferedBytes / 4)) {
+    if (this.corkedBytes >= this.flushBytes) {
       this.corkedBytes = 0;
       this.socket.uncork();
       this.socket.cork();

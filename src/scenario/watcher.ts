@@ -15,6 +15,8 @@ import type { Scenario } from './schema';
 export interface WatchScenarioOptions {
   /** Quiet period after the last file event before reloading, in milliseconds. Default 100. */
   readonly debounceMs?: number;
+  /** Told of a failed reload or watch (a callback that threw, a watch error); default: a process warning. */
+  readonly onError?: (err: Error) => void;
 }
 
 /** A running watch; `close()` stops it and leaves no timers or file handles open. */
@@ -37,6 +39,7 @@ export function watchScenario(
   options: WatchScenarioOptions = {},
 ): ScenarioWatcher {
   const debounceMs = options.debounceMs ?? 100;
+  const onError = options.onError ?? ((err: Error) => process.emitWarning(`scenario watch of ${file}: ${err.message}`));
   const target = resolve(file);
   const dir = dirname(target);
   let timer: NodeJS.Timeout | undefined;
@@ -79,7 +82,7 @@ export function watchScenario(
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
-      inFlight = reload().catch(() => undefined);
+      inFlight = reload().catch((err: unknown) => onError(err instanceof Error ? err : new Error(String(err))));
     }, debounceMs);
   };
 
@@ -87,9 +90,8 @@ export function watchScenario(
   watcher.on('change', schedule);
   watcher.on('unlink', schedule);
   const ready = new Promise<void>((resolveReady) => watcher.once('ready', () => resolveReady()));
-  watcher.on('error', () => {
-    /* transient watch errors (e.g. EPERM on a vanished entry) are not fatal; the next event reloads */
-  });
+  // Watch errors (e.g. EPERM on a vanished entry) are not fatal: the next event reloads.
+  watcher.on('error', (err: unknown) => onError(err instanceof Error ? err : new Error(String(err))));
 
   return {
     ready,

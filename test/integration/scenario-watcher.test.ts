@@ -140,3 +140,34 @@ test('close() with a reload pending clears its timer and closes every watch', as
     clearSpy.mockRestore();
   }
 });
+
+test('a callback that throws is told to onError, and the next save still reloads', async () => {
+  const errors: string[] = [];
+  const names: string[] = [];
+  let throwNext = true;
+  let told: () => void = () => undefined;
+  const nextCall = (): Promise<void> => new Promise((resolve) => (told = resolve));
+  watcher = watchScenario(
+    file,
+    ({ scenario }) => {
+      names.push(scenario.name ?? '');
+      told();
+      if (throwNext) {
+        throwNext = false;
+        throw new Error('callback broke');
+      }
+    },
+    () => undefined,
+    { onError: (err) => errors.push(err.message) },
+  );
+  await watcher.ready;
+  let call = nextCall();
+  writeFileSync(file, 'name: second\n');
+  await call;
+  await settle(50); // the rejection reaches onError on a later tick
+  expect(errors).toEqual(['callback broke']);
+  call = nextCall();
+  writeFileSync(file, 'name: third\n');
+  await call;
+  expect(names).toEqual(['second', 'third']);
+});
