@@ -4,6 +4,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import yargs from 'yargs';
+import { parseCommandLine } from './cli-parse';
 import { parseDuration } from './scenario/duration';
 import { recordEvents, toScenarioYaml } from './scenario/recorder';
 
@@ -16,9 +17,7 @@ export interface RecordIo {
 
 /** Runs `bwc-emu record ...` (argv after the word `record`); resolves to the exit code. */
 export async function recordCommand(argv: string[], io: RecordIo): Promise<number> {
-  let failure: string | undefined;
-  let help = '';
-  const args = await yargs(argv)
+  const parser = yargs(argv)
     .scriptName('bwc-emu record')
     .usage('$0 --url ws://HOST/svc/ws-data-stream?sources=events --out capture.yaml [options]\n\nRecords the event stream of a device (real or emulated) into a scenario file.')
     .option('url', { type: 'string', demandOption: true, describe: 'the event stream URL, ws:// or wss://' })
@@ -32,26 +31,10 @@ export async function recordCommand(argv: string[], io: RecordIo): Promise<numbe
     .option('duration', { type: 'string', describe: 'stop after this long, e.g. 60s (default: Ctrl+C)' })
     .option('max-events', { type: 'number', describe: 'stop after this many events' })
     .strict()
-    .help()
-    .exitProcess(false)
-    .fail((message, err) => {
-      failure = message ?? err?.message;
-    })
-    .parseAsync(argv, {}, (_e, _a, output) => {
-      help = output;
-    })
-    .catch((err: Error) => {
-      failure = err.message;
-      return undefined;
-    });
-  if (failure !== undefined || !args) {
-    io.err(`bwc-emu record: ${(failure ?? 'invalid arguments').replace(/\s*\n\s*/g, ' ')}\nRun 'bwc-emu record --help' for the options.\n`);
-    return 2;
-  }
-  if (help) {
-    io.out(`${help}\n`);
-    return 0;
-  }
+    .help();
+  const parsed = await parseCommandLine(parser, argv, 'bwc-emu record', io);
+  if (!parsed.ok) return parsed.code;
+  const args = parsed.args;
   let durationMs: number | undefined;
   if (args.duration !== undefined) {
     const parsed = parseDuration(args.duration);
@@ -70,10 +53,10 @@ export async function recordCommand(argv: string[], io: RecordIo): Promise<numbe
       user: args.user,
       password: args.password,
       token: args.token,
-      cgiPrefix: args.cgiPrefix,
+      cgiPrefix: args['cgi-prefix'],
       filters: args.filter,
       durationMs,
-      maxEvents: args.maxEvents,
+      maxEvents: args['max-events'],
       insecure: args.insecure,
       signal: abort.signal,
     });

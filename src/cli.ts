@@ -9,6 +9,7 @@ import { type DigestAlgorithm, DIGEST_ALGORITHMS } from './auth/digest';
 import { type DeviceHandle, startDevice } from './device/device';
 import type { DeviceOptions } from './device/device-options';
 import { loadCertificate } from './device/tls';
+import { parseCommandLine } from './cli-parse';
 import { recordCommand } from './cli-record';
 import { listScenarios, loadForRun, type LoadedScenario, validateCommand } from './cli-scenarios';
 import { EmulatorError } from './errors';
@@ -43,7 +44,6 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   if (argv[0] === 'validate') return validateCommand(argv.slice(1), io.out, io.err);
   if (argv[0] === 'scenarios') return listScenarios(io.out);
   if (argv[0] === 'record') return recordCommand(argv.slice(1), io);
-  let failure: string | undefined;
   const parser = yargs(argv)
     .scriptName('bwc-emu')
     .usage(
@@ -84,30 +84,10 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     .help()
     .alias('help', 'h')
     .version()
-    .wrap(Math.min(100, process.stdout.columns || 100))
-    .exitProcess(false)
-    .fail((message, err) => {
-      failure = message ?? err?.message ?? 'invalid arguments';
-    });
-
-  let args: Awaited<ReturnType<typeof parser.parseAsync>>;
-  let helpText = '';
-  try {
-    args = await parser.parseAsync(argv, {}, (_err, _argv, output) => {
-      helpText = output;
-    });
-  } catch (err) {
-    failure = (err as Error).message;
-    args = {} as typeof args;
-  }
-  if (failure !== undefined) {
-    io.err(`bwc-emu: ${oneLine(failure)}\nRun 'bwc-emu --help' for the options.\n`);
-    return 2;
-  }
-  if (helpText) {
-    io.out(`${helpText}\n`);
-    return 0;
-  }
+    .wrap(Math.min(100, process.stdout.columns || 100));
+  const parsed = await parseCommandLine(parser, argv, 'bwc-emu', io);
+  if (!parsed.ok) return parsed.code;
+  const args = parsed.args;
 
   let options: DeviceOptions;
   try {
@@ -288,9 +268,4 @@ function banner(device: DeviceHandle, scenario: string): string {
   ];
   if (o.auth === 'none') lines.splice(1, 0, 'WARNING: authentication is OFF (--auth none): anyone who can reach this port has full access.');
   return `${lines.filter((l) => l !== undefined).join('\n')}\n`;
-}
-
-/** yargs spreads some messages ("Invalid values: ...") over several lines; a CLI error is one. */
-function oneLine(message: string): string {
-  return message.replace(/\s*\n\s*/g, ' ').trim();
 }
