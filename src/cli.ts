@@ -8,7 +8,7 @@ import { AUTH_MODES, type AuthMode } from './auth/authenticator';
 import { type DigestAlgorithm, DIGEST_ALGORITHMS } from './auth/digest';
 import { type DeviceHandle, startDevice } from './device/device';
 import type { DeviceOptions } from './device/device-options';
-import { loadCertificate } from './device/tls';
+import { loadCertificate } from './tls';
 import { parseCommandLine } from './cli-parse';
 import { recordCommand } from './cli-record';
 import { listScenarios, loadForRun, type LoadedScenario, validateCommand } from './cli-scenarios';

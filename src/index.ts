@@ -17,7 +17,7 @@ export type { DeviceHandle } from './device/device';
 export type { DeviceOptions } from './device/device-options';
 export { DEFAULT_FLAGS } from './device/feature-flags';
 export type { FlagDefinition, FlagState } from './device/feature-flags';
-export type { TlsMaterial } from './device/tls';
+export type { TlsMaterial } from './tls';
 
 export type { SessionInfo, SessionState } from './events/event-session';
 export type { SessionChange, SessionListener } from './events/stream-server';

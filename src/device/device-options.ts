@@ -14,7 +14,7 @@ import type { TimestampMode } from '../events/event-bus';
 import { DEFAULT_TOPIC_ALIASES } from '../events/topic-filter';
 import { DEFAULT_FLAGS, type FlagDefinition } from './feature-flags';
 import { DEFAULT_IDENTITY, type DeviceIdentity, type IdentityOptions, resolveIdentity } from './identity';
-import type { TlsMaterial } from './tls';
+import type { TlsMaterial } from '../tls';
 
 /** Everything a device can be told; every field is optional. */
 export interface DeviceOptions {

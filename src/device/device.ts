@@ -3,12 +3,7 @@
  * the CGIs (feature flags, session tokens) behind real digest/Basic auth.
  * The WebSocket event stream shares this server through its `upgrade` event.
  */
-import { once } from 'node:events';
-import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
-import type { Express } from 'express';
 import { Authenticator } from '../auth/authenticator';
 import { SessionTokens, type TokenVerdict } from '../auth/session-tokens';
 import { EmulatorError } from '../errors';
@@ -16,11 +11,12 @@ import type { NotificationMessage } from '../events/content-filter';
 import { type DeviceEvent, EventBus, type PublishOptions } from '../events/event-bus';
 import type { SessionInfo } from '../events/event-session';
 import { type SessionListener, StreamServer } from '../events/stream-server';
+import { listenApp } from '../http-server';
 import { createLogger } from '../log';
 import { buildDeviceApp } from './device-app';
 import { type DeviceOptions, resolveDeviceOptions, type ResolvedDeviceOptions } from './device-options';
 import { FeatureFlags, type FlagState } from './feature-flags';
-import { selfSignedCertificate, type TlsMaterial } from './tls';
+import { selfSignedCertificate } from '../tls';
 
 /** A running device. */
 export interface DeviceHandle {
@@ -99,22 +95,9 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
   });
 
   const app = buildDeviceApp(resolved, { authenticator, tokens, flags, log });
-  const server = createServerFor(app, tls);
-  server.on('upgrade', (req, socket, head) => stream.handleUpgrade(req, socket, head));
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    log.info({ code: err.code, reason: err.message }, 'malformed HTTP request');
-    if (socket.writable && !socket.destroyed) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    else socket.destroy();
-  });
-  await listen(server, resolved.port, resolved.host);
-  const port = (server.address() as AddressInfo).port;
-  const scheme = tls ? 'https' : 'http';
-  const url = `${scheme}://${formatHost(resolved.host)}:${port}`;
+  const listening = await listenApp(app, { port: resolved.port, host: resolved.host, tls, log });
+  listening.server.on('upgrade', (req, socket, head) => stream.handleUpgrade(req, socket, head));
+  const { url, port } = listening;
   log.info({ url, realm: resolved.realm, auth: resolved.auth }, 'device listening');
 
   let state: DeviceState = 'RUNNING';
@@ -146,33 +129,11 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
       if (state !== 'RUNNING') return closed as Promise<void>;
       state = 'CLOSING';
       closed = (async () => {
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        await stream.close();
-        for (const socket of sockets) socket.destroy();
-        await stopped;
+        await listening.close(() => stream.close());
         state = 'CLOSED';
         log.info('device closed');
       })();
       return closed;
     },
   };
-}
-
-function createServerFor(app: Express, tls: TlsMaterial | undefined): Server {
-  return tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, app) : createHttpServer(app);
-}
-
-async function listen(server: Server, port: number, host: string): Promise<void> {
-  server.listen(port, host);
-  try {
-    await once(server, 'listening');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new EmulatorError('PORT_IN_USE', `port ${port} on ${host} is already in use; choose another with --port (0 picks a free one)`);
-    throw new EmulatorError('LISTEN_FAILED', `cannot listen on ${host}:${port}: ${(err as Error).message}`);
-  }
-}
-
-function formatHost(host: string): string {
-  return host.includes(':') ? `[${host}]` : host;
 }

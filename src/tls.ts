@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { generate } from 'selfsigned';
-import { EmulatorError } from '../errors';
+import { EmulatorError } from './errors';
 
 /** A PEM certificate and its private key. */
 export interface TlsMaterial {

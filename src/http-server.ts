@@ -1,0 +1,79 @@
+/**
+ * The node:http(s) server every wing runs its Express app on: listens with errors a
+ * user can act on, answers malformed requests with 400, tracks sockets so `close()`
+ * really ends every connection.
+ */
+import { once } from 'node:events';
+import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { EmulatorError } from './errors';
+import type { Logger } from './log';
+import type { TlsMaterial } from './tls';
+
+/** A listening server and how to reach it. */
+export interface ListeningServer {
+  readonly server: Server;
+  /** `http://127.0.0.1:41234` (or https). */
+  readonly url: string;
+  readonly port: number;
+  /**
+   * Stops listening, awaits `drain` (e.g. graceful WebSocket closes), then destroys every
+   * open connection; resolves when the server is closed.
+   */
+  close(drain?: () => Promise<void>): Promise<void>;
+}
+
+/** Where and how to listen. */
+export interface ListenOptions {
+  port: number;
+  host: string;
+  tls: TlsMaterial | undefined;
+  log: Logger;
+}
+
+/** Creates the server for `app` and resolves once it listens. */
+export async function listenApp(app: RequestListener, options: ListenOptions): Promise<ListeningServer> {
+  const { tls, log } = options;
+  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, app) : createHttpServer(app);
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    log.info({ code: err.code, reason: err.message }, 'malformed HTTP request');
+    if (socket.writable && !socket.destroyed) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+  await listen(server, options.port, options.host);
+  const port = (server.address() as AddressInfo).port;
+  const url = `${tls ? 'https' : 'http'}://${formatHost(options.host)}:${port}`;
+  return {
+    server,
+    url,
+    port,
+    close: async (drain) => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      await drain?.();
+      for (const socket of sockets) socket.destroy();
+      await stopped;
+    },
+  };
+}
+
+async function listen(server: Server, port: number, host: string): Promise<void> {
+  server.listen(port, host);
+  try {
+    await once(server, 'listening');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new EmulatorError('PORT_IN_USE', `port ${port} on ${host} is already in use; choose another with --port (0 picks a free one)`);
+    throw new EmulatorError('LISTEN_FAILED', `cannot listen on ${host}:${port}: ${(err as Error).message}`);
+  }
+}
+
+/** `::1` -> `[::1]` for a URL. */
+function formatHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
