@@ -1,0 +1,35 @@
+/** The destination's Express app: faults first, then auth, storage, the recordings page, control. */
+import express, { type Express } from 'express';
+import type { DestinationContext } from './destination-context';
+import { applyFaults, faultsRouter } from './faults-route';
+import { recordingsPage } from './recordings-page';
+import { storageRoute } from './storage-route';
+import { authRoute } from './swift-auth-route';
+import { sendError, setTransactionId } from './swift-response';
+
+/** Builds the app. No body parser runs globally: object bodies stream straight to the store. */
+export function buildDestinationApp(ctx: DestinationContext): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.use((req, res, next) => {
+    setTransactionId(res);
+    const started = process.hrtime.bigint();
+    res.once('close', () => {
+      const ms = Number((process.hrtime.bigint() - started) / 1000n) / 1000;
+      ctx.log.debug({ method: req.method, url: req.originalUrl, status: res.writableFinished ? res.statusCode : undefined, ms }, res.writableFinished ? 'request' : 'request aborted');
+    });
+    next();
+  });
+  app.use('/_emu/faults', faultsRouter(ctx));
+  app.use(['/auth', '/v1'], applyFaults(ctx));
+  app.get(['/auth/v1.0', '/auth/v1.0/'], authRoute(ctx));
+  const storage = storageRoute(ctx);
+  app.use((req, res, next) => (req.path === '/v1' || req.path.startsWith('/v1/') ? storage(req, res, next) : next()));
+  app.get('/', recordingsPage(ctx));
+  app.use((req, res) => {
+    ctx.log.info({ method: req.method, url: req.originalUrl }, 'no such route');
+    sendError(req, res, 404, `Not Found: ${req.method} ${req.path} (storage is under /v1/{account}, auth at /auth/v1.0)`);
+  });
+  return app;
+}

@@ -1,0 +1,40 @@
+/** What every route of the destination shares: options, store, tokens, rules, log. */
+import type { Logger } from '../log';
+import { RESERVED_CONTAINERS } from '../protocol/body-worn';
+import { isActive, type Registry, type RulePolicy } from './body-worn-rules';
+import type { ResolvedDestinationOptions } from './destination-options';
+import type { FaultInjector } from './faults';
+import type { ObjectStore } from './object-store';
+import type { RecordingLog } from './recordings';
+import type { SwiftTokens } from './swift-tokens';
+
+/** The destination's parts, handed to its routes. */
+export interface DestinationContext {
+  options: ResolvedDestinationOptions;
+  store: ObjectStore;
+  tokens: SwiftTokens;
+  faults: FaultInjector;
+  recordings: RecordingLog;
+  log: Logger;
+  scheme: 'http' | 'https';
+}
+
+/** Users and cameras registered in an account, as the body worn rules see them. */
+export function registryOf(ctx: DestinationContext, account: string): Registry {
+  const { store } = ctx;
+  const lookup = (container: string, name: string) => (store.container(account, container) ? store.object(account, container, name)?.metadata : undefined);
+  return {
+    user: (id) => lookup(RESERVED_CONTAINERS.users, id),
+    device: (serial) => lookup(RESERVED_CONTAINERS.devices, serial),
+    activeCount: (kind) => {
+      const container = kind === 'users' ? RESERVED_CONTAINERS.users : RESERVED_CONTAINERS.devices;
+      if (!store.container(account, container)) return 0;
+      return store.objects(account, container).filter((o) => isActive(o.metadata)).length;
+    },
+  };
+}
+
+/** The rules' limits at this moment. */
+export function policyOf(ctx: DestinationContext): RulePolicy {
+  return { licences: ctx.options.licences, now: ctx.options.clock.now(), earliest: Date.UTC(2000, 0, 1), maxAheadMs: ctx.options.maxAheadMs };
+}

@@ -1,0 +1,122 @@
+/**
+ * The reference content destination: a Swift-subset server with the body worn rules,
+ * storing into a data directory. Start it, give its auth URL and a login to a body
+ * worn system (or `bwc-emu upload`), watch the recordings arrive.
+ */
+import { Readable } from 'node:stream';
+import { createLogger } from '../log';
+import { listenApp } from '../http-server';
+import { capabilitiesDocument, RESERVED_CONTAINERS, SYSTEM_OBJECTS } from '../protocol/body-worn';
+import { selfSignedCertificate } from '../tls';
+import { buildDestinationApp } from './destination-app';
+import type { DestinationContext } from './destination-context';
+import { type DestinationOptions, resolveDestinationOptions, type ResolvedDestinationOptions, type ResolvedUser } from './destination-options';
+import { FaultInjector, type FaultRule } from './faults';
+import { ObjectStore } from './object-store';
+import { RecordingLog, type RecordingInfo } from './recordings';
+import { SwiftTokens } from './swift-tokens';
+
+/** A running content destination. */
+export interface DestinationHandle {
+  /** Base URL, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string;
+  readonly port: number;
+  /** `{url}/auth/v1.0`: where clients authenticate (a connection file's `AuthenticationTokenURI`). */
+  readonly authUrl: string;
+  /** The PEM certificate served (HTTPS only), to trust in a client. */
+  readonly certificate: string | undefined;
+  /** The options in force, defaults filled in (the data directory among them). */
+  readonly options: Readonly<ResolvedDestinationOptions>;
+  /** The logins, with their accounts. */
+  readonly users: readonly ResolvedUser[];
+  /** `{url}/v1/{account}` of a login (the first by default): what `X-Storage-Url` says. */
+  storageUrl(user?: string): string;
+  /** Recordings received (one account's, or all), with status, clips, bytes and duration. */
+  recordings(account?: string): RecordingInfo[];
+  /** Fault injection: the same rules as the `/_emu/faults` endpoint. */
+  readonly faults: {
+    list(): (FaultRule & { hits: number })[];
+    add(rule: FaultRule): void;
+    replace(rules: FaultRule[]): void;
+    clear(): void;
+  };
+  /** Forgets every auth token: clients get 401 and must authenticate again. */
+  revokeTokens(): void;
+  /** Stops listening and ends every connection; resolves when all is closed. */
+  close(): Promise<void>;
+}
+
+/** Starts a destination on `options.port` (0 = a free port) and resolves when it listens. */
+export async function startDestination(options: DestinationOptions = {}): Promise<DestinationHandle> {
+  const resolved = resolveDestinationOptions(options);
+  const log = (options.logger ?? createLogger({ level: options.logLevel })).child({ destination: resolved.port || 'auto' });
+  const tls = resolved.tls === true ? await selfSignedCertificate('bwc-emu-destination.local', resolved.host) : resolved.tls || undefined;
+  const store = new ObjectStore({ dataDir: resolved.dataDir, clock: resolved.clock, log, openWrite: resolved.openWrite });
+  const recordings = new RecordingLog(() => resolved.clock.now(), log);
+  for (const account of resolved.accounts) {
+    await store.openAccount(account);
+    await publishSystemObjects(store, account, resolved);
+    recordings.load(account, store.containers(account));
+  }
+  const ctx: DestinationContext = {
+    options: resolved,
+    store,
+    tokens: new SwiftTokens(resolved.clock, resolved.tokenLifetimeMs),
+    faults: new FaultInjector(resolved.faults),
+    recordings,
+    log,
+    scheme: tls ? 'https' : 'http',
+  };
+  const listening = await listenApp(buildDestinationApp(ctx), { port: resolved.port, host: resolved.host, tls, log });
+  const { url, port } = listening;
+  log.info({ url, dataDir: resolved.dataDir, accounts: resolved.accounts }, 'content destination listening');
+
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    authUrl: `${url}/auth/v1.0`,
+    certificate: tls?.cert,
+    options: resolved,
+    users: resolved.users,
+    storageUrl: (user) => {
+      const login = user === undefined ? resolved.users[0] : resolved.users.find((u) => u.user === user);
+      if (!login) throw new Error(`no user "${user}"`);
+      return `${url}/v1/${login.account}`;
+    },
+    recordings: (account) => recordings.list(account),
+    faults: {
+      list: () => ctx.faults.list(),
+      add: (rule) => ctx.faults.add(rule),
+      replace: (rules) => ctx.faults.replace(rules),
+      clear: () => ctx.faults.replace([]),
+    },
+    revokeTokens: () => ctx.tokens.revokeAll(),
+    close: () => {
+      closed ??= listening.close().then(() => log.info('content destination closed'));
+      return closed;
+    },
+  };
+}
+
+/**
+ * Writes `System/Capabilities.json` and `System/Categories.json` from the options at
+ * every start, so what is published always matches what the destination enforces.
+ */
+async function publishSystemObjects(store: ObjectStore, account: string, options: ResolvedDestinationOptions): Promise<void> {
+  await store.putContainer(account, RESERVED_CONTAINERS.system, {});
+  const documents: [string, unknown][] = [
+    [SYSTEM_OBJECTS.capabilities, capabilitiesDocument(options.capabilities)],
+    [SYSTEM_OBJECTS.categories, options.categories],
+  ];
+  for (const [name, document] of documents) {
+    const body = Buffer.from(`${JSON.stringify(document, null, 2)}\n`);
+    const outcome = await store.putObject(account, RESERVED_CONTAINERS.system, name, Readable.from([body]), {
+      contentType: 'application/json',
+      metadata: {},
+      maxBytes: Infinity,
+      quotaLeft: Infinity,
+    });
+    if (!outcome.ok) throw new Error(`cannot publish System/${name}: ${outcome.message}`);
+  }
+}

@@ -1,0 +1,16 @@
+/** Runs tasks one at a time per key: commits of one object (or container) never interleave. */
+export class KeyedLock {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  /** Runs `task` after every earlier task of `key` has settled; resolves with its result. */
+  run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    const result = previous.then(task, task);
+    const tail = result.catch(() => undefined);
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return result;
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * Object operations: PUT streams the body to the store (201 with the MD5 `ETag`),
+ * POST replaces the metadata (202), HEAD/GET return metadata and body, DELETE 204.
+ * Every refusal that can be decided from the headers is sent before the body is read.
+ */
+import type { Request, Response } from 'express';
+import { metadataHeaders, metadataProblem, readMetadata, unquoteEtag, isMd5Hex } from '../protocol/swift';
+import { checkObjectWrite } from './body-worn-rules';
+import { type DestinationContext, policyOf, registryOf } from './destination-context';
+import type { ObjectRecord, PutFailure } from './object-store';
+import type { Caller } from './storage-route';
+import { httpDate, sendEmpty, sendError, swiftTimestamp } from './swift-response';
+
+/** Status for each way a PUT can store nothing. */
+const PUT_FAILURE_STATUS: Record<PutFailure, number> = {
+  'no-container': 404,
+  'etag-mismatch': 422,
+  'too-large': 413,
+  quota: 507,
+  'disk-full': 507,
+  aborted: 400,
+  'length-mismatch': 400,
+};
+
+/** Every operation on `/v1/{account}/{container}/{object}`. */
+export async function objectOperation(ctx: DestinationContext, req: Request, res: Response, container: string, object: string, caller: Caller): Promise<void> {
+  switch (req.method) {
+    case 'PUT':
+      return putObject(ctx, req, res, container, object, caller);
+    case 'POST':
+      return postObject(ctx, req, res, container, object, caller);
+    case 'HEAD':
+    case 'GET':
+      return getObject(ctx, req, res, container, object, caller);
+    case 'DELETE': {
+      if (!(await ctx.store.deleteObject(caller.account, container, object))) return sendError(req, res, 404, 'Not Found');
+      return sendEmpty(res, 204);
+    }
+    default:
+      return sendError(req, res, 405, `Method ${req.method} is not allowed on an object`, { Allow: 'PUT, POST, GET, HEAD, DELETE' });
+  }
+}
+
+async function putObject(ctx: DestinationContext, req: Request, res: Response, container: string, object: string, { account }: Caller): Promise<void> {
+  const { store, options, log } = ctx;
+  const where = { account, container, object };
+  const lengthHeader = req.headers['content-length'];
+  const chunked = /\bchunked\b/i.test(String(req.headers['transfer-encoding'] ?? ''));
+  if (lengthHeader === undefined && !chunked) {
+    log.info(where, 'PUT refused: neither Content-Length nor chunked transfer encoding');
+    return sendError(req, res, 411, 'Length Required: send Content-Length or Transfer-Encoding: chunked');
+  }
+  const contentLength = lengthHeader === undefined ? undefined : Number(lengthHeader);
+  if (contentLength !== undefined && contentLength > options.maxObjectBytes) {
+    log.info({ ...where, contentLength }, 'PUT refused: too large');
+    return sendError(req, res, 413, `Your request is too large: the limit is ${options.maxObjectBytes} bytes`);
+  }
+  const etagHeader = req.headers.etag === undefined ? undefined : unquoteEtag(String(req.headers.etag));
+  if (etagHeader !== undefined && !isMd5Hex(etagHeader)) return sendError(req, res, 422, `Unprocessable Entity: ETag "${etagHeader}" is not an MD5 hex digest`);
+  const metadata = Object.fromEntries(readMetadata(req.headers, 'object').set);
+  const limits = metadataProblem(new Map(Object.entries(metadata)), 'object');
+  if (limits) {
+    log.info({ ...where, reason: limits }, 'PUT refused: metadata limits');
+    return sendError(req, res, 400, limits);
+  }
+  if (!store.container(account, container)) return sendError(req, res, 404, 'Container not found');
+  const existing = store.object(account, container, object);
+  const verdict = checkObjectWrite(container, object, metadata, existing?.metadata, registryOf(ctx, account), policyOf(ctx));
+  if (!verdict.ok) {
+    if (verdict.recording) ctx.recordings.refused(account, container, verdict.message);
+    else log.info({ ...where, status: verdict.status, reason: verdict.message }, 'PUT refused');
+    return sendError(req, res, verdict.status, verdict.message);
+  }
+  const quotaLeft = options.quotaBytes - store.bytesUsed(account) + (existing?.bytes ?? 0);
+  if (contentLength !== undefined && contentLength > quotaLeft) {
+    log.warn({ ...where, contentLength, quotaBytes: options.quotaBytes }, 'PUT refused: quota');
+    return sendError(req, res, 507, 'Insufficient Storage: the account quota is used up');
+  }
+  const outcome = await store.putObject(account, container, object, req, {
+    contentType: String(req.headers['content-type'] ?? 'application/octet-stream'),
+    metadata,
+    expectedEtag: etagHeader,
+    contentLength,
+    maxBytes: options.maxObjectBytes,
+    quotaLeft,
+  });
+  if (!outcome.ok) {
+    log[outcome.reason === 'aborted' ? 'info' : 'warn']({ ...where, reason: outcome.message }, 'PUT stored nothing');
+    if (!res.writable || req.destroyed) return;
+    return sendError(req, res, PUT_FAILURE_STATUS[outcome.reason], outcome.message);
+  }
+  ctx.recordings.objectStored(account, container, outcome.record);
+  log.debug({ ...where, bytes: outcome.record.bytes, etag: outcome.record.etag }, 'object stored');
+  sendEmpty(res, 201, { ETag: outcome.record.etag, 'Last-Modified': httpDate(outcome.record.lastModified), 'X-Timestamp': swiftTimestamp(outcome.record.lastModified) });
+}
+
+async function postObject(ctx: DestinationContext, req: Request, res: Response, container: string, object: string, { account }: Caller): Promise<void> {
+  const existing = ctx.store.object(account, container, object);
+  if (!existing) return sendError(req, res, 404, 'Not Found');
+  const metadata = Object.fromEntries(readMetadata(req.headers, 'object').set);
+  const limits = metadataProblem(new Map(Object.entries(metadata)), 'object');
+  if (limits) return sendError(req, res, 400, limits);
+  const verdict = checkObjectWrite(container, object, metadata, existing.metadata, registryOf(ctx, account), policyOf(ctx), true);
+  if (!verdict.ok) {
+    ctx.log.info({ account, container, object, status: verdict.status, reason: verdict.message }, 'POST refused');
+    return sendError(req, res, verdict.status, verdict.message);
+  }
+  const contentType = req.headers['content-type'];
+  const updated = await ctx.store.postObject(account, container, object, metadata, contentType === undefined ? undefined : String(contentType));
+  if (!updated) return sendError(req, res, 404, 'Not Found');
+  sendEmpty(res, 202);
+}
+
+async function getObject(ctx: DestinationContext, req: Request, res: Response, container: string, object: string, { account }: Caller): Promise<void> {
+  if (req.method === 'HEAD') {
+    const record = ctx.store.object(account, container, object);
+    if (!record) return sendError(req, res, 404, 'Not Found');
+    res.writeHead(200, objectHeaders(record));
+    res.end();
+    return;
+  }
+  const opened = await ctx.store.readObject(account, container, object);
+  if (!opened) return sendError(req, res, 404, 'Not Found');
+  res.writeHead(200, objectHeaders(opened.record));
+  opened.body.on('error', (err) => {
+    ctx.log.error({ account, container, object, err: err.message }, 'reading an object failed');
+    res.destroy(err);
+  });
+  res.on('close', () => opened.body.destroy());
+  opened.body.pipe(res);
+}
+
+function objectHeaders(record: ObjectRecord): Record<string, string> {
+  return {
+    'Content-Length': String(record.bytes),
+    'Content-Type': record.contentType,
+    ETag: record.etag,
+    'Last-Modified': httpDate(record.lastModified),
+    'X-Timestamp': swiftTimestamp(record.lastModified),
+    'Accept-Ranges': 'bytes',
+    ...metadataHeaders(new Map(Object.entries(record.metadata)), 'object'),
+  };
+}

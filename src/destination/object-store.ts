@@ -1,0 +1,380 @@
+/**
+ * Accounts, containers and objects on the file system, with an in-memory index
+ * rebuilt at start. An object is whole or absent: its body streams into a part file
+ * (MD5 computed on the way), is fsynced, renamed to a data file, and only then does
+ * its record (name, ETag, metadata, data file) replace the old one, atomically.
+ * Commits of one name are serialised, so concurrent PUTs end with the last complete
+ * one; readers keep the data file they opened even if it is replaced meanwhile.
+ *
+ * Layout: `{dataDir}/{account key}/{container key}/container.json` and
+ * `.../objects/{object key}.json` + `{object key}.{id}.data`. Keys are a readable
+ * slug plus a hash of the name, so no name can reach outside its directory.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform, type Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Clock } from '../clock';
+import type { Logger } from '../log';
+import { compareNames } from '../protocol/swift';
+import { writeFileAtomic } from '../storage/atomic-file';
+import { KeyedLock } from './keyed-lock';
+
+/** Metadata as stored: lower-case name -> value as sent. */
+export type StoredMetadata = Record<string, string>;
+
+/** A stored object, as its record file says. */
+export interface ObjectRecord {
+  name: string;
+  etag: string;
+  bytes: number;
+  contentType: string;
+  /** Epoch ms of the PUT (or the last POST). */
+  lastModified: number;
+  metadata: StoredMetadata;
+  /** Base name of the data file in the container's `objects` directory. */
+  dataFile: string;
+}
+
+/** A container and what it holds. */
+export interface ContainerRecord {
+  name: string;
+  created: number;
+  metadata: StoredMetadata;
+  objects: Map<string, ObjectRecord>;
+  bytes: number;
+}
+
+/** Why a PUT stored nothing. */
+export type PutFailure = 'no-container' | 'etag-mismatch' | 'too-large' | 'quota' | 'disk-full' | 'aborted' | 'length-mismatch';
+
+/** The result of {@link ObjectStore.putObject}. */
+export type PutOutcome = { ok: true; record: ObjectRecord; replaced: ObjectRecord | undefined } | { ok: false; reason: PutFailure; message: string };
+
+/** What a PUT brings besides its body. */
+export interface PutRequest {
+  contentType: string;
+  metadata: StoredMetadata;
+  /** The client's `ETag` (MD5 hex): a body with another MD5 is refused and not stored. */
+  expectedEtag?: string;
+  /** Content-Length, when the body is not chunked: a shorter body is an interrupted upload. */
+  contentLength?: number;
+  /** Largest body accepted (`too-large` beyond). */
+  maxBytes: number;
+  /** Bytes the account may still add (`quota` beyond); Infinity when unlimited. */
+  quotaLeft: number;
+}
+
+/** How the store writes part files; tests pass one that fails like a full disk. */
+export type OpenWrite = (path: string) => Writable;
+
+/** Store set-up. */
+export interface ObjectStoreOptions {
+  dataDir: string;
+  clock: Clock;
+  log: Logger;
+  openWrite?: OpenWrite;
+}
+
+interface AccountRecord {
+  name: string;
+  dir: string;
+  containers: Map<string, ContainerRecord>;
+}
+
+/** The file-system object store of the reference destination. */
+export class ObjectStore {
+  private readonly accounts = new Map<string, AccountRecord>();
+  private readonly lock = new KeyedLock();
+  private readonly sorted = new WeakMap<ContainerRecord, ObjectRecord[]>();
+  private readonly openWrite: OpenWrite;
+
+  constructor(private readonly options: ObjectStoreOptions) {
+    this.openWrite = options.openWrite ?? ((path) => createWriteStream(path, { flags: 'wx', mode: 0o644 }));
+  }
+
+  /** Creates the account's directory and loads what an earlier run stored there. */
+  async openAccount(name: string): Promise<void> {
+    if (this.accounts.has(name)) return;
+    const dir = join(this.options.dataDir, fileKey(name));
+    await mkdir(dir, { recursive: true });
+    await writeFileAtomic(join(dir, 'account.json'), JSON.stringify({ name }));
+    const account: AccountRecord = { name, dir, containers: new Map() };
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const container = await this.loadContainer(join(dir, entry.name));
+      if (container) account.containers.set(container.name, container);
+    }
+    this.accounts.set(name, account);
+  }
+
+  /** The account's containers, sorted by name. */
+  containers(account: string): ContainerRecord[] {
+    return [...this.account(account).containers.values()].sort((a, b) => compareNames(a.name, b.name));
+  }
+
+  /** One container, if it exists. */
+  container(account: string, name: string): ContainerRecord | undefined {
+    return this.account(account).containers.get(name);
+  }
+
+  /** One object, if it exists. */
+  object(account: string, container: string, name: string): ObjectRecord | undefined {
+    return this.container(account, container)?.objects.get(name);
+  }
+
+  /** The container's objects sorted by name (cached until the container changes). */
+  objects(account: string, container: string): ObjectRecord[] {
+    const record = this.container(account, container);
+    if (!record) return [];
+    let list = this.sorted.get(record);
+    if (!list) {
+      list = [...record.objects.values()].sort((a, b) => compareNames(a.name, b.name));
+      this.sorted.set(record, list);
+    }
+    return list;
+  }
+
+  /** Bytes stored in the account. */
+  bytesUsed(account: string): number {
+    let total = 0;
+    for (const container of this.account(account).containers.values()) total += container.bytes;
+    return total;
+  }
+
+  /**
+   * Creates a container (`created`) or merges metadata into the existing one
+   * (`exists`), as a Swift PUT does; `remove` names metadata to drop.
+   */
+  async putContainer(account: string, name: string, set: StoredMetadata, remove: readonly string[] = []): Promise<'created' | 'exists'> {
+    return this.lock.run(`c:${account}/${name}`, async () => {
+      const owner = this.account(account);
+      const existing = owner.containers.get(name);
+      const record: ContainerRecord = existing ?? { name, created: this.options.clock.now(), metadata: {}, objects: new Map(), bytes: 0 };
+      const metadata = mergeMetadata(record.metadata, set, remove);
+      const dir = join(owner.dir, fileKey(name));
+      await mkdir(join(dir, 'objects'), { recursive: true });
+      await writeFileAtomic(join(dir, 'container.json'), JSON.stringify({ name, created: record.created, metadata }));
+      record.metadata = metadata;
+      if (!existing) owner.containers.set(name, record);
+      return existing ? 'exists' : 'created';
+    });
+  }
+
+  /** Updates a container's metadata; false when it does not exist. */
+  async postContainer(account: string, name: string, set: StoredMetadata, remove: readonly string[]): Promise<boolean> {
+    if (!this.container(account, name)) return false;
+    await this.putContainer(account, name, set, remove);
+    return true;
+  }
+
+  /** Deletes an empty container: `deleted`, `not-empty` (409) or `missing` (404). */
+  async deleteContainer(account: string, name: string): Promise<'deleted' | 'not-empty' | 'missing'> {
+    return this.lock.run(`c:${account}/${name}`, async () => {
+      const owner = this.account(account);
+      const record = owner.containers.get(name);
+      if (!record) return 'missing';
+      if (record.objects.size > 0) return 'not-empty';
+      owner.containers.delete(name);
+      await rm(join(owner.dir, fileKey(name)), { recursive: true, force: true });
+      return 'deleted';
+    });
+  }
+
+  /** Streams `body` into a new version of the object; see the file comment for the guarantees. */
+  async putObject(account: string, container: string, name: string, body: Readable, request: PutRequest): Promise<PutOutcome> {
+    const owner = this.account(account);
+    if (!owner.containers.has(container)) return { ok: false, reason: 'no-container', message: 'Container not found' };
+    const objectsDir = join(owner.dir, fileKey(container), 'objects');
+    const key = fileKey(name);
+    const id = randomBytes(8).toString('hex');
+    const part = join(objectsDir, `.${key}.${id}.part`);
+    const hash = createHash('md5');
+    let bytes = 0;
+    const limit = Math.min(request.maxBytes, request.quotaLeft);
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        bytes += chunk.length;
+        if (bytes > limit) {
+          callback(new StoreRefusal(bytes > request.maxBytes ? 'too-large' : 'quota'));
+          return;
+        }
+        hash.update(chunk);
+        callback(null, chunk);
+      },
+    });
+    try {
+      await pipeline(body, meter, this.openWrite(part));
+      await fsyncFile(part);
+    } catch (err) {
+      await rm(part, { force: true });
+      return failure(err, bytes);
+    }
+    const etag = hash.digest('hex');
+    const refusal = request.contentLength !== undefined && bytes !== request.contentLength ? lengthMismatch(bytes, request.contentLength) : request.expectedEtag !== undefined && request.expectedEtag.toLowerCase() !== etag ? etagMismatch() : undefined;
+    if (refusal) {
+      await rm(part, { force: true });
+      return refusal;
+    }
+    return this.lock.run(`o:${account}/${container}/${name}`, async () => {
+      const record = owner.containers.get(container);
+      if (!record) {
+        await rm(part, { force: true });
+        return { ok: false, reason: 'no-container', message: 'Container was deleted during the upload' } as const;
+      }
+      const dataFile = `${key}.${id}.data`;
+      const object: ObjectRecord = { name, etag, bytes, contentType: request.contentType, lastModified: this.options.clock.now(), metadata: request.metadata, dataFile };
+      try {
+        await rename(part, join(objectsDir, dataFile));
+        await writeFileAtomic(join(objectsDir, `${key}.json`), JSON.stringify(object));
+      } catch (err) {
+        await rm(part, { force: true });
+        await rm(join(objectsDir, dataFile), { force: true });
+        return failure(err, bytes);
+      }
+      const replaced = record.objects.get(name);
+      this.commit(record, object, replaced);
+      if (replaced) await rm(join(objectsDir, replaced.dataFile), { force: true });
+      return { ok: true, record: object, replaced } as const;
+    });
+  }
+
+  /** Replaces an object's metadata (and content type, if given), as a Swift POST; false when absent. */
+  async postObject(account: string, container: string, name: string, metadata: StoredMetadata, contentType?: string): Promise<ObjectRecord | undefined> {
+    return this.lock.run(`o:${account}/${container}/${name}`, async () => {
+      const record = this.container(account, container);
+      const current = record?.objects.get(name);
+      if (!record || !current) return undefined;
+      const updated: ObjectRecord = { ...current, metadata, contentType: contentType ?? current.contentType, lastModified: this.options.clock.now() };
+      await writeFileAtomic(join(this.account(account).dir, fileKey(container), 'objects', `${fileKey(name)}.json`), JSON.stringify(updated));
+      this.commit(record, updated, current);
+      return updated;
+    });
+  }
+
+  /** Deletes an object; false when it was not there. */
+  async deleteObject(account: string, container: string, name: string): Promise<boolean> {
+    return this.lock.run(`o:${account}/${container}/${name}`, async () => {
+      const record = this.container(account, container);
+      const current = record?.objects.get(name);
+      if (!record || !current) return false;
+      const objectsDir = join(this.account(account).dir, fileKey(container), 'objects');
+      await rm(join(objectsDir, `${fileKey(name)}.json`), { force: true });
+      await rm(join(objectsDir, current.dataFile), { force: true });
+      record.objects.delete(name);
+      record.bytes -= current.bytes;
+      this.sorted.delete(record);
+      return true;
+    });
+  }
+
+  /**
+   * Opens an object's body for reading. The file is opened before the stream is
+   * returned, so a concurrent replacement cannot take it away mid-read.
+   */
+  async readObject(account: string, container: string, name: string): Promise<{ record: ObjectRecord; body: ReadStream } | undefined> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const record = this.object(account, container, name);
+      if (!record) return undefined;
+      const path = join(this.account(account).dir, fileKey(container), 'objects', record.dataFile);
+      try {
+        const handle = await open(path, 'r');
+        return { record, body: createReadStream('', { fd: handle.fd, autoClose: true }) };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        // Replaced between the lookup and the open: look again.
+      }
+    }
+    return undefined;
+  }
+
+  private commit(container: ContainerRecord, object: ObjectRecord, replaced: ObjectRecord | undefined): void {
+    container.objects.set(object.name, object);
+    container.bytes += object.bytes - (replaced?.bytes ?? 0);
+    this.sorted.delete(container);
+  }
+
+  private account(name: string): AccountRecord {
+    const account = this.accounts.get(name);
+    if (!account) throw new Error(`account ${name} is not open`);
+    return account;
+  }
+
+  /** Loads one container directory; removes part files and data files no record names. */
+  private async loadContainer(dir: string): Promise<ContainerRecord | undefined> {
+    let meta: { name: string; created: number; metadata: StoredMetadata };
+    try {
+      meta = JSON.parse(await readFile(join(dir, 'container.json'), 'utf8')) as typeof meta;
+    } catch (err) {
+      this.options.log.warn({ dir, err: (err as Error).message }, 'skipping a directory without a readable container.json');
+      return undefined;
+    }
+    const record: ContainerRecord = { name: meta.name, created: meta.created, metadata: meta.metadata ?? {}, objects: new Map(), bytes: 0 };
+    const objectsDir = join(dir, 'objects');
+    await mkdir(objectsDir, { recursive: true });
+    const files = await readdir(objectsDir);
+    const referenced = new Set<string>();
+    for (const file of files.filter((f) => f.endsWith('.json') && !f.startsWith('.'))) {
+      try {
+        const object = JSON.parse(await readFile(join(objectsDir, file), 'utf8')) as ObjectRecord;
+        record.objects.set(object.name, object);
+        record.bytes += object.bytes;
+        referenced.add(object.dataFile);
+      } catch (err) {
+        this.options.log.warn({ file: join(objectsDir, file), err: (err as Error).message }, 'skipping an unreadable object record');
+      }
+    }
+    for (const file of files) {
+      const leftover = file.endsWith('.part') || file.endsWith('.tmp') || (file.endsWith('.data') && !referenced.has(file));
+      if (leftover) await rm(join(objectsDir, file), { force: true });
+    }
+    return record;
+  }
+}
+
+/** A readable, collision-free file name for any Swift name: slug + 16 hex of its SHA-256. */
+export function fileKey(name: string): string {
+  const slug = name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_').slice(0, 80);
+  return `${slug}~${createHash('sha256').update(name).digest('hex').slice(0, 16)}`;
+}
+
+function mergeMetadata(current: StoredMetadata, set: StoredMetadata, remove: readonly string[]): StoredMetadata {
+  const merged: StoredMetadata = { ...current, ...set };
+  for (const name of remove) delete merged[name];
+  return merged;
+}
+
+class StoreRefusal extends Error {
+  constructor(readonly reason: 'too-large' | 'quota') {
+    super(reason);
+  }
+}
+
+async function fsyncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+function failure(err: unknown, bytes: number): PutOutcome {
+  if (err instanceof StoreRefusal) return { ok: false, reason: err.reason, message: err.reason === 'quota' ? 'Quota exceeded' : 'Your request is too large.' };
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return { ok: false, reason: 'disk-full', message: 'Insufficient Storage' };
+  if (code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'ECONNABORTED' || (err as Error).message === 'aborted') {
+    return { ok: false, reason: 'aborted', message: `upload interrupted after ${bytes} bytes` };
+  }
+  throw err;
+}
+
+function lengthMismatch(bytes: number, expected: number): PutOutcome {
+  return { ok: false, reason: 'length-mismatch', message: `body ended after ${bytes} of ${expected} bytes` };
+}
+
+function etagMismatch(): PutOutcome {
+  return { ok: false, reason: 'etag-mismatch', message: 'Unprocessable Entity: the body does not match the ETag sent' };
+}

@@ -1,0 +1,45 @@
+/**
+ * `GET /auth/v1.0`: Swift v1 auth, as tempauth answers it. The key may come as
+ * `X-Auth-Key` (tempauth, swiftclient, rclone) or `Auth-Key` (the spec); the answer
+ * carries the token twice, its lifetime, and the storage URL clients must use as given.
+ */
+import type { RequestHandler } from 'express';
+import type { DestinationContext } from './destination-context';
+import { sendError } from './swift-response';
+
+/** The auth route's handler. */
+export function authRoute(ctx: DestinationContext): RequestHandler {
+  return (req, res) => {
+    const header = (name: string): string | undefined => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    const login = header('x-auth-user') ?? header('x-storage-user');
+    const key = header('x-auth-key') ?? header('auth-key') ?? header('x-storage-pass');
+    if (!login || key === undefined) {
+      ctx.log.info({ login }, 'auth refused: X-Auth-User and X-Auth-Key (or Auth-Key) are required');
+      sendError(req, res, 401, 'Unauthorized: send X-Auth-User and X-Auth-Key (or Auth-Key)');
+      return;
+    }
+    const user = ctx.options.users.find((u) => u.user === login);
+    if (!user || user.key !== key) {
+      ctx.log.info({ login }, user ? 'auth refused: wrong key' : 'auth refused: unknown user');
+      sendError(req, res, 401, 'Unauthorized: unknown user or wrong key');
+      return;
+    }
+    const { token, expires } = ctx.tokens.issue({ account: user.account, user: user.user, readOnly: user.readOnly });
+    const base = ctx.options.publicUrl ?? `${ctx.scheme}://${req.headers.host ?? `${ctx.options.host}:${req.socket.localPort}`}`;
+    const storageUrl = `${base}/v1/${user.account}`;
+    const body = JSON.stringify({ storage: { default: 'local', local: storageUrl } });
+    res.writeHead(200, {
+      'X-Auth-Token': token,
+      'X-Storage-Token': token,
+      'X-Auth-Token-Expires': String(Math.max(0, Math.round((expires - ctx.options.clock.now()) / 1000))),
+      'X-Storage-Url': storageUrl,
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(body)),
+    });
+    res.end(body);
+    ctx.log.info({ user: user.user, account: user.account }, 'token issued');
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * How the destination answers, the way Swift does: a transaction id on every
+ * response, short text bodies for errors, HTTP dates and Swift timestamps.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** Bodies above this are not drained after an early refusal: the connection is closed instead. */
+const DRAIN_LIMIT = 16 * 1024 * 1024;
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  411: 'Length Required',
+  412: 'Precondition Failed',
+  413: 'Request Entity Too Large',
+  422: 'Unprocessable Entity',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+  507: 'Insufficient Storage',
+};
+
+/** Sets `X-Trans-Id` (and its OpenStack twin) for this request; call first. */
+export function setTransactionId(res: ServerResponse): string {
+  const id = `tx${randomBytes(11).toString('hex')}-${Math.floor(Date.now() / 1000).toString(16).padStart(10, '0')}`;
+  res.setHeader('X-Trans-Id', id);
+  res.setHeader('X-Openstack-Request-Id', id);
+  return id;
+}
+
+/**
+ * Sends an error with a one-line text body. A request body not read yet is drained
+ * (so the client reads the answer, not a reset), or for a large one the connection
+ * is closed after the answer.
+ */
+export function sendError(req: IncomingMessage, res: ServerResponse, status: number, message?: string, headers: Record<string, string> = {}): void {
+  const body = req.method === 'HEAD' ? '' : `${message ?? STATUS_TEXT[status] ?? 'Error'}\n`;
+  const pendingBody = !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0);
+  if (pendingBody) {
+    if (Number(req.headers['content-length'] ?? Infinity) > DRAIN_LIMIT) res.setHeader('Connection', 'close');
+    req.resume();
+  }
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)) });
+  res.end(body);
+}
+
+/** Sends a status with no body (201, 202, 204), with headers. */
+export function sendEmpty(res: ServerResponse, status: number, headers: Record<string, string | number> = {}): void {
+  res.writeHead(status, { ...stringify(headers), 'Content-Length': '0', ...(status === 204 ? {} : { 'Content-Type': 'text/html; charset=UTF-8' }) });
+  res.end();
+}
+
+/** Sends a body (text or JSON listing), with headers; HEAD gets the headers only. */
+export function sendBody(req: IncomingMessage, res: ServerResponse, status: number, body: string, contentType: string, headers: Record<string, string | number> = {}): void {
+  res.writeHead(status, { ...stringify(headers), 'Content-Type': contentType, 'Content-Length': String(Buffer.byteLength(body)) });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** Swift's `X-Timestamp`: epoch seconds with five decimals. */
+export function swiftTimestamp(ms: number): string {
+  return (ms / 1000).toFixed(5);
+}
+
+/** `Last-Modified`: an HTTP date, whole seconds. */
+export function httpDate(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toUTCString();
+}
+
+/** The `last_modified` of JSON listings: ISO 8601 without the zone, microseconds. */
+export function listingDate(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 23)}000`;
+}
+
+function stringify(headers: Record<string, string | number>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)]));
+}

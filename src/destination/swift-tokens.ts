@@ -1,0 +1,59 @@
+/**
+ * The auth tokens of `/auth/v1.0`: random, tied to one user of one account, valid
+ * for a lifetime (15 minutes by default, like the real example server) on the
+ * injected clock. Unknown and expired tokens are told apart for the log only; both
+ * answer 401.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../clock';
+
+/** Who a token belongs to. */
+export interface TokenOwner {
+  account: string;
+  user: string;
+  readOnly: boolean;
+}
+
+/** The result of {@link SwiftTokens.verify}. */
+export type SwiftTokenVerdict = ({ ok: true } & TokenOwner) | { ok: false; reason: 'missing' | 'unknown' | 'expired' };
+
+/** Issues and checks tokens. */
+export class SwiftTokens {
+  private readonly tokens = new Map<string, TokenOwner & { expires: number }>();
+
+  constructor(
+    private readonly clock: Clock,
+    readonly lifetimeMs: number,
+  ) {}
+
+  /** A new token for `owner`, and when it expires (epoch ms). */
+  issue(owner: TokenOwner): { token: string; expires: number } {
+    this.purge();
+    const token = `AUTH_tk${randomBytes(16).toString('hex')}`;
+    const expires = this.clock.now() + this.lifetimeMs;
+    this.tokens.set(token, { ...owner, expires });
+    return { token, expires };
+  }
+
+  /** Checks an `X-Auth-Token` header value. */
+  verify(token: string | undefined): SwiftTokenVerdict {
+    if (!token) return { ok: false, reason: 'missing' };
+    const entry = this.tokens.get(token);
+    if (!entry) return { ok: false, reason: 'unknown' };
+    if (this.clock.now() >= entry.expires) {
+      this.tokens.delete(token);
+      return { ok: false, reason: 'expired' };
+    }
+    return { ok: true, account: entry.account, user: entry.user, readOnly: entry.readOnly };
+  }
+
+  /** Forgets every token (clients must log in again), as after a restart. */
+  revokeAll(): void {
+    this.tokens.clear();
+  }
+
+  private purge(): void {
+    const now = this.clock.now();
+    for (const [token, entry] of this.tokens) if (now >= entry.expires) this.tokens.delete(token);
+  }
+}
