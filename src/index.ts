@@ -35,6 +35,18 @@ export type { ScenarioPlayerOptions, ScenarioTarget } from './scenario/player';
 export { ManualScheduler, realScheduler } from './scenario/scheduler';
 export type { Scheduler } from './scenario/scheduler';
 
+// Content destination: the reference Swift-subset server (docs/destination.md)
+export { startDestination } from './destination/destination';
+export type { DestinationHandle } from './destination/destination';
+export { DEFAULT_CATEGORIES, DEFAULT_DESTINATION_USER } from './destination/destination-options';
+export type { DestinationOptions, DestinationUser, ResolvedUser } from './destination/destination-options';
+export type { FaultRule } from './destination/faults';
+export type { RecordingInfo, RecordingStatus } from './destination/recordings';
+export { buildConnectionFile } from './protocol/connection-file';
+export type { ConnectionFile } from './protocol/connection-file';
+export { CAPABILITY_NAMES, recordingContainerName } from './protocol/body-worn';
+export type { CapabilitiesDocument, CapabilityName, Category } from './protocol/body-worn';
+
 // Authentication
 export { DEFAULT_ACCOUNT, ROLES } from './auth/accounts';
 export type { Account, Role } from './auth/accounts';

@@ -4,7 +4,9 @@
  * worn system (or `bwc-emu upload`), watch the recordings arrive.
  */
 import { Readable } from 'node:stream';
+import { EmulatorError } from '../errors';
 import { createLogger } from '../log';
+import { buildConnectionFile, type ConnectionFile } from '../protocol/connection-file';
 import { listenApp } from '../http-server';
 import { capabilitiesDocument, RESERVED_CONTAINERS, SYSTEM_OBJECTS } from '../protocol/body-worn';
 import { selfSignedCertificate } from '../tls';
@@ -31,6 +33,8 @@ export interface DestinationHandle {
   readonly users: readonly ResolvedUser[];
   /** `{url}/v1/{account}` of a login (the first by default): what `X-Storage-Url` says. */
   storageUrl(user?: string): string;
+  /** A connection file for a login (the first by default), for `bwc-emu upload` or a real body worn system. */
+  connectionFile(user?: string): ConnectionFile;
   /** Recordings received (one account's, or all), with status, clips, bytes and duration. */
   recordings(account?: string): RecordingInfo[];
   /** Fault injection: the same rules as the `/_emu/faults` endpoint. */
@@ -49,7 +53,7 @@ export interface DestinationHandle {
 /** Starts a destination on `options.port` (0 = a free port) and resolves when it listens. */
 export async function startDestination(options: DestinationOptions = {}): Promise<DestinationHandle> {
   const resolved = resolveDestinationOptions(options);
-  const log = (options.logger ?? createLogger({ level: options.logLevel })).child({ destination: resolved.port || 'auto' });
+  const log = options.logger ?? createLogger({ level: options.logLevel });
   const tls = resolved.tls === true ? await selfSignedCertificate('bwc-emu-destination.local', resolved.host) : resolved.tls || undefined;
   const store = new ObjectStore({ dataDir: resolved.dataDir, clock: resolved.clock, log, openWrite: resolved.openWrite });
   const recordings = new RecordingLog(() => resolved.clock.now(), log);
@@ -79,10 +83,10 @@ export async function startDestination(options: DestinationOptions = {}): Promis
     certificate: tls?.cert,
     options: resolved,
     users: resolved.users,
-    storageUrl: (user) => {
-      const login = user === undefined ? resolved.users[0] : resolved.users.find((u) => u.user === user);
-      if (!login) throw new Error(`no user "${user}"`);
-      return `${url}/v1/${login.account}`;
+    storageUrl: (user) => `${url}/v1/${findUser(resolved, user).account}`,
+    connectionFile: (user) => {
+      const login = findUser(resolved, user);
+      return buildConnectionFile({ authUrl: `${url}/auth/v1.0`, user: login.user, key: login.key, certificate: tls?.cert });
     },
     recordings: (account) => recordings.list(account),
     faults: {
@@ -97,6 +101,12 @@ export async function startDestination(options: DestinationOptions = {}): Promis
       return closed;
     },
   };
+}
+
+function findUser(options: ResolvedDestinationOptions, user: string | undefined): ResolvedUser {
+  const login = user === undefined ? options.users[0] : options.users.find((u) => u.user === user);
+  if (!login) throw new EmulatorError('BAD_OPTION', `no user "${user}" (users: ${options.users.map((u) => u.user).join(', ')})`);
+  return login;
 }
 
 /**

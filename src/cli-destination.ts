@@ -1,0 +1,190 @@
+/**
+ * `bwc-emu destination`: runs the reference content destination and prints what a
+ * newcomer needs: the auth URL, the login, a connection file, commands to try.
+ */
+import yargs from 'yargs';
+import { parseCommandLine } from './cli-parse';
+import { type DestinationHandle, startDestination } from './destination/destination';
+import type { DestinationOptions, DestinationUser } from './destination/destination-options';
+import { checkRule, type FaultRule } from './destination/faults';
+import { EmulatorError } from './errors';
+import { createLogger, LOG_LEVELS, type LogLevel } from './log';
+import { CAPABILITY_NAMES, type CapabilityName } from './protocol/body-worn';
+import { parseDuration } from './scenario/duration';
+import { writeFileAtomic } from './storage/atomic-file';
+import { loadCertificate } from './tls';
+
+/** Where `destination` writes and how it is told to stop. */
+export interface DestinationIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  stopSignal: () => Promise<string>;
+  isTty: boolean;
+}
+
+/** Runs `bwc-emu destination ...` (argv after the word); resolves to the exit code. */
+export async function destinationCommand(argv: string[], io: DestinationIo): Promise<number> {
+  const parser = yargs(argv)
+    .scriptName('bwc-emu destination')
+    .usage(
+      '$0 [--data-dir DIR] [--port 8090] [--user NAME --key KEY]...\n\n' +
+        'Runs the reference content destination: the OpenStack Swift subset a body worn system\n' +
+        'uploads recordings to (GET /auth/v1.0, PUT/POST/HEAD/GET under /v1/{account}), with\n' +
+        'the body worn rules (registered users and cameras, licences, recording checks).',
+    )
+    .option('data-dir', { alias: 'd', type: 'string', describe: 'where objects are stored, kept across restarts (default: a new temporary directory)' })
+    .option('port', { alias: 'p', type: 'number', default: 8090, describe: 'TCP port (0 picks a free one)' })
+    .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on (0.0.0.0 for every interface)' })
+    .option('user', { alias: 'u', type: 'string', array: true, describe: 'login name (repeatable, paired with --key in order; "acct:name" logs into AUTH_acct; default: bws)' })
+    .option('key', { alias: 'k', type: 'string', array: true, describe: 'key of the --user at the same position (default: secret)' })
+    .option('read-only', { type: 'string', array: true, describe: 'a --user that may only read (403 on writes; repeatable)' })
+    .option('licences', { type: 'number', describe: 'licences per account for users and for cameras (402 beyond; default unlimited)' })
+    .option('quota', { type: 'string', describe: 'bytes each account may store, e.g. 500MB or 2GiB (507 beyond; default unlimited)' })
+    .option('max-object-size', { type: 'string', default: '5GiB', describe: 'largest single object (413 beyond)' })
+    .option('token-ttl', { type: 'string', default: '15m', describe: 'auth token lifetime, e.g. 15m or 30s' })
+    .option('disable-capability', { type: 'string', array: true, describe: `publish this capability as false (repeatable): ${CAPABILITY_NAMES.join(', ')}` })
+    .option('fault', { type: 'string', array: true, describe: 'inject a fault, e.g. status=503,share=0.1 or status=507,path=/v1/AUTH_bws/Users or latency=200ms,methods=PUT (repeatable)' })
+    .option('tls', { type: 'boolean', default: false, describe: 'serve HTTPS with a self-signed certificate made at start (printed as base64 PEM)' })
+    .option('tls-cert', { type: 'string', describe: 'PEM certificate file for HTTPS (with --tls-key)' })
+    .option('tls-key', { type: 'string', describe: 'PEM private key file for HTTPS (with --tls-cert)' })
+    .option('public-url', { type: 'string', describe: 'base URL to put in X-Storage-Url (default: the one the client used)' })
+    .option('connection-file', { type: 'string', describe: 'also write a connection file for the first user here' })
+    .option('log-level', { choices: LOG_LEVELS, default: 'info' as LogLevel, describe: 'log verbosity (debug shows every request)' })
+    .option('log-format', { choices: ['pretty', 'json'] as const, describe: 'log line format (default: pretty on a terminal, json otherwise)' })
+    .check((args) => {
+      if ((args['tls-cert'] === undefined) !== (args['tls-key'] === undefined)) throw new Error('--tls-cert and --tls-key go together');
+      if ((args.user?.length ?? 0) !== (args.key?.length ?? 0)) throw new Error('give one --key for each --user, in the same order');
+      return true;
+    })
+    .strict()
+    .help()
+    .alias('help', 'h')
+    .wrap(Math.min(100, process.stdout.columns || 100));
+  const parsed = await parseCommandLine(parser, argv, 'bwc-emu destination', io);
+  if (!parsed.ok) return parsed.code;
+  const args = parsed.args;
+
+  let options: DestinationOptions;
+  try {
+    options = {
+      port: args.port,
+      host: args.host,
+      dataDir: args['data-dir'],
+      users: users(args.user ?? [], args.key ?? [], args['read-only'] ?? []),
+      licences: args.licences,
+      quotaBytes: args.quota === undefined ? undefined : parseSize(args.quota, '--quota'),
+      maxObjectBytes: parseSize(args['max-object-size'], '--max-object-size'),
+      tokenLifetimeMs: durationMs(args['token-ttl'], '--token-ttl'),
+      capabilities: Object.fromEntries((args['disable-capability'] ?? []).map((name) => [capabilityName(name), false])),
+      faults: (args.fault ?? []).map(parseFault),
+      tls: args['tls-cert'] && args['tls-key'] ? await loadCertificate(args['tls-cert'], args['tls-key']) : args.tls,
+      publicUrl: args['public-url'],
+      logger: createLogger({ level: args['log-level'], format: args['log-format'] ?? (io.isTty ? 'pretty' : 'json'), write: io.out }),
+    };
+  } catch (err) {
+    io.err(`bwc-emu destination: ${(err as Error).message}\n`);
+    return 2;
+  }
+  const stopped = io.stopSignal();
+  let destination: DestinationHandle;
+  try {
+    destination = await startDestination(options);
+  } catch (err) {
+    io.err(`bwc-emu destination: ${err instanceof EmulatorError ? err.message : (err as Error).stack}\n`);
+    return err instanceof EmulatorError ? 2 : 1;
+  }
+  if (args['connection-file']) {
+    try {
+      await writeFileAtomic(args['connection-file'], `${JSON.stringify(destination.connectionFile(), null, 2)}\n`);
+    } catch (err) {
+      await destination.close();
+      io.err(`bwc-emu destination: cannot write the connection file: ${(err as Error).message}\n`);
+      return 1;
+    }
+  }
+  io.out(banner(destination, args['connection-file']));
+  const signal = await stopped;
+  io.out(`\n${signal}: stopping\n`);
+  await destination.close();
+  return 0;
+}
+
+/** Pairs `--user` and `--key` by position; marks the `--read-only` ones. */
+function users(names: string[], keys: string[], readOnly: string[]): DestinationUser[] | undefined {
+  for (const name of readOnly) if (!names.includes(name)) throw new Error(`--read-only ${name}: no such --user`);
+  if (names.length === 0) return undefined;
+  return names.map((user, i) => ({ user, key: keys[i], readOnly: readOnly.includes(user) }));
+}
+
+/** `5GiB`, `500MB`, `1048576` -> bytes. */
+export function parseSize(text: string, flag: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb|kib|mib|gib|tib)?$/i.exec(text.trim());
+  if (!match) throw new Error(`${flag} "${text}" is not a size (e.g. 500MB, 2GiB, 1048576)`);
+  const units: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4 };
+  const bytes = Math.floor(Number(match[1]) * units[(match[2] ?? 'b').toLowerCase()]);
+  if (!(bytes > 0)) throw new Error(`${flag} must be more than 0 bytes`);
+  return bytes;
+}
+
+/** `status=503,share=0.1,path=/v1/AUTH_bws,methods=PUT+POST,latency=200ms,times=3` -> a fault rule. */
+export function parseFault(text: string): FaultRule {
+  const rule: Record<string, unknown> = {};
+  for (const part of text.split(',')) {
+    const eq = part.indexOf('=');
+    const name = (eq < 0 ? part : part.slice(0, eq)).trim();
+    const value = eq < 0 ? '' : part.slice(eq + 1).trim();
+    if (name === 'status' || name === 'share' || name === 'times') rule[name] = Number(value);
+    else if (name === 'path') rule.pathPrefix = value;
+    else if (name === 'methods') rule.methods = value.split('+').filter(Boolean);
+    else if (name === 'latency') rule.latencyMs = durationMs(value, '--fault latency');
+    else throw new Error(`--fault "${text}": unknown part "${name}" (status, share, path, methods, latency, times)`);
+  }
+  try {
+    return checkRule(rule);
+  } catch (err) {
+    throw new Error(`--fault "${text}": ${(err as Error).message}`);
+  }
+}
+
+function durationMs(text: string, flag: string): number {
+  const parsed = parseDuration(text);
+  if (!parsed.ok) throw new Error(`${flag}: ${parsed.message}`);
+  return parsed.ms;
+}
+
+function capabilityName(name: string): CapabilityName {
+  if (!(CAPABILITY_NAMES as readonly string[]).includes(name)) throw new Error(`--disable-capability ${name}: unknown (known: ${CAPABILITY_NAMES.join(', ')})`);
+  return name as CapabilityName;
+}
+
+/** Where it is, how to log in, what to hand a body worn system, what to try. */
+function banner(destination: DestinationHandle, connectionFile: string | undefined): string {
+  const o = destination.options;
+  const first = destination.users[0];
+  const insecure = destination.certificate ? ' --insecure' : '';
+  const curlInsecure = destination.certificate ? ' -k' : '';
+  const lines: (string | undefined)[] = [
+    '',
+    'bwc-emu: content destination is running',
+    `  url            ${destination.url}`,
+    `  auth           GET ${destination.authUrl}  (X-Auth-User + X-Auth-Key or Auth-Key)`,
+    ...destination.users.map((u, i) => `  ${i === 0 ? 'login' : '     '}          ${u.user} / ${u.key} -> ${destination.url}/v1/${u.account}${u.readOnly ? ' (read-only)' : ''}`),
+    `  data dir       ${o.dataDir}`,
+    `  licences       ${Number.isFinite(o.licences.users) ? `${o.licences.users} users, ${o.licences.devices} cameras per account` : 'unlimited'}`,
+    o.faults.length ? `  faults         ${o.faults.map((f) => JSON.stringify(f)).join(' ')}` : undefined,
+    `  recordings     ${destination.url}/  (log in as ${first.user} / ${first.key})`,
+    `  fault control  ${destination.url}/_emu/faults  (GET, PUT a JSON list, POST one, DELETE)`,
+    destination.certificate ? `  certificate    (base64 PEM, for a connection file's HTTPSCertificate)\n${Buffer.from(destination.certificate).toString('base64')}` : undefined,
+    '',
+    connectionFile ? `Connection file written to ${connectionFile}:` : 'Connection file for a body worn system (--connection-file FILE writes it):',
+    JSON.stringify(destination.connectionFile(), null, 2),
+    '',
+    'Try it:',
+    `  curl -i${curlInsecure} -H 'X-Auth-User: ${first.user}' -H 'X-Auth-Key: ${first.key}' ${destination.authUrl}`,
+    `  swift${insecure} -A ${destination.authUrl} -U ${first.user} -K ${first.key} stat`,
+    '',
+    'Press Ctrl+C to stop.',
+    '',
+  ];
+  return `${lines.filter((l) => l !== undefined).join('\n')}\n`;
+}
