@@ -127,8 +127,10 @@ export function resolveDestinationOptions(options: DestinationOptions): Resolved
     if (!(value > 0)) bad(`${name} must be a positive number`);
     return value;
   };
+  const port = options.port ?? 0;
+  if (!(Number.isInteger(port) && port >= 0 && port <= 65535)) bad(`port must be a whole number from 0 to 65535, not ${port}`);
   return {
-    port: options.port ?? 0,
+    port,
     host: options.host ?? '127.0.0.1',
     dataDir: options.dataDir ? resolve(options.dataDir) : mkdtempSync(join(tmpdir(), 'bwc-destination-')),
     users,

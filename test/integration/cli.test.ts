@@ -8,38 +8,9 @@ import { createServer, type Server } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CliIo, main } from '../../src/cli';
+import { main } from '../../src/cli';
+import { capture } from '../helpers/cli-capture';
 import { startDevice } from '../../src/device/device';
-
-interface Captured {
-  io: CliIo;
-  out: () => string;
-  err: () => string;
-  stop: (signal?: string) => void;
-  started: Promise<void>;
-}
-
-function capture(): Captured {
-  let out = '';
-  let err = '';
-  let stop: (signal: string) => void = () => {};
-  let markStarted: () => void = () => {};
-  const started = new Promise<void>((resolve) => {
-    markStarted = resolve;
-  });
-  const io: CliIo = {
-    out: (text) => {
-      out += text;
-      if (out.includes('Press Ctrl+C to stop.')) markStarted();
-    },
-    err: (text) => {
-      err += text;
-    },
-    stopSignal: () => new Promise((resolve) => (stop = resolve)),
-    isTty: false,
-  };
-  return { io, out: () => out, err: () => err, stop: (signal = 'SIGINT') => stop(signal), started };
-}
 
 describe('bwc-emu command line', () => {
   it('prints the options with --help and exits 0', async () => {
