@@ -71,7 +71,11 @@ export async function startDestination(options: DestinationOptions = {}): Promis
     log,
     scheme: tls ? 'https' : 'http',
   };
-  const listening = await listenApp(buildDestinationApp(ctx), { port: resolved.port, host: resolved.host, tls, log });
+  const app = buildDestinationApp(ctx);
+  const listening = await listenApp(app, { port: resolved.port, host: resolved.host, tls, log });
+  // `Expect: 100-continue` goes to the app, which sends the 100 only when a PUT passed
+  // every check: a refused upload's body is never sent (Swift's proxy does the same).
+  listening.server.on('checkContinue', (req, res) => app(req, res));
   const { url, port } = listening;
   log.info({ url, dataDir: resolved.dataDir, accounts: resolved.accounts }, 'content destination listening');
 

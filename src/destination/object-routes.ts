@@ -76,6 +76,8 @@ async function putObject(ctx: DestinationContext, req: Request, res: Response, c
     log.warn({ ...where, contentLength, quotaBytes: options.quotaBytes }, 'PUT refused: quota');
     return sendError(req, res, 507, 'Insufficient Storage: the account quota is used up');
   }
+  // Every check that needs no body has passed: now the client may send it.
+  if (/100-continue/i.test(String(req.headers.expect ?? ''))) res.writeContinue();
   const outcome = await store.putObject(account, container, object, req, {
     contentType: String(req.headers['content-type'] ?? 'application/octet-stream'),
     metadata,

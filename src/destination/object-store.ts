@@ -194,11 +194,15 @@ export class ObjectStore {
     const hash = createHash('md5');
     let bytes = 0;
     const limit = Math.min(request.maxBytes, request.quotaLeft);
+    // Over the limit, the rest of the body is read and dropped, so the client still
+    // gets its 413/507 answer instead of a reset connection.
+    let overflow: 'too-large' | 'quota' | undefined;
     const meter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         bytes += chunk.length;
-        if (bytes > limit) {
-          callback(new StoreRefusal(bytes > request.maxBytes ? 'too-large' : 'quota'));
+        if (bytes > limit) overflow ??= bytes > request.maxBytes ? 'too-large' : 'quota';
+        if (overflow) {
+          callback();
           return;
         }
         hash.update(chunk);
@@ -207,10 +211,14 @@ export class ObjectStore {
     });
     try {
       await pipeline(body, meter, this.openWrite(part));
-      await fsyncFile(part);
+      if (!overflow) await fsyncFile(part);
     } catch (err) {
       await rm(part, { force: true });
       return failure(err, bytes);
+    }
+    if (overflow) {
+      await rm(part, { force: true });
+      return failure(new StoreRefusal(overflow), bytes);
     }
     const etag = hash.digest('hex');
     const refusal = request.contentLength !== undefined && bytes !== request.contentLength ? lengthMismatch(bytes, request.contentLength) : request.expectedEtag !== undefined && request.expectedEtag.toLowerCase() !== etag ? etagMismatch() : undefined;

@@ -43,7 +43,9 @@ export function sendError(req: IncomingMessage, res: ServerResponse, status: num
   const body = req.method === 'HEAD' ? '' : `${message ?? STATUS_TEXT[status] ?? 'Error'}\n`;
   const pendingBody = !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0);
   if (pendingBody) {
-    if (Number(req.headers['content-length'] ?? Infinity) > DRAIN_LIMIT) res.setHeader('Connection', 'close');
+    // A client waiting for 100-continue never sends the body: end the connection after the answer.
+    const waiting = /100-continue/i.test(String(req.headers.expect ?? ''));
+    if (waiting || Number(req.headers['content-length'] ?? Infinity) > DRAIN_LIMIT) res.setHeader('Connection', 'close');
     req.resume();
   }
   if (res.headersSent) {
