@@ -61,6 +61,14 @@ export function checkContainerWrite(container: string, metadata: StoredMetadata,
   return OK;
 }
 
+/** Checks an object DELETE: the destination's own System objects stay. */
+export function checkObjectDelete(container: string, object: string): RuleVerdict {
+  if (container === RESERVED_CONTAINERS.system && (Object.values(SYSTEM_OBJECTS) as string[]).includes(object)) {
+    return { ok: false, status: 403, message: `System/${object} is published by the content destination and cannot be deleted` };
+  }
+  return OK;
+}
+
 /**
  * Checks an object PUT (`existing` is the object it replaces) or POST (`post`):
  * System objects, licences of Users/Devices, clips of recordings.

@@ -5,7 +5,7 @@
  */
 import type { Request, Response } from 'express';
 import { metadataHeaders, metadataProblem, readMetadata, unquoteEtag, isMd5Hex } from '../protocol/swift';
-import { checkObjectWrite } from './body-worn-rules';
+import { checkObjectDelete, checkObjectWrite } from './body-worn-rules';
 import { type DestinationContext, policyOf, registryOf } from './destination-context';
 import type { ObjectRecord, PutFailure } from './object-store';
 import type { Caller } from './storage-route';
@@ -33,6 +33,8 @@ export async function objectOperation(ctx: DestinationContext, req: Request, res
     case 'GET':
       return getObject(ctx, req, res, container, object, caller);
     case 'DELETE': {
+      const verdict = checkObjectDelete(container, object);
+      if (!verdict.ok) return sendError(req, res, verdict.status, verdict.message);
       if (!(await ctx.store.deleteObject(caller.account, container, object))) return sendError(req, res, 404, 'Not Found');
       return sendEmpty(res, 204);
     }
@@ -67,7 +69,7 @@ async function putObject(ctx: DestinationContext, req: Request, res: Response, c
   const existing = store.object(account, container, object);
   const verdict = checkObjectWrite(container, object, metadata, existing?.metadata, registryOf(ctx, account), policyOf(ctx));
   if (!verdict.ok) {
-    if (verdict.recording) ctx.recordings.refused(account, container, verdict.message);
+    if (verdict.recording) ctx.recordings.refused(account, container, verdict.message, true);
     else log.info({ ...where, status: verdict.status, reason: verdict.message }, 'PUT refused');
     return sendError(req, res, verdict.status, verdict.message);
   }

@@ -11,7 +11,7 @@
  * slug plus a hash of the name, so no name can reach outside its directory.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
+import { createWriteStream, type ReadStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable, type Writable } from 'node:stream';
@@ -289,7 +289,7 @@ export class ObjectStore {
       const path = join(this.account(account).dir, fileKey(container), 'objects', record.dataFile);
       try {
         const handle = await open(path, 'r');
-        return { record, body: createReadStream('', { fd: handle.fd, autoClose: true }) };
+        return { record, body: handle.createReadStream() };
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
         // Replaced between the lookup and the open: look again.

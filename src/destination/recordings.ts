@@ -33,6 +33,7 @@ export interface RecordingInfo {
 /** The recordings of every account. */
 export class RecordingLog {
   private readonly byKey = new Map<string, RecordingInfo>();
+  private readonly clipRefused = new Set<string>();
   private readonly clipDurations = new Map<string, Map<string, { bytes: number; seconds: number }>>();
 
   constructor(
@@ -55,9 +56,13 @@ export class RecordingLog {
     const key = `${account}/${container}`;
     const current = this.byKey.get(key);
     const status: RecordingStatus = (metadata.status ?? '').toLowerCase() === 'complete' ? 'complete' : 'transferring';
-    const info: RecordingInfo = current && current.status !== 'not transferred'
-      ? { ...current, status, updated: this.now() }
+    // A refused clip makes the whole recording "not transferred" for good; a refused
+    // container PUT does not stick once the container is accepted (say, after registration).
+    const keepRefusal = current?.status === 'not transferred' && this.clipRefused.has(key);
+    const info: RecordingInfo = current
+      ? { ...current, status: keepRefusal ? 'not transferred' : status, ...(keepRefusal ? {} : { reason: undefined }), updated: this.now() }
       : { account, container, userId: name.userId, serial: name.serial, triggerOnTime: new Date(name.triggerOnTime).toISOString(), status, clips: 0, bytes: 0, durationSeconds: 0, updated: this.now() };
+    if (info.reason === undefined) delete info.reason;
     this.byKey.set(key, info);
     if (status === 'complete' && current?.status !== 'complete' && !loading) {
       this.log.info({ account, recording: container, user: info.userId, device: info.serial, clips: info.clips, bytes: info.bytes, durationSeconds: info.durationSeconds }, 'recording complete');
@@ -80,7 +85,7 @@ export class RecordingLog {
   }
 
   /** A rule refused (part of) a recording with 400: it is `not transferred`. */
-  refused(account: string, container: string, reason: string): void {
+  refused(account: string, container: string, reason: string, clip = false): void {
     const name = parseRecordingContainer(container);
     const key = `${account}/${container}`;
     const current = this.byKey.get(key);
@@ -97,6 +102,7 @@ export class RecordingLog {
       updated: this.now(),
     };
     this.byKey.set(key, { ...base, status: 'not transferred', reason, updated: this.now() });
+    if (clip) this.clipRefused.add(key);
     this.log.warn({ account, recording: container, reason }, 'recording refused: not transferred');
   }
 
