@@ -1,0 +1,266 @@
+'use strict';
+/**
+ * Content destination upload throughput and memory: MB/s of object PUTs and the
+ * peak resident set size of the server, for the emulator's content destination
+ * against a bare node:http server that only writes each body to a file.
+ *
+ * Servers (each run in its own child process, bench/destination-put-server.js, so
+ * the RSS measured is the server's alone; a fresh process for every run):
+ *  - emu:  startDestination({ port: 0, dataDir: <temp> }) from dist/, the whole
+ *          Swift path: auth token check, body worn rules, MD5 of the body, part
+ *          file, fsync, rename, JSON record. The client logs in first
+ *          (GET /auth/v1.0 with X-Auth-User / X-Auth-Key) and creates the container
+ *          (PUT /v1/AUTH_bws/bench), both outside the measured time.
+ *  - bare: node:http, each request piped into a new file with fs.createWriteStream,
+ *          then 201. No fsync, no hashing (BENCH_BARE_FSYNC=1 adds the fsync, to see
+ *          how much of the difference it is).
+ *
+ * Workloads (the client is this process; bodies are generated from one reused
+ * 1 MiB buffer of random bytes, written with back-pressure, so no body is ever
+ * held in memory whole):
+ *  - stream:     one PUT of 1 GiB with Content-Length (64 MiB with BENCH_QUICK=1);
+ *  - concurrent: 200 PUTs of 5 MiB each, all at once, one connection each
+ *                (20 with BENCH_QUICK=1).
+ * One unmeasured 1 MiB PUT warms each server up before its measured workload.
+ *
+ * Measured: wall time from the first request until every response has arrived
+ * (all must be 201), MB/s = bytes sent / time, and the server's peak RSS sampled
+ * every 50 ms (from just before the workload, so it includes the idle RSS, which is
+ * also reported). MB = 2^20 bytes. Sides alternate (bare, emu, then emu, bare, ...)
+ * for BENCH_ROUNDS rounds (3); the table shows medians, and the ratios emu / bare.
+ * Temporary data is removed after each run and the directory at the end.
+ *
+ * Knobs (environment): BENCH_QUICK=1, BENCH_ROUNDS (3), BENCH_STREAM_MB (1024),
+ * BENCH_CONCURRENT (200), BENCH_OBJECT_MB (5), BENCH_BARE_FSYNC=1.
+ */
+const { fork } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const fs = require('node:fs');
+const http = require('node:http');
+const os = require('node:os');
+const path = require('node:path');
+const { performance } = require('node:perf_hooks');
+
+const MiB = 1024 * 1024;
+const QUICK = process.env.BENCH_QUICK === '1';
+const CONFIG = {
+  rounds: intEnv('BENCH_ROUNDS', 3),
+  streamBytes: intEnv('BENCH_STREAM_MB', QUICK ? 64 : 1024) * MiB,
+  concurrent: intEnv('BENCH_CONCURRENT', QUICK ? 20 : 200),
+  objectBytes: intEnv('BENCH_OBJECT_MB', 5) * MiB,
+  bareFsync: process.env.BENCH_BARE_FSYNC === '1',
+};
+const SERVER_SCRIPT = path.join(__dirname, 'destination-put-server.js');
+const CHUNK = randomBytes(MiB);
+const USER = 'bws';
+const KEY = 'secret';
+const CONTAINER = 'bench';
+
+function intEnv(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, not "${raw}"`);
+  return value;
+}
+
+/** A child server process with a request/answer helper over IPC. */
+async function startServer(kind, dataDir) {
+  const child = fork(SERVER_SCRIPT, [kind, dataDir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env } });
+  const waiting = new Map();
+  let failure;
+  child.on('message', (message) => {
+    if (message.type === 'error') {
+      failure = new Error(`${kind} server: ${message.message}`);
+      for (const reject of [...waiting.values()].map((w) => w.reject)) reject(failure);
+      waiting.clear();
+      return;
+    }
+    const waiter = waiting.get(message.type);
+    if (waiter) {
+      waiting.delete(message.type);
+      waiter.resolve(message);
+    }
+  });
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  exited.then(({ code, signal }) => {
+    const err = new Error(`${kind} server exited (code ${code}, signal ${signal})`);
+    for (const w of waiting.values()) w.reject(failure ?? err);
+    waiting.clear();
+  });
+  const expect = (type) =>
+    new Promise((resolve, reject) => {
+      if (failure) return reject(failure);
+      waiting.set(type, { resolve, reject });
+    });
+  const ask = (cmd, type) => {
+    const answer = expect(type);
+    child.send({ cmd });
+    return answer;
+  };
+  const { url } = await expect('ready');
+  return {
+    url,
+    ask,
+    async close() {
+      if (child.exitCode === null && child.signalCode === null) {
+        await ask('close', 'closed').catch(() => {});
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/** One HTTP request with a generated body of `bytes`; resolves with status and body text. */
+function put(agent, url, headers, bytes) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'PUT', agent, headers: { ...headers, 'Content-Length': String(bytes), 'Content-Type': 'application/octet-stream' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode, text }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    let left = bytes;
+    const write = () => {
+      while (left > 0) {
+        const n = Math.min(left, CHUNK.length);
+        left -= n;
+        const more = req.write(n === CHUNK.length ? CHUNK : CHUNK.subarray(0, n));
+        if (!more && left > 0) {
+          req.once('drain', write);
+          return;
+        }
+      }
+      req.end();
+    };
+    write();
+  });
+}
+
+/** GET / PUT without a body; resolves with status and headers. */
+function simple(agent, url, method, headers) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, agent, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Where objects go on `server` and with which headers: login and container for emu. */
+async function prepare(kind, server, agent) {
+  if (kind === 'bare') return { base: `${server.url}/upload`, headers: {} };
+  const login = await simple(agent, `${server.url}/auth/v1.0`, 'GET', { 'X-Auth-User': USER, 'X-Auth-Key': KEY });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
+  const headers = { 'X-Auth-Token': login.headers['x-auth-token'] };
+  const storage = login.headers['x-storage-url'];
+  const created = await simple(agent, `${storage}/${CONTAINER}`, 'PUT', headers);
+  if (created.status !== 201 && created.status !== 202) throw new Error(`container PUT failed: ${created.status}`);
+  return { base: `${storage}/${CONTAINER}`, headers };
+}
+
+const WORKLOADS = [
+  {
+    name: 'stream',
+    label: () => `1 x ${CONFIG.streamBytes / MiB} MiB`,
+    bytes: () => CONFIG.streamBytes,
+    run: (agent, target) => Promise.all([put(agent, `${target.base}/stream.bin`, target.headers, CONFIG.streamBytes)]),
+  },
+  {
+    name: 'concurrent',
+    label: () => `${CONFIG.concurrent} x ${CONFIG.objectBytes / MiB} MiB`,
+    bytes: () => CONFIG.concurrent * CONFIG.objectBytes,
+    run: (agent, target) => Promise.all(Array.from({ length: CONFIG.concurrent }, (_, i) => put(agent, `${target.base}/clip-${String(i).padStart(4, '0')}.bin`, target.headers, CONFIG.objectBytes))),
+  },
+];
+
+/** One measured run: a fresh server process, warm-up, the workload, its peak RSS. */
+async function runOnce(kind, workload, root, index) {
+  const dataDir = fs.mkdtempSync(path.join(root, `${kind}-${workload.name}-${index}-`));
+  const server = await startServer(kind, dataDir);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+  try {
+    const target = await prepare(kind, server, agent);
+    const warm = await put(agent, `${target.base}/warm-up.bin`, target.headers, MiB);
+    if (warm.status !== 201) throw new Error(`${kind} warm-up PUT answered ${warm.status} ${warm.text}`);
+    const { rss: idle } = await server.ask('reset', 'reset');
+    const started = performance.now();
+    const answers = await workload.run(agent, target);
+    const seconds = (performance.now() - started) / 1000;
+    const { rss: peak, cpuMs } = await server.ask('peak', 'peak');
+    const bad = answers.filter((a) => a.status !== 201);
+    if (bad.length > 0) throw new Error(`${kind} ${workload.name}: ${bad.length} PUTs failed, e.g. ${bad[0].status} ${bad[0].text}`);
+    const result = { kind, workload: workload.name, mbps: workload.bytes() / MiB / seconds, seconds, peakMb: peak / MiB, idleMb: idle / MiB, cpuMs };
+    console.log(`  ${kind.padEnd(4)} ${workload.name.padEnd(10)} ${result.mbps.toFixed(0).padStart(6)} MB/s in ${seconds.toFixed(2)} s, peak RSS ${result.peakMb.toFixed(0)} MB (idle ${result.idleMb.toFixed(0)} MB), server CPU ${(cpuMs / 1000).toFixed(2)} s`);
+    return result;
+  } finally {
+    agent.destroy();
+    await server.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+function printTable(summary) {
+  const rows = [['server', 'workload', 'MB/s', 'peak RSS MB', 'idle RSS MB']];
+  for (const s of summary) rows.push([s.kind, s.label, s.mbps.toFixed(0), s.peakMb.toFixed(0), s.idleMb.toFixed(0)]);
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  const line = (r) => r.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
+  console.log(`\nmedians of ${CONFIG.rounds} runs (MB = 2^20 bytes):`);
+  console.log(line(rows[0]));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows.slice(1)) console.log(line(r));
+  console.log('');
+  for (const workload of WORKLOADS) {
+    const emu = summary.find((s) => s.kind === 'emu' && s.workload === workload.name);
+    const bare = summary.find((s) => s.kind === 'bare' && s.workload === workload.name);
+    console.log(`${workload.name} (${workload.label()}): emu/bare MB/s ratio ${(emu.mbps / bare.mbps).toFixed(2)}, peak RSS ratio ${(emu.peakMb / bare.peakMb).toFixed(2)}`);
+  }
+}
+
+async function main() {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bwc-bench-put-'));
+  console.log(
+    `destination PUT: stream 1 x ${CONFIG.streamBytes / MiB} MiB, concurrent ${CONFIG.concurrent} x ${CONFIG.objectBytes / MiB} MiB, ${CONFIG.rounds} rounds${QUICK ? ' (BENCH_QUICK)' : ''}; bare server ${CONFIG.bareFsync ? 'with' : 'without'} fsync; data in ${root}`,
+  );
+  try {
+    const results = [];
+    for (let round = 0; round < CONFIG.rounds; round++) {
+      const order = round % 2 === 0 ? ['bare', 'emu'] : ['emu', 'bare'];
+      for (const workload of WORKLOADS) {
+        for (const kind of order) results.push(await runOnce(kind, workload, root, round));
+      }
+    }
+    const summary = [];
+    for (const workload of WORKLOADS) {
+      for (const kind of ['emu', 'bare']) {
+        const runs = results.filter((r) => r.kind === kind && r.workload === workload.name);
+        summary.push({ kind, workload: workload.name, label: workload.label(), mbps: median(runs.map((r) => r.mbps)), peakMb: median(runs.map((r) => r.peakMb)), idleMb: median(runs.map((r) => r.idleMb)) });
+      }
+    }
+    printTable(summary);
+    return summary;
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+module.exports = { name: 'destination-put', main };
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}
