@@ -10,7 +10,7 @@ import { checkRule, type FaultRule } from './destination/faults';
 import { EmulatorError } from './errors';
 import { createLogger, LOG_LEVELS, type LogLevel } from './log';
 import { CAPABILITY_NAMES, type CapabilityName } from './protocol/body-worn';
-import { parseDuration } from './scenario/duration';
+import { parseDuration } from './duration';
 import { writeFileAtomic } from './storage/atomic-file';
 import { loadCertificate } from './tls';
 

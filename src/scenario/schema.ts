@@ -23,7 +23,7 @@
  */
 import { z } from 'zod';
 import { TOPIC_PATH } from '../events/event-bus';
-import { DURATION_PATTERN, parseDuration } from './duration';
+import { DurationSchema } from '../duration';
 
 
 /** Keys that say when a step runs. */
@@ -31,15 +31,7 @@ export const TIMING_KEYS = ['at', 'after', 'every'] as const;
 /** Keys that say what a step does; a step has exactly one. */
 export const ACTION_KEYS = ['emit', 'set', 'set-flag', 'disconnect', 'reject-auth', 'pause', 'run', 'steps'] as const;
 
-const duration = z
-  .string({ error: (iss) => (typeof iss.input === 'number' ? `duration ${iss.input} has no unit; write ${iss.input}ms or ${iss.input}s` : 'expected a duration like 500ms, 2s, 1m30s') })
-  .meta({ pattern: DURATION_PATTERN, description: 'A duration: 500ms, 2s, 1.5s, 1m, 1m30s, 1h' })
-  .transform((text, ctx) => {
-    const result = parseDuration(text);
-    if (result.ok) return result.ms;
-    ctx.addIssue({ code: 'custom', message: result.message, input: text, params: { kind: 'duration' } });
-    return z.NEVER;
-  });
+const duration = DurationSchema;
 
 const topic = z
   .string({ error: 'expected a topic string like tns1:Device/tnsvendor:IO/Port' })

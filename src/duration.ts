@@ -10,6 +10,7 @@
  * - The value is rounded to whole milliseconds and is at most {@link MAX_DURATION_MS}
  *   (the longest delay a Node.js timer can wait).
  */
+import { z } from 'zod';
 
 /** The longest duration accepted: 2^31 - 1 ms (about 24.8 days), Node's timer limit. */
 export const MAX_DURATION_MS = 2 ** 31 - 1;
@@ -80,3 +81,14 @@ export function formatDuration(ms: number): string {
 function fail(message: string): DurationResult {
   return { ok: false, message };
 }
+
+/** A duration string in a YAML file (`500ms`, `1m30s`), as milliseconds; an error tells the user how to write it. */
+export const DurationSchema = z
+  .string({ error: (iss) => (typeof iss.input === 'number' ? `duration ${iss.input} has no unit; write ${iss.input}ms or ${iss.input}s` : 'expected a duration like 500ms, 2s, 1m30s') })
+  .meta({ pattern: DURATION_PATTERN, description: 'A duration: 500ms, 2s, 1.5s, 1m, 1m30s, 1h' })
+  .transform((text, ctx) => {
+    const result = parseDuration(text);
+    if (result.ok) return result.ms;
+    ctx.addIssue({ code: 'custom', message: result.message, input: text, params: { kind: 'duration' } });
+    return z.NEVER;
+  });
