@@ -12,6 +12,7 @@ import { createLogger, LOG_LEVELS, type LogLevel } from './log';
 import { CAPABILITY_NAMES, type CapabilityName } from './protocol/body-worn';
 import { parseDuration } from './duration';
 import { writeFileAtomic } from './storage/atomic-file';
+import { parseSize } from './size';
 import { loadCertificate } from './tls';
 
 /** Where `destination` writes and how it is told to stop. */
@@ -114,16 +115,6 @@ function users(names: string[], keys: string[], readOnly: string[]): Destination
   for (const name of readOnly) if (!names.includes(name)) throw new Error(`--read-only ${name}: no such --user`);
   if (names.length === 0) return undefined;
   return names.map((user, i) => ({ user, key: keys[i], readOnly: readOnly.includes(user) }));
-}
-
-/** `5GiB`, `500MB`, `1048576` -> bytes. */
-export function parseSize(text: string, flag: string): number {
-  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb|kib|mib|gib|tib)?$/i.exec(text.trim());
-  if (!match) throw new Error(`${flag} "${text}" is not a size (e.g. 500MB, 2GiB, 1048576)`);
-  const units: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4 };
-  const bytes = Math.floor(Number(match[1]) * units[(match[2] ?? 'b').toLowerCase()]);
-  if (!(bytes > 0)) throw new Error(`${flag} must be more than 0 bytes`);
-  return bytes;
 }
 
 /** `status=503,share=0.1,path=/v1/AUTH_bws,methods=PUT+POST,latency=200ms,times=3` -> a fault rule. */

@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli';
-import { parseFault, parseSize } from '../../src/cli-destination';
+import { parseFault } from '../../src/cli-destination';
+import { parseSize } from '../../src/size';
 import { capture } from '../helpers/cli-capture';
 import { sendRequest } from '../helpers/http';
 

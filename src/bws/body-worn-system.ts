@@ -1,0 +1,219 @@
+/**
+ * The simulated body worn system: against any content destination, it
+ * authenticates, reads the capabilities (and categories), writes its system
+ * identity, registers users and cameras, and uploads recordings in parallel, then
+ * reports what became of each.
+ */
+import { createHash } from 'node:crypto';
+import type { Logger } from '../log';
+import { CAPABILITY_NAMES, CAPABILITY_SECTIONS, type CapabilityName, type Category, RESERVED_CONTAINERS, SYSTEM_OBJECTS } from '../protocol/body-worn';
+import type { ConnectionFile } from '../protocol/connection-file';
+import { type ExpandedPlan, expandPlan, type Registration } from './expand-plan';
+import { DEFAULT_PLAN, type Plan, PlanSchema } from './plan';
+import { type Exchange, header, type RetryPolicy, SwiftClient, type SwiftResponse } from './swift-client';
+import { type FailedRequest, metaHeaders, type RecordingReport, uploadRecording } from './upload-recording';
+
+/** Where the capabilities in force came from. */
+export type CapabilitiesSource = 'file' | 'FullStoreAndReadSupport' | 'missing' | 'malformed' | 'corrupt';
+
+/** Progress, reported as it changes. */
+export interface Progress {
+  recordingsDone: number;
+  recordingsTotal: number;
+  bytesSent: number;
+  bytesTotal: number;
+}
+
+/** Everything a run did. */
+export interface UploadReport {
+  storageUrl: string;
+  capabilities: Record<CapabilityName, boolean>;
+  capabilitiesSource: CapabilitiesSource;
+  categories: Category[];
+  /** Registrations that failed (user or camera id, and the request). */
+  registrationFailures: { kind: 'user' | 'device' | 'system'; id: string; request: FailedRequest }[];
+  usersRegistered: number;
+  devicesRegistered: number;
+  recordings: RecordingReport[];
+  totals: { recordings: number; transferred: number; notTransferred: number; failed: number; bytes: number; seconds: number; megabytesPerSecond: number };
+  requests: number;
+  retries: number;
+}
+
+/** Options of {@link runBodyWornSystem}. */
+export interface BodyWornOptions {
+  /** A validated connection file (see `parseConnectionFile`). */
+  connection: ConnectionFile;
+  /** The plan; the built-in default plan when absent. */
+  plan?: Plan;
+  /** Recordings uploaded in parallel (default 2). */
+  concurrency?: number;
+  retry?: Partial<RetryPolicy>;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Epoch ms now (recording times are placed before it). */
+  now?: () => number;
+  onProgress?: (progress: Progress) => void;
+  /** Every HTTP exchange (for `--check` and debugging). */
+  onExchange?: (exchange: Exchange) => void;
+  /** Extra recordings to upload after the plan's (the conformance probes). */
+  extraRecordings?: (plan: ExpandedPlan) => ExpandedPlan['recordings'];
+  log?: Logger;
+}
+
+/** Runs the body worn system once over the plan and resolves with the report. */
+export async function runBodyWornSystem(options: BodyWornOptions): Promise<UploadReport> {
+  const now = options.now ?? Date.now;
+  const started = Date.now();
+  let requests = 0;
+  let retries = 0;
+  const client = new SwiftClient({
+    connection: options.connection,
+    retry: options.retry,
+    sleep: options.sleep,
+    random: options.random,
+    onExchange: (exchange) => {
+      requests += 1;
+      if (exchange.attempt > 1) retries += 1;
+      options.onExchange?.(exchange);
+    },
+  });
+  try {
+    await client.authenticate();
+    const { capabilities, source } = await readCapabilities(client, options.connection);
+    options.log?.info({ capabilities, source }, 'capabilities');
+    const categories = capabilities.ReadCategories ? await readCategories(client) : [];
+    const plan = expandPlan(options.plan ?? PlanSchema.parse(DEFAULT_PLAN), { now: now(), containerType: options.connection.ContainerType, storeUserIdKey: capabilities.StoreUserIDKey });
+    const recordings = [...plan.recordings, ...(options.extraRecordings?.(plan) ?? [])];
+    const registrationFailures: UploadReport['registrationFailures'] = [];
+    if (capabilities.StoreReadSystemID && plan.system) {
+      const failure = await putEmptyObject(client, RESERVED_CONTAINERS.system, plan.system.id, { ConnectionId: options.connection.BlobAPIUserName, SystemName: plan.system.name });
+      if (failure) registrationFailures.push({ kind: 'system', id: plan.system.id, request: failure });
+    }
+    const usersRegistered = await register(client, RESERVED_CONTAINERS.users, plan.users, 'user', registrationFailures, options.log);
+    const devicesRegistered = await register(client, RESERVED_CONTAINERS.devices, plan.devices, 'device', registrationFailures, options.log);
+
+    const progress: Progress = { recordingsDone: 0, recordingsTotal: recordings.length, bytesSent: 0, bytesTotal: recordings.reduce((n, r) => n + r.clips.reduce((m, c) => m + c.bytes, 0), 0) };
+    options.onProgress?.({ ...progress });
+    const reports: RecordingReport[] = new Array(recordings.length);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < recordings.length) {
+        const index = next++;
+        const report = await uploadRecording(
+          {
+            client,
+            capabilities,
+            now,
+            onBytes: (bytes) => {
+              progress.bytesSent += bytes;
+              options.onProgress?.({ ...progress });
+            },
+          },
+          recordings[index],
+        );
+        reports[index] = report;
+        progress.recordingsDone += 1;
+        options.onProgress?.({ ...progress });
+        options.log?.[report.status === 'transferred' ? 'info' : 'warn']({ recording: report.container, status: report.status, clips: report.clips, bytes: report.bytes, request: report.request }, 'recording');
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 2, recordings.length || 1)) }, worker));
+    const seconds = (Date.now() - started) / 1000;
+    const bytes = reports.reduce((n, r) => n + r.bytes, 0);
+    return {
+      storageUrl: client.storageUrl ?? '',
+      capabilities,
+      capabilitiesSource: source,
+      categories,
+      registrationFailures,
+      usersRegistered,
+      devicesRegistered,
+      recordings: reports,
+      totals: {
+        recordings: reports.length,
+        transferred: reports.filter((r) => r.status === 'transferred').length,
+        notTransferred: reports.filter((r) => r.status === 'not transferred').length,
+        failed: reports.filter((r) => r.status === 'failed').length,
+        bytes,
+        seconds,
+        megabytesPerSecond: seconds > 0 ? Math.round((bytes / 1e6 / seconds) * 100) / 100 : 0,
+      },
+      requests,
+      retries,
+    };
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * `System/Capabilities.json`: its ETag must be the body's MD5 (else corrupt), and a
+ * missing or malformed file means nothing is supported. `FullStoreAndReadSupport`
+ * in the connection file means everything is, whatever the file says.
+ */
+export async function readCapabilities(client: SwiftClient, connection: ConnectionFile): Promise<{ capabilities: Record<CapabilityName, boolean>; source: CapabilitiesSource }> {
+  const none = Object.fromEntries(CAPABILITY_NAMES.map((n) => [n, false])) as Record<CapabilityName, boolean>;
+  if (connection.FullStoreAndReadSupport) return { capabilities: Object.fromEntries(CAPABILITY_NAMES.map((n) => [n, true])) as Record<CapabilityName, boolean>, source: 'FullStoreAndReadSupport' };
+  const answer = await client.request('GET', `/${RESERVED_CONTAINERS.system}/${SYSTEM_OBJECTS.capabilities}`);
+  if (answer.status !== 200) return { capabilities: none, source: 'missing' };
+  if (!etagMatches(answer)) return { capabilities: none, source: 'corrupt' };
+  try {
+    const document = JSON.parse(answer.body.toString('utf8')) as Record<string, Record<string, unknown>>;
+    const capabilities = { ...none };
+    for (const [section, names] of Object.entries(CAPABILITY_SECTIONS)) for (const name of names) capabilities[name] = document?.[section]?.[name] === true;
+    return { capabilities, source: 'file' };
+  } catch {
+    return { capabilities: none, source: 'malformed' };
+  }
+}
+
+/** `System/Categories.json` as a list of `{Name, Id}`; empty when absent, corrupt or malformed. */
+async function readCategories(client: SwiftClient): Promise<Category[]> {
+  const answer = await client.request('GET', `/${RESERVED_CONTAINERS.system}/${SYSTEM_OBJECTS.categories}`);
+  if (answer.status !== 200 || !etagMatches(answer)) return [];
+  try {
+    const list = JSON.parse(answer.body.toString('utf8')) as unknown;
+    return Array.isArray(list) ? list.filter((c): c is Category => typeof c?.Name === 'string' && typeof c?.Id === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** True when the answer's ETag is the MD5 of its body. */
+export function etagMatches(answer: SwiftResponse): boolean {
+  const etag = header(answer.headers, 'etag')?.replace(/"/g, '').toLowerCase();
+  return etag !== undefined && etag === createHash('md5').update(answer.body).digest('hex');
+}
+
+/** PUTs the container, then each registration object; returns how many were stored. */
+async function register(client: SwiftClient, container: string, entries: Registration[], kind: 'user' | 'device', failures: UploadReport['registrationFailures'], log: Logger | undefined): Promise<number> {
+  if (entries.length === 0) return 0;
+  const put = await client.request('PUT', `/${container}`).catch((err: Error) => err);
+  if (put instanceof Error || (put.status !== 201 && put.status !== 202)) {
+    const request = { method: 'PUT', path: `/${container}`, ...(put instanceof Error ? { message: put.message } : { status: put.status, message: put.body.toString('utf8').trim().slice(0, 300) }) };
+    for (const entry of entries) failures.push({ kind, id: entry.id, request });
+    return 0;
+  }
+  let stored = 0;
+  for (const entry of entries) {
+    const failure = await putEmptyObject(client, container, entry.id, entry.metadata);
+    if (failure) {
+      failures.push({ kind, id: entry.id, request: failure });
+      log?.warn({ kind, id: entry.id, status: failure.status, message: failure.message }, 'registration failed');
+    } else stored += 1;
+  }
+  return stored;
+}
+
+/** PUTs an empty object with metadata; the failed request, or undefined on 201. */
+async function putEmptyObject(client: SwiftClient, container: string, name: string, metadata: Record<string, string>): Promise<FailedRequest | undefined> {
+  const path = `/${container}/${encodeURIComponent(name)}`;
+  try {
+    const answer = await client.request('PUT', path, metaHeaders('object', metadata), () => Buffer.alloc(0));
+    if (answer.status >= 200 && answer.status < 300) return undefined;
+    return { method: 'PUT', path, status: answer.status, message: answer.body.toString('utf8').trim().slice(0, 300) };
+  } catch (err) {
+    return { method: 'PUT', path, message: (err as Error).message };
+  }
+}
