@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from '../log';
 import { CAPABILITY_NAMES, CAPABILITY_SECTIONS, type CapabilityName, type Category, RESERVED_CONTAINERS, SYSTEM_OBJECTS } from '../protocol/body-worn';
 import type { ConnectionFile } from '../protocol/connection-file';
-import { type ExpandedPlan, expandPlan, type Registration } from './expand-plan';
+import { type ExpandedPlan, expandPlan, type PlannedRecording, type Registration } from './expand-plan';
 import { DEFAULT_PLAN, type Plan, PlanSchema } from './plan';
 import { type Exchange, header, type RetryPolicy, SwiftClient, type SwiftResponse } from './swift-client';
 import { type FailedRequest, metaHeaders, type RecordingReport, uploadRecording } from './upload-recording';
@@ -61,74 +61,116 @@ export interface BodyWornOptions {
   log?: Logger;
 }
 
+/** A connected body worn system: logged in, capabilities read; registers and uploads on demand. */
+export class BodyWornSystem {
+  readonly registrationFailures: UploadReport['registrationFailures'] = [];
+
+  private constructor(
+    /** HTTP exchanges so far, and how many of them were retries. */
+    readonly stats: { requests: number; retries: number },
+    private readonly client: SwiftClient,
+    readonly capabilities: Record<CapabilityName, boolean>,
+    readonly capabilitiesSource: CapabilitiesSource,
+    readonly categories: Category[],
+    private readonly options: BodyWornOptions,
+  ) {}
+
+  /** Authenticates and reads the capabilities (and categories, when the destination has them). */
+  static async connect(options: BodyWornOptions): Promise<BodyWornSystem> {
+    const stats = { requests: 0, retries: 0 };
+    const client = new SwiftClient({
+      connection: options.connection,
+      retry: options.retry,
+      sleep: options.sleep,
+      random: options.random,
+      onExchange: (exchange) => {
+        stats.requests += 1;
+        if (exchange.attempt > 1) stats.retries += 1;
+        options.onExchange?.(exchange);
+      },
+    });
+    try {
+      await client.authenticate();
+      const { capabilities, source } = await readCapabilities(client, options.connection);
+      options.log?.info({ capabilities, source }, 'capabilities');
+      const categories = capabilities.ReadCategories ? await readCategories(client) : [];
+      return new BodyWornSystem(stats, client, capabilities, source, categories, options);
+    } catch (err) {
+      client.close();
+      throw err;
+    }
+  }
+
+  /** `X-Storage-Url` as answered. */
+  get storageUrl(): string {
+    return this.client.storageUrl ?? '';
+  }
+
+  /** Expands a plan with this destination's container type and capabilities. */
+  expand(plan: Plan): ExpandedPlan {
+    const now = this.options.now ?? Date.now;
+    return expandPlan(plan, { now: now(), containerType: this.options.connection.ContainerType, storeUserIdKey: this.capabilities.StoreUserIDKey });
+  }
+
+  /** Writes the system identity (StoreReadSystemID) and registers the plan's users and cameras. */
+  async register(plan: ExpandedPlan): Promise<{ users: number; devices: number }> {
+    if (this.capabilities.StoreReadSystemID && plan.system) {
+      const failure = await putEmptyObject(this.client, RESERVED_CONTAINERS.system, plan.system.id, { ConnectionId: this.options.connection.BlobAPIUserName, SystemName: plan.system.name });
+      if (failure) this.registrationFailures.push({ kind: 'system', id: plan.system.id, request: failure });
+    }
+    const users = await register(this.client, RESERVED_CONTAINERS.users, plan.users, 'user', this.registrationFailures, this.options.log);
+    const devices = await register(this.client, RESERVED_CONTAINERS.devices, plan.devices, 'device', this.registrationFailures, this.options.log);
+    return { users, devices };
+  }
+
+  /** Uploads one recording; `onBytes` hears clip bytes as they are sent. */
+  async upload(recording: PlannedRecording, onBytes?: (bytes: number) => void): Promise<RecordingReport> {
+    const report = await uploadRecording({ client: this.client, capabilities: this.capabilities, now: this.options.now ?? Date.now, onBytes }, recording);
+    this.options.log?.[report.status === 'transferred' ? 'info' : 'warn']({ recording: report.container, status: report.status, clips: report.clips, bytes: report.bytes, request: report.request }, 'recording');
+    return report;
+  }
+
+  /** Ends kept-alive connections. */
+  close(): void {
+    this.client.close();
+  }
+}
+
 /** Runs the body worn system once over the plan and resolves with the report. */
 export async function runBodyWornSystem(options: BodyWornOptions): Promise<UploadReport> {
-  const now = options.now ?? Date.now;
   const started = Date.now();
-  let requests = 0;
-  let retries = 0;
-  const client = new SwiftClient({
-    connection: options.connection,
-    retry: options.retry,
-    sleep: options.sleep,
-    random: options.random,
-    onExchange: (exchange) => {
-      requests += 1;
-      if (exchange.attempt > 1) retries += 1;
-      options.onExchange?.(exchange);
-    },
-  });
+  const system = await BodyWornSystem.connect(options);
   try {
-    await client.authenticate();
-    const { capabilities, source } = await readCapabilities(client, options.connection);
-    options.log?.info({ capabilities, source }, 'capabilities');
-    const categories = capabilities.ReadCategories ? await readCategories(client) : [];
-    const plan = expandPlan(options.plan ?? PlanSchema.parse(DEFAULT_PLAN), { now: now(), containerType: options.connection.ContainerType, storeUserIdKey: capabilities.StoreUserIDKey });
+    const plan = system.expand(options.plan ?? PlanSchema.parse(DEFAULT_PLAN));
     const recordings = [...plan.recordings, ...(options.extraRecordings?.(plan) ?? [])];
-    const registrationFailures: UploadReport['registrationFailures'] = [];
-    if (capabilities.StoreReadSystemID && plan.system) {
-      const failure = await putEmptyObject(client, RESERVED_CONTAINERS.system, plan.system.id, { ConnectionId: options.connection.BlobAPIUserName, SystemName: plan.system.name });
-      if (failure) registrationFailures.push({ kind: 'system', id: plan.system.id, request: failure });
-    }
-    const usersRegistered = await register(client, RESERVED_CONTAINERS.users, plan.users, 'user', registrationFailures, options.log);
-    const devicesRegistered = await register(client, RESERVED_CONTAINERS.devices, plan.devices, 'device', registrationFailures, options.log);
-
+    const registered = await system.register(plan);
     const progress: Progress = { recordingsDone: 0, recordingsTotal: recordings.length, bytesSent: 0, bytesTotal: recordings.reduce((n, r) => n + r.clips.reduce((m, c) => m + c.bytes, 0), 0) };
     options.onProgress?.({ ...progress });
+    const onBytes = (bytes: number): void => {
+      progress.bytesSent += bytes;
+      options.onProgress?.({ ...progress });
+    };
     const reports: RecordingReport[] = new Array(recordings.length);
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < recordings.length) {
         const index = next++;
-        const report = await uploadRecording(
-          {
-            client,
-            capabilities,
-            now,
-            onBytes: (bytes) => {
-              progress.bytesSent += bytes;
-              options.onProgress?.({ ...progress });
-            },
-          },
-          recordings[index],
-        );
-        reports[index] = report;
+        reports[index] = await system.upload(recordings[index], onBytes);
         progress.recordingsDone += 1;
         options.onProgress?.({ ...progress });
-        options.log?.[report.status === 'transferred' ? 'info' : 'warn']({ recording: report.container, status: report.status, clips: report.clips, bytes: report.bytes, request: report.request }, 'recording');
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 2, recordings.length || 1)) }, worker));
     const seconds = (Date.now() - started) / 1000;
     const bytes = reports.reduce((n, r) => n + r.bytes, 0);
     return {
-      storageUrl: client.storageUrl ?? '',
-      capabilities,
-      capabilitiesSource: source,
-      categories,
-      registrationFailures,
-      usersRegistered,
-      devicesRegistered,
+      storageUrl: system.storageUrl,
+      capabilities: system.capabilities,
+      capabilitiesSource: system.capabilitiesSource,
+      categories: system.categories,
+      registrationFailures: system.registrationFailures,
+      usersRegistered: registered.users,
+      devicesRegistered: registered.devices,
       recordings: reports,
       totals: {
         recordings: reports.length,
@@ -139,11 +181,11 @@ export async function runBodyWornSystem(options: BodyWornOptions): Promise<Uploa
         seconds,
         megabytesPerSecond: seconds > 0 ? Math.round((bytes / 1e6 / seconds) * 100) / 100 : 0,
       },
-      requests,
-      retries,
+      requests: system.stats.requests,
+      retries: system.stats.retries,
     };
   } finally {
-    client.close();
+    system.close();
   }
 }
 
