@@ -90,7 +90,7 @@ async function putObject(ctx: DestinationContext, req: Request, res: Response, c
   });
   if (!outcome.ok) {
     log[outcome.reason === 'aborted' ? 'info' : 'warn']({ ...where, reason: outcome.message }, 'PUT stored nothing');
-    if (!res.writable || req.destroyed) return;
+    if (!res.writable || res.destroyed || !res.socket || res.socket.destroyed) return;
     return sendError(req, res, PUT_FAILURE_STATUS[outcome.reason], outcome.message);
   }
   ctx.recordings.objectStored(account, container, outcome.record);
