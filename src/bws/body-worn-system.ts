@@ -115,6 +115,8 @@ export class BodyWornSystem {
   /** Writes the system identity (StoreReadSystemID) and registers the plan's users and cameras. */
   async register(plan: ExpandedPlan): Promise<{ users: number; devices: number }> {
     if (this.capabilities.StoreReadSystemID && plan.system) {
+      // A stock Swift has no System container until someone makes one; PUT is harmless (202) where it exists.
+      await this.client.request('PUT', `/${RESERVED_CONTAINERS.system}`).catch(() => undefined);
       const failure = await putEmptyObject(this.client, RESERVED_CONTAINERS.system, plan.system.id, { ConnectionId: this.options.connection.BlobAPIUserName, SystemName: plan.system.name });
       if (failure) this.registrationFailures.push({ kind: 'system', id: plan.system.id, request: failure });
     }
