@@ -2,6 +2,7 @@
  * The `bwc-emu` command line: parses flags (yargs) and calls the public API.
  * Prints what a newcomer needs on start; one-line errors for bad flags.
  */
+import { readFile } from 'node:fs/promises';
 import yargs from 'yargs';
 import { type Account, DEFAULT_ACCOUNT, parseAccount } from './auth/accounts';
 import { AUTH_MODES, type AuthMode } from './auth/authenticator';
@@ -15,6 +16,8 @@ import { recordCommand } from './cli-record';
 import { listScenarios, loadForRun, type LoadedScenario, validateCommand } from './cli-scenarios';
 import { EmulatorError } from './errors';
 import { deviceOptionsForScenario, playOnDevice, type ScenarioRun } from './scenario/play-on-device';
+import { parseConnectionFile } from './bws/connection-file';
+import type { ConnectionFile } from './protocol/connection-file';
 import { type ScenarioWatcher, watchScenario } from './scenario/watcher';
 import type { TimestampMode } from './events/event-bus';
 import { createLogger, LOG_LEVELS, type LogLevel } from './log';
@@ -56,6 +59,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     .option('speed', { type: 'number', default: 1, describe: 'scenario playback speed (2 = twice as fast)' })
     .option('seed', { type: 'number', default: 1, describe: 'seed of the scenario jitter, for reproducible runs' })
     .option('watch', { type: 'boolean', default: true, describe: 'reload a --scenario file when it is saved (--no-watch to turn off)' })
+    .option('connection-file', { type: 'string', describe: "upload the scenario's body-worn: recordings to this content destination as it plays" })
     .option('port', { alias: 'p', type: 'number', default: 8080, describe: 'TCP port (0 picks a free one)' })
     .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on (0.0.0.0 for every interface)' })
     .option('serial', { type: 'string', describe: 'device serial number, also names the digest realm (default: the scenario\'s, else ACCC8E000001)' })
@@ -110,6 +114,11 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     io.err(`bwc-emu: ${(err as Error).message}\n`);
     return 2;
   }
+  const connection = a.connectionFile === undefined ? undefined : await readConnectionFile(a.connectionFile);
+  if (connection !== undefined && !connection.ok) {
+    io.err(connection.errors.map((e) => `bwc-emu: ${e}\n`).join(''));
+    return 2;
+  }
   // Listen for the stop signal before anything is printed: a supervisor may signal
   // as soon as it reads the banner.
   const stopped = io.stopSignal();
@@ -133,7 +142,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
       return err instanceof EmulatorError ? 2 : 1;
     }
     const log = options.logger?.child({ device: device.serial, scenario: scenario.name ?? file });
-    const playerOptions = { speed: a.speed, seed: a.seed, log: (msg: string, fields?: object) => log?.info(fields ?? {}, msg) };
+    const playerOptions = { speed: a.speed, seed: a.seed, log: (msg: string, fields?: object) => log?.info(fields ?? {}, msg), ...(connection ? { connection: connection.file } : {}) };
     const entry: (typeof running)[number] = { device, run: playOnDevice(device, scenario, playerOptions) };
     // Only files named on the command line are watched, not the shipped default.
     if (a.watch && a.scenario?.length) {
@@ -153,12 +162,23 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     }
     running.push(entry);
     await entry.watcher?.ready; // a save right after the banner is seen
-    io.out(banner(device, `${scenario.name ?? file} (${file}${a.speed !== 1 ? `, speed ${a.speed}` : ''})`));
+    io.out(banner(device, `${scenario.name ?? file} (${file}${a.speed !== 1 ? `, speed ${a.speed}` : ''})`, recordingsLine(scenario, connection?.ok ? connection.file : undefined)));
   }
   const signal = await stopped;
   io.out(`\n${signal}: stopping\n`);
   await stopAll();
   return 0;
+}
+
+/** `--connection-file FILE` read and checked as a body worn system would; every problem names the file. */
+async function readConnectionFile(path: string): Promise<{ ok: true; file: ConnectionFile } | { ok: false; errors: string[] }> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    return { ok: false, errors: [`--connection-file ${path}: cannot read it: ${(err as Error).message}`] };
+  }
+  return parseConnectionFile(text, `--connection-file ${path}`);
 }
 
 /** `ACCC8E000001` + 2 -> `ACCC8E000003`: the serial of the i-th extra device. */
@@ -172,6 +192,7 @@ function nextSerial(serial: string, i: number): string {
 interface DeviceArgs {
   scenario?: string[];
   watch: boolean;
+  connectionFile?: string;
   speed: number;
   seed: number;
   port: number;
@@ -234,8 +255,15 @@ function parseTimestamps(text: string): TimestampMode {
   return { mode: 'local', offsetMinutes: match[1] === '-' ? -minutes : minutes };
 }
 
+/** Where the scenario's `body-worn:` recordings go, for the banner; undefined when it has none. */
+function recordingsLine(scenario: LoadedScenario['scenario'], connection: ConnectionFile | undefined): string | undefined {
+  const count = scenario['body-worn']?.recordings.length;
+  if (count === undefined) return undefined;
+  return connection ? `${count} to upload to ${connection.AuthenticationTokenURI[0]} as the scenario plays` : `${count} in the scenario, not uploaded (no --connection-file)`;
+}
+
 /** What a newcomer needs: where it is, how to log in, one command to try. */
-function banner(device: DeviceHandle, scenario: string): string {
+function banner(device: DeviceHandle, scenario: string, recordings?: string): string {
   const o = device.options;
   const admin = o.accounts[0];
   const insecure = device.certificate ? ' -k' : '';
@@ -255,6 +283,7 @@ function banner(device: DeviceHandle, scenario: string): string {
     `  discovery      POST ${device.url}${o.cgiPrefix}/apidiscovery.cgi, basicdeviceinfo.cgi, GET param.cgi`,
     `  event stream   ${streamUrl}`,
     `  scenario       ${scenario}`,
+    recordings === undefined ? undefined : `  recordings     ${recordings}`,
     '',
     'Try the feature flags:',
     `  curl${o.auth === 'none' ? insecure : curlAuth} -H 'Content-Type: application/json' \\`,

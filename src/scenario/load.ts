@@ -5,10 +5,10 @@
  */
 import type { Document } from 'yaml';
 import { asRecord, type Found, loadYaml, loadYamlFile, valueOffset, type YamlError, type YamlErrorCode } from '../yaml-load';
-import { ScenarioSchema, type Scenario } from './schema';
+import { BodyWornSchema, ScenarioSchema, type Scenario } from './schema';
 
 /** What kind of problem a {@link ScenarioError} is. */
-export type ScenarioErrorCode = YamlErrorCode | 'UNKNOWN_GROUP' | 'GROUP_CYCLE';
+export type ScenarioErrorCode = YamlErrorCode | 'UNKNOWN_GROUP' | 'GROUP_CYCLE' | 'UNKNOWN_USER' | 'UNKNOWN_DEVICE';
 
 /** One problem in a scenario file; `text` is `file:line:col: message`. Lines and columns count from 1. */
 export type ScenarioError = YamlError<ScenarioErrorCode>;
@@ -18,16 +18,22 @@ export type LoadScenarioResult = { ok: true; scenario: Scenario } | { ok: false;
 
 /**
  * Parses and validates scenario text. Never throws for bad input: every YAML syntax error,
- * duplicate key, unknown or missing key, wrong type, bad duration and unknown or cyclic
- * group is returned, each at its own position. `fileName` is used only in messages.
+ * duplicate key, unknown or missing key, wrong type, bad duration, unknown or cyclic
+ * group and unknown `body-worn:` user or camera is returned, each at its own position.
+ * `fileName` is used only in messages.
  */
 export function loadScenario(text: string, fileName: string): LoadScenarioResult {
-  return asScenarioResult(loadYaml(text, fileName, ScenarioSchema, checkGroups));
+  return asScenarioResult(loadYaml(text, fileName, ScenarioSchema, checkScenario));
 }
 
 /** Reads and loads a scenario file; a read failure is reported as `file:1:1: cannot read ...`. */
 export async function loadScenarioFile(path: string): Promise<LoadScenarioResult> {
-  return asScenarioResult(await loadYamlFile(path, 'scenario file', ScenarioSchema, checkGroups));
+  return asScenarioResult(await loadYamlFile(path, 'scenario file', ScenarioSchema, checkScenario));
+}
+
+/** The checks across fields that the schema cannot make. */
+function checkScenario(doc: Document, data: unknown): Found<ScenarioErrorCode>[] {
+  return [...checkGroups(doc, data), ...checkBodyWorn(doc, data)];
 }
 
 function asScenarioResult(result: { ok: true; value: Scenario } | { ok: false; errors: ScenarioError[] }): LoadScenarioResult {
@@ -81,5 +87,42 @@ function checkGroups(doc: Document, data: unknown): Found<ScenarioErrorCode>[] {
     state.set(name, 'done');
   };
   for (const name of names) if (!state.has(name)) walk(name, [name]);
+  return found;
+}
+
+/** The serial a camera registered at a destination may have (as in ../bws/plan). */
+const CAMERA_SERIAL = /^[A-Za-z0-9]{1,32}$/;
+
+/**
+ * Every `body-worn:` recording's user is in its `users`, and its camera is in its
+ * `devices` or is the scenario's own `device:` (which a recording without `device`
+ * uses and which is registered without being listed, so its serial must suit a
+ * destination). Nothing is checked while the section has schema errors.
+ */
+function checkBodyWorn(doc: Document, data: unknown): Found<ScenarioErrorCode>[] {
+  const root = asRecord(data);
+  if (!root || root['body-worn'] === undefined) return [];
+  const parsed = BodyWornSchema.safeParse(root['body-worn']);
+  if (!parsed.success) return [];
+  const found: Found<ScenarioErrorCode>[] = [];
+  const section = parsed.data;
+  const own = asRecord(root.device)?.serial;
+  const ownSerial = typeof own === 'string' ? own : undefined;
+  if (ownSerial !== undefined && !CAMERA_SERIAL.test(ownSerial)) {
+    found.push({ code: 'INVALID_VALUE', offset: valueOffset(doc, ['device', 'serial']), message: `a camera with body-worn recordings needs a serial of 1-32 letters and digits, not "${ownSerial}"` });
+  }
+  const users = (section.users ?? []).map((u) => u.id);
+  const devices = [...(ownSerial !== undefined ? [ownSerial] : []), ...(section.devices ?? []).map((d) => d.serial).filter((s) => s !== ownSerial)];
+  const listed = (names: string[]): string => names.join(', ') || 'none';
+  section.recordings.forEach((recording, i) => {
+    const at: Path = ['body-worn', 'recordings', i];
+    if (!users.includes(recording.user)) {
+      found.push({ code: 'UNKNOWN_USER', offset: valueOffset(doc, [...at, 'user']), message: `user "${recording.user}" is not in body-worn.users (${listed(users)})` });
+    }
+    if (recording.device !== undefined && !devices.includes(recording.device)) {
+      const where = ownSerial !== undefined ? "body-worn.devices or the scenario's device" : 'body-worn.devices';
+      found.push({ code: 'UNKNOWN_DEVICE', offset: valueOffset(doc, [...at, 'device']), message: `device "${recording.device}" is not in ${where} (${listed(devices)})` });
+    }
+  });
   return found;
 }

@@ -1,41 +1,83 @@
 /**
  * Binds a {@link ScenarioPlayer} to a running device: the player acts on the device
  * handle (publish, flags, sessions, auth) and the device's session changes fire the
- * scenario's `on: connect` and `on: { configure: topic }` triggers.
+ * scenario's `on: connect` and `on: { configure: topic }` triggers. Given a
+ * connection file, the scenario's `body-worn:` recordings are uploaded as it plays
+ * (./play-recordings).
  */
+import type { RetryPolicy } from '../bws/swift-client';
 import type { DeviceHandle } from '../device/device';
 import type { DeviceOptions } from '../device/device-options';
 import { DEFAULT_FLAGS } from '../device/feature-flags';
+import type { ConnectionFile } from '../protocol/connection-file';
 import { ScenarioPlayer, type ScenarioPlayerOptions } from './player';
+import { playRecordings, type RecordingsRun, type ScenarioRecordingReport } from './play-recordings';
+import { realScheduler } from './scheduler';
 import type { Scenario } from './schema';
+
+/** Options of {@link playOnDevice}: the player's, and where the `body-worn:` recordings go. */
+export interface PlayOnDeviceOptions extends ScenarioPlayerOptions {
+  /** The destination of the scenario's `body-worn:` recordings; without it they are not uploaded. */
+  connection?: ConnectionFile;
+  /** Hears what became of each `body-worn:` recording. */
+  onRecording?: (report: ScenarioRecordingReport) => void;
+  /** Retries of the uploads' requests (default: the body worn system's). */
+  retry?: Partial<RetryPolicy>;
+}
 
 /** A scenario playing on a device. */
 export interface ScenarioRun {
   readonly player: ScenarioPlayer;
-  /** Resolves when a finite scenario has played every step, or when stopped. */
+  /** The `body-worn:` uploads, when the scenario has recordings and a connection file was given. */
+  readonly recordings: RecordingsRun | undefined;
+  /** Resolves when a finite scenario has played every step and every recording has its outcome, or when stopped. */
   readonly done: Promise<void>;
-  /** Stops the timeline and the triggers; the device keeps running. */
+  /** Stops the timeline, the triggers and the uploads not yet due; the device keeps running. */
   stop(): void;
 }
 
 /** Starts `scenario` on `device` at once. */
-export function playOnDevice(device: DeviceHandle, scenario: Scenario, options: ScenarioPlayerOptions = {}): ScenarioRun {
+export function playOnDevice(device: DeviceHandle, scenario: Scenario, options: PlayOnDeviceOptions = {}): ScenarioRun {
   const player = new ScenarioPlayer(scenario, device, options);
   const unwatch = device.watchSessions((change) => {
     if (change.kind === 'connect') player.onConnect();
     else if (change.kind === 'configure') player.onConfigure((topic) => change.subscribesTo(topic));
   });
   player.start();
+  const recordings = startRecordings(device, scenario, options);
   return {
     player,
+    recordings,
     get done() {
-      return player.done;
+      return recordings ? Promise.all([player.done, recordings.done]).then(() => undefined) : player.done;
     },
     stop: () => {
       unwatch();
       player.stop();
+      recordings?.stop();
     },
   };
+}
+
+/** The `body-worn:` uploads from the scenario's start, or a log line saying why there are none. */
+function startRecordings(device: DeviceHandle, scenario: Scenario, options: PlayOnDeviceOptions): RecordingsRun | undefined {
+  const section = scenario['body-worn'];
+  if (!section) return undefined;
+  const log = options.log ?? (() => undefined);
+  if (!options.connection) {
+    log('body-worn recordings are not uploaded: no connection file (--connection-file)', { recordings: section.recordings.length });
+    return undefined;
+  }
+  const identity = device.options.identity;
+  return playRecordings(section, {
+    connection: options.connection,
+    camera: { serial: device.serial, model: identity.ProdNbr, name: identity.ProdFullName, firmware: identity.Version },
+    scheduler: options.scheduler ?? realScheduler,
+    speed: options.speed ?? 1,
+    log,
+    onRecording: options.onRecording,
+    retry: options.retry,
+  });
 }
 
 /**

@@ -16,6 +16,9 @@
  *   - { every: 5s, times: 3, jitter: 500ms, emit: { topic: tns1:Device/Heartbeat } }
  *   - { on: connect, steps: [ { set: { topic: tns1:Device/tnsvendor:IO/Port, data: { state: 1 } } } ] }
  * loop: { times: 2 }
+ * body-worn:                  # recordings uploaded to --connection-file's destination
+ *   users: [ { id: officer_1, name: Alex Smith } ]
+ *   recordings: [ { at: 90s, user: officer_1, clips: 2, clip-duration: 24s, clip-size: 256KB } ]
  * ```
  * Durations are strings (`500ms`, `1m30s`, see ./duration) and become milliseconds.
  * Message values (source, key, data) may be written as strings, numbers or booleans
@@ -24,6 +27,7 @@
 import { z } from 'zod';
 import { TOPIC_PATH } from '../events/event-bus';
 import { DurationSchema } from '../duration';
+import { PlanDeviceSchema, PlanRecordingSchema, PlanUserSchema } from '../bws/plan';
 
 
 /** Keys that say when a step runs. */
@@ -111,6 +115,27 @@ export const NestedStepSchema: z.ZodType<Step, StepInput> = z.lazy(() => stepSch
 /** A step of the top-level timeline: may be an `on:` trigger. */
 export const TimelineStepSchema: z.ZodType<Step, StepInput> = z.lazy(() => stepSchema(true)).meta({ id: 'TimelineStep' });
 
+/**
+ * A recording of the `body-worn:` section: a plan recording (../bws/plan) uploaded at
+ * scenario time `at`, when it has been recorded. `device` defaults to the camera
+ * playing the scenario; `trigger-on` to the scenario's start + at - clips * clip-duration.
+ */
+export const BodyWornRecordingSchema = z.strictObject({
+  at: duration,
+  ...PlanRecordingSchema.shape,
+  device: z.string({ error: 'device names a camera serial' }).optional(),
+});
+
+/** The `body-worn:` section: users and cameras to register, recordings to upload (see ./play-recordings). */
+export const BodyWornSchema = z.strictObject(
+  {
+    users: z.array(PlanUserSchema, { error: 'users is a list of { id, name }' }).optional(),
+    devices: z.array(PlanDeviceSchema, { error: 'devices is a list of { serial, name, model }' }).optional(),
+    recordings: z.array(BodyWornRecordingSchema, { error: 'recordings is a list of { at, user, clips, ... }' }),
+  },
+  { error: 'body-worn is a map with users, devices and recordings' },
+);
+
 /** A whole scenario file. */
 export const ScenarioSchema = z
   .strictObject({
@@ -129,6 +154,7 @@ export const ScenarioSchema = z
     groups: z.record(z.string().min(1), z.array(NestedStepSchema, { error: 'a group is a list of steps' }), { error: 'groups is a map of names to lists of steps' }).optional(),
     timeline: z.array(TimelineStepSchema, { error: 'timeline is a list of steps' }).optional(),
     loop: z.union([z.boolean(), z.strictObject({ times: z.number().int().min(1) })], { error: 'loop is true, false or { times: <n> }' }).optional(),
+    'body-worn': BodyWornSchema.optional(),
   })
   .meta({ title: 'bwc-emu scenario', description: 'A scenario for the bwc-emu body worn camera emulator' });
 
@@ -136,6 +162,10 @@ export const ScenarioSchema = z
 export type Scenario = z.output<typeof ScenarioSchema>;
 /** A scenario as written in a file. */
 export type ScenarioInput = z.input<typeof ScenarioSchema>;
+/** The `body-worn:` section after loading. */
+export type BodyWorn = z.output<typeof BodyWornSchema>;
+/** A recording of the `body-worn:` section after loading (durations in ms, sizes in bytes). */
+export type BodyWornRecording = z.output<typeof BodyWornRecordingSchema>;
 /** One emitted event after loading. */
 export type EmitAction = z.output<typeof EmitSchema>;
 /** One state (initial or `set`) after loading. */
