@@ -29,7 +29,8 @@ export { loadScenario, loadScenarioFile } from './scenario/load';
 export type { LoadScenarioResult, ScenarioError, ScenarioErrorCode } from './scenario/load';
 export type { Scenario, ScenarioInput, Step, Trigger } from './scenario/schema';
 export { deviceOptionsForScenario, playOnDevice } from './scenario/play-on-device';
-export type { ScenarioRun } from './scenario/play-on-device';
+export type { PlayOnDeviceOptions, ScenarioRun } from './scenario/play-on-device';
+export type { RecordingsRun, ScenarioRecordingReport } from './scenario/play-recordings';
 export { ScenarioPlayer } from './scenario/player';
 export type { ScenarioPlayerOptions, ScenarioTarget } from './scenario/player';
 export { ManualScheduler, realScheduler } from './scenario/scheduler';
@@ -46,6 +47,20 @@ export { buildConnectionFile } from './protocol/connection-file';
 export type { ConnectionFile } from './protocol/connection-file';
 export { CAPABILITY_NAMES, recordingContainerName } from './protocol/body-worn';
 export type { CapabilitiesDocument, CapabilityName, Category } from './protocol/body-worn';
+
+// Simulated body worn system: uploads recordings to any content destination (docs/body-worn-system.md)
+export { BodyWornSystem, runBodyWornSystem } from './bws/body-worn-system';
+export type { BodyWornOptions, CapabilitiesSource, Progress, UploadReport } from './bws/body-worn-system';
+export { checkConnectionFile, parseConnectionFile } from './bws/connection-file';
+export type { ConnectionFileResult } from './bws/connection-file';
+export { runConformance, formatFindings } from './bws/conformance';
+export type { ConformanceResult, Finding } from './bws/conformance';
+export { DEFAULT_PLAN, loadPlan, loadPlanFile, PlanSchema } from './bws/plan';
+export type { LoadPlanResult, Plan, PlanInput, PlanRecording } from './bws/plan';
+export type { ExpandedPlan, PlannedRecording } from './bws/expand-plan';
+export type { FailedRequest, RecordingReport, RecordingStatus as UploadStatus } from './bws/upload-recording';
+export { DEFAULT_RETRY } from './bws/swift-client';
+export type { Exchange, RetryPolicy } from './bws/swift-client';
 
 // Authentication
 export { DEFAULT_ACCOUNT, ROLES } from './auth/accounts';
