@@ -55,12 +55,18 @@ export async function startDestination(options: DestinationOptions = {}): Promis
   const resolved = resolveDestinationOptions(options);
   const log = options.logger ?? createLogger({ level: options.logLevel });
   const tls = resolved.tls === true ? await selfSignedCertificate('bwc-emu-destination.local', resolved.host) : resolved.tls || undefined;
+  // The store owns its MD5 worker threads (started at the first large body): closed with the destination.
   const store = new ObjectStore({ dataDir: resolved.dataDir, clock: resolved.clock, log, openWrite: resolved.openWrite });
   const recordings = new RecordingLog(() => resolved.clock.now(), log);
-  for (const account of resolved.accounts) {
-    await store.openAccount(account);
-    await publishSystemObjects(store, account, resolved);
-    recordings.load(account, store.containers(account));
+  try {
+    for (const account of resolved.accounts) {
+      await store.openAccount(account);
+      await publishSystemObjects(store, account, resolved);
+      recordings.load(account, store.containers(account));
+    }
+  } catch (err) {
+    await store.close();
+    throw err;
   }
   const ctx: DestinationContext = {
     options: resolved,
@@ -72,7 +78,10 @@ export async function startDestination(options: DestinationOptions = {}): Promis
     scheme: tls ? 'https' : 'http',
   };
   const app = buildDestinationApp(ctx);
-  const listening = await listenApp(app, { port: resolved.port, host: resolved.host, tls, log });
+  const listening = await listenApp(app, { port: resolved.port, host: resolved.host, tls, log }).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
   // `Expect: 100-continue` goes to the app, which sends the 100 only when a PUT passed
   // every check: a refused upload's body is never sent (Swift's proxy does the same).
   listening.server.on('checkContinue', (req, res) => app(req, res));
@@ -101,7 +110,10 @@ export async function startDestination(options: DestinationOptions = {}): Promis
     },
     revokeTokens: () => ctx.tokens.revokeAll(),
     close: () => {
-      closed ??= listening.close().then(() => log.info('content destination closed'));
+      closed ??= listening
+        .close()
+        .finally(() => store.close())
+        .then(() => log.info('content destination closed'));
       return closed;
     },
   };

@@ -1,8 +1,9 @@
 /**
  * Accounts, containers and objects on the file system, with an in-memory index
  * rebuilt at start. An object is whole or absent: its body streams into a part file
- * (MD5 computed on the way), is fsynced, renamed to a data file, and only then does
- * its record (name, ETag, metadata, data file) replace the old one, atomically.
+ * (MD5 computed on the way, by a worker thread: see md5-workers.ts), is fsynced,
+ * renamed to a data file, and only then does its record (name, ETag, metadata, data
+ * file) replace the old one, atomically (temporary file, fsync, rename, directory fsync).
  * Commits of one name are serialised, so concurrent PUTs end with the last complete
  * one; readers keep the data file they opened even if it is replaced meanwhile.
  *
@@ -19,8 +20,9 @@ import { pipeline } from 'node:stream/promises';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import { compareNames } from '../protocol/swift';
-import { writeFileAtomic } from '../storage/atomic-file';
+import { syncDirectory, writeFileAtomic } from '../storage/atomic-file';
 import { KeyedLock } from './keyed-lock';
+import { Md5WorkerPool } from './md5-workers';
 
 /** Metadata as stored: lower-case name -> value as sent. */
 export type StoredMetadata = Record<string, string>;
@@ -76,6 +78,8 @@ export interface ObjectStoreOptions {
   clock: Clock;
   log: Logger;
   openWrite?: OpenWrite;
+  /** Worker threads computing body MD5s; by default the store starts its own, which {@link ObjectStore.close} ends. */
+  md5Workers?: Md5WorkerPool;
 }
 
 interface AccountRecord {
@@ -89,10 +93,16 @@ export class ObjectStore {
   private readonly accounts = new Map<string, AccountRecord>();
   private readonly lock = new KeyedLock();
   private readonly sorted = new WeakMap<ContainerRecord, ObjectRecord[]>();
-  private readonly openWrite: OpenWrite;
+  private readonly md5: Md5WorkerPool;
+  private readonly directorySyncs = new DirectorySyncs();
 
   constructor(private readonly options: ObjectStoreOptions) {
-    this.openWrite = options.openWrite ?? ((path) => createWriteStream(path, { flags: 'wx', mode: 0o644 }));
+    this.md5 = options.md5Workers ?? new Md5WorkerPool();
+  }
+
+  /** Ends the MD5 worker threads the store started (not a pool it was given). */
+  async close(): Promise<void> {
+    if (!this.options.md5Workers) await this.md5.close();
   }
 
   /** Creates the account's directory and loads what an earlier run stored there. */
@@ -191,36 +201,9 @@ export class ObjectStore {
     const key = fileKey(name);
     const id = randomBytes(8).toString('hex');
     const part = join(objectsDir, `.${key}.${id}.part`);
-    const hash = createHash('md5');
-    let bytes = 0;
-    const limit = Math.min(request.maxBytes, request.quotaLeft);
-    // Over the limit, the rest of the body is read and dropped, so the client still
-    // gets its 413/507 answer instead of a reset connection.
-    let overflow: 'too-large' | 'quota' | undefined;
-    const meter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        bytes += chunk.length;
-        if (bytes > limit) overflow ??= bytes > request.maxBytes ? 'too-large' : 'quota';
-        if (overflow) {
-          callback();
-          return;
-        }
-        hash.update(chunk);
-        callback(null, chunk);
-      },
-    });
-    try {
-      await pipeline(body, meter, this.openWrite(part));
-      if (!overflow) await fsyncFile(part);
-    } catch (err) {
-      await rm(part, { force: true });
-      return failure(err, bytes);
-    }
-    if (overflow) {
-      await rm(part, { force: true });
-      return failure(new StoreRefusal(overflow), bytes);
-    }
-    const etag = hash.digest('hex');
+    const received = await this.receive(body, part, request);
+    if (!received.ok) return received.outcome;
+    const { bytes, etag } = received;
     const refusal = request.contentLength !== undefined && bytes !== request.contentLength ? lengthMismatch(bytes, request.contentLength) : request.expectedEtag !== undefined && request.expectedEtag.toLowerCase() !== etag ? etagMismatch() : undefined;
     if (refusal) {
       await rm(part, { force: true });
@@ -236,7 +219,8 @@ export class ObjectStore {
       const object: ObjectRecord = { name, etag, bytes, contentType: request.contentType, lastModified: this.options.clock.now(), metadata: request.metadata, dataFile };
       try {
         await rename(part, join(objectsDir, dataFile));
-        await writeFileAtomic(join(objectsDir, `${key}.json`), JSON.stringify(object));
+        // The record's directory fsync also makes this rename durable.
+        await this.writeRecord(objectsDir, `${key}.json`, JSON.stringify(object));
       } catch (err) {
         await rm(part, { force: true });
         await rm(join(objectsDir, dataFile), { force: true });
@@ -249,6 +233,104 @@ export class ObjectStore {
     });
   }
 
+  /**
+   * Writes the body into the part file and fsyncs it, computing its MD5 meanwhile.
+   * On failure the part file is gone; on success it holds exactly the bytes hashed.
+   */
+  private async receive(body: Readable, part: string, request: PutRequest): Promise<{ ok: true; bytes: number; etag: string } | { ok: false; outcome: PutOutcome }> {
+    let writer: PartWriter;
+    try {
+      writer = this.options.openWrite ? givenPartWriter(this.options.openWrite, part) : await openPartWriter(part);
+    } catch (err) {
+      await rm(part, { force: true });
+      return { ok: false, outcome: failure(err, 0) };
+    }
+    // The MD5 is computed by a worker thread (small bodies inline); the meter calls
+    // back only when the worker keeps up, so a slow hash slows the upload instead of
+    // filling memory.
+    const job = this.md5.createJob();
+    let bytes = 0;
+    let flushedAt = 0;
+    const limit = Math.min(request.maxBytes, request.quotaLeft);
+    // Over the limit, the rest of the body is read and dropped, so the client still
+    // gets its 413/507 answer instead of a reset connection; the same after a hashing
+    // failure (a crashed worker), which ends in a 500.
+    let overflow: 'too-large' | 'quota' | undefined;
+    let hashFailure: Error | undefined;
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        bytes += chunk.length;
+        if (bytes > limit && !overflow) {
+          overflow = bytes > request.maxBytes ? 'too-large' : 'quota';
+          job.abandon();
+        }
+        if (overflow || hashFailure) {
+          callback();
+          return;
+        }
+        this.push(chunk);
+        if (bytes - flushedAt >= EARLY_SYNC_BYTES) {
+          flushedAt = bytes;
+          writer.startSync();
+        }
+        job.update(chunk, (err) => {
+          if (err) hashFailure = err;
+          callback();
+        });
+      },
+    });
+    try {
+      try {
+        await pipeline(body, meter, writer.stream);
+      } catch (err) {
+        job.abandon();
+        await rm(part, { force: true });
+        return { ok: false, outcome: failure(err, bytes) };
+      }
+      if (overflow || hashFailure) {
+        job.abandon();
+        await rm(part, { force: true });
+        if (hashFailure) throw hashFailure;
+        return { ok: false, outcome: failure(new StoreRefusal(overflow as 'too-large' | 'quota'), bytes) };
+      }
+      // The last bytes are hashed while the part file is flushed to disk.
+      const [digest, synced] = await Promise.allSettled([job.digest(), writer.sync()]);
+      if (synced.status === 'rejected') {
+        await rm(part, { force: true });
+        return { ok: false, outcome: failure(synced.reason, bytes) };
+      }
+      if (digest.status === 'rejected') {
+        await rm(part, { force: true });
+        throw digest.reason;
+      }
+      return { ok: true, bytes, etag: digest.value };
+    } finally {
+      await writer.close();
+    }
+  }
+
+  /**
+   * Replaces an object record atomically: temporary file, fsync, rename, then an fsync
+   * of the directory, shared with the other commits in that directory meanwhile.
+   */
+  private async writeRecord(dir: string, file: string, content: string): Promise<void> {
+    const temp = join(dir, `.${file}.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      const handle = await open(temp, 'wx', 0o644);
+      try {
+        await handle.writeFile(content);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, join(dir, file));
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
+    await this.directorySyncs.sync(dir);
+  }
+
   /** Replaces an object's metadata (and content type, if given), as a Swift POST; false when absent. */
   async postObject(account: string, container: string, name: string, metadata: StoredMetadata, contentType?: string): Promise<ObjectRecord | undefined> {
     return this.lock.run(`o:${account}/${container}/${name}`, async () => {
@@ -256,7 +338,7 @@ export class ObjectStore {
       const current = record?.objects.get(name);
       if (!record || !current) return undefined;
       const updated: ObjectRecord = { ...current, metadata, contentType: contentType ?? current.contentType, lastModified: this.options.clock.now() };
-      await writeFileAtomic(join(this.account(account).dir, fileKey(container), 'objects', `${fileKey(name)}.json`), JSON.stringify(updated));
+      await this.writeRecord(join(this.account(account).dir, fileKey(container), 'objects'), `${fileKey(name)}.json`, JSON.stringify(updated));
       this.commit(record, updated, current);
       return updated;
     });
@@ -360,12 +442,98 @@ class StoreRefusal extends Error {
   }
 }
 
+/** Bytes between the flushes started during a large upload, so its final fsync has little left to write. */
+const EARLY_SYNC_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Part file buffering: chunks queued while a write is in progress go to disk in one
+ * writev, instead of the body pausing after every 64 KiB chunk (16 KiB by default).
+ */
+const PART_WRITE_BUFFER = 256 * 1024;
+
+/** A part file being written. */
+interface PartWriter {
+  /** Where the body goes. */
+  stream: Writable;
+  /** Starts flushing what is written so far, unless a flush is running; errors surface in {@link sync}. */
+  startSync(): void;
+  /** Everything written is on disk (fsync). */
+  sync(): Promise<void>;
+  /** Lets the file go, once the stream has ended or been destroyed; never fails. */
+  close(): Promise<void>;
+}
+
+/** The store's own part file: one descriptor for the writes and every fsync. */
+async function openPartWriter(path: string): Promise<PartWriter> {
+  const handle = await open(path, 'wx', 0o644);
+  const stream = createWriteStream(path, { fd: handle.fd, autoClose: false, highWaterMark: PART_WRITE_BUFFER });
+  let flushing: Promise<void> | undefined;
+  // An error reported by an early flush is not reported again by the final fsync: keep it.
+  let flushError: unknown;
+  return {
+    stream,
+    startSync() {
+      flushing ??= handle
+        .datasync()
+        .catch((err: unknown) => {
+          flushError ??= err;
+        })
+        .finally(() => {
+          flushing = undefined;
+        });
+    },
+    async sync() {
+      await flushing;
+      if (flushError !== undefined) throw flushError;
+      await handle.sync();
+    },
+    async close() {
+      await flushing;
+      await handle.close().catch(() => undefined);
+    },
+  };
+}
+
+/** A part file written through {@link ObjectStoreOptions.openWrite} (tests): fsynced by opening it again. */
+function givenPartWriter(openWrite: OpenWrite, path: string): PartWriter {
+  return {
+    stream: openWrite(path),
+    startSync: () => undefined,
+    sync: () => fsyncFile(path),
+    close: async () => undefined,
+  };
+}
+
 async function fsyncFile(path: string): Promise<void> {
   const handle = await open(path, 'r');
   try {
     await handle.sync();
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * Directory fsyncs shared by concurrent commits: a caller waits for a sync that starts
+ * after it asked (so it covers its renames), and all callers waiting meanwhile share it.
+ */
+class DirectorySyncs {
+  private readonly syncs = new Map<string, { running: Promise<void>; queued: Promise<void> | undefined }>();
+
+  sync(dir: string): Promise<void> {
+    const current = this.syncs.get(dir);
+    if (!current) return this.run(dir);
+    current.queued ??= current.running.then(() => this.run(dir));
+    return current.queued;
+  }
+
+  private run(dir: string): Promise<void> {
+    const entry: { running: Promise<void>; queued: Promise<void> | undefined } = { running: Promise.resolve(), queued: undefined };
+    entry.running = syncDirectory(dir).finally(() => {
+      if (this.syncs.get(dir) === entry && !entry.queued) this.syncs.delete(dir);
+    });
+    this.syncs.set(dir, entry);
+    return entry.running;
   }
 }
 
