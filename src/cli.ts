@@ -13,6 +13,7 @@ import { loadCertificate } from './tls';
 import { parseCommandLine } from './cli-parse';
 import { destinationCommand } from './cli-destination';
 import { recordCommand } from './cli-record';
+import { uploadCommand } from './cli-upload';
 import { listScenarios, loadForRun, type LoadedScenario, validateCommand } from './cli-scenarios';
 import { EmulatorError } from './errors';
 import { deviceOptionsForScenario, playOnDevice, type ScenarioRun } from './scenario/play-on-device';
@@ -49,10 +50,11 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   if (argv[0] === 'scenarios') return listScenarios(io.out);
   if (argv[0] === 'record') return recordCommand(argv.slice(1), io);
   if (argv[0] === 'destination') return destinationCommand(argv.slice(1), io);
+  if (argv[0] === 'upload') return uploadCommand(argv.slice(1), io);
   const parser = yargs(argv)
     .scriptName('bwc-emu')
     .usage(
-      '$0 [options]\n$0 validate FILE...   check scenario files (exit 1 with every error)\n$0 scenarios          list the shipped scenarios\n$0 record --url URL --out FILE   record a device\'s events into a scenario\n$0 destination [--data-dir DIR]  run the reference content destination (Swift subset)\n\n' +
+      '$0 [options]\n$0 validate FILE...   check scenario files (exit 1 with every error)\n$0 scenarios          list the shipped scenarios\n$0 record --url URL --out FILE   record a device\'s events into a scenario\n$0 destination [--data-dir DIR]  run the reference content destination (Swift subset)\n$0 upload --connection-file FILE   upload recordings to a content destination as a body worn system\n\n' +
         'Runs a simulated body worn camera device: feature flags, session tokens and the\nevent stream behind real HTTP digest authentication, playing a scenario.',
     )
     .option('scenario', { alias: 's', type: 'string', array: true, describe: 'scenario file or shipped name, one device each (repeatable; default: default)' })

@@ -1,21 +1,43 @@
 import { readFileSync } from 'node:fs';
-import { SCENARIO_JSON_SCHEMA_PATH, scenarioJsonSchemaText, writeScenarioJsonSchema } from '../../src/scenario/json-schema';
+import { basename } from 'node:path';
+import { JSON_SCHEMA_FILES, jsonSchemaText, writeJsonSchemaFiles } from '../../src/json-schema';
+import { SCENARIO_JSON_SCHEMA_PATH, scenarioJsonSchemaText } from '../../src/scenario/json-schema';
 import { ScenarioSchema } from '../../src/scenario/schema';
 
-describe('schema/scenario.schema.json', () => {
-  if (process.env.UPDATE_SCHEMA === '1') writeScenarioJsonSchema();
+describe('schema/*.schema.json', () => {
+  if (process.env.UPDATE_SCHEMA === '1') writeJsonSchemaFiles();
 
-  it('is current with src/scenario/schema.ts (regenerate: UPDATE_SCHEMA=1 npx jest test/unit/scenario-schema)', () => {
-    expect(readFileSync(SCENARIO_JSON_SCHEMA_PATH, 'utf8')).toBe(scenarioJsonSchemaText());
+  it.each(Object.entries(JSON_SCHEMA_FILES))('%s: the committed file is current with its zod schema (regenerate: npm run schema)', (_kind, file) => {
+    expect(readFileSync(file.path, 'utf8')).toBe(jsonSchemaText(file.schema));
   });
 
-  it('describes durations as strings with a pattern and forbids unknown keys', () => {
+  it('names each file after what it describes', () => {
+    expect(Object.entries(JSON_SCHEMA_FILES).map(([kind, file]) => [kind, basename(file.path)])).toEqual([
+      ['scenario', 'scenario.schema.json'],
+      ['plan', 'plan.schema.json'],
+    ]);
+    expect(SCENARIO_JSON_SCHEMA_PATH).toBe(JSON_SCHEMA_FILES.scenario.path);
+  });
+
+  it('scenario: describes durations as strings with a pattern and forbids unknown keys', () => {
     const schema = JSON.parse(scenarioJsonSchemaText());
     expect(schema.additionalProperties).toBe(false);
     expect(schema.properties.loop).toBeDefined();
     const text = JSON.stringify(schema);
     expect(text).toContain('"pattern"');
     expect(text).toContain('"reject-auth"');
+  });
+
+  it('plan: has a title, forbids unknown keys, takes sizes as numbers or strings and durations as strings', () => {
+    const schema = JSON.parse(jsonSchemaText(JSON_SCHEMA_FILES.plan.schema));
+    expect(schema.title).toBe('bwc-emu upload plan');
+    expect(schema.additionalProperties).toBe(false);
+    expect(Object.keys(schema.properties)).toEqual(['name', 'system', 'users', 'devices', 'recordings', 'generate']);
+    const recording = schema.properties.recordings.items;
+    expect(recording.required).toEqual(['user', 'device']);
+    expect(recording.additionalProperties).toBe(false);
+    expect(recording.properties['clip-size'].anyOf.map((s: { type: string }) => s.type)).toEqual(['integer', 'string']);
+    expect(recording.properties['clip-duration']).toMatchObject({ type: 'string', pattern: expect.any(String) });
   });
 });
 

@@ -1,0 +1,81 @@
+/**
+ * The end of an upload as people read it: one row per recording (container, status,
+ * clips, bytes, seconds, and the request that failed it), the registrations that
+ * failed, and the totals with the throughput; and the report as a JSON file.
+ */
+import { writeFileAtomic } from '../storage/atomic-file';
+import type { UploadReport } from './body-worn-system';
+import type { Finding } from './conformance';
+import type { FailedRequest, RecordingReport } from './upload-recording';
+
+/** `1536` -> `1.5 kB`, `2000000` -> `2.0 MB`: decimal units, as the MB/s rate. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 999.95 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** `PUT /container/clip.mkv -> 507 quota exceeded`, or `-> message` when there was no answer. */
+export function formatRequest(request: FailedRequest): string {
+  const message = request.message.replace(/\s*\n\s*/g, ' ').trim();
+  const outcome = request.status === undefined ? message : `${request.status}${message ? ` ${message}` : ''}`;
+  return `${request.method} ${request.path} -> ${outcome}`;
+}
+
+/** The table (the request that failed a recording indented under its row), the registration failures and the totals; ends with a newline. */
+export function formatReport(report: UploadReport): string {
+  const lines: string[] = [];
+  if (report.storageUrl) lines.push(`Destination ${report.storageUrl} (capabilities: ${capabilitiesLine(report)})`, '');
+  lines.push(...recordingTable(report.recordings));
+  if (report.registrationFailures.length) {
+    lines.push('', `Registration failures (${report.registrationFailures.length}):`);
+    for (const failure of report.registrationFailures) lines.push(`  ${failure.kind} ${failure.id}: ${formatRequest(failure.request)}`);
+  }
+  lines.push('', ...totalsLines(report));
+  return `${lines.join('\n')}\n`;
+}
+
+/** Writes the report (and, after `--check`, the findings) as 2-space JSON, atomically. */
+export async function writeReportJson(file: string, report: UploadReport, conformance?: { passed: boolean; findings: Finding[] }): Promise<void> {
+  await writeFileAtomic(file, `${JSON.stringify(conformance ? { ...report, conformance } : report, null, 2)}\n`);
+}
+
+/** Rows under a header, columns padded; the failed request, rejected-content container and warnings indented under their row. */
+function recordingTable(recordings: RecordingReport[]): string[] {
+  if (recordings.length === 0) return ['No recordings were uploaded.'];
+  const header = ['RECORDING', 'STATUS', 'CLIPS', 'BYTES', 'SECONDS'];
+  const rows = recordings.map((r) => [r.container, r.status, String(r.clips), formatBytes(r.bytes), r.seconds.toFixed(2)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  // Text columns left-aligned, numbers right-aligned.
+  const line = (cells: string[]): string => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  const lines = [line(header)];
+  recordings.forEach((r, i) => {
+    lines.push(line(rows[i]));
+    if (r.probe) lines.push(`    --check probe (${r.probe}): meant to be refused with 400`);
+    if (r.request) lines.push(`    ${formatRequest(r.request)}`);
+    if (r.rejectedContent) lines.push(`    stored as rejected content in ${r.rejectedContent}`);
+    for (const warning of r.warnings) lines.push(`    warning: ${warning}`);
+  });
+  return lines;
+}
+
+function totalsLines(report: UploadReport): string[] {
+  const t = report.totals;
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return [
+    `Total: ${plural(t.recordings, 'recording')}: ${t.transferred} transferred, ${t.notTransferred} not transferred, ${t.failed} failed`,
+    `       ${formatBytes(t.bytes)} in ${t.seconds.toFixed(2)} s (${t.megabytesPerSecond.toFixed(2)} MB/s), ${plural(report.requests, 'request')} (${report.retries} retried)`,
+    `       ${plural(report.usersRegistered, 'user')} and ${plural(report.devicesRegistered, 'camera')} registered${report.registrationFailures.length ? `, ${report.registrationFailures.length} refused` : ''}`,
+  ];
+}
+
+function capabilitiesLine(report: UploadReport): string {
+  const on = Object.entries(report.capabilities).filter(([, supported]) => supported).map(([name]) => name);
+  return `${on.length ? on.join(', ') : 'none'}; from ${report.capabilitiesSource}`;
+}

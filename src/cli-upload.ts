@@ -1,0 +1,194 @@
+/**
+ * `bwc-emu upload`: the simulated body worn system uploads a plan's recordings to the
+ * content destination of a connection file, shows progress, and ends with a table of
+ * what became of each recording (`--check` adds the destination's conformance findings).
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, relative, resolve, sep } from 'node:path';
+import yargs from 'yargs';
+import { stringify } from 'yaml';
+import { type BodyWornOptions, runBodyWornSystem, type UploadReport } from './bws/body-worn-system';
+import { parseConnectionFile } from './bws/connection-file';
+import { type ConformanceResult, formatFindings, runConformance } from './bws/conformance';
+import { DEFAULT_PLAN, loadPlanFile } from './bws/plan';
+import { createProgressOutput, type FinishedRecording } from './bws/progress';
+import { formatReport, writeReportJson } from './bws/report-format';
+import { DEFAULT_RETRY, type Exchange, SwiftClientError } from './bws/swift-client';
+import type { RecordingStatus } from './bws/upload-recording';
+import { parseCommandLine } from './cli-parse';
+import { parseDuration } from './duration';
+import { JSON_SCHEMA_FILES } from './json-schema';
+import { createLogger, type Logger, LOG_LEVELS, type LogLevel } from './log';
+import type { ConnectionFile } from './protocol/connection-file';
+
+/** Where `upload` writes. */
+export interface UploadIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  isTty: boolean;
+}
+
+const COMMAND = 'bwc-emu upload';
+
+/** Runs `bwc-emu upload ...` (argv after the word); resolves to the exit code. */
+export async function uploadCommand(argv: string[], io: UploadIo): Promise<number> {
+  const parser = yargs(argv)
+    .scriptName(COMMAND)
+    .usage(
+      '$0 --connection-file FILE [--plan FILE] [--check] [--report FILE]\n$0 --generate-plan FILE\n\n' +
+        'Runs the simulated body worn system once: logs in to the content destination of the\n' +
+        'connection file, reads its capabilities, registers the users and cameras of the plan and\n' +
+        'uploads its recordings (container, clips, Status: Complete), then lists what became of\n' +
+        'each. Exit 0 when every recording was transferred (and, with --check, every check passed).',
+    )
+    .option('connection-file', { alias: 'c', type: 'string', describe: 'the connection file (JSON) of the content destination, as given to a body worn system' })
+    .option('plan', { type: 'string', describe: 'YAML plan of users, cameras and recordings (default: the built-in plan, see --generate-plan)' })
+    .option('concurrency', { type: 'number', default: 2, describe: 'recordings uploaded in parallel' })
+    .option('check', { type: 'boolean', default: false, describe: 'also check the destination against the interface (status codes, ETags, metadata, the 400 rules) and list the findings' })
+    .option('report', { type: 'string', describe: 'write the whole report (every recording, failed request and total) as JSON here' })
+    .option('retries', { type: 'number', default: DEFAULT_RETRY.attempts - 1, describe: 'retries of a request answered 503 or lost on the network' })
+    .option('retry-base', { type: 'string', default: `${DEFAULT_RETRY.baseMs}ms`, describe: `back-off before the first retry, doubled each time up to ${DEFAULT_RETRY.maxMs / 1000}s (with jitter)` })
+    .option('generate-plan', { type: 'string', describe: 'write the built-in plan as YAML to this file (a starting point to edit) and exit' })
+    .option('log-level', { choices: LOG_LEVELS, default: 'silent' as LogLevel, describe: 'log verbosity, on stderr (info shows each recording and the capabilities)' })
+    .option('log-format', { choices: ['pretty', 'json'] as const, describe: 'log line format (default: pretty on a terminal, json otherwise)' })
+    .check((args) => {
+      if (args.help) return true; // --help needs nothing else
+      if (args['generate-plan'] === undefined && args['connection-file'] === undefined) throw new Error('Missing required argument: connection-file (or --generate-plan FILE to write a plan to start from)');
+      if (!Number.isInteger(args.concurrency) || args.concurrency < 1) throw new Error(`--concurrency must be a whole number of 1 or more, not ${args.concurrency}`);
+      if (!Number.isInteger(args.retries) || args.retries < 0) throw new Error(`--retries must be a whole number of 0 or more, not ${args.retries}`);
+      return true;
+    })
+    .strict()
+    .help()
+    .alias('help', 'h')
+    .wrap(Math.min(100, process.stdout.columns || 100));
+  const parsed = await parseCommandLine(parser, argv, COMMAND, io);
+  if (!parsed.ok) return parsed.code;
+  const args = parsed.args;
+
+  if (args['generate-plan'] !== undefined) return generatePlan(args['generate-plan'], io);
+  const retryBase = parseDuration(args['retry-base']);
+  if (!retryBase.ok) {
+    io.err(`${COMMAND}: --retry-base: ${retryBase.message}\n`);
+    return 2;
+  }
+  const connection = await readConnectionFile(args['connection-file'] as string);
+  const plan = args.plan === undefined ? undefined : await loadPlanFile(args.plan);
+  if (!connection.ok || (plan && !plan.ok)) {
+    if (!connection.ok) io.err(connection.errors.map((e) => `${COMMAND}: ${e}\n`).join(''));
+    if (plan && !plan.ok) io.err(`${plan.errors.map((e) => e.text).join('\n')}\n${COMMAND}: --plan ${args.plan} has ${plan.errors.length} error${plan.errors.length === 1 ? '' : 's'}\n`);
+    return 2;
+  }
+
+  const progress = createProgressOutput({ write: io.out, isTty: io.isTty });
+  const logger = createLogger({ level: args['log-level'], format: args['log-format'] ?? (io.isTty ? 'pretty' : 'json'), write: io.err });
+  const heard = hearRecordings(logger, (recording) => progress.recordingDone(recording));
+  const options: BodyWornOptions = {
+    connection: connection.file,
+    plan: plan?.ok ? plan.plan : undefined,
+    concurrency: args.concurrency,
+    retry: { attempts: args.retries + 1, baseMs: retryBase.ms },
+    onProgress: (p) => progress.update(p),
+    onExchange: heard.onExchange,
+    log: heard.log,
+  };
+  let report: UploadReport;
+  let conformance: ConformanceResult | undefined;
+  try {
+    if (args.check) {
+      conformance = await runConformance(options);
+      report = conformance.report;
+    } else report = await runBodyWornSystem(options);
+  } catch (err) {
+    progress.finish();
+    if (!(err instanceof SwiftClientError)) throw err;
+    io.err(`${COMMAND}: ${err.message.replace(/\s*\n\s*/g, ' ')}\n`);
+    return 1;
+  }
+  progress.finish();
+  io.out(`\n${formatReport(report)}`);
+  if (conformance) io.out(`\nConformance of the content destination:\n${formatFindings(conformance.findings)}\n`);
+  if (args.report !== undefined) {
+    try {
+      await writeReportJson(args.report, report, conformance && { passed: conformance.passed, findings: conformance.findings });
+    } catch (err) {
+      io.err(`${COMMAND}: cannot write the report: ${(err as Error).message}\n`);
+      return 1;
+    }
+    io.out(`Report written to ${args.report}\n`);
+  }
+  // The --check probes are meant to be refused; only the plan's recordings count.
+  const transferred = report.recordings.every((r) => r.probe !== undefined || r.status === 'transferred');
+  return transferred && (conformance?.passed ?? true) ? 0 : 1;
+}
+
+/** `--connection-file FILE` read and checked as a body worn system would; every problem names the file. */
+async function readConnectionFile(path: string): Promise<{ ok: true; file: ConnectionFile } | { ok: false; errors: string[] }> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    return { ok: false, errors: [`--connection-file ${path}: cannot read it: ${(err as Error).message}`] };
+  }
+  return parseConnectionFile(text, `--connection-file ${path}`);
+}
+
+/** Writes {@link DEFAULT_PLAN} as YAML with a schema line for editors; never overwrites a file. */
+async function generatePlan(file: string, io: UploadIo): Promise<number> {
+  const schema = relative(dirname(resolve(file)), JSON_SCHEMA_FILES.plan.path).split(sep).join('/');
+  const text = [
+    `# yaml-language-server: $schema=${schema}`,
+    '#',
+    '# bwc-emu upload plan: the users and cameras the body worn system registers and the',
+    '# recordings it uploads (made from the built-in plan). Edit it, then run',
+    `#   bwc-emu upload --connection-file FILE --plan ${file}`,
+    '# Recordings without trigger-on are placed just before the run, 10 minutes apart.',
+    '# For volume add e.g. `generate: { users: 10, devices: 10, recordings: 100 }`.',
+    stringify(DEFAULT_PLAN),
+  ].join('\n');
+  try {
+    await writeFile(file, text, { flag: 'wx' });
+  } catch (err) {
+    const exists = (err as NodeJS.ErrnoException).code === 'EEXIST';
+    io.err(`${COMMAND}: --generate-plan ${file}: ${exists ? 'the file exists; it is not overwritten (remove it or name another)' : (err as Error).message}\n`);
+    return exists ? 2 : 1;
+  }
+  io.out(`Wrote the built-in plan to ${file}; edit it and run:\n  bwc-emu upload --connection-file FILE --plan ${file}\n`);
+  return 0;
+}
+
+/**
+ * Hears each recording of a run as it finishes. The body worn system has no
+ * per-recording callback, but logs each recording (`'recording'` with its container,
+ * status, bytes and failed request): the logger handed to it is wrapped to hear those
+ * calls at any log level, and the exchanges give each container's first request, from
+ * which its seconds are counted.
+ */
+function hearRecordings(log: Logger, onRecording: (recording: FinishedRecording) => void): { log: Logger; onExchange: (exchange: Exchange) => void } {
+  const startedAt = new Map<string, number>();
+  const onExchange = (exchange: Exchange): void => {
+    const container = exchange.path.split('/')[1];
+    if (container && !startedAt.has(container)) startedAt.set(container, Date.now() - exchange.ms);
+  };
+  const wrapped = new Proxy(log, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      if (property !== 'info' && property !== 'warn') return value.bind(target);
+      return (...args: unknown[]) => {
+        const [fields, message] = args;
+        if (message === 'recording' && isRecordingFields(fields)) {
+          const started = startedAt.get(encodeURIComponent(fields.recording));
+          onRecording({ container: fields.recording, status: fields.status, bytes: fields.bytes, seconds: started === undefined ? 0 : (Date.now() - started) / 1000, ...(fields.request ? { request: fields.request } : {}) });
+        }
+        return value.apply(target, args);
+      };
+    },
+  });
+  return { log: wrapped, onExchange };
+}
+
+function isRecordingFields(fields: unknown): fields is { recording: string; status: RecordingStatus; bytes: number; request?: FinishedRecording['request'] } {
+  const f = fields as Record<string, unknown> | null;
+  return typeof f?.recording === 'string' && typeof f.status === 'string' && typeof f.bytes === 'number';
+}
