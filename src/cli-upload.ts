@@ -11,14 +11,13 @@ import { type BodyWornOptions, runBodyWornSystem, type UploadReport } from './bw
 import { parseConnectionFile } from './bws/connection-file';
 import { type ConformanceResult, formatFindings, runConformance } from './bws/conformance';
 import { DEFAULT_PLAN, loadPlanFile } from './bws/plan';
-import { createProgressOutput, type FinishedRecording } from './bws/progress';
+import { createProgressOutput } from './bws/progress';
 import { formatReport, writeReportJson } from './bws/report-format';
-import { DEFAULT_RETRY, type Exchange, SwiftClientError } from './bws/swift-client';
-import type { RecordingStatus } from './bws/upload-recording';
+import { DEFAULT_RETRY, SwiftClientError } from './bws/swift-client';
 import { parseCommandLine } from './cli-parse';
 import { parseDuration } from './duration';
 import { JSON_SCHEMA_FILES } from './json-schema';
-import { createLogger, type Logger, LOG_LEVELS, type LogLevel } from './log';
+import { createLogger, LOG_LEVELS, type LogLevel } from './log';
 import type { ConnectionFile } from './protocol/connection-file';
 
 /** Where `upload` writes. */
@@ -82,15 +81,14 @@ export async function uploadCommand(argv: string[], io: UploadIo): Promise<numbe
 
   const progress = createProgressOutput({ write: io.out, isTty: io.isTty });
   const logger = createLogger({ level: args['log-level'], format: args['log-format'] ?? (io.isTty ? 'pretty' : 'json'), write: io.err });
-  const heard = hearRecordings(logger, (recording) => progress.recordingDone(recording));
   const options: BodyWornOptions = {
     connection: connection.file,
     plan: plan?.ok ? plan.plan : undefined,
     concurrency: args.concurrency,
     retry: { attempts: args.retries + 1, baseMs: retryBase.ms },
     onProgress: (p) => progress.update(p),
-    onExchange: heard.onExchange,
-    log: heard.log,
+    onRecording: (recording) => progress.recordingDone(recording),
+    log: logger,
   };
   let report: UploadReport;
   let conformance: ConformanceResult | undefined;
@@ -157,38 +155,3 @@ async function generatePlan(file: string, io: UploadIo): Promise<number> {
   return 0;
 }
 
-/**
- * Hears each recording of a run as it finishes. The body worn system has no
- * per-recording callback, but logs each recording (`'recording'` with its container,
- * status, bytes and failed request): the logger handed to it is wrapped to hear those
- * calls at any log level, and the exchanges give each container's first request, from
- * which its seconds are counted.
- */
-function hearRecordings(log: Logger, onRecording: (recording: FinishedRecording) => void): { log: Logger; onExchange: (exchange: Exchange) => void } {
-  const startedAt = new Map<string, number>();
-  const onExchange = (exchange: Exchange): void => {
-    const container = exchange.path.split('/')[1];
-    if (container && !startedAt.has(container)) startedAt.set(container, Date.now() - exchange.ms);
-  };
-  const wrapped = new Proxy(log, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property, target);
-      if (typeof value !== 'function') return value;
-      if (property !== 'info' && property !== 'warn') return value.bind(target);
-      return (...args: unknown[]) => {
-        const [fields, message] = args;
-        if (message === 'recording' && isRecordingFields(fields)) {
-          const started = startedAt.get(encodeURIComponent(fields.recording));
-          onRecording({ container: fields.recording, status: fields.status, bytes: fields.bytes, seconds: started === undefined ? 0 : (Date.now() - started) / 1000, ...(fields.request ? { request: fields.request } : {}) });
-        }
-        return value.apply(target, args);
-      };
-    },
-  });
-  return { log: wrapped, onExchange };
-}
-
-function isRecordingFields(fields: unknown): fields is { recording: string; status: RecordingStatus; bytes: number; request?: FinishedRecording['request'] } {
-  const f = fields as Record<string, unknown> | null;
-  return typeof f?.recording === 'string' && typeof f.status === 'string' && typeof f.bytes === 'number';
-}

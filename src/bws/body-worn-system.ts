@@ -54,6 +54,8 @@ export interface BodyWornOptions {
   /** Epoch ms now (recording times are placed before it). */
   now?: () => number;
   onProgress?: (progress: Progress) => void;
+  /** Each recording's report, as soon as it is finished. */
+  onRecording?: (report: RecordingReport) => void;
   /** Every HTTP exchange (for `--check` and debugging). */
   onExchange?: (exchange: Exchange) => void;
   /** Extra recordings to upload after the plan's (the conformance probes). */
@@ -127,7 +129,7 @@ export class BodyWornSystem {
 
   /** Uploads one recording; `onBytes` hears clip bytes as they are sent. */
   async upload(recording: PlannedRecording, onBytes?: (bytes: number) => void): Promise<RecordingReport> {
-    const report = await uploadRecording({ client: this.client, capabilities: this.capabilities, now: this.options.now ?? Date.now, onBytes }, recording);
+    const report = await uploadRecording({ client: this.client, capabilities: this.capabilities, categories: this.categories, now: this.options.now ?? Date.now, onBytes }, recording);
     this.options.log?.[report.status === 'transferred' ? 'info' : 'warn']({ recording: report.container, status: report.status, clips: report.clips, bytes: report.bytes, request: report.request }, 'recording');
     return report;
   }
@@ -158,6 +160,7 @@ export async function runBodyWornSystem(options: BodyWornOptions): Promise<Uploa
       while (next < recordings.length) {
         const index = next++;
         reports[index] = await system.upload(recordings[index], onBytes);
+        options.onRecording?.(reports[index]);
         progress.recordingsDone += 1;
         options.onProgress?.({ ...progress });
       }

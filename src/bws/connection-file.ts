@@ -25,7 +25,11 @@ const ConnectionFileSchema = z
     ApplicationName: text('ApplicationName', 256),
     ApplicationVersion: text('ApplicationVersion', 128),
     ContentDestinationAsNTPServer: z.boolean({ error: 'ContentDestinationAsNTPServer must be true or false' }).default(false),
-    AuthenticationTokenURI: z.array(uri, { error: 'AuthenticationTokenURI must be a list of URLs' }).min(1, { error: 'AuthenticationTokenURI needs at least 1 URL' }).max(10, { error: 'AuthenticationTokenURI holds at most 10 URLs' }),
+    AuthenticationTokenURI: z.array(uri, { error: 'AuthenticationTokenURI must be a list of URLs' }).superRefine((list, ctx) => {
+      // Counted here, not with min/max, so a value that is not a list gets one message, not two.
+      if (list.length === 0) ctx.addIssue({ code: 'custom', message: 'AuthenticationTokenURI needs at least 1 URL' });
+      if (list.length > 10) ctx.addIssue({ code: 'custom', message: 'AuthenticationTokenURI holds at most 10 URLs' });
+    }),
     HTTPSCertificate: z.array(certificate, { error: 'HTTPSCertificate must be a list of base64 PEM certificates' }).optional(),
     BlobAPIUserName: text('BlobAPIUserName', 64),
     BlobAPIKey: text('BlobAPIKey', 64),

@@ -96,12 +96,16 @@ export function expandPlan(plan: Plan, options: ExpandOptions): ExpandedPlan {
   const spacing = 10 * 60_000;
   const untimed = recordings.filter((r) => r['trigger-on'] === undefined).length;
   let untimedIndex = 0;
+  const used = new Set<string>();
   return {
     system: plan.system,
     users: users.map((u) => ({ id: u.id, metadata: { Name: u.name, Active: u.active ? 'True' : 'False', ...(options.storeUserIdKey ? { Userid: u.id } : {}) } })),
     devices: devices.map((d) => ({ id: d.serial, metadata: { Name: d.name, Active: d.active ? 'True' : 'False', Model: d.model } })),
     recordings: recordings.map((r, i) => {
-      const triggerOn = r['trigger-on'] ?? Math.floor((options.now - (untimed - untimedIndex++) * spacing - r.clips * r['clip-duration']) / 1000) * 1000;
+      let triggerOn = r['trigger-on'] ?? Math.floor((options.now - (untimed - untimedIndex++) * spacing - r.clips * r['clip-duration']) / 1000) * 1000;
+      // One container per recording: a second recording of the same user and camera in the same second moves on a second.
+      while (used.has(recordingContainerName(r.user, r.device, triggerOn))) triggerOn += 1000;
+      used.add(recordingContainerName(r.user, r.device, triggerOn));
       const device = deviceBySerial.get(r.device);
       return planRecording(r, i, triggerOn, options.containerType, device?.model ?? 'W110', device?.firmware ?? '11.11.73');
     }),

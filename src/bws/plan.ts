@@ -31,7 +31,7 @@ const size = z
 
 const time = z
   .string({ error: 'expected an RFC 3339 UTC time like 2026-11-23T10:15:00Z' })
-  .refine((text) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(text) && !Number.isNaN(Date.parse(text)), { error: (iss) => `"${String(iss.input)}" is not an RFC 3339 UTC time like 2026-11-23T10:15:00Z` })
+  .refine((text) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(text) && realTime(text), { error: (iss) => `"${String(iss.input)}" is not an RFC 3339 UTC time like 2026-11-23T10:15:00Z` })
   .transform((text) => Date.parse(text));
 
 const id = (what: string) => z.string({ error: `${what} is a string` }).regex(/^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/, { error: `${what} is 1-64 letters, digits, _ . @ - (it becomes part of object and container names)` });
@@ -108,7 +108,7 @@ export type PlanInput = z.input<typeof PlanSchema>;
 export type PlanRecording = z.output<typeof PlanRecordingSchema>;
 
 /** Problems a plan file can have beyond the schema's. */
-export type PlanErrorCode = YamlErrorCode | 'UNKNOWN_USER' | 'UNKNOWN_DEVICE';
+export type PlanErrorCode = YamlErrorCode | 'UNKNOWN_USER' | 'UNKNOWN_DEVICE' | 'DUPLICATE_RECORDING';
 
 /** The outcome of loading a plan. */
 export type LoadPlanResult = { ok: true; plan: Plan } | { ok: false; errors: YamlError<PlanErrorCode>[] };
@@ -144,6 +144,12 @@ export const DEFAULT_PLAN: PlanInput = {
   ],
 };
 
+/** True when the date and time exist (Date.parse rolls `02-30` over into March). */
+function realTime(text: string): boolean {
+  const ms = Date.parse(text);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 19) === text.slice(0, 19);
+}
+
 /** Every user and device a recording names must be in the plan (generated plans are complete by construction). */
 function checkReferences(doc: Parameters<typeof valueOffset>[0], data: unknown): Found<PlanErrorCode>[] {
   const parsed = PlanSchema.safeParse(data);
@@ -151,7 +157,15 @@ function checkReferences(doc: Parameters<typeof valueOffset>[0], data: unknown):
   const found: Found<PlanErrorCode>[] = [];
   const users = new Set(parsed.data.users.map((u) => u.id));
   const devices = new Set(parsed.data.devices.map((d) => d.serial));
+  const containers = new Map<string, number>();
   parsed.data.recordings.forEach((recording, i) => {
+    const trigger = recording['trigger-on'];
+    if (trigger !== undefined) {
+      const key = `${recording.user}_${recording.device}_${Math.floor(trigger / 1000)}`;
+      const first = containers.get(key);
+      if (first !== undefined) found.push({ code: 'DUPLICATE_RECORDING', offset: valueOffset(doc, ['recordings', i, 'trigger-on']), message: `recordings ${first + 1} and ${i + 1} have the same user, device and trigger-on second, so they would share one container` });
+      else containers.set(key, i);
+    }
     if (!users.has(recording.user)) found.push({ code: 'UNKNOWN_USER', offset: valueOffset(doc, ['recordings', i, 'user']), message: `user "${recording.user}" is not in users: (${[...users].join(', ') || 'none'})` });
     if (!devices.has(recording.device)) found.push({ code: 'UNKNOWN_DEVICE', offset: valueOffset(doc, ['recordings', i, 'device']), message: `device "${recording.device}" is not in devices: (${[...devices].join(', ') || 'none'})` });
   });

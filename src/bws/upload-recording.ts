@@ -6,7 +6,7 @@
  * failure is reported with the request that got it. Nothing is silently skipped.
  */
 import { randomUUID } from 'node:crypto';
-import { type CapabilityName, formatCompactUtc } from '../protocol/body-worn';
+import { type CapabilityName, type Category, formatCompactUtc } from '../protocol/body-worn';
 import { canonicalHeaderName } from '../protocol/swift';
 import type { PlannedClip, PlannedRecording } from './expand-plan';
 import { clipMd5, clipStream } from './media';
@@ -47,6 +47,8 @@ export interface RecordingReport {
 export interface UploadContext {
   client: SwiftClient;
   capabilities: Record<CapabilityName, boolean>;
+  /** Categories read from `System/Categories.json`: a bookmark's CategoryName comes from its CategoryID. */
+  categories?: Category[];
   /** Bytes of clip data sent so far (for progress), called as they stream. */
   onBytes?: (bytes: number) => void;
   /** Epoch ms, for rejected-content names. */
@@ -89,7 +91,8 @@ async function uploadInto(ctx: UploadContext, recording: PlannedRecording, conta
   const extras = [...(ctx.capabilities.StoreBookmarks ? recording.bookmarks : []), ...(ctx.capabilities.StoreGNSSTrackRecording && recording.gpsTrail ? [recording.gpsTrail] : [])];
   for (const object of extras) {
     const body = Buffer.from(object.body);
-    const sent = await step(ctx, 'PUT', `${base}/${encodeURIComponent(object.name)}`, { ...metaHeaders('object', object.metadata), 'Content-Type': object.name.endsWith('.json') ? 'application/json' : 'application/octet-stream' }, () => body, [201]);
+    const metadata = 'CategoryID' in object.metadata ? { ...object.metadata, CategoryName: ctx.categories?.find((c) => c.Id === object.metadata.CategoryID)?.Name ?? object.metadata.CategoryName } : object.metadata;
+    const sent = await step(ctx, 'PUT', `${base}/${encodeURIComponent(object.name)}`, { ...metaHeaders('object', metadata), 'Content-Type': object.name.endsWith('.json') ? 'application/json' : 'application/octet-stream' }, () => body, [201]);
     if (sent.status !== 'ok') return sent;
   }
   return step(ctx, 'POST', base, metaHeaders('container', { Status: 'Complete' }), undefined, [204, 202, 200]);
@@ -112,9 +115,18 @@ async function uploadClip(ctx: UploadContext, base: string, clip: PlannedClip, r
     'Content-Length': String(clip.bytes),
     ETag: md5,
   };
+  // A retry sends the clip again: take back what the failed try counted, so progress never passes 100%.
+  let countedThisTry = 0;
   const body = () => {
+    if (countedThisTry > 0) ctx.onBytes?.(-countedThisTry);
+    countedThisTry = 0;
     const stream = clipStream(spec);
-    if (ctx.onBytes) stream.on('data', (chunk: Buffer) => ctx.onBytes?.(chunk.length));
+    if (ctx.onBytes) {
+      stream.on('data', (chunk: Buffer) => {
+        countedThisTry += chunk.length;
+        ctx.onBytes?.(chunk.length);
+      });
+    }
     return stream;
   };
   const path = `${base}/${encodeURIComponent(clip.name)}`;
