@@ -3,12 +3,12 @@
  * content destination of a connection file, shows progress, and ends with a table of
  * what became of each recording (`--check` adds the destination's conformance findings).
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import yargs from 'yargs';
 import { stringify } from 'yaml';
 import { type BodyWornOptions, runBodyWornSystem, type UploadReport } from './bws/body-worn-system';
-import { parseConnectionFile } from './bws/connection-file';
+import { readConnectionFile } from './bws/connection-file';
 import { type ConformanceResult, formatFindings, runConformance } from './bws/conformance';
 import { DEFAULT_PLAN, loadPlanFile } from './bws/plan';
 import { createProgressOutput } from './bws/progress';
@@ -18,7 +18,6 @@ import { parseCommandLine } from './cli-parse';
 import { parseDuration } from './duration';
 import { JSON_SCHEMA_FILES } from './json-schema';
 import { createLogger, LOG_LEVELS, type LogLevel } from './log';
-import type { ConnectionFile } from './protocol/connection-file';
 
 /** Where `upload` writes. */
 export interface UploadIo {
@@ -118,17 +117,6 @@ export async function uploadCommand(argv: string[], io: UploadIo): Promise<numbe
   // The --check probes are meant to be refused; only the plan's recordings count.
   const transferred = report.recordings.every((r) => r.probe !== undefined || r.status === 'transferred');
   return transferred && (conformance?.passed ?? true) ? 0 : 1;
-}
-
-/** `--connection-file FILE` read and checked as a body worn system would; every problem names the file. */
-async function readConnectionFile(path: string): Promise<{ ok: true; file: ConnectionFile } | { ok: false; errors: string[] }> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    return { ok: false, errors: [`--connection-file ${path}: cannot read it: ${(err as Error).message}`] };
-  }
-  return parseConnectionFile(text, `--connection-file ${path}`);
 }
 
 /** Writes {@link DEFAULT_PLAN} as YAML with a schema line for editors; never overwrites a file. */

@@ -2,7 +2,6 @@
  * The `bwc-emu` command line: parses flags (yargs) and calls the public API.
  * Prints what a newcomer needs on start; one-line errors for bad flags.
  */
-import { readFile } from 'node:fs/promises';
 import yargs from 'yargs';
 import { type Account, DEFAULT_ACCOUNT, parseAccount } from './auth/accounts';
 import { AUTH_MODES, type AuthMode } from './auth/authenticator';
@@ -17,7 +16,7 @@ import { uploadCommand } from './cli-upload';
 import { listScenarios, loadForRun, type LoadedScenario, validateCommand } from './cli-scenarios';
 import { EmulatorError } from './errors';
 import { deviceOptionsForScenario, playOnDevice, type ScenarioRun } from './scenario/play-on-device';
-import { parseConnectionFile } from './bws/connection-file';
+import { readConnectionFile } from './bws/connection-file';
 import type { ConnectionFile } from './protocol/connection-file';
 import { type ScenarioWatcher, watchScenario } from './scenario/watcher';
 import type { TimestampMode } from './events/event-bus';
@@ -170,17 +169,6 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   io.out(`\n${signal}: stopping\n`);
   await stopAll();
   return 0;
-}
-
-/** `--connection-file FILE` read and checked as a body worn system would; every problem names the file. */
-async function readConnectionFile(path: string): Promise<{ ok: true; file: ConnectionFile } | { ok: false; errors: string[] }> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    return { ok: false, errors: [`--connection-file ${path}: cannot read it: ${(err as Error).message}`] };
-  }
-  return parseConnectionFile(text, `--connection-file ${path}`);
 }
 
 /** `ACCC8E000001` + 2 -> `ACCC8E000003`: the serial of the i-th extra device. */

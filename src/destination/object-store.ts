@@ -314,21 +314,7 @@ export class ObjectStore {
    * of the directory, shared with the other commits in that directory meanwhile.
    */
   private async writeRecord(dir: string, file: string, content: string): Promise<void> {
-    const temp = join(dir, `.${file}.${randomBytes(6).toString('hex')}.tmp`);
-    try {
-      const handle = await open(temp, 'wx', 0o644);
-      try {
-        await handle.writeFile(content);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temp, join(dir, file));
-    } catch (err) {
-      await rm(temp, { force: true });
-      throw err;
-    }
-    await this.directorySyncs.sync(dir);
+    await writeFileAtomic(join(dir, file), content, (d) => this.directorySyncs.sync(d));
   }
 
   /** Replaces an object's metadata (and content type, if given), as a Swift POST; false when absent. */

@@ -6,8 +6,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-/** Replaces `file` with `content` atomically, creating its directory if needed. */
-export async function writeFileAtomic(file: string, content: string | Buffer): Promise<void> {
+/**
+ * Replaces `file` with `content` atomically, creating its directory if needed.
+ * `syncDir` flushes the rename; a caller that batches directory syncs passes its own.
+ */
+export async function writeFileAtomic(file: string, content: string | Buffer, syncDir: (dir: string) => Promise<void> = syncDirectory): Promise<void> {
   const dir = dirname(file);
   await mkdir(dir, { recursive: true });
   const temp = join(dir, `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
@@ -24,7 +27,7 @@ export async function writeFileAtomic(file: string, content: string | Buffer): P
     await rm(temp, { force: true });
     throw err;
   }
-  await syncDirectory(dir);
+  await syncDir(dir);
 }
 
 /** Flushes a directory entry change; ignored where the platform cannot. */
