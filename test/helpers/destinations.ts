@@ -4,6 +4,8 @@
  * logged-in Swift session that sends requests with its token.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DestinationHandle, startDestination } from '../../src/destination/destination';
@@ -55,4 +57,27 @@ export async function login(destination: DestinationHandle, user = 'bws', key = 
     send: (method, path, options = {}) =>
       sendRequest(destination.url, { ...options, method, path: `${storagePath}${path}`, headers: { 'X-Auth-Token': token, ...(options.headers ?? {}) }, ca: destination.certificate }),
   };
+}
+
+/** An answer whose body is kept as bytes (`send()` decodes UTF-8). */
+export interface ByteAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** GET or HEAD of `{storagePath}{path}` with the session's token, the body as bytes. */
+export function fetchBytes(destination: DestinationHandle, session: SwiftSession, method: string, path: string): Promise<ByteAnswer> {
+  const url = new URL(`${session.storagePath}${path}`, destination.url);
+  const secure = url.protocol === 'https:';
+  return new Promise((resolve, reject) => {
+    const req = (secure ? httpsRequest : httpRequest)(url, { method, headers: { 'X-Auth-Token': session.token }, agent: false, ...(secure ? { ca: destination.certificate } : {}) }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }

@@ -8,8 +8,7 @@
  * `sleep` that records the wait and returns at once, and a seeded `random`.
  */
 import { createHash } from 'node:crypto';
-import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { type AddressInfo, createConnection, createServer as createTcpServer, type Socket } from 'node:net';
 import { type Progress, runBodyWornSystem, type UploadReport } from '../../src/bws/body-worn-system';
 import { parseConnectionFile } from '../../src/bws/connection-file';
@@ -20,7 +19,7 @@ import type { DestinationHandle } from '../../src/destination/destination';
 import { recordingContainerName } from '../../src/protocol/body-worn';
 import type { ConnectionFile } from '../../src/protocol/connection-file';
 import { selfSignedCertificate } from '../../src/tls';
-import { destinationStarter, login, type SwiftSession } from '../helpers/destinations';
+import { type ByteAnswer as Answer, destinationStarter, fetchBytes, login } from '../helpers/destinations';
 
 const start = destinationStarter();
 const cleanups: (() => Promise<void>)[] = [];
@@ -108,28 +107,6 @@ function expectedSleeps(seed: number, retry: RetryPolicy, retries: number): { ca
 
 // ---------------------------------------------------------------------------
 // The destination's side: listings and objects read back directly.
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** GET or HEAD with the session's token; the body as bytes. */
-function fetchBytes(destination: DestinationHandle, session: SwiftSession, method: string, path: string): Promise<Answer> {
-  const url = new URL(`${session.storagePath}${path}`, destination.url);
-  const secure = url.protocol === 'https:';
-  return new Promise((resolve, reject) => {
-    const req = (secure ? httpsRequest : httpRequest)(url, { method, headers: { 'X-Auth-Token': session.token }, agent: false, ...(secure ? { ca: destination.certificate } : {}) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 interface ListedObject {
   name: string;

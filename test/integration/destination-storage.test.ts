@@ -7,7 +7,6 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -15,7 +14,7 @@ import { Writable } from 'node:stream';
 import { ManualClock } from '../../src/clock';
 import type { DestinationHandle } from '../../src/destination/destination';
 import { fileKey, type OpenWrite } from '../../src/destination/object-store';
-import { destinationStarter, login, type SwiftSession } from '../helpers/destinations';
+import { destinationStarter, fetchBytes, login, type SwiftSession } from '../helpers/destinations';
 import { sendRequest } from '../helpers/http';
 
 const start = destinationStarter();
@@ -61,21 +60,6 @@ function objectsDir(destination: DestinationHandle, container: string, account =
 async function until(done: () => boolean, what: string): Promise<void> {
   for (let turn = 0; turn < 1000 && !done(); turn++) await new Promise((resolve) => setTimeout(resolve, 5));
   if (!done()) throw new Error(`never happened: ${what}`);
-}
-
-/** A GET whose body is kept as bytes (the shared helper decodes UTF-8). */
-function getBytes(destination: DestinationHandle, session: SwiftSession, path: string): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
-  const url = new URL(destination.url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, path: `${session.storagePath}${path}`, headers: { 'X-Auth-Token': session.token }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
 }
 
 /** Sends raw bytes on a fresh TCP connection and reads until the server closes it (or `timeoutMs`). */
@@ -358,7 +342,7 @@ describe('concurrency and interruption', () => {
     answers.forEach((answer, i) => expect(answer.headers.etag).toBe(md5(bodies[i])));
     const head = await session.send('HEAD', '/c/contended');
     expect(head.status).toBe(200);
-    const got = await getBytes(destination, session, '/c/contended');
+    const got = await fetchBytes(destination, session, 'GET', '/c/contended');
     expect(got.status).toBe(200);
     expect(got.body.length).toBe(size);
     const winner = bodies.findIndex((body) => body.equals(got.body));
@@ -470,7 +454,7 @@ describe('large bodies', () => {
     const put = await session.send('PUT', '/c/large.bin', { body });
     expect(put.status).toBe(201);
     expect(put.headers.etag).toBe(md5(body));
-    const got = await getBytes(destination, session, '/c/large.bin');
+    const got = await fetchBytes(destination, session, 'GET', '/c/large.bin');
     expect(got.status).toBe(200);
     expect(got.headers['content-length']).toBe(String(body.length));
     expect(got.headers.etag).toBe(md5(body));
