@@ -1,7 +1,7 @@
 /**
  * Accounts, containers and objects on the file system, with an in-memory index
  * rebuilt at start. An object is whole or absent: its body streams into a part file
- * (MD5 computed on the way, by a worker thread: see md5-workers.ts), is fsynced,
+ * (receive-body.ts: MD5 computed on the way by a worker thread), is fsynced,
  * renamed to a data file, and only then does its record (name, ETag, metadata, data
  * file) replace the old one, atomically (temporary file, fsync, rename, directory fsync).
  * Commits of one name are serialised, so concurrent PUTs end with the last complete
@@ -12,17 +12,17 @@
  * slug plus a hash of the name, so no name can reach outside its directory.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream, type ReadStream } from 'node:fs';
+import type { ReadStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Transform, type Readable, type Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import { compareNames } from '../protocol/swift';
-import { syncDirectory, writeFileAtomic } from '../storage/atomic-file';
+import { DirectorySyncs, writeFileAtomic } from '../storage/atomic-file';
 import { KeyedLock } from './keyed-lock';
 import { Md5WorkerPool } from './md5-workers';
+import { type BodyLimits, type OpenWrite, type PutFailure, putFailure, receiveBody } from './receive-body';
 
 /** Metadata as stored: lower-case name -> value as sent. */
 export type StoredMetadata = Record<string, string>;
@@ -49,28 +49,20 @@ export interface ContainerRecord {
   bytes: number;
 }
 
-/** Why a PUT stored nothing. */
-export type PutFailure = 'no-container' | 'etag-mismatch' | 'too-large' | 'quota' | 'disk-full' | 'aborted' | 'length-mismatch';
-
 /** The result of {@link ObjectStore.putObject}. */
 export type PutOutcome = { ok: true; record: ObjectRecord; replaced: ObjectRecord | undefined } | { ok: false; reason: PutFailure; message: string };
 
 /** What a PUT brings besides its body. */
-export interface PutRequest {
+export interface PutRequest extends BodyLimits {
   contentType: string;
   metadata: StoredMetadata;
   /** The client's `ETag` (MD5 hex): a body with another MD5 is refused and not stored. */
   expectedEtag?: string;
   /** Content-Length, when the body is not chunked: a shorter body is an interrupted upload. */
   contentLength?: number;
-  /** Largest body accepted (`too-large` beyond). */
-  maxBytes: number;
-  /** Bytes the account may still add (`quota` beyond); Infinity when unlimited. */
-  quotaLeft: number;
 }
 
-/** How the store writes part files; tests pass one that fails like a full disk. */
-export type OpenWrite = (path: string) => Writable;
+export type { OpenWrite, PutFailure };
 
 /** Store set-up. */
 export interface ObjectStoreOptions {
@@ -201,8 +193,8 @@ export class ObjectStore {
     const key = fileKey(name);
     const id = randomBytes(8).toString('hex');
     const part = join(objectsDir, `.${key}.${id}.part`);
-    const received = await this.receive(body, part, request);
-    if (!received.ok) return received.outcome;
+    const received = await receiveBody(body, part, request, this.md5, this.options.openWrite);
+    if (!received.ok) return received;
     const { bytes, etag } = received;
     const refusal = request.contentLength !== undefined && bytes !== request.contentLength ? lengthMismatch(bytes, request.contentLength) : request.expectedEtag !== undefined && request.expectedEtag.toLowerCase() !== etag ? etagMismatch() : undefined;
     if (refusal) {
@@ -224,89 +216,13 @@ export class ObjectStore {
       } catch (err) {
         await rm(part, { force: true });
         await rm(join(objectsDir, dataFile), { force: true });
-        return failure(err, bytes);
+        return putFailure(err, bytes);
       }
       const replaced = record.objects.get(name);
       this.commit(record, object, replaced);
       if (replaced) await rm(join(objectsDir, replaced.dataFile), { force: true });
       return { ok: true, record: object, replaced } as const;
     });
-  }
-
-  /**
-   * Writes the body into the part file and fsyncs it, computing its MD5 meanwhile.
-   * On failure the part file is gone; on success it holds exactly the bytes hashed.
-   */
-  private async receive(body: Readable, part: string, request: PutRequest): Promise<{ ok: true; bytes: number; etag: string } | { ok: false; outcome: PutOutcome }> {
-    let writer: PartWriter;
-    try {
-      writer = this.options.openWrite ? givenPartWriter(this.options.openWrite, part) : await openPartWriter(part);
-    } catch (err) {
-      await rm(part, { force: true });
-      return { ok: false, outcome: failure(err, 0) };
-    }
-    // The MD5 is computed by a worker thread (small bodies inline); the meter calls
-    // back only when the worker keeps up, so a slow hash slows the upload instead of
-    // filling memory.
-    const job = this.md5.createJob();
-    let bytes = 0;
-    let flushedAt = 0;
-    const limit = Math.min(request.maxBytes, request.quotaLeft);
-    // Over the limit, the rest of the body is read and dropped, so the client still
-    // gets its 413/507 answer instead of a reset connection; the same after a hashing
-    // failure (a crashed worker), which ends in a 500.
-    let overflow: 'too-large' | 'quota' | undefined;
-    let hashFailure: Error | undefined;
-    const meter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        bytes += chunk.length;
-        if (bytes > limit && !overflow) {
-          overflow = bytes > request.maxBytes ? 'too-large' : 'quota';
-          job.abandon();
-        }
-        if (overflow || hashFailure) {
-          callback();
-          return;
-        }
-        this.push(chunk);
-        if (bytes - flushedAt >= EARLY_SYNC_BYTES) {
-          flushedAt = bytes;
-          writer.startSync();
-        }
-        job.update(chunk, (err) => {
-          if (err) hashFailure = err;
-          callback();
-        });
-      },
-    });
-    try {
-      try {
-        await pipeline(body, meter, writer.stream);
-      } catch (err) {
-        job.abandon();
-        await rm(part, { force: true });
-        return { ok: false, outcome: failure(err, bytes) };
-      }
-      if (overflow || hashFailure) {
-        job.abandon();
-        await rm(part, { force: true });
-        if (hashFailure) throw hashFailure;
-        return { ok: false, outcome: failure(new StoreRefusal(overflow as 'too-large' | 'quota'), bytes) };
-      }
-      // The last bytes are hashed while the part file is flushed to disk.
-      const [digest, synced] = await Promise.allSettled([job.digest(), writer.sync()]);
-      if (synced.status === 'rejected') {
-        await rm(part, { force: true });
-        return { ok: false, outcome: failure(synced.reason, bytes) };
-      }
-      if (digest.status === 'rejected') {
-        await rm(part, { force: true });
-        throw digest.reason;
-      }
-      return { ok: true, bytes, etag: digest.value };
-    } finally {
-      await writer.close();
-    }
   }
 
   /**
@@ -420,117 +336,6 @@ function mergeMetadata(current: StoredMetadata, set: StoredMetadata, remove: rea
   const merged: StoredMetadata = { ...current, ...set };
   for (const name of remove) delete merged[name];
   return merged;
-}
-
-class StoreRefusal extends Error {
-  constructor(readonly reason: 'too-large' | 'quota') {
-    super(reason);
-  }
-}
-
-/** Bytes between the flushes started during a large upload, so its final fsync has little left to write. */
-const EARLY_SYNC_BYTES = 32 * 1024 * 1024;
-
-/**
- * Part file buffering: chunks queued while a write is in progress go to disk in one
- * writev, instead of the body pausing after every 64 KiB chunk (16 KiB by default).
- */
-const PART_WRITE_BUFFER = 256 * 1024;
-
-/** A part file being written. */
-interface PartWriter {
-  /** Where the body goes. */
-  stream: Writable;
-  /** Starts flushing what is written so far, unless a flush is running; errors surface in {@link sync}. */
-  startSync(): void;
-  /** Everything written is on disk (fsync). */
-  sync(): Promise<void>;
-  /** Lets the file go, once the stream has ended or been destroyed; never fails. */
-  close(): Promise<void>;
-}
-
-/** The store's own part file: one descriptor for the writes and every fsync. */
-async function openPartWriter(path: string): Promise<PartWriter> {
-  const handle = await open(path, 'wx', 0o644);
-  const stream = createWriteStream(path, { fd: handle.fd, autoClose: false, highWaterMark: PART_WRITE_BUFFER });
-  let flushing: Promise<void> | undefined;
-  // An error reported by an early flush is not reported again by the final fsync: keep it.
-  let flushError: unknown;
-  return {
-    stream,
-    startSync() {
-      flushing ??= handle
-        .datasync()
-        .catch((err: unknown) => {
-          flushError ??= err;
-        })
-        .finally(() => {
-          flushing = undefined;
-        });
-    },
-    async sync() {
-      await flushing;
-      if (flushError !== undefined) throw flushError;
-      await handle.sync();
-    },
-    async close() {
-      await flushing;
-      await handle.close().catch(() => undefined);
-    },
-  };
-}
-
-/** A part file written through {@link ObjectStoreOptions.openWrite} (tests): fsynced by opening it again. */
-function givenPartWriter(openWrite: OpenWrite, path: string): PartWriter {
-  return {
-    stream: openWrite(path),
-    startSync: () => undefined,
-    sync: () => fsyncFile(path),
-    close: async () => undefined,
-  };
-}
-
-async function fsyncFile(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * Directory fsyncs shared by concurrent commits: a caller waits for a sync that starts
- * after it asked (so it covers its renames), and all callers waiting meanwhile share it.
- */
-class DirectorySyncs {
-  private readonly syncs = new Map<string, { running: Promise<void>; queued: Promise<void> | undefined }>();
-
-  sync(dir: string): Promise<void> {
-    const current = this.syncs.get(dir);
-    if (!current) return this.run(dir);
-    current.queued ??= current.running.then(() => this.run(dir));
-    return current.queued;
-  }
-
-  private run(dir: string): Promise<void> {
-    const entry: { running: Promise<void>; queued: Promise<void> | undefined } = { running: Promise.resolve(), queued: undefined };
-    entry.running = syncDirectory(dir).finally(() => {
-      if (this.syncs.get(dir) === entry && !entry.queued) this.syncs.delete(dir);
-    });
-    this.syncs.set(dir, entry);
-    return entry.running;
-  }
-}
-
-function failure(err: unknown, bytes: number): PutOutcome {
-  if (err instanceof StoreRefusal) return { ok: false, reason: err.reason, message: err.reason === 'quota' ? 'Quota exceeded' : 'Your request is too large.' };
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOSPC' || code === 'EDQUOT') return { ok: false, reason: 'disk-full', message: 'Insufficient Storage' };
-  if (code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'ECONNABORTED' || (err as Error).message === 'aborted') {
-    return { ok: false, reason: 'aborted', message: `upload interrupted after ${bytes} bytes` };
-  }
-  throw err;
 }
 
 function lengthMismatch(bytes: number, expected: number): PutOutcome {

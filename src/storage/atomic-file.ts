@@ -43,3 +43,28 @@ export async function syncDirectory(dir: string): Promise<void> {
     // Some file systems refuse fsync on directories; the rename is still atomic there.
   }
 }
+
+/**
+ * Directory fsyncs shared by concurrent commits: a caller waits for a sync that starts
+ * after it asked (so it covers its renames), and all callers waiting meanwhile share it.
+ */
+export class DirectorySyncs {
+  private readonly syncs = new Map<string, { running: Promise<void>; queued: Promise<void> | undefined }>();
+
+  /** Resolves when `dir` has been fsynced by a sync started after this call. */
+  sync(dir: string): Promise<void> {
+    const current = this.syncs.get(dir);
+    if (!current) return this.run(dir);
+    current.queued ??= current.running.then(() => this.run(dir));
+    return current.queued;
+  }
+
+  private run(dir: string): Promise<void> {
+    const entry: { running: Promise<void>; queued: Promise<void> | undefined } = { running: Promise.resolve(), queued: undefined };
+    entry.running = syncDirectory(dir).finally(() => {
+      if (this.syncs.get(dir) === entry && !entry.queued) this.syncs.delete(dir);
+    });
+    this.syncs.set(dir, entry);
+    return entry.running;
+  }
+}
