@@ -80,7 +80,8 @@ export function checkObjectWrite(container: string, object: string, metadata: St
   if (container === RESERVED_CONTAINERS.users || container === RESERVED_CONTAINERS.devices) {
     const kind = container === RESERVED_CONTAINERS.users ? 'users' : 'devices';
     const becomesActive = isActive(metadata) && (existing === undefined ? !post : !isActive(existing));
-    if (becomesActive && registry.activeCount(kind) >= policy.licences[kind]) {
+    // Counting is a scan of the container: only done when there is a limit to count against.
+    if (becomesActive && Number.isFinite(policy.licences[kind]) && registry.activeCount(kind) >= policy.licences[kind]) {
       return { ok: false, status: 402, message: `No licence left for another ${kind === 'users' ? 'user' : 'camera'}: ${policy.licences[kind]} of ${policy.licences[kind]} in use` };
     }
     return OK;
