@@ -34,14 +34,15 @@ type Path = readonly PropertyKey[];
 type Issue = z.core.$ZodIssue;
 
 /**
- * Parses `text` and validates it with `schema`; `check` adds cross-field problems.
+ * Parses `text` and validates it with `schema`; `check` adds cross-field problems (it gets
+ * the raw data, and the validated value when there is one).
  * Never throws for bad input. `fileName` is used only in messages.
  */
 export function loadYaml<S extends z.ZodType, C extends string = YamlErrorCode>(
   text: string,
   fileName: string,
   schema: S,
-  check?: (doc: Document, data: unknown) => Found<C>[],
+  check?: (doc: Document, data: unknown, value: z.output<S> | undefined) => Found<C>[],
 ): YamlLoadResult<z.output<S>, C> {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
@@ -67,7 +68,7 @@ export function loadYaml<S extends z.ZodType, C extends string = YamlErrorCode>(
       for (const found of locateIssue(doc, issue)) report(found.code, found.offset, found.message);
     }
   }
-  for (const found of check?.(doc, data) ?? []) report(found.code, found.offset, found.message);
+  for (const found of check?.(doc, data, parsed.success ? (parsed.data as z.output<S>) : undefined) ?? []) report(found.code, found.offset, found.message);
   if (errors.length > 0 || !parsed.success) return { ok: false, errors: sorted(errors) };
   return { ok: true, value: parsed.data as z.output<S> };
 }
@@ -77,7 +78,7 @@ export async function loadYamlFile<S extends z.ZodType, C extends string = YamlE
   path: string,
   what: string,
   schema: S,
-  check?: (doc: Document, data: unknown) => Found<C>[],
+  check?: (doc: Document, data: unknown, value: z.output<S> | undefined) => Found<C>[],
 ): Promise<YamlLoadResult<z.output<S>, C>> {
   let text: string;
   try {

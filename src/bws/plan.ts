@@ -151,14 +151,13 @@ function realTime(text: string): boolean {
 }
 
 /** Every user and device a recording names must be in the plan (generated plans are complete by construction). */
-function checkReferences(doc: Parameters<typeof valueOffset>[0], data: unknown): Found<PlanErrorCode>[] {
-  const parsed = PlanSchema.safeParse(data);
-  if (!parsed.success) return [];
+function checkReferences(doc: Parameters<typeof valueOffset>[0], _data: unknown, plan: Plan | undefined): Found<PlanErrorCode>[] {
+  if (!plan) return [];
   const found: Found<PlanErrorCode>[] = [];
-  const users = new Set(parsed.data.users.map((u) => u.id));
-  const devices = new Set(parsed.data.devices.map((d) => d.serial));
+  const users = new Set(plan.users.map((u) => u.id));
+  const devices = new Set(plan.devices.map((d) => d.serial));
   const containers = new Map<string, number>();
-  parsed.data.recordings.forEach((recording, i) => {
+  plan.recordings.forEach((recording, i) => {
     const trigger = recording['trigger-on'];
     if (trigger !== undefined) {
       const key = `${recording.user}_${recording.device}_${Math.floor(trigger / 1000)}`;
