@@ -1,6 +1,7 @@
 /** The destination's Express app: faults first, then auth, storage, the recordings page, control. */
 import express, { type Express } from 'express';
 import type { DestinationContext } from './destination-context';
+import { requestLog } from '../request-log';
 import { applyFaults, faultsRouter } from './faults-route';
 import { recordingsPage } from './recordings-page';
 import { storageRoute } from './storage-route';
@@ -12,15 +13,12 @@ export function buildDestinationApp(ctx: DestinationContext): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.use((req, res, next) => {
+  app.use((_req, res, next) => {
     setTransactionId(res);
-    const started = process.hrtime.bigint();
-    res.once('close', () => {
-      const ms = Number((process.hrtime.bigint() - started) / 1000n) / 1000;
-      ctx.log.debug({ method: req.method, url: req.originalUrl, status: res.writableFinished ? res.statusCode : undefined, ms }, res.writableFinished ? 'request' : 'request aborted');
-    });
     next();
   });
+  // One line per request at debug: an upload is many requests, the recordings have their own info lines.
+  app.use(requestLog(ctx.log, 'debug'));
   app.use('/_emu/faults', faultsRouter(ctx));
   app.use(['/auth', '/v1'], applyFaults(ctx));
   app.get(['/auth/v1.0', '/auth/v1.0/'], authRoute(ctx));

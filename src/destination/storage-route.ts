@@ -6,6 +6,7 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { parseSwiftPath, type SwiftPath } from '../protocol/swift';
+import type { RequestLocals } from '../request-log';
 import type { DestinationContext } from './destination-context';
 import { accountOperation, containerOperation } from './container-routes';
 import { objectOperation } from './object-routes';
@@ -50,6 +51,7 @@ export function storageRoute(ctx: DestinationContext): RequestHandler {
       sendError(req, res, 403, `Forbidden: user ${verdict.user} is read-only`);
       return;
     }
+    (res.locals as RequestLocals).user = verdict.user;
     dispatch(ctx, req, res, path, query, { account: verdict.account, user: verdict.user }).catch((err: Error) => {
       ctx.log.error({ method: req.method, path: target, err: err.message }, 'request failed');
       sendError(req, res, 500, 'Internal Server Error');

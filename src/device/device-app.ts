@@ -11,7 +11,7 @@ import { API_DISCOVERY_API, apiDiscoveryCgi } from './apidiscovery-cgi';
 import { BASIC_DEVICE_INFO_API, basicDeviceInfoCgi } from './basicdeviceinfo-cgi';
 import { FEATURE_FLAG_API, featureFlagCgi } from './featureflag-cgi';
 import { paramCgi } from './param-cgi';
-import { requestLog } from './request-log';
+import { requestLog } from '../request-log';
 import { allowMethods } from './rpc-endpoint';
 import { wssessionCgi } from './wssession-cgi';
 

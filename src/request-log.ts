@@ -1,0 +1,30 @@
+/** One log line per HTTP request with its status, duration and user. */
+import type { RequestHandler } from 'express';
+import type { AuthLocals } from './auth/middleware';
+import { type Logger, type LogLevel, redactUrl } from './log';
+
+/** Who made a request, as a route put it in `res.locals` (a device account, a destination user). */
+export interface RequestLocals extends Partial<AuthLocals> {
+  user?: string;
+}
+
+/**
+ * Logs each request at `level` when its answer is finished (or when the client went
+ * away first), with its status, duration and user.
+ */
+export function requestLog(log: Logger, level: Exclude<LogLevel, 'silent'> = 'info'): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    const done = (finished: boolean): void => {
+      const ms = Number((process.hrtime.bigint() - started) / 1000n) / 1000;
+      const locals = res.locals as RequestLocals;
+      const user = locals.account?.name ?? locals.user;
+      log[level]({ method: req.method, url: redactUrl(req.originalUrl), status: finished ? res.statusCode : undefined, ms, user, remote: req.socket.remoteAddress }, finished ? 'request' : 'request aborted');
+    };
+    res.once('finish', () => done(true));
+    res.once('close', () => {
+      if (!res.writableFinished) done(false);
+    });
+    next();
+  };
+}
