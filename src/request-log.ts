@@ -15,11 +15,13 @@ export interface RequestLocals extends Partial<AuthLocals> {
 export function requestLog(log: Logger, level: Exclude<LogLevel, 'silent'> = 'info'): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
+    // Read now: a destroyed request has no socket any more by the time it is logged.
+    const remote = req.socket?.remoteAddress;
     const done = (finished: boolean): void => {
       const ms = Number((process.hrtime.bigint() - started) / 1000n) / 1000;
       const locals = res.locals as RequestLocals;
       const user = locals.account?.name ?? locals.user;
-      log[level]({ method: req.method, url: redactUrl(req.originalUrl), status: finished ? res.statusCode : undefined, ms, user, remote: req.socket.remoteAddress }, finished ? 'request' : 'request aborted');
+      log[level]({ method: req.method, url: redactUrl(req.originalUrl), status: finished ? res.statusCode : undefined, ms, user, remote }, finished ? 'request' : 'request aborted');
     };
     res.once('finish', () => done(true));
     res.once('close', () => {
