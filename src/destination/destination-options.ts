@@ -112,7 +112,10 @@ export function resolveDestinationOptions(options: DestinationOptions): Resolved
     logins.add(user.user);
   }
   const licences = typeof options.licences === 'number' ? { users: options.licences, devices: options.licences } : { users: options.licences?.users ?? Infinity, devices: options.licences?.devices ?? Infinity };
-  for (const [name, value] of Object.entries(licences)) if (!(value >= 0)) bad(`licences.${name} must be 0 or more`);
+  for (const [name, value] of Object.entries(licences)) {
+    const what = typeof options.licences === 'number' ? 'licences' : `licences.${name}`;
+    if (!(value === Infinity || (Number.isInteger(value) && value >= 0))) bad(`${what} must be a whole number of 0 or more, not ${value}`);
+  }
   const capabilities = Object.fromEntries(CAPABILITY_NAMES.map((name) => [name, options.capabilities?.[name] ?? true])) as Record<CapabilityName, boolean>;
   for (const name of Object.keys(options.capabilities ?? {})) if (!(CAPABILITY_NAMES as readonly string[]).includes(name)) bad(`unknown capability "${name}" (known: ${CAPABILITY_NAMES.join(', ')})`);
   const faults = (options.faults ?? []).map((rule) => {
