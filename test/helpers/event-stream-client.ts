@@ -301,3 +301,19 @@ function rawToString(data: WebSocket.RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return Buffer.from(data).toString('utf8');
 }
+
+/**
+ * Advances a scenario's scheduler by `ms` and returns the topics `client` received
+ * meanwhile, in order; a marker event published after the advance ends the wait.
+ */
+export async function topicsDuring(device: { publish(topic: string): unknown }, client: StreamClient, scheduler: { advance(ms: number): void }, ms: number): Promise<string[]> {
+  scheduler.advance(ms);
+  device.publish('tns1:Test/Marker');
+  const topics: string[] = [];
+  for (;;) {
+    const note = await client.next();
+    const topic = note.params.notification.topic as string;
+    if (topic === 'tns1:Test/Marker') return topics;
+    topics.push(topic);
+  }
+}

@@ -11,7 +11,7 @@ import { deviceOptionsForScenario, playOnDevice, type ScenarioRun } from '../../
 import { ManualScheduler } from '../../src/scenario/scheduler';
 import type { Scenario } from '../../src/scenario/schema';
 import { deviceStarter } from '../helpers/devices';
-import { openWithToken, refusedHandshake, type StreamClient, wsUrl } from '../helpers/event-stream-client';
+import { openWithToken, refusedHandshake, type StreamClient, topicsDuring, wsUrl } from '../helpers/event-stream-client';
 
 const SCENARIOS = join(__dirname, '..', '..', 'scenarios');
 const start = deviceStarter();
@@ -38,19 +38,6 @@ async function play(scenario: Scenario): Promise<{ device: DeviceHandle; client:
   clients.push(client);
   expect((await client.configure([{ topicFilter: '' }])).data).toEqual({});
   return { device, client, scheduler };
-}
-
-/** Advances the scenario by `ms` and collects the topics delivered (a marker event ends the wait). */
-async function topicsDuring(device: DeviceHandle, client: StreamClient, scheduler: ManualScheduler, ms: number): Promise<string[]> {
-  scheduler.advance(ms);
-  device.publish('tns1:Test/Marker');
-  const topics: string[] = [];
-  for (;;) {
-    const note = await client.next();
-    const topic = note.params.notification.topic as string;
-    if (topic === 'tns1:Test/Marker') return topics;
-    topics.push(topic);
-  }
 }
 
 const shipped = readdirSync(SCENARIOS).filter((f) => f.endsWith('.yaml'));

@@ -18,7 +18,7 @@ import type { Scenario } from '../../src/scenario/schema';
 import { capture } from '../helpers/cli-capture';
 import { destinationStarter, login } from '../helpers/destinations';
 import { deviceStarter } from '../helpers/devices';
-import { openWithToken, type StreamClient } from '../helpers/event-stream-client';
+import { openWithToken, type StreamClient, topicsDuring } from '../helpers/event-stream-client';
 
 const SHIFT = join(__dirname, '..', '..', 'scenarios', 'body-worn-shift.yaml');
 /** The scenarios' start: a fixed past time, so recording names are known. */
@@ -87,34 +87,21 @@ async function subscribe(device: DeviceHandle): Promise<StreamClient> {
   return client;
 }
 
-/** Advances the scenario by `ms` and collects the topics delivered (a marker event ends the wait). */
-async function topicsDuring(played: Played, client: StreamClient, ms: number): Promise<string[]> {
-  played.scheduler.advance(ms);
-  played.device.publish('tns1:Test/Marker');
-  const topics: string[] = [];
-  for (;;) {
-    const note = await client.next();
-    const topic = note.params.notification.topic as string;
-    if (topic === 'tns1:Test/Marker') return topics;
-    topics.push(topic);
-  }
-}
-
 describe('body-worn-shift with a connection file', () => {
   it('streams the shift and uploads the incident recording, complete, with its clips, bookmarks and GPS trail', async () => {
     const destination = await startDestination();
     const played = await play(await load(SHIFT), { connection: destination.connectionFile() });
     const client = await subscribe(played.device);
-    await topicsDuring(played, client, 0); // the initial states
+    await topicsDuring(played.device, client, played.scheduler, 0); // the initial states
     await played.logged('body worn system connected');
 
     // Up to just before 88s: the recording is still being made, nothing uploaded.
-    const before = await topicsDuring(played, client, 87_999);
+    const before = await topicsDuring(played.device, client, played.scheduler, 87_999);
     expect(before.filter((t) => t === 'tns1:Device/tnsvendor:BodyWorn/Recording')).toHaveLength(2); // active at 40s, inactive at 87s
     expect(played.reports).toEqual([]);
     expect(destination.recordings()).toEqual([]);
 
-    const after = await topicsDuring(played, client, 180_000 - 87_999);
+    const after = await topicsDuring(played.device, client, played.scheduler, 180_000 - 87_999);
     await played.run.done; // the timeline played and the recording has its outcome
     const topics = [...before, ...after];
     const count = (t: string): number => topics.filter((x) => x === `tns1:Device/tnsvendor:${t}`).length;
@@ -216,14 +203,14 @@ describe('body-worn-shift with a connection file', () => {
     );
     const client = await subscribe(played.device);
     await played.logged('body worn system cannot connect');
-    await topicsDuring(played, client, 0); // the device's initial states
-    expect(await topicsDuring(played, client, 10_000)).toEqual(['tns1:Test/Tick', 'tns1:Test/Tick']);
+    await topicsDuring(played.device, client, played.scheduler, 0); // the device's initial states
+    expect(await topicsDuring(played.device, client, played.scheduler, 10_000)).toEqual(['tns1:Test/Tick', 'tns1:Test/Tick']);
     while (played.reports.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(played.reports[0]).toMatchObject({ index: 0, status: 'failed', clips: 0, request: { message: expect.any(String) } });
     expect(played.logs.some((l) => l.msg === 'body-worn recording not uploaded')).toBe(true);
 
     const second = await startDestination({ dataDir, port });
-    expect(await topicsDuring(played, client, 10_000)).toEqual(['tns1:Test/Tick', 'tns1:Test/Tick']);
+    expect(await topicsDuring(played.device, client, played.scheduler, 10_000)).toEqual(['tns1:Test/Tick', 'tns1:Test/Tick']);
     await played.run.done;
     expect(played.reports.map((r) => r.status)).toEqual(['failed', 'transferred']);
     expect(second.recordings()).toEqual([expect.objectContaining({ serial: 'CAM7', status: 'complete', clips: 1 })]);
@@ -235,8 +222,8 @@ describe('body-worn-shift without a connection file', () => {
     const destination = await startDestination();
     const played = await play(await load(SHIFT));
     const client = await subscribe(played.device);
-    await topicsDuring(played, client, 0);
-    const topics = await topicsDuring(played, client, 180_000);
+    await topicsDuring(played.device, client, played.scheduler, 0);
+    const topics = await topicsDuring(played.device, client, played.scheduler, 180_000);
     await played.run.done;
     expect(topics.filter((t) => t === 'tns1:Device/tnsvendor:BodyWorn/Recording')).toHaveLength(2);
     expect(played.run.recordings).toBeUndefined();
