@@ -84,48 +84,24 @@ mount_check = false
 disable_fallocate = true
 log_level = INFO
 "
-  cat >"$ETC/object-server.conf" <<EOF
+  # The three storage servers differ only in their kind and port.
+  for kind in object:$OBJECT_PORT container:$CONTAINER_PORT account:$ACCOUNT_PORT; do
+    name=${kind%%:*}
+    cat >"$ETC/$name-server.conf" <<EOF
 $common
-bind_port = $OBJECT_PORT
-log_name = bwc-object
+bind_port = ${kind##*:}
+log_name = bwc-$name
 
 [pipeline:main]
-pipeline = healthcheck object-server
+pipeline = healthcheck $name-server
 
-[app:object-server]
-use = egg:swift#object
+[app:$name-server]
+use = egg:swift#$name
 
 [filter:healthcheck]
 use = egg:swift#healthcheck
 EOF
-  cat >"$ETC/container-server.conf" <<EOF
-$common
-bind_port = $CONTAINER_PORT
-log_name = bwc-container
-
-[pipeline:main]
-pipeline = healthcheck container-server
-
-[app:container-server]
-use = egg:swift#container
-
-[filter:healthcheck]
-use = egg:swift#healthcheck
-EOF
-  cat >"$ETC/account-server.conf" <<EOF
-$common
-bind_port = $ACCOUNT_PORT
-log_name = bwc-account
-
-[pipeline:main]
-pipeline = healthcheck account-server
-
-[app:account-server]
-use = egg:swift#account
-
-[filter:healthcheck]
-use = egg:swift#healthcheck
-EOF
+  done
   cat >"$ETC/proxy-server.conf" <<EOF
 [DEFAULT]
 bind_ip = $HOST

@@ -15,6 +15,7 @@ import { ManualClock } from '../../src/clock';
 import type { DestinationHandle } from '../../src/destination/destination';
 import { fileKey, type OpenWrite } from '../../src/destination/object-store';
 import { destinationStarter, fetchBytes, login, type SwiftSession } from '../helpers/destinations';
+import { rawExchange } from '../helpers/event-stream-raw';
 import { sendRequest } from '../helpers/http';
 
 const start = destinationStarter();
@@ -60,28 +61,6 @@ function objectsDir(destination: DestinationHandle, container: string, account =
 async function until(done: () => boolean, what: string): Promise<void> {
   for (let turn = 0; turn < 1000 && !done(); turn++) await new Promise((resolve) => setTimeout(resolve, 5));
   if (!done()) throw new Error(`never happened: ${what}`);
-}
-
-/** Sends raw bytes on a fresh TCP connection and reads until the server closes it (or `timeoutMs`). */
-function rawExchange(destination: DestinationHandle, request: string, timeoutMs = 5000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(destination.port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    const timer = setTimeout(() => {
-      socket.destroy();
-      resolve(Buffer.concat(chunks).toString('latin1'));
-    }, timeoutMs);
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(Buffer.concat(chunks).toString('latin1'));
-    });
-    socket.write(request);
-  });
 }
 
 async function started(options: Parameters<typeof start>[0] = {}): Promise<{ destination: DestinationHandle; session: SwiftSession }> {
@@ -143,9 +122,9 @@ describe('length rules', () => {
   it('neither Content-Length nor chunked is 411', async () => {
     const { destination, session } = await started();
     await makeContainer(session, 'c');
-    const answer = await rawExchange(destination, `PUT ${session.storagePath}/c/o HTTP/1.1\r\nHost: 127.0.0.1:${destination.port}\r\nX-Auth-Token: ${session.token}\r\nConnection: close\r\n\r\n`);
-    expect(answer).toMatch(/^HTTP\/1\.1 411 /);
-    expect(answer).toMatch(/Length Required/);
+    const answer = await rawExchange(destination.port, `PUT ${session.storagePath}/c/o HTTP/1.1\r\nHost: 127.0.0.1:${destination.port}\r\nX-Auth-Token: ${session.token}\r\nConnection: close\r\n\r\n`);
+    expect(answer.status).toBe(411);
+    expect(answer.body.toString('utf8')).toMatch(/Length Required/);
     expect((await session.send('HEAD', '/c/o')).status).toBe(404);
   });
 
