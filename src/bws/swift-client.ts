@@ -1,6 +1,6 @@
 /**
- * The body worn system's Swift client: authenticates at the first reachable
- * `AuthenticationTokenURI` (sending `X-Auth-User`, `Auth-Key` and `X-Auth-Key`), uses
+ * The body worn system's Swift client: authenticates at the first
+ * `AuthenticationTokenURI` that answers (sending `X-Auth-User`, `Auth-Key` and `X-Auth-Key`), uses
  * `X-Storage-Url` exactly as given, authenticates again once on a 401, and retries
  * 503s and network errors with exponential back-off and full jitter. Every exchange
  * is reported to `onExchange`, for the report and the conformance check.
@@ -102,30 +102,44 @@ export class SwiftClient {
 
   /**
    * Authenticates at the first `AuthenticationTokenURI` that answers; a refusal (401)
-   * is final, a network error moves on to the next URI. Returns the auth answer.
+   * is final; a network error or a 503 moves on to the next URI at once. Returns the auth answer.
    */
   async authenticate(): Promise<SwiftResponse> {
     const { connection } = this.options;
     const headers = { 'X-Auth-User': connection.BlobAPIUserName, 'Auth-Key': connection.BlobAPIKey, 'X-Auth-Key': connection.BlobAPIKey };
-    let lastError: SwiftClientError | undefined;
-    for (const uri of connection.AuthenticationTokenURI) {
-      let answer: SwiftResponse;
-      try {
-        answer = await this.withRetries('GET', new URL(uri), headers, undefined);
-      } catch (err) {
-        lastError = err as SwiftClientError;
-        continue;
+    // Rounds over the URIs, one try each: an unreachable or busy one moves on to the
+    // next at once; only a round where none answered waits (back-off) before the next.
+    for (let round = 1; ; round++) {
+      const failures: string[] = [];
+      for (const uri of connection.AuthenticationTokenURI) {
+        let answer: SwiftResponse;
+        try {
+          answer = await this.withRetries('GET', new URL(uri), headers, undefined, 1);
+        } catch (err) {
+          failures.push(`${uri}: ${(err as SwiftClientError).exchange?.error ?? (err as Error).message}`);
+          continue;
+        }
+        if (answer.status === 503) {
+          failures.push(`${uri}: 503 busy`);
+          continue;
+        }
+        return this.takeToken(uri, answer);
       }
-      if (answer.status < 200 || answer.status > 299) throw new SwiftClientError(`authentication at ${uri} answered ${answer.status}: ${answer.body.toString('utf8').trim().slice(0, 200)}`, undefined);
-      const token = header(answer.headers, 'x-auth-token') ?? header(answer.headers, 'x-storage-token');
-      const storage = header(answer.headers, 'x-storage-url');
-      if (!token) throw new SwiftClientError(`authentication at ${uri} answered ${answer.status} without X-Auth-Token`, undefined);
-      if (!storage || !URL.canParse(storage)) throw new SwiftClientError(`authentication at ${uri} answered ${answer.status} without a usable X-Storage-Url`, undefined);
-      this.token = token;
-      this.storage = new URL(storage.replace(/\/?$/, '/'));
-      return answer;
+      if (round >= this.retry.attempts) throw new SwiftClientError(`no AuthenticationTokenURI answered (${round} round${round === 1 ? '' : 's'}): ${failures.join('; ')}`, undefined);
+      await this.sleep(this.backoff(round));
     }
-    throw lastError ?? new SwiftClientError('no AuthenticationTokenURI could be reached', undefined);
+  }
+
+  /** Keeps the token and storage URL of a 2xx auth answer; anything else is final. */
+  private takeToken(uri: string, answer: SwiftResponse): SwiftResponse {
+    if (answer.status < 200 || answer.status > 299) throw new SwiftClientError(`authentication at ${uri} answered ${answer.status}: ${answer.body.toString('utf8').trim().slice(0, 200)}`, undefined);
+    const token = header(answer.headers, 'x-auth-token') ?? header(answer.headers, 'x-storage-token');
+    const storage = header(answer.headers, 'x-storage-url');
+    if (!token) throw new SwiftClientError(`authentication at ${uri} answered ${answer.status} without X-Auth-Token`, undefined);
+    if (!storage || !URL.canParse(storage)) throw new SwiftClientError(`authentication at ${uri} answered ${answer.status} without a usable X-Storage-Url`, undefined);
+    this.token = token;
+    this.storage = new URL(storage.replace(/\/?$/, '/'));
+    return answer;
   }
 
   /**
@@ -154,7 +168,7 @@ export class SwiftClient {
     return new URL(`${base.pathname.replace(/\/$/, '')}${path}`, base);
   }
 
-  private async withRetries(method: string, url: URL, headers: Record<string, string>, body: BodySource | undefined): Promise<SwiftResponse> {
+  private async withRetries(method: string, url: URL, headers: Record<string, string>, body: BodySource | undefined, attempts = this.retry.attempts): Promise<SwiftResponse> {
     for (let attempt = 1; ; attempt++) {
       const exchange: Exchange = { method, url: url.href, path: this.relative(url), requestHeaders: redact(headers), attempt, ms: 0 };
       const started = Date.now();
@@ -164,17 +178,20 @@ export class SwiftClient {
         exchange.responseHeaders = answer.headers;
         exchange.ms = Date.now() - started;
         this.options.onExchange?.(exchange);
-        if (answer.status !== 503 || attempt >= this.retry.attempts) return answer;
+        if (answer.status !== 503 || attempt >= attempts) return answer;
       } catch (err) {
         exchange.error = (err as Error).message;
         exchange.ms = Date.now() - started;
         this.options.onExchange?.(exchange);
-        if (attempt >= this.retry.attempts) throw new SwiftClientError(`${method} ${url.href}: ${exchange.error} (after ${attempt} tries)`, exchange);
+        if (attempt >= attempts) throw new SwiftClientError(`${method} ${url.href}: ${exchange.error} (after ${attempt} tries)`, exchange);
       }
-      // Full jitter: a random wait up to the exponential cap spreads clients apart.
-      const cap = Math.min(this.retry.maxMs, this.retry.baseMs * 2 ** (attempt - 1));
-      await this.sleep(Math.round(this.random() * cap));
+      await this.sleep(this.backoff(attempt));
     }
+  }
+
+  /** The wait after the `attempt`-th try: full jitter, a random share of the exponential cap, which spreads clients apart. */
+  private backoff(attempt: number): number {
+    return Math.round(this.random() * Math.min(this.retry.maxMs, this.retry.baseMs * 2 ** (attempt - 1)));
   }
 
   private relative(url: URL): string {

@@ -247,7 +247,7 @@ describe('bwc-emu upload', () => {
     const connection = writeJson('cd.json', validConnection(`http://127.0.0.1:${await closedPort()}/auth/v1.0`));
     const { code, err } = await upload(['--connection-file', connection, '--retries', '0']);
     expect(code).toBe(1);
-    expect(err).toMatch(/^bwc-emu upload: GET http:\/\/127\.0\.0\.1:\d+\/auth\/v1\.0: .*ECONNREFUSED.*\n$/);
+    expect(err).toMatch(/^bwc-emu upload: no AuthenticationTokenURI answered \(1 round\): http:\/\/127\.0\.0\.1:\d+\/auth\/v1\.0: .*ECONNREFUSED.*\n$/);
     expect(err.split('\n')).toHaveLength(2);
   });
 
