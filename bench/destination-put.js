@@ -66,7 +66,10 @@ function intEnv(name, fallback) {
 
 /** A child server process with a request/answer helper over IPC. */
 async function startServer(kind, dataDir) {
-  const child = fork(SERVER_SCRIPT, [kind, dataDir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env } });
+  const child = fork(SERVER_SCRIPT, [kind, dataDir], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env },
+  });
   const waiting = new Map();
   let failure;
   child.on('message', (message) => {
@@ -116,13 +119,21 @@ async function startServer(kind, dataDir) {
 /** One HTTP request with a generated body of `bytes`; resolves with status and body text. */
 function put(agent, url, headers, bytes) {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'PUT', agent, headers: { ...headers, 'Content-Length': String(bytes), 'Content-Type': 'application/octet-stream' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode, text }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'PUT',
+        agent,
+        headers: { ...headers, 'Content-Length': String(bytes), 'Content-Type': 'application/octet-stream' },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode, text }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     let left = bytes;
     const write = () => {
@@ -176,7 +187,12 @@ const WORKLOADS = [
     name: 'concurrent',
     label: () => `${CONFIG.concurrent} x ${CONFIG.objectBytes / MiB} MiB`,
     bytes: () => CONFIG.concurrent * CONFIG.objectBytes,
-    run: (agent, target) => Promise.all(Array.from({ length: CONFIG.concurrent }, (_, i) => put(agent, `${target.base}/clip-${String(i).padStart(4, '0')}.bin`, target.headers, CONFIG.objectBytes))),
+    run: (agent, target) =>
+      Promise.all(
+        Array.from({ length: CONFIG.concurrent }, (_, i) =>
+          put(agent, `${target.base}/clip-${String(i).padStart(4, '0')}.bin`, target.headers, CONFIG.objectBytes),
+        ),
+      ),
   },
 ];
 
@@ -195,9 +211,20 @@ async function runOnce(kind, workload, root, index) {
     const seconds = (performance.now() - started) / 1000;
     const { rss: peak, cpuMs } = await server.ask('peak', 'peak');
     const bad = answers.filter((a) => a.status !== 201);
-    if (bad.length > 0) throw new Error(`${kind} ${workload.name}: ${bad.length} PUTs failed, e.g. ${bad[0].status} ${bad[0].text}`);
-    const result = { kind, workload: workload.name, mbps: workload.bytes() / MiB / seconds, seconds, peakMb: peak / MiB, idleMb: idle / MiB, cpuMs };
-    console.log(`  ${kind.padEnd(4)} ${workload.name.padEnd(10)} ${result.mbps.toFixed(0).padStart(6)} MB/s in ${seconds.toFixed(2)} s, peak RSS ${result.peakMb.toFixed(0)} MB (idle ${result.idleMb.toFixed(0)} MB), server CPU ${(cpuMs / 1000).toFixed(2)} s`);
+    if (bad.length > 0)
+      throw new Error(`${kind} ${workload.name}: ${bad.length} PUTs failed, e.g. ${bad[0].status} ${bad[0].text}`);
+    const result = {
+      kind,
+      workload: workload.name,
+      mbps: workload.bytes() / MiB / seconds,
+      seconds,
+      peakMb: peak / MiB,
+      idleMb: idle / MiB,
+      cpuMs,
+    };
+    console.log(
+      `  ${kind.padEnd(4)} ${workload.name.padEnd(10)} ${result.mbps.toFixed(0).padStart(6)} MB/s in ${seconds.toFixed(2)} s, peak RSS ${result.peakMb.toFixed(0)} MB (idle ${result.idleMb.toFixed(0)} MB), server CPU ${(cpuMs / 1000).toFixed(2)} s`,
+    );
     return result;
   } finally {
     agent.destroy();
@@ -225,7 +252,9 @@ function printTable(summary) {
   for (const workload of WORKLOADS) {
     const emu = summary.find((s) => s.kind === 'emu' && s.workload === workload.name);
     const bare = summary.find((s) => s.kind === 'bare' && s.workload === workload.name);
-    console.log(`${workload.name} (${workload.label()}): emu/bare MB/s ratio ${(emu.mbps / bare.mbps).toFixed(2)}, peak RSS ratio ${(emu.peakMb / bare.peakMb).toFixed(2)}`);
+    console.log(
+      `${workload.name} (${workload.label()}): emu/bare MB/s ratio ${(emu.mbps / bare.mbps).toFixed(2)}, peak RSS ratio ${(emu.peakMb / bare.peakMb).toFixed(2)}`,
+    );
   }
 }
 
@@ -246,7 +275,14 @@ async function main() {
     for (const workload of WORKLOADS) {
       for (const kind of ['emu', 'bare']) {
         const runs = results.filter((r) => r.kind === kind && r.workload === workload.name);
-        summary.push({ kind, workload: workload.name, label: workload.label(), mbps: median(runs.map((r) => r.mbps)), peakMb: median(runs.map((r) => r.peakMb)), idleMb: median(runs.map((r) => r.idleMb)) });
+        summary.push({
+          kind,
+          workload: workload.name,
+          label: workload.label(),
+          mbps: median(runs.map((r) => r.mbps)),
+          peakMb: median(runs.map((r) => r.peakMb)),
+          idleMb: median(runs.map((r) => r.idleMb)),
+        });
       }
     }
     printTable(summary);

@@ -31,7 +31,16 @@ function fail(err) {
 }
 
 async function open(side, urls, configures) {
-  const state = { side, sockets: [], counts: new Array(urls.length).fill(0), bytes: new Array(urls.length).fill(0), received: 0, expected: Infinity, armed: false, cpuStart: undefined };
+  const state = {
+    side,
+    sockets: [],
+    counts: new Array(urls.length).fill(0),
+    bytes: new Array(urls.length).fill(0),
+    received: 0,
+    expected: Infinity,
+    armed: false,
+    cpuStart: undefined,
+  };
   sides.set(side, state);
   await Promise.all(
     urls.map(
@@ -50,7 +59,8 @@ async function open(side, urls, configures) {
             ws.once('message', (data) => {
               // The configure answer; everything after it is a notification.
               const answer = JSON.parse(data.toString());
-              if (answer.error) return reject(new Error(`configure refused for client ${index}: ${JSON.stringify(answer.error)}`));
+              if (answer.error)
+                return reject(new Error(`configure refused for client ${index}: ${JSON.stringify(answer.error)}`));
               attach(state, ws, index);
               resolve();
             });
@@ -136,5 +146,6 @@ process.on('message', (msg) => {
 
 // If the parent dies, do not linger.
 process.on('disconnect', () => {
-  for (const state of sides.values()) for (const ws of state.sockets) if (ws.readyState !== WebSocket.CLOSED) ws.terminate();
+  for (const state of sides.values())
+    for (const ws of state.sockets) if (ws.readyState !== WebSocket.CLOSED) ws.terminate();
 });

@@ -90,30 +90,135 @@ const { seededRandom } = require(path.join(DIST, 'scenario', 'random.js'));
  */
 const TOPICS = [
   // Device I/O and status
-  { w: 5, topic: 'tns1:Device/tnsvendor:IO/Port', make: (r) => ({ source: { port: pick(r, ['1', '2', '3', '4']) }, data: { state: pick(r, ['0', '1']) } }) },
-  { w: 3, topic: 'tns1:Device/tnsvendor:IO/VirtualInput', make: (r) => ({ source: { port: String(1 + Math.floor(r() * 8)) }, data: { active: pick(r, ['0', '1']) } }) },
-  { w: 3, topic: 'tns1:Device/tnsvendor:Sensor/PIR', make: (r) => ({ source: { sensor: '0' }, data: { state: pick(r, ['0', '1']) } }) },
-  { w: 2, topic: 'tns1:Device/tnsvendor:Status/Temperature/Inside', make: (r) => ({ source: { sensor: '0' }, data: { sensor_level: pick(r, ['0', '1', '2']) } }) },
-  { w: 2, topic: 'tns1:Device/tnsvendor:Light/Status', make: (r) => ({ source: { id: '0' }, data: { state: pick(r, ['ON', 'OFF']) } }) },
-  { w: 1, topic: 'tns1:Device/tnsvendor:Network/Lost', make: (r) => ({ source: { interface: pick(r, ['wlan0', 'lte0']) }, data: { lost: pick(r, ['0', '1']) } }) },
+  {
+    w: 5,
+    topic: 'tns1:Device/tnsvendor:IO/Port',
+    make: (r) => ({ source: { port: pick(r, ['1', '2', '3', '4']) }, data: { state: pick(r, ['0', '1']) } }),
+  },
+  {
+    w: 3,
+    topic: 'tns1:Device/tnsvendor:IO/VirtualInput',
+    make: (r) => ({ source: { port: String(1 + Math.floor(r() * 8)) }, data: { active: pick(r, ['0', '1']) } }),
+  },
+  {
+    w: 3,
+    topic: 'tns1:Device/tnsvendor:Sensor/PIR',
+    make: (r) => ({ source: { sensor: '0' }, data: { state: pick(r, ['0', '1']) } }),
+  },
+  {
+    w: 2,
+    topic: 'tns1:Device/tnsvendor:Status/Temperature/Inside',
+    make: (r) => ({ source: { sensor: '0' }, data: { sensor_level: pick(r, ['0', '1', '2']) } }),
+  },
+  {
+    w: 2,
+    topic: 'tns1:Device/tnsvendor:Light/Status',
+    make: (r) => ({ source: { id: '0' }, data: { state: pick(r, ['ON', 'OFF']) } }),
+  },
+  {
+    w: 1,
+    topic: 'tns1:Device/tnsvendor:Network/Lost',
+    make: (r) => ({ source: { interface: pick(r, ['wlan0', 'lte0']) }, data: { lost: pick(r, ['0', '1']) } }),
+  },
   // Video source and rule engine alarms
-  { w: 3, topic: 'tns1:VideoSource/MotionAlarm', make: (r) => ({ source: { VideoSourceConfigurationToken: pick(r, ['0', '1']) }, data: { State: pick(r, ['0', '1']) } }) },
-  { w: 1, topic: 'tns1:VideoSource/tnsvendor:Tampering', make: (r) => ({ source: { channel: pick(r, ['1', '2']) }, data: { tampering: pick(r, ['0', '1']) } }) },
-  { w: 1, topic: 'tns1:VideoSource/tnsvendor:DayNightVision', make: (r) => ({ source: { VideoSourceConfigurationToken: '0' }, data: { day: pick(r, ['0', '1']) } }) },
-  { w: 3, topic: 'tns1:RuleEngine/MotionRegionDetector/Motion', make: (r) => ({ source: { VideoSource: '0', RuleName: pick(r, ['Door', 'Hallway', 'Parking']) }, data: { State: pick(r, ['0', '1']) } }) },
-  { w: 2, topic: 'tns1:RuleEngine/tnsvendor:ObjectAnalytics/Device1Scenario1', make: (r) => ({ data: { active: pick(r, ['0', '1']), classTypes: pick(r, ['human', 'car', 'human,car']) } }) },
-  { w: 1, topic: 'tns1:Storage/Disruption', make: (r) => ({ source: { disk_id: pick(r, ['SD_DISK', 'NetworkShare']) }, data: { disruption: pick(r, ['0', '1']) } }) },
+  {
+    w: 3,
+    topic: 'tns1:VideoSource/MotionAlarm',
+    make: (r) => ({
+      source: { VideoSourceConfigurationToken: pick(r, ['0', '1']) },
+      data: { State: pick(r, ['0', '1']) },
+    }),
+  },
+  {
+    w: 1,
+    topic: 'tns1:VideoSource/tnsvendor:Tampering',
+    make: (r) => ({ source: { channel: pick(r, ['1', '2']) }, data: { tampering: pick(r, ['0', '1']) } }),
+  },
+  {
+    w: 1,
+    topic: 'tns1:VideoSource/tnsvendor:DayNightVision',
+    make: (r) => ({ source: { VideoSourceConfigurationToken: '0' }, data: { day: pick(r, ['0', '1']) } }),
+  },
+  {
+    w: 3,
+    topic: 'tns1:RuleEngine/MotionRegionDetector/Motion',
+    make: (r) => ({
+      source: { VideoSource: '0', RuleName: pick(r, ['Door', 'Hallway', 'Parking']) },
+      data: { State: pick(r, ['0', '1']) },
+    }),
+  },
+  {
+    w: 2,
+    topic: 'tns1:RuleEngine/tnsvendor:ObjectAnalytics/Device1Scenario1',
+    make: (r) => ({ data: { active: pick(r, ['0', '1']), classTypes: pick(r, ['human', 'car', 'human,car']) } }),
+  },
+  {
+    w: 1,
+    topic: 'tns1:Storage/Disruption',
+    make: (r) => ({
+      source: { disk_id: pick(r, ['SD_DISK', 'NetworkShare']) },
+      data: { disruption: pick(r, ['0', '1']) },
+    }),
+  },
   // Body worn states
-  { w: 5, topic: 'tnsvendor:BodyWorn/Recording/State', make: (r) => ({ source: { camera: '1' }, data: { recording: pick(r, ['0', '1']), reason: pick(r, ['button', 'holster', 'remote']) } }) },
-  { w: 3, topic: 'tnsvendor:BodyWorn/Power/Battery', make: (r) => ({ data: { level: String(Math.floor(r() * 101)), charging: pick(r, ['0', '1']) } }) },
-  { w: 2, topic: 'tnsvendor:BodyWorn/Holster/State', make: (r) => ({ source: { holster: '0' }, data: { drawn: pick(r, ['0', '1']) } }) },
-  { w: 3, topic: 'tnsvendor:BodyWorn/Button/Press', make: (r) => ({ source: { button: pick(r, ['record', 'mark', 'ptt']) }, data: { pressed: '1' } }) },
+  {
+    w: 5,
+    topic: 'tnsvendor:BodyWorn/Recording/State',
+    make: (r) => ({
+      source: { camera: '1' },
+      data: { recording: pick(r, ['0', '1']), reason: pick(r, ['button', 'holster', 'remote']) },
+    }),
+  },
+  {
+    w: 3,
+    topic: 'tnsvendor:BodyWorn/Power/Battery',
+    make: (r) => ({ data: { level: String(Math.floor(r() * 101)), charging: pick(r, ['0', '1']) } }),
+  },
+  {
+    w: 2,
+    topic: 'tnsvendor:BodyWorn/Holster/State',
+    make: (r) => ({ source: { holster: '0' }, data: { drawn: pick(r, ['0', '1']) } }),
+  },
+  {
+    w: 3,
+    topic: 'tnsvendor:BodyWorn/Button/Press',
+    make: (r) => ({ source: { button: pick(r, ['record', 'mark', 'ptt']) }, data: { pressed: '1' } }),
+  },
   // High-rate telemetry nobody here subscribes to
-  { w: 25, topic: 'tnsvendor:BodyWorn/Location/GNSS', make: (r) => ({ source: { receiver: '0' }, data: { lat: (59 + r()).toFixed(6), lon: (18 + r()).toFixed(6), fix: '3d' } }) },
-  { w: 15, topic: 'tnsvendor:BodyWorn/Sensor/Accelerometer', make: (r) => ({ source: { sensor: '0' }, data: { x: (r() * 2 - 1).toFixed(3), y: (r() * 2 - 1).toFixed(3), z: (r() * 2 - 1).toFixed(3) } }) },
-  { w: 10, topic: 'tnsvendor:Media/Bitrate', make: (r) => ({ source: { stream: pick(r, ['main', 'sub']) }, data: { kbps: String(800 + Math.floor(r() * 4000)) } }) },
-  { w: 5, topic: 'tns1:Monitoring/ProcessorUsage', make: (r) => ({ source: { cpu: '0' }, data: { value: (r() * 100).toFixed(1) } }) },
-  { w: 5, topic: 'tnsvendor:CameraApplicationPlatform/VMD/Camera1Profile1', make: (r) => ({ data: { active: pick(r, ['0', '1']) } }) },
+  {
+    w: 25,
+    topic: 'tnsvendor:BodyWorn/Location/GNSS',
+    make: (r) => ({
+      source: { receiver: '0' },
+      data: { lat: (59 + r()).toFixed(6), lon: (18 + r()).toFixed(6), fix: '3d' },
+    }),
+  },
+  {
+    w: 15,
+    topic: 'tnsvendor:BodyWorn/Sensor/Accelerometer',
+    make: (r) => ({
+      source: { sensor: '0' },
+      data: { x: (r() * 2 - 1).toFixed(3), y: (r() * 2 - 1).toFixed(3), z: (r() * 2 - 1).toFixed(3) },
+    }),
+  },
+  {
+    w: 10,
+    topic: 'tnsvendor:Media/Bitrate',
+    make: (r) => ({
+      source: { stream: pick(r, ['main', 'sub']) },
+      data: { kbps: String(800 + Math.floor(r() * 4000)) },
+    }),
+  },
+  {
+    w: 5,
+    topic: 'tns1:Monitoring/ProcessorUsage',
+    make: (r) => ({ source: { cpu: '0' }, data: { value: (r() * 100).toFixed(1) } }),
+  },
+  {
+    w: 5,
+    topic: 'tnsvendor:CameraApplicationPlatform/VMD/Camera1Profile1',
+    make: (r) => ({ data: { active: pick(r, ['0', '1']) } }),
+  },
 ];
 
 function pick(rand, values) {
@@ -141,8 +246,17 @@ function makeEvents(count) {
   return events;
 }
 
-const CONCRETE = ['tns1:Device/tnsvendor:IO/Port', 'onvif:Device/tnsvendor:IO/VirtualInput', 'tnsvendor:BodyWorn/Recording/State', 'tns1:Device/tnsvendor:Sensor/PIR'];
-const SUBTREE = ['tns1:VideoSource//. | tns1:Storage//.', 'tns1:RuleEngine//. | tnsvendor:BodyWorn/Holster//.', 'onvif:VideoSource//. | tnsvendor:BodyWorn/Power//.'];
+const CONCRETE = [
+  'tns1:Device/tnsvendor:IO/Port',
+  'onvif:Device/tnsvendor:IO/VirtualInput',
+  'tnsvendor:BodyWorn/Recording/State',
+  'tns1:Device/tnsvendor:Sensor/PIR',
+];
+const SUBTREE = [
+  'tns1:VideoSource//. | tns1:Storage//.',
+  'tns1:RuleEngine//. | tnsvendor:BodyWorn/Holster//.',
+  'onvif:VideoSource//. | tnsvendor:BodyWorn/Power//.',
+];
 const CONTENT = [
   "boolean(//SimpleItem[@Name='port' and @Value='1'])",
   "boolean(//SimpleItem[@Name='State' and @Value='1'])",
@@ -161,7 +275,12 @@ function filtersFor(c) {
 }
 
 function configureRequest(c) {
-  return { apiVersion: '1.0', context: `bench-${c}`, method: 'events:configure', params: { eventFilterList: filtersFor(c) } };
+  return {
+    apiVersion: '1.0',
+    context: `bench-${c}`,
+    method: 'events:configure',
+    params: { eventFilterList: filtersFor(c) },
+  };
 }
 
 /**
@@ -271,7 +390,9 @@ async function startRawServer(clients) {
 // ---- the client process --------------------------------------------------------
 
 function startClientProcess() {
-  const child = fork(path.join(__dirname, 'event-stream-clients.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(path.join(__dirname, 'event-stream-clients.js'), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const waiters = [];
   let failure;
   child.on('message', (msg) => {
@@ -336,7 +457,9 @@ function checkReport(report, plan, eventCount, limitPlan) {
   const bytes = limitPlan ? limitPlan.perClientBytes : plan.perClientBytes;
   for (let c = 0; c < counts.length; c++) {
     if (report.counts[c] !== counts[c] || report.bytes[c] !== bytes[c]) {
-      throw new Error(`${report.side}: client ${c} received ${report.counts[c]} frames / ${report.bytes[c]} bytes, expected ${counts[c]} / ${bytes[c]} (events ${eventCount})`);
+      throw new Error(
+        `${report.side}: client ${c} received ${report.counts[c]} frames / ${report.bytes[c]} bytes, expected ${counts[c]} / ${bytes[c]} (events ${eventCount})`,
+      );
     }
   }
 }
@@ -371,19 +494,28 @@ async function main() {
     const events = makeEvents(eventCount);
     const deviceEvents = events.map((e) => device.publish(e.topic, e.message, { timestamp: e.timestamp }));
     const rawPayloads = deviceEvents.map((e) => (CONFIG.rawString ? e.json : Buffer.from(e.json)));
-    const plan = planDeliveries(deviceEvents, clients, { topicAliases: device.options.topicAliases, maxFilters: device.options.maxFilters });
+    const plan = planDeliveries(deviceEvents, clients, {
+      topicAliases: device.options.topicAliases,
+      maxFilters: device.options.maxFilters,
+    });
     const avgBytes = Math.round(plan.perClientBytes.reduce((s, n) => s + n, 0) / plan.total);
 
     // Connect both client sets (the emulator's sessions configured with their filters).
     const emuUrl = `ws://127.0.0.1:${device.port}${device.options.wsPrefix}/ws-data-stream?sources=events`;
     let opened = clientProc.expect('opened', 'emu');
-    clientProc.send({ cmd: 'open', side: 'emu', urls: new Array(clients).fill(emuUrl), configures: Array.from({ length: clients }, (_, c) => configureRequest(c)) });
+    clientProc.send({
+      cmd: 'open',
+      side: 'emu',
+      urls: new Array(clients).fill(emuUrl),
+      configures: Array.from({ length: clients }, (_, c) => configureRequest(c)),
+    });
     await opened;
     opened = clientProc.expect('opened', 'raw');
     clientProc.send({ cmd: 'open', side: 'raw', urls: raw.urls, configures: new Array(clients).fill(null) });
     await opened;
     const live = device.sessions();
-    if (live.length !== clients || live.some((s) => s.state !== 'CONFIGURED')) throw new Error(`expected ${clients} configured sessions, found ${live.length}`);
+    if (live.length !== clients || live.some((s) => s.state !== 'CONFIGURED'))
+      throw new Error(`expected ${clients} configured sessions, found ${live.length}`);
     if (raw.sockets.filter(Boolean).length !== clients) throw new Error('raw server: not every client connected');
 
     const sendOpts = { binary: false };
@@ -403,15 +535,25 @@ async function main() {
     const runSide = async (side, count, limitPlan) => {
       const expected = limitPlan ? limitPlan.total : plan.total;
       const sentBefore = side === 'emu' ? sentSoFar() : 0;
-      const result = await measure(side, clientProc, count, expected, side === 'raw' ? rawPublish : emuPublish, (report) => checkReport(report, plan, count, limitPlan));
+      const result = await measure(
+        side,
+        clientProc,
+        count,
+        expected,
+        side === 'raw' ? rawPublish : emuPublish,
+        (report) => checkReport(report, plan, count, limitPlan),
+      );
       if (side === 'emu') {
         const sent = sentSoFar() - sentBefore;
-        if (sent !== expected || droppedSoFar() !== 0) throw new Error(`emu: sessions report ${sent} sent (expected ${expected}), ${droppedSoFar()} dropped`);
+        if (sent !== expected || droppedSoFar() !== 0)
+          throw new Error(`emu: sessions report ${sent} sent (expected ${expected}), ${droppedSoFar()} dropped`);
       }
       return result;
     };
 
-    console.log(`event stream: ${clients} sessions x 3 filters (${plan.distinctSets} distinct filter sets), ${eventCount} events, ${CONFIG.batch} per tick, raw payload ${CONFIG.rawString ? 'string per send' : 'Buffer encoded once'}`);
+    console.log(
+      `event stream: ${clients} sessions x 3 filters (${plan.distinctSets} distinct filter sets), ${eventCount} events, ${CONFIG.batch} per tick, raw payload ${CONFIG.rawString ? 'string per send' : 'Buffer encoded once'}`,
+    );
     console.log(
       `  workload: ${plan.total} notifications per run (${(plan.total / clients).toFixed(0)} per client, avg ${avgBytes} B); ` +
         `matches per client-event: concrete ${pct(plan.perFilterKind[0], clients * eventCount)}, subtree ${pct(plan.perFilterKind[1], clients * eventCount)}, content ${pct(plan.perFilterKind[2], clients * eventCount)}, none ${pct(plan.none, clients * eventCount)}`,
@@ -428,7 +570,9 @@ async function main() {
       for (const side of CONFIG.only) {
         const r = await runSide(side, eventCount);
         results[side].push(r);
-        console.log(`  run ${round + 1} ${side}: ${fmtRate(r.rate)} notif/s, ${r.seconds.toFixed(2)} s (published in ${r.publishSeconds.toFixed(2)} s), cpu server ${pctNum(r.serverCpu)} client ${pctNum(r.clientCpu)}`);
+        console.log(
+          `  run ${round + 1} ${side}: ${fmtRate(r.rate)} notif/s, ${r.seconds.toFixed(2)} s (published in ${r.publishSeconds.toFixed(2)} s), cpu server ${pctNum(r.serverCpu)} client ${pctNum(r.clientCpu)}`,
+        );
       }
     }
 
@@ -465,11 +609,20 @@ function printTable(summary, total) {
     ['side', 'notif/s (median)', 'min', 'max', 'wall s', 'server cpu', 'client cpu'],
     ...CONFIG.only.map((side) => {
       const s = summary[side];
-      return [side === 'raw' ? 'raw ws' : 'emulator', fmtRate(s.median), fmtRate(s.min), fmtRate(s.max), s.seconds.toFixed(2), pctNum(s.serverCpu), pctNum(s.clientCpu)];
+      return [
+        side === 'raw' ? 'raw ws' : 'emulator',
+        fmtRate(s.median),
+        fmtRate(s.min),
+        fmtRate(s.max),
+        s.seconds.toFixed(2),
+        pctNum(s.serverCpu),
+        pctNum(s.clientCpu),
+      ];
     }),
   ];
   const widths = rows[0].map((_, col) => Math.max(...rows.map((r) => r[col].length)));
-  const line = (r) => `| ${r.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join(' | ')} |`;
+  const line = (r) =>
+    `| ${r.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join(' | ')} |`;
   console.log(`\n${total} notifications per run, medians of ${CONFIG.rounds} alternating runs per side:`);
   console.log(line(rows[0]));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);

@@ -47,16 +47,28 @@ const wallNow = () => performance.timeOrigin + performance.now();
 async function connectClients(device) {
   const url = `${device.url.replace(/^http/, 'ws')}/svc/ws-data-stream?sources=events`;
   return Promise.all(
-    Array.from({ length: CLIENTS }, () => new Promise((resolve, reject) => {
-      const ws = new WebSocket(url);
-      const client = { ws, received: [] };
-      ws.once('error', reject);
-      ws.once('open', () => ws.send(JSON.stringify({ apiVersion: '1.0', method: 'events:configure', params: { eventFilterList: [{ topicFilter: TOPIC }] } })));
-      ws.once('message', () => {
-        ws.on('message', () => client.received.push(wallNow()));
-        resolve(client);
-      });
-    })),
+    Array.from(
+      { length: CLIENTS },
+      () =>
+        new Promise((resolve, reject) => {
+          const ws = new WebSocket(url);
+          const client = { ws, received: [] };
+          ws.once('error', reject);
+          ws.once('open', () =>
+            ws.send(
+              JSON.stringify({
+                apiVersion: '1.0',
+                method: 'events:configure',
+                params: { eventFilterList: [{ topicFilter: TOPIC }] },
+              }),
+            ),
+          );
+          ws.once('message', () => {
+            ws.on('message', () => client.received.push(wallNow()));
+            resolve(client);
+          });
+        }),
+    ),
   );
 }
 
@@ -76,7 +88,9 @@ async function runSide(label, device, clients, schedule) {
   lateness.sort((a, b) => a - b);
   const at = (q) => lateness[Math.min(lateness.length - 1, Math.floor(q * lateness.length))];
   const result = { label, p50: at(0.5), p99: at(0.99), max: lateness[lateness.length - 1], n: lateness.length };
-  console.log(`  ${label.padEnd(16)} p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, max ${result.max.toFixed(2)} ms (${result.n} notifications)`);
+  console.log(
+    `  ${label.padEnd(16)} p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, max ${result.max.toFixed(2)} ms (${result.n} notifications)`,
+  );
   return result;
 }
 
@@ -114,11 +128,16 @@ async function main() {
     });
 
   const player = async (start, period, count) => {
-    const loaded = loadScenario(`timeline:\n  - every: ${period}ms\n    times: ${count}\n    emit: { topic: ${TOPIC}, data: { State: 1 } }\n`, 'bench.yaml');
+    const loaded = loadScenario(
+      `timeline:\n  - every: ${period}ms\n    times: ${count}\n    emit: { topic: ${TOPIC}, data: { State: 1 } }\n`,
+      'bench.yaml',
+    );
     if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.text).join('\n'));
     // The player starts its clock at start(): begin exactly at `start` like the bare side.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, start - Date.now())));
-    while (Date.now() < start) { /* the last sub-millisecond */ }
+    while (Date.now() < start) {
+      /* the last sub-millisecond */
+    }
     const run = playOnDevice(device, loaded.scenario);
     await run.done;
   };
@@ -126,7 +145,9 @@ async function main() {
   const baseline = await runSide('bare setTimeout', device, clients, bare);
   const caught = await runSide('catch-up timer', device, clients, catchUp);
   const emulator = await runSide('scenario player', device, clients, player);
-  console.log(`p99: emulator ${emulator.p99.toFixed(2)} ms vs catch-up ${caught.p99.toFixed(2)} ms vs bare ${baseline.p99.toFixed(2)} ms (aim: emulator p99 < 5 ms)`);
+  console.log(
+    `p99: emulator ${emulator.p99.toFixed(2)} ms vs catch-up ${caught.p99.toFixed(2)} ms vs bare ${baseline.p99.toFixed(2)} ms (aim: emulator p99 < 5 ms)`,
+  );
   for (const c of clients) c.ws.close();
   await device.close();
   return { baseline, caught, emulator };

@@ -17,15 +17,37 @@ const lockPath = path.join(__dirname, '..', 'package-lock.json');
 const lock = JSON.parse(fs.readFileSync(lockPath, 'utf8'));
 const packages = lock.packages;
 
-const OS = { darwin: 'darwin', linux: 'linux', win32: 'win32', freebsd: 'freebsd', android: 'android', openharmony: 'openharmony' };
-const CPU = { arm64: 'arm64', x64: 'x64', arm: 'arm', ia32: 'ia32', ppc64: 'ppc64', s390x: 's390x', riscv64: 'riscv64', loong64: 'loong64' };
+const OS = {
+  darwin: 'darwin',
+  linux: 'linux',
+  win32: 'win32',
+  freebsd: 'freebsd',
+  android: 'android',
+  openharmony: 'openharmony',
+};
+const CPU = {
+  arm64: 'arm64',
+  x64: 'x64',
+  arm: 'arm',
+  ia32: 'ia32',
+  ppc64: 'ppc64',
+  s390x: 's390x',
+  riscv64: 'riscv64',
+  loong64: 'loong64',
+};
 
 /** Reads os, cpu and libc from a platform package name such as `core-linux-arm-gnueabihf`. */
 function platformOf(name) {
   const parts = name.split('/').pop().split('-');
   const os = parts.find((p) => OS[p]);
-  const cpu = parts.find((p) => CPU[p]) ?? (parts.includes('gnueabihf') || parts.includes('musleabihf') || parts.includes('eabi') ? 'arm' : undefined);
-  const libc = parts.some((p) => p.startsWith('musl')) ? ['musl'] : parts.some((p) => p.startsWith('gnu')) ? ['glibc'] : undefined;
+  const cpu =
+    parts.find((p) => CPU[p]) ??
+    (parts.includes('gnueabihf') || parts.includes('musleabihf') || parts.includes('eabi') ? 'arm' : undefined);
+  const libc = parts.some((p) => p.startsWith('musl'))
+    ? ['musl']
+    : parts.some((p) => p.startsWith('gnu'))
+      ? ['glibc']
+      : undefined;
   return os && cpu ? { os, cpu, libc } : undefined;
 }
 

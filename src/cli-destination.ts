@@ -33,28 +33,81 @@ export async function destinationCommand(argv: string[], io: DestinationIo): Pro
         'uploads recordings to (GET /auth/v1.0, PUT/POST/HEAD/GET under /v1/{account}), with\n' +
         'the body worn rules (registered users and cameras, licences, recording checks).',
     )
-    .option('data-dir', { alias: 'd', type: 'string', describe: 'where objects are stored, kept across restarts (default: a new temporary directory)' })
+    .option('data-dir', {
+      alias: 'd',
+      type: 'string',
+      describe: 'where objects are stored, kept across restarts (default: a new temporary directory)',
+    })
     .option('port', { alias: 'p', type: 'number', default: 8090, describe: 'TCP port (0 picks a free one)' })
-    .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on (0.0.0.0 for every interface)' })
-    .option('user', { alias: 'u', type: 'string', array: true, describe: 'login name (repeatable, paired with --key in order; "acct:name" logs into AUTH_acct; default: bws)' })
-    .option('key', { alias: 'k', type: 'string', array: true, describe: 'key of the --user at the same position (default: secret)' })
-    .option('read-only', { type: 'string', array: true, describe: 'a --user that may only read (403 on writes; repeatable)' })
-    .option('licences', { type: 'number', describe: 'licences per account for users and for cameras (402 beyond; default unlimited)' })
-    .option('quota', { type: 'string', describe: 'bytes each account may store, e.g. 500MB or 2GiB (507 beyond; default unlimited)' })
+    .option('host', {
+      type: 'string',
+      default: '127.0.0.1',
+      describe: 'address to listen on (0.0.0.0 for every interface)',
+    })
+    .option('user', {
+      alias: 'u',
+      type: 'string',
+      array: true,
+      describe: 'login name (repeatable, paired with --key in order; "acct:name" logs into AUTH_acct; default: bws)',
+    })
+    .option('key', {
+      alias: 'k',
+      type: 'string',
+      array: true,
+      describe: 'key of the --user at the same position (default: secret)',
+    })
+    .option('read-only', {
+      type: 'string',
+      array: true,
+      describe: 'a --user that may only read (403 on writes; repeatable)',
+    })
+    .option('licences', {
+      type: 'number',
+      describe: 'licences per account for users and for cameras (402 beyond; default unlimited)',
+    })
+    .option('quota', {
+      type: 'string',
+      describe: 'bytes each account may store, e.g. 500MB or 2GiB (507 beyond; default unlimited)',
+    })
     .option('max-object-size', { type: 'string', default: '5GiB', describe: 'largest single object (413 beyond)' })
     .option('token-ttl', { type: 'string', default: '15m', describe: 'auth token lifetime, e.g. 15m or 30s' })
-    .option('disable-capability', { type: 'string', array: true, describe: `publish this capability as false (repeatable): ${CAPABILITY_NAMES.join(', ')}` })
-    .option('fault', { type: 'string', array: true, describe: 'inject a fault, e.g. status=503,share=0.1 or status=507,path=/v1/AUTH_bws/Users or latency=200ms,methods=PUT (repeatable)' })
-    .option('tls', { type: 'boolean', default: false, describe: 'serve HTTPS with a self-signed certificate made at start (printed as base64 PEM)' })
+    .option('disable-capability', {
+      type: 'string',
+      array: true,
+      describe: `publish this capability as false (repeatable): ${CAPABILITY_NAMES.join(', ')}`,
+    })
+    .option('fault', {
+      type: 'string',
+      array: true,
+      describe:
+        'inject a fault, e.g. status=503,share=0.1 or status=507,path=/v1/AUTH_bws/Users or latency=200ms,methods=PUT (repeatable)',
+    })
+    .option('tls', {
+      type: 'boolean',
+      default: false,
+      describe: 'serve HTTPS with a self-signed certificate made at start (printed as base64 PEM)',
+    })
     .option('tls-cert', { type: 'string', describe: 'PEM certificate file for HTTPS (with --tls-key)' })
     .option('tls-key', { type: 'string', describe: 'PEM private key file for HTTPS (with --tls-cert)' })
-    .option('public-url', { type: 'string', describe: 'base URL to put in X-Storage-Url (default: the one the client used)' })
+    .option('public-url', {
+      type: 'string',
+      describe: 'base URL to put in X-Storage-Url (default: the one the client used)',
+    })
     .option('connection-file', { type: 'string', describe: 'also write a connection file for the first user here' })
-    .option('log-level', { choices: LOG_LEVELS, default: 'info' as LogLevel, describe: 'log verbosity (debug shows every request)' })
-    .option('log-format', { choices: ['pretty', 'json'] as const, describe: 'log line format (default: pretty on a terminal, json otherwise)' })
+    .option('log-level', {
+      choices: LOG_LEVELS,
+      default: 'info' as LogLevel,
+      describe: 'log verbosity (debug shows every request)',
+    })
+    .option('log-format', {
+      choices: ['pretty', 'json'] as const,
+      describe: 'log line format (default: pretty on a terminal, json otherwise)',
+    })
     .check((args) => {
-      if ((args['tls-cert'] === undefined) !== (args['tls-key'] === undefined)) throw new Error('--tls-cert and --tls-key go together');
-      if ((args.user?.length ?? 0) !== (args.key?.length ?? 0)) throw new Error('give one --key for each --user, in the same order');
+      if ((args['tls-cert'] === undefined) !== (args['tls-key'] === undefined))
+        throw new Error('--tls-cert and --tls-key go together');
+      if ((args.user?.length ?? 0) !== (args.key?.length ?? 0))
+        throw new Error('give one --key for each --user, in the same order');
       return true;
     })
     .strict()
@@ -80,7 +133,11 @@ export async function destinationCommand(argv: string[], io: DestinationIo): Pro
       faults: (args.fault ?? []).map(parseFault),
       tls: args['tls-cert'] && args['tls-key'] ? await loadCertificate(args['tls-cert'], args['tls-key']) : args.tls,
       publicUrl: args['public-url'],
-      logger: createLogger({ level: args['log-level'], format: args['log-format'] ?? (io.isTty ? 'pretty' : 'json'), write: io.out }),
+      logger: createLogger({
+        level: args['log-level'],
+        format: args['log-format'] ?? (io.isTty ? 'pretty' : 'json'),
+        write: io.out,
+      }),
     };
   } catch (err) {
     io.err(`bwc-emu destination: ${(err as Error).message}\n`);
@@ -144,7 +201,8 @@ function durationMs(text: string, flag: string): number {
 }
 
 function capabilityName(name: string): CapabilityName {
-  if (!(CAPABILITY_NAMES as readonly string[]).includes(name)) throw new Error(`--disable-capability ${name}: unknown (known: ${CAPABILITY_NAMES.join(', ')})`);
+  if (!(CAPABILITY_NAMES as readonly string[]).includes(name))
+    throw new Error(`--disable-capability ${name}: unknown (known: ${CAPABILITY_NAMES.join(', ')})`);
   return name as CapabilityName;
 }
 
@@ -159,15 +217,22 @@ function banner(destination: DestinationHandle, connectionFile: string | undefin
     'bwc-emu: content destination is running',
     `  url            ${destination.url}`,
     `  auth           GET ${destination.authUrl}  (X-Auth-User + X-Auth-Key or Auth-Key)`,
-    ...destination.users.map((u, i) => `  ${i === 0 ? 'login' : '     '}          ${u.user} / ${u.key} -> ${destination.url}/v1/${u.account}${u.readOnly ? ' (read-only)' : ''}`),
+    ...destination.users.map(
+      (u, i) =>
+        `  ${i === 0 ? 'login' : '     '}          ${u.user} / ${u.key} -> ${destination.url}/v1/${u.account}${u.readOnly ? ' (read-only)' : ''}`,
+    ),
     `  data dir       ${o.dataDir}`,
     `  licences       ${Number.isFinite(o.licences.users) ? `${o.licences.users} users, ${o.licences.devices} cameras per account` : 'unlimited'}`,
     o.faults.length ? `  faults         ${o.faults.map((f) => JSON.stringify(f)).join(' ')}` : undefined,
     `  recordings     ${destination.url}/  (log in as ${first.user} / ${first.key})`,
     `  fault control  ${destination.url}/_emu/faults  (GET, PUT a JSON list, POST one, DELETE)`,
-    destination.certificate ? `  certificate    (base64 PEM, for a connection file's HTTPSCertificate)\n${Buffer.from(destination.certificate).toString('base64')}` : undefined,
+    destination.certificate
+      ? `  certificate    (base64 PEM, for a connection file's HTTPSCertificate)\n${Buffer.from(destination.certificate).toString('base64')}`
+      : undefined,
     '',
-    connectionFile ? `Connection file written to ${connectionFile}:` : 'Connection file for a body worn system (--connection-file FILE writes it):',
+    connectionFile
+      ? `Connection file written to ${connectionFile}:`
+      : 'Connection file for a body worn system (--connection-file FILE writes it):',
     JSON.stringify(destination.connectionFile(), null, 2),
     '',
     'Try it:',

@@ -8,7 +8,12 @@ export type ParseOutcome<T> = { ok: true; args: T } | { ok: false; code: number 
  * Parses `argv` with `parser`; prints `--help` to `out`, or a refusal as one line on
  * `err` ("bwc-emu record: Missing required argument: out") with where to find help.
  */
-export async function parseCommandLine<T>(parser: Argv<T>, argv: string[], command: string, io: { out: (text: string) => void; err: (text: string) => void }): Promise<ParseOutcome<T>> {
+export async function parseCommandLine<T>(
+  parser: Argv<T>,
+  argv: string[],
+  command: string,
+  io: { out: (text: string) => void; err: (text: string) => void },
+): Promise<ParseOutcome<T>> {
   let failure: string | undefined;
   let help = '';
   let args: T | undefined;
@@ -26,7 +31,9 @@ export async function parseCommandLine<T>(parser: Argv<T>, argv: string[], comma
   }
   if (failure !== undefined || args === undefined) {
     // yargs spreads some messages ("Invalid values: ...") over several lines; a CLI error is one.
-    io.err(`${command}: ${(failure ?? 'invalid arguments').replace(/\s*\n\s*/g, ' ').trim()}\nRun '${command} --help' for the options.\n`);
+    io.err(
+      `${command}: ${(failure ?? 'invalid arguments').replace(/\s*\n\s*/g, ' ').trim()}\nRun '${command} --help' for the options.\n`,
+    );
     return { ok: false, code: 2 };
   }
   if (help) {

@@ -19,12 +19,22 @@ export interface RecordIo {
 export async function recordCommand(argv: string[], io: RecordIo): Promise<number> {
   const parser = yargs(argv)
     .scriptName('bwc-emu record')
-    .usage('$0 --url ws://HOST/svc/ws-data-stream?sources=events --out capture.yaml [options]\n\nRecords the event stream of a device (real or emulated) into a scenario file.')
+    .usage(
+      '$0 --url ws://HOST/svc/ws-data-stream?sources=events --out capture.yaml [options]\n\nRecords the event stream of a device (real or emulated) into a scenario file.',
+    )
     .option('url', { type: 'string', demandOption: true, describe: 'the event stream URL, ws:// or wss://' })
     .option('user', { type: 'string', default: 'root', describe: 'user name' })
     .option('password', { type: 'string', default: 'pass', describe: 'password' })
-    .option('token', { type: 'boolean', default: false, describe: 'use a session token from wssession.cgi instead of digest on the handshake' })
-    .option('cgi-prefix', { type: 'string', default: '/svc-cgi', describe: 'CGI prefix for the token (real devices: /axis-cgi)' })
+    .option('token', {
+      type: 'boolean',
+      default: false,
+      describe: 'use a session token from wssession.cgi instead of digest on the handshake',
+    })
+    .option('cgi-prefix', {
+      type: 'string',
+      default: '/svc-cgi',
+      describe: 'CGI prefix for the token (real devices: /axis-cgi)',
+    })
     .option('insecure', { type: 'boolean', default: false, describe: 'accept a self-signed wss/https certificate' })
     .option('filter', { type: 'string', array: true, describe: 'topic filter (repeatable; default: everything)' })
     .option('out', { type: 'string', demandOption: true, describe: 'the scenario file to write' })

@@ -27,12 +27,17 @@ export function scenarioPath(nameOrPath: string): string {
 export async function loadForRun(nameOrPath: string): Promise<LoadedScenario> {
   const file = scenarioPath(nameOrPath);
   const result = await loadScenarioFile(file);
-  if (!result.ok) throw new Error(`scenario ${nameOrPath} has errors:\n${result.errors.map((e) => `  ${e.text}`).join('\n')}`);
+  if (!result.ok)
+    throw new Error(`scenario ${nameOrPath} has errors:\n${result.errors.map((e) => `  ${e.text}`).join('\n')}`);
   return { file, scenario: result.scenario };
 }
 
 /** `bwc-emu validate FILE...`: every error of every file; exit 1 when any has one. */
-export async function validateCommand(files: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
+export async function validateCommand(
+  files: string[],
+  out: (text: string) => void,
+  err: (text: string) => void,
+): Promise<number> {
   if (files.length === 0) {
     err("bwc-emu validate: name at least one scenario file, e.g. 'bwc-emu validate scenarios/*.yaml'\n");
     return 2;
@@ -53,7 +58,9 @@ export async function validateCommand(files: string[], out: (text: string) => vo
 
 /** `bwc-emu scenarios`: the shipped scenarios with their descriptions. */
 export function listScenarios(out: (text: string) => void): number {
-  const files = readdirSync(SHIPPED_SCENARIOS_DIR).filter((f) => f.endsWith('.yaml')).sort();
+  const files = readdirSync(SHIPPED_SCENARIOS_DIR)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
   const rows = files.map((f) => {
     const description = /^description:\s*(.+)$/m.exec(readFileSync(join(SHIPPED_SCENARIOS_DIR, f), 'utf8'))?.[1] ?? '';
     return [basename(f, '.yaml'), description] as const;

@@ -39,21 +39,59 @@ export async function uploadCommand(argv: string[], io: UploadIo): Promise<numbe
         'uploads its recordings (container, clips, Status: Complete), then lists what became of\n' +
         'each. Exit 0 when every recording was transferred (and, with --check, every check passed).',
     )
-    .option('connection-file', { alias: 'c', type: 'string', describe: 'the connection file (JSON) of the content destination, as given to a body worn system' })
-    .option('plan', { type: 'string', describe: 'YAML plan of users, cameras and recordings (default: the built-in plan, see --generate-plan)' })
+    .option('connection-file', {
+      alias: 'c',
+      type: 'string',
+      describe: 'the connection file (JSON) of the content destination, as given to a body worn system',
+    })
+    .option('plan', {
+      type: 'string',
+      describe: 'YAML plan of users, cameras and recordings (default: the built-in plan, see --generate-plan)',
+    })
     .option('concurrency', { type: 'number', default: 2, describe: 'recordings uploaded in parallel' })
-    .option('check', { type: 'boolean', default: false, describe: 'also check the destination against the interface (status codes, ETags, metadata, the 400 rules) and list the findings' })
-    .option('report', { type: 'string', describe: 'write the whole report (every recording, failed request and total) as JSON here' })
-    .option('retries', { type: 'number', default: DEFAULT_RETRY.attempts - 1, describe: 'retries of a request answered 503 or lost on the network' })
-    .option('retry-base', { type: 'string', default: `${DEFAULT_RETRY.baseMs}ms`, describe: `back-off before the first retry, doubled each time up to ${DEFAULT_RETRY.maxMs / 1000}s (with jitter)` })
-    .option('generate-plan', { type: 'string', describe: 'write the built-in plan as YAML to this file (a starting point to edit) and exit' })
-    .option('log-level', { choices: LOG_LEVELS, default: 'silent' as LogLevel, describe: 'log verbosity, on stderr (info shows each recording and the capabilities)' })
-    .option('log-format', { choices: ['pretty', 'json'] as const, describe: 'log line format (default: pretty on a terminal, json otherwise)' })
+    .option('check', {
+      type: 'boolean',
+      default: false,
+      describe:
+        'also check the destination against the interface (status codes, ETags, metadata, the 400 rules) and list the findings',
+    })
+    .option('report', {
+      type: 'string',
+      describe: 'write the whole report (every recording, failed request and total) as JSON here',
+    })
+    .option('retries', {
+      type: 'number',
+      default: DEFAULT_RETRY.attempts - 1,
+      describe: 'retries of a request answered 503 or lost on the network',
+    })
+    .option('retry-base', {
+      type: 'string',
+      default: `${DEFAULT_RETRY.baseMs}ms`,
+      describe: `back-off before the first retry, doubled each time up to ${DEFAULT_RETRY.maxMs / 1000}s (with jitter)`,
+    })
+    .option('generate-plan', {
+      type: 'string',
+      describe: 'write the built-in plan as YAML to this file (a starting point to edit) and exit',
+    })
+    .option('log-level', {
+      choices: LOG_LEVELS,
+      default: 'silent' as LogLevel,
+      describe: 'log verbosity, on stderr (info shows each recording and the capabilities)',
+    })
+    .option('log-format', {
+      choices: ['pretty', 'json'] as const,
+      describe: 'log line format (default: pretty on a terminal, json otherwise)',
+    })
     .check((args) => {
       if (args.help) return true; // --help needs nothing else
-      if (args['generate-plan'] === undefined && args['connection-file'] === undefined) throw new Error('Missing required argument: connection-file (or --generate-plan FILE to write a plan to start from)');
-      if (!Number.isInteger(args.concurrency) || args.concurrency < 1) throw new Error(`--concurrency must be a whole number of 1 or more, not ${args.concurrency}`);
-      if (!Number.isInteger(args.retries) || args.retries < 0) throw new Error(`--retries must be a whole number of 0 or more, not ${args.retries}`);
+      if (args['generate-plan'] === undefined && args['connection-file'] === undefined)
+        throw new Error(
+          'Missing required argument: connection-file (or --generate-plan FILE to write a plan to start from)',
+        );
+      if (!Number.isInteger(args.concurrency) || args.concurrency < 1)
+        throw new Error(`--concurrency must be a whole number of 1 or more, not ${args.concurrency}`);
+      if (!Number.isInteger(args.retries) || args.retries < 0)
+        throw new Error(`--retries must be a whole number of 0 or more, not ${args.retries}`);
       return true;
     })
     .strict()
@@ -74,12 +112,19 @@ export async function uploadCommand(argv: string[], io: UploadIo): Promise<numbe
   const plan = args.plan === undefined ? undefined : await loadPlanFile(args.plan);
   if (!connection.ok || (plan && !plan.ok)) {
     if (!connection.ok) io.err(connection.errors.map((e) => `${COMMAND}: ${e}\n`).join(''));
-    if (plan && !plan.ok) io.err(`${plan.errors.map((e) => e.text).join('\n')}\n${COMMAND}: --plan ${args.plan} has ${plan.errors.length} error${plan.errors.length === 1 ? '' : 's'}\n`);
+    if (plan && !plan.ok)
+      io.err(
+        `${plan.errors.map((e) => e.text).join('\n')}\n${COMMAND}: --plan ${args.plan} has ${plan.errors.length} error${plan.errors.length === 1 ? '' : 's'}\n`,
+      );
     return 2;
   }
 
   const progress = createProgressOutput({ write: io.out, isTty: io.isTty });
-  const logger = createLogger({ level: args['log-level'], format: args['log-format'] ?? (io.isTty ? 'pretty' : 'json'), write: io.err });
+  const logger = createLogger({
+    level: args['log-level'],
+    format: args['log-format'] ?? (io.isTty ? 'pretty' : 'json'),
+    write: io.err,
+  });
   const options: BodyWornOptions = {
     connection: connection.file,
     plan: plan?.ok ? plan.plan : undefined,
@@ -107,7 +152,11 @@ export async function uploadCommand(argv: string[], io: UploadIo): Promise<numbe
   if (conformance) io.out(`\nConformance of the content destination:\n${formatFindings(conformance.findings)}\n`);
   if (args.report !== undefined) {
     try {
-      await writeReportJson(args.report, report, conformance && { passed: conformance.passed, findings: conformance.findings });
+      await writeReportJson(
+        args.report,
+        report,
+        conformance && { passed: conformance.passed, findings: conformance.findings },
+      );
     } catch (err) {
       io.err(`${COMMAND}: cannot write the report: ${(err as Error).message}\n`);
       return 1;
@@ -121,7 +170,9 @@ export async function uploadCommand(argv: string[], io: UploadIo): Promise<numbe
 
 /** Writes {@link DEFAULT_PLAN} as YAML with a schema line for editors; never overwrites a file. */
 async function generatePlan(file: string, io: UploadIo): Promise<number> {
-  const schema = relative(dirname(resolve(file)), JSON_SCHEMA_FILES.plan.path).split(sep).join('/');
+  const schema = relative(dirname(resolve(file)), JSON_SCHEMA_FILES.plan.path)
+    .split(sep)
+    .join('/');
   const text = [
     `# yaml-language-server: $schema=${schema}`,
     '#',
@@ -136,10 +187,13 @@ async function generatePlan(file: string, io: UploadIo): Promise<number> {
     await writeFile(file, text, { flag: 'wx' });
   } catch (err) {
     const exists = (err as NodeJS.ErrnoException).code === 'EEXIST';
-    io.err(`${COMMAND}: --generate-plan ${file}: ${exists ? 'the file exists; it is not overwritten (remove it or name another)' : (err as Error).message}\n`);
+    io.err(
+      `${COMMAND}: --generate-plan ${file}: ${exists ? 'the file exists; it is not overwritten (remove it or name another)' : (err as Error).message}\n`,
+    );
     return exists ? 2 : 1;
   }
-  io.out(`Wrote the built-in plan to ${file}; edit it and run:\n  bwc-emu upload --connection-file FILE --plan ${file}\n`);
+  io.out(
+    `Wrote the built-in plan to ${file}; edit it and run:\n  bwc-emu upload --connection-file FILE --plan ${file}\n`,
+  );
   return 0;
 }
-

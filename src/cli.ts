@@ -53,36 +53,94 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   const parser = yargs(argv)
     .scriptName('bwc-emu')
     .usage(
-      '$0 [options]\n$0 validate FILE...   check scenario files (exit 1 with every error)\n$0 scenarios          list the shipped scenarios\n$0 record --url URL --out FILE   record a device\'s events into a scenario\n$0 destination [--data-dir DIR]  run the reference content destination (Swift subset)\n$0 upload --connection-file FILE   upload recordings to a content destination as a body worn system\n\n' +
+      "$0 [options]\n$0 validate FILE...   check scenario files (exit 1 with every error)\n$0 scenarios          list the shipped scenarios\n$0 record --url URL --out FILE   record a device's events into a scenario\n$0 destination [--data-dir DIR]  run the reference content destination (Swift subset)\n$0 upload --connection-file FILE   upload recordings to a content destination as a body worn system\n\n" +
         'Runs a simulated body worn camera device: feature flags, session tokens and the\nevent stream behind real HTTP digest authentication, playing a scenario.',
     )
-    .option('scenario', { alias: 's', type: 'string', array: true, describe: 'scenario file or shipped name, one device each (repeatable; default: default)' })
+    .option('scenario', {
+      alias: 's',
+      type: 'string',
+      array: true,
+      describe: 'scenario file or shipped name, one device each (repeatable; default: default)',
+    })
     .option('speed', { type: 'number', default: 1, describe: 'scenario playback speed (2 = twice as fast)' })
     .option('seed', { type: 'number', default: 1, describe: 'seed of the scenario jitter, for reproducible runs' })
-    .option('watch', { type: 'boolean', default: true, describe: 'reload a --scenario file when it is saved (--no-watch to turn off)' })
-    .option('connection-file', { type: 'string', describe: "upload the scenario's body-worn: recordings to this content destination as it plays" })
+    .option('watch', {
+      type: 'boolean',
+      default: true,
+      describe: 'reload a --scenario file when it is saved (--no-watch to turn off)',
+    })
+    .option('connection-file', {
+      type: 'string',
+      describe: "upload the scenario's body-worn: recordings to this content destination as it plays",
+    })
     .option('port', { alias: 'p', type: 'number', default: 8080, describe: 'TCP port (0 picks a free one)' })
-    .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on (0.0.0.0 for every interface)' })
-    .option('serial', { type: 'string', describe: 'device serial number, also names the digest realm (default: the scenario\'s, else ACCC8E000001)' })
+    .option('host', {
+      type: 'string',
+      default: '127.0.0.1',
+      describe: 'address to listen on (0.0.0.0 for every interface)',
+    })
+    .option('serial', {
+      type: 'string',
+      describe: "device serial number, also names the digest realm (default: the scenario's, else ACCC8E000001)",
+    })
     .option('model', { type: 'string', describe: 'product number the device reports (e.g. W110)' })
     .option('firmware', { type: 'string', describe: 'firmware version the device reports (e.g. 11.11.73)' })
-    .option('discovery-auth', { choices: ['anonymous', 'required'] as const, default: 'anonymous' as const, describe: 'whether apidiscovery.cgi needs credentials' })
+    .option('discovery-auth', {
+      choices: ['anonymous', 'required'] as const,
+      default: 'anonymous' as const,
+      describe: 'whether apidiscovery.cgi needs credentials',
+    })
     .option('user', { alias: 'u', type: 'string', default: DEFAULT_ACCOUNT.name, describe: 'admin user name' })
     .option('password', { type: 'string', default: DEFAULT_ACCOUNT.password, describe: 'admin password' })
-    .option('account', { type: 'string', array: true, describe: 'extra account name:password[:viewer|operator|admin] (repeatable)' })
-    .option('auth', { choices: AUTH_MODES, default: 'both' as AuthMode, describe: 'accepted schemes; none serves everything without credentials' })
-    .option('digest-algorithms', { type: 'string', default: 'MD5', describe: `comma-separated, one challenge each: ${DIGEST_ALGORITHMS.join(', ')}` })
-    .option('digest-replay', { choices: ['lenient', 'strict'] as const, default: 'lenient' as const, describe: 'strict refuses a repeated digest nc' })
-    .option('tls', { type: 'boolean', default: false, describe: 'serve HTTPS/WSS with a self-signed certificate made at start' })
+    .option('account', {
+      type: 'string',
+      array: true,
+      describe: 'extra account name:password[:viewer|operator|admin] (repeatable)',
+    })
+    .option('auth', {
+      choices: AUTH_MODES,
+      default: 'both' as AuthMode,
+      describe: 'accepted schemes; none serves everything without credentials',
+    })
+    .option('digest-algorithms', {
+      type: 'string',
+      default: 'MD5',
+      describe: `comma-separated, one challenge each: ${DIGEST_ALGORITHMS.join(', ')}`,
+    })
+    .option('digest-replay', {
+      choices: ['lenient', 'strict'] as const,
+      default: 'lenient' as const,
+      describe: 'strict refuses a repeated digest nc',
+    })
+    .option('tls', {
+      type: 'boolean',
+      default: false,
+      describe: 'serve HTTPS/WSS with a self-signed certificate made at start',
+    })
     .option('cert', { type: 'string', describe: 'PEM certificate file for --tls (with --key)' })
     .option('key', { type: 'string', describe: 'PEM private key file for --tls (with --cert)' })
-    .option('cgi-prefix', { type: 'string', default: '/svc-cgi', describe: 'CGI path prefix (a real device family uses /axis-cgi)' })
-    .option('ws-prefix', { type: 'string', default: '/svc', describe: 'event stream path prefix (real devices: /vapix)' })
+    .option('cgi-prefix', {
+      type: 'string',
+      default: '/svc-cgi',
+      describe: 'CGI path prefix (a real device family uses /axis-cgi)',
+    })
+    .option('ws-prefix', {
+      type: 'string',
+      default: '/svc',
+      describe: 'event stream path prefix (real devices: /vapix)',
+    })
     .option('ws-deflate', { type: 'boolean', default: false, describe: 'offer permessage-deflate on the event stream' })
-    .option('timestamps', { type: 'string', default: 'utc', describe: 'notification timestamps: utc, none, or local:+HH:MM (device clock in local time)' })
+    .option('timestamps', {
+      type: 'string',
+      default: 'utc',
+      describe: 'notification timestamps: utc, none, or local:+HH:MM (device clock in local time)',
+    })
     .option('state-dir', { type: 'string', describe: 'keep feature flag values here across restarts' })
     .option('log-level', { choices: LOG_LEVELS, default: 'info' as LogLevel, describe: 'log verbosity' })
-    .option('log-format', { choices: ['pretty', 'json'] as const, describe: 'log line format (default: pretty on a terminal, json otherwise)' })
+    .option('log-format', {
+      choices: ['pretty', 'json'] as const,
+      describe: 'log line format (default: pretty on a terminal, json otherwise)',
+    })
     .check((args) => {
       if ((args.cert === undefined) !== (args.key === undefined)) throw new Error('--cert and --key go together');
       return true;
@@ -126,14 +184,20 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   const running: { device: DeviceHandle; run: ScenarioRun; watcher?: ScenarioWatcher }[] = [];
   const stopAll = async (): Promise<void> => {
     for (const { run } of running) run.stop();
-    await Promise.all(running.map(async ({ device, watcher }) => {
-      await watcher?.close();
-      await device.close();
-    }));
+    await Promise.all(
+      running.map(async ({ device, watcher }) => {
+        await watcher?.close();
+        await device.close();
+      }),
+    );
   };
   for (const [i, { file, scenario }] of scenarios.entries()) {
     // One device per scenario: the next ports, and the next serials unless a scenario names its own.
-    const base = { ...options, port: options.port && options.port + i, ...(i > 0 && options.serial ? { serial: nextSerial(options.serial, i) } : {}) };
+    const base = {
+      ...options,
+      port: options.port && options.port + i,
+      ...(i > 0 && options.serial ? { serial: nextSerial(options.serial, i) } : {}),
+    };
     let device: DeviceHandle;
     try {
       device = await startDevice(deviceOptionsForScenario(scenario, base));
@@ -143,7 +207,12 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
       return err instanceof EmulatorError ? 2 : 1;
     }
     const log = options.logger?.child({ device: device.serial, scenario: scenario.name ?? file });
-    const playerOptions = { speed: a.speed, seed: a.seed, log: (msg: string, fields?: object) => log?.info(fields ?? {}, msg), ...(connection ? { connection: connection.file } : {}) };
+    const playerOptions = {
+      speed: a.speed,
+      seed: a.seed,
+      log: (msg: string, fields?: object) => log?.info(fields ?? {}, msg),
+      ...(connection ? { connection: connection.file } : {}),
+    };
     const entry: (typeof running)[number] = { device, run: playOnDevice(device, scenario, playerOptions) };
     // Only files named on the command line are watched, not the shipped default.
     if (a.watch && a.scenario?.length) {
@@ -155,15 +224,29 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
           log?.info({ file }, 'scenario changed: restarted with the new version');
         },
         (errors) => {
-          log?.warn({ file, errors: errors.map((e) => e.text) }, 'scenario changed but has errors: the last good version keeps running');
-          io.err(`${errors.map((e) => e.text).join('\n')}\nbwc-emu: ${file} has errors; the last good version keeps running\n`);
+          log?.warn(
+            { file, errors: errors.map((e) => e.text) },
+            'scenario changed but has errors: the last good version keeps running',
+          );
+          io.err(
+            `${errors.map((e) => e.text).join('\n')}\nbwc-emu: ${file} has errors; the last good version keeps running\n`,
+          );
         },
-        { onError: (err) => log?.error({ file, err: err.message }, 'scenario reload failed; the last good version keeps running') },
+        {
+          onError: (err) =>
+            log?.error({ file, err: err.message }, 'scenario reload failed; the last good version keeps running'),
+        },
       );
     }
     running.push(entry);
     await entry.watcher?.ready; // a save right after the banner is seen
-    io.out(banner(device, `${scenario.name ?? file} (${file}${a.speed !== 1 ? `, speed ${a.speed}` : ''})`, recordingsLine(scenario, connection?.ok ? connection.file : undefined)));
+    io.out(
+      banner(
+        device,
+        `${scenario.name ?? file} (${file}${a.speed !== 1 ? `, speed ${a.speed}` : ''})`,
+        recordingsLine(scenario, connection?.ok ? connection.file : undefined),
+      ),
+    );
   }
   const signal = await stopped;
   io.out(`\n${signal}: stopping\n`);
@@ -224,7 +307,10 @@ async function deviceOptionsFrom(args: DeviceArgs, io: CliIo): Promise<DeviceOpt
     discoveryAuth: args.discoveryAuth,
     accounts,
     auth: args.auth,
-    digestAlgorithms: args.digestAlgorithms.split(',').map((a) => a.trim()).filter(Boolean) as DigestAlgorithm[],
+    digestAlgorithms: args.digestAlgorithms
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean) as DigestAlgorithm[],
     digestReplay: args.digestReplay,
     tls: args.cert && args.key ? await loadCertificate(args.cert, args.key) : args.tls,
     cgiPrefix: args.cgiPrefix,
@@ -232,7 +318,11 @@ async function deviceOptionsFrom(args: DeviceArgs, io: CliIo): Promise<DeviceOpt
     stateDir: args.stateDir,
     wsDeflate: args.wsDeflate,
     timestamps: parseTimestamps(args.timestamps),
-    logger: createLogger({ level: args.logLevel, format: args.logFormat ?? (io.isTty ? 'pretty' : 'json'), write: io.out }),
+    logger: createLogger({
+      level: args.logLevel,
+      format: args.logFormat ?? (io.isTty ? 'pretty' : 'json'),
+      write: io.out,
+    }),
   };
 }
 
@@ -246,10 +336,15 @@ function parseTimestamps(text: string): TimestampMode {
 }
 
 /** Where the scenario's `body-worn:` recordings go, for the banner; undefined when it has none. */
-function recordingsLine(scenario: LoadedScenario['scenario'], connection: ConnectionFile | undefined): string | undefined {
+function recordingsLine(
+  scenario: LoadedScenario['scenario'],
+  connection: ConnectionFile | undefined,
+): string | undefined {
   const count = scenario['body-worn']?.recordings.length;
   if (count === undefined) return undefined;
-  return connection ? `${count} to upload to ${connection.AuthenticationTokenURI[0]} as the scenario plays` : `${count} in the scenario, not uploaded (no --connection-file)`;
+  return connection
+    ? `${count} to upload to ${connection.AuthenticationTokenURI[0]} as the scenario plays`
+    : `${count} in the scenario, not uploaded (no --connection-file)`;
 }
 
 /** What a newcomer needs: where it is, how to log in, one command to try. */
@@ -261,12 +356,17 @@ function banner(device: DeviceHandle, scenario: string, recordings?: string): st
   const tokenUrl = `${device.url}${o.cgiPrefix}/wssession.cgi`;
   const streamUrl = `${device.url.replace(/^http/, 'ws')}${o.wsPrefix}/ws-data-stream?sources=events`;
   const curlAuth = `${insecure} --digest -u ${admin?.name}:${admin?.password}`;
-  const authLine = o.auth === 'none' ? 'none: every request is served, no login asked (--auth none)' : `${o.auth === 'basic' ? 'basic' : `digest (${o.digestAlgorithms.join(', ')})${o.auth === 'both' ? ' or basic' : ''}`}, realm ${device.realm}`;
+  const authLine =
+    o.auth === 'none'
+      ? 'none: every request is served, no login asked (--auth none)'
+      : `${o.auth === 'basic' ? 'basic' : `digest (${o.digestAlgorithms.join(', ')})${o.auth === 'both' ? ' or basic' : ''}`}, realm ${device.realm}`;
   const lines: (string | undefined)[] = [
     '',
     `bwc-emu: device ${device.serial} is running`,
     `  url            ${device.url}`,
-    o.auth === 'none' ? undefined : `  credentials    ${admin?.name} / ${admin?.password} (admin)${o.accounts.length > 1 ? ` and ${o.accounts.length - 1} more account(s)` : ''}`,
+    o.auth === 'none'
+      ? undefined
+      : `  credentials    ${admin?.name} / ${admin?.password} (admin)${o.accounts.length > 1 ? ` and ${o.accounts.length - 1} more account(s)` : ''}`,
     `  auth           ${authLine}`,
     `  feature flags  POST ${flagsUrl}`,
     `  session token  GET  ${tokenUrl}`,
@@ -287,6 +387,7 @@ function banner(device: DeviceHandle, scenario: string, recordings?: string): st
     'Press Ctrl+C to stop.',
     '',
   ];
-  if (o.auth === 'none') lines.splice(1, 0, 'WARNING: authentication is OFF (--auth none): anyone who can reach this port has full access.');
+  if (o.auth === 'none')
+    lines.splice(1, 0, 'WARNING: authentication is OFF (--auth none): anyone who can reach this port has full access.');
   return `${lines.filter((l) => l !== undefined).join('\n')}\n`;
 }

@@ -19,7 +19,8 @@ export const MAX_DURATION_MS = 2 ** 31 - 1;
 export type DurationResult = { ok: true; ms: number } | { ok: false; message: string };
 
 /** A JSON Schema `pattern` matching the shape of a duration (the limit is checked separately). */
-export const DURATION_PATTERN = '^(?:\\d+(?:\\.\\d+)?h)?(?:\\d+(?:\\.\\d+)?m)?(?:\\d+(?:\\.\\d+)?s)?(?:\\d+(?:\\.\\d+)?ms)?$';
+export const DURATION_PATTERN =
+  '^(?:\\d+(?:\\.\\d+)?h)?(?:\\d+(?:\\.\\d+)?m)?(?:\\d+(?:\\.\\d+)?s)?(?:\\d+(?:\\.\\d+)?ms)?$';
 
 const UNIT_MS: Readonly<Record<Unit, number>> = { h: 3_600_000, m: 60_000, s: 1_000, ms: 1 };
 const UNITS: readonly Unit[] = ['h', 'm', 's', 'ms'];
@@ -38,7 +39,8 @@ export function parseDuration(text: unknown): DurationResult {
   const shown = JSON.stringify(text);
   if (text.trim() === '') return fail(`duration is empty; ${EXAMPLES}`);
   if (text.trim().startsWith('-')) return fail(`duration ${shown} is negative; durations are 0 or more`);
-  if (/^\d+(\.\d+)?$/.test(text.trim())) return fail(`duration ${shown} has no unit; write ${text.trim()}ms or ${text.trim()}s`);
+  if (/^\d+(\.\d+)?$/.test(text.trim()))
+    return fail(`duration ${shown} has no unit; write ${text.trim()}ms or ${text.trim()}s`);
   let ms = 0;
   let at = 0;
   let lastRank = -1;
@@ -49,7 +51,10 @@ export function parseDuration(text: unknown): DurationResult {
     if (!match) return fail(`duration ${shown} is not a duration (${EXAMPLES})`);
     const unit = match[2] as Unit;
     const rank = UNITS.indexOf(unit);
-    if (rank <= lastRank) return fail(`duration ${shown} repeats or misorders units; write the largest unit first, each once (${EXAMPLES})`);
+    if (rank <= lastRank)
+      return fail(
+        `duration ${shown} repeats or misorders units; write the largest unit first, each once (${EXAMPLES})`,
+      );
     lastRank = rank;
     ms += Number(match[1]) * UNIT_MS[unit];
     at = PART.lastIndex;
@@ -84,7 +89,12 @@ function fail(message: string): DurationResult {
 
 /** A duration string in a YAML file (`500ms`, `1m30s`), as milliseconds; an error tells the user how to write it. */
 export const DurationSchema = z
-  .string({ error: (iss) => (typeof iss.input === 'number' ? `duration ${iss.input} has no unit; write ${iss.input}ms or ${iss.input}s` : 'expected a duration like 500ms, 2s, 1m30s') })
+  .string({
+    error: (iss) =>
+      typeof iss.input === 'number'
+        ? `duration ${iss.input} has no unit; write ${iss.input}ms or ${iss.input}s`
+        : 'expected a duration like 500ms, 2s, 1m30s',
+  })
   .meta({ pattern: DURATION_PATTERN, description: 'A duration: 500ms, 2s, 1.5s, 1m, 1m30s, 1h' })
   .transform((text, ctx) => {
     const result = parseDuration(text);

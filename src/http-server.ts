@@ -43,7 +43,8 @@ export async function listenApp(app: RequestListener, options: ListenOptions): P
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     log.info({ code: err.code, reason: err.message }, 'malformed HTTP request');
-    if (socket.writable && !socket.destroyed) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    if (socket.writable && !socket.destroyed)
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     else socket.destroy();
   });
   await listen(server, options.port, options.host);
@@ -68,7 +69,11 @@ async function listen(server: Server, port: number, host: string): Promise<void>
     await once(server, 'listening');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new EmulatorError('PORT_IN_USE', `port ${port} on ${host} is already in use; choose another with --port (0 picks a free one)`);
+    if (code === 'EADDRINUSE')
+      throw new EmulatorError(
+        'PORT_IN_USE',
+        `port ${port} on ${host} is already in use; choose another with --port (0 picks a free one)`,
+      );
     throw new EmulatorError('LISTEN_FAILED', `cannot listen on ${host}:${port}: ${(err as Error).message}`);
   }
 }

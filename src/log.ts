@@ -33,7 +33,10 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     {
       level,
       base: undefined,
-      redact: { paths: ['authorization', 'headers.authorization', 'req.headers.authorization', 'wssession', 'token'], censor: '[redacted]' },
+      redact: {
+        paths: ['authorization', 'headers.authorization', 'req.headers.authorization', 'wssession', 'token'],
+        censor: '[redacted]',
+      },
     },
     stream,
   );
@@ -44,7 +47,14 @@ export function redactUrl(url: string): string {
   return url.replace(/([?&]wssession=)[^&#]*/gi, '$1[redacted]');
 }
 
-const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO ', 40: 'WARN ', 50: 'ERROR', 60: 'FATAL' };
+const LEVEL_NAMES: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO ',
+  40: 'WARN ',
+  50: 'ERROR',
+  60: 'FATAL',
+};
 
 /** `12:00:01 INFO  message key=value ...` from one pino JSON line. */
 function prettyLine(line: string): string {

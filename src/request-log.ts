@@ -21,7 +21,17 @@ export function requestLog(log: Logger, level: Exclude<LogLevel, 'silent'> = 'in
       const ms = Number((process.hrtime.bigint() - started) / 1000n) / 1000;
       const locals = res.locals as RequestLocals;
       const user = locals.account?.name ?? locals.user;
-      log[level]({ method: req.method, url: redactUrl(req.originalUrl), status: finished ? res.statusCode : undefined, ms, user, remote }, finished ? 'request' : 'request aborted');
+      log[level](
+        {
+          method: req.method,
+          url: redactUrl(req.originalUrl),
+          status: finished ? res.statusCode : undefined,
+          ms,
+          user,
+          remote,
+        },
+        finished ? 'request' : 'request aborted',
+      );
     };
     res.once('finish', () => done(true));
     res.once('close', () => {

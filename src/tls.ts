@@ -13,7 +13,9 @@ export interface TlsMaterial {
 /** Makes a certificate valid for `localhost`, the loopback addresses and `host`. */
 export async function selfSignedCertificate(commonName: string, host: string): Promise<TlsMaterial> {
   const names = new Set(['localhost', '127.0.0.1', '::1', host]);
-  const altNames = [...names].map((name) => (isIP(name) ? { type: 7 as const, ip: name } : { type: 2 as const, value: name }));
+  const altNames = [...names].map((name) =>
+    isIP(name) ? { type: 7 as const, ip: name } : { type: 2 as const, value: name },
+  );
   try {
     const pems = await generate([{ name: 'commonName', value: commonName }], {
       keySize: 2048,

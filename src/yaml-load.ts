@@ -8,7 +8,15 @@ import { isMap, isNode, isPair, isScalar, LineCounter, parseDocument, visit, typ
 import type { z } from 'zod';
 
 /** What kind of problem a {@link YamlError} is; loaders may add their own codes. */
-export type YamlErrorCode = 'READ_FAILED' | 'YAML_SYNTAX' | 'DUPLICATE_KEY' | 'UNKNOWN_KEY' | 'MISSING_KEY' | 'WRONG_TYPE' | 'INVALID_VALUE' | 'BAD_DURATION';
+export type YamlErrorCode =
+  | 'READ_FAILED'
+  | 'YAML_SYNTAX'
+  | 'DUPLICATE_KEY'
+  | 'UNKNOWN_KEY'
+  | 'MISSING_KEY'
+  | 'WRONG_TYPE'
+  | 'INVALID_VALUE'
+  | 'BAD_DURATION';
 
 /** One problem in a file; `text` is `file:line:col: message`. Lines and columns count from 1. */
 export interface YamlError<C extends string = YamlErrorCode> {
@@ -28,7 +36,8 @@ export interface Found<C extends string = YamlErrorCode> {
 }
 
 /** The outcome of {@link loadYaml}: the value, or every error, in file order. */
-export type YamlLoadResult<T, C extends string = YamlErrorCode> = { ok: true; value: T } | { ok: false; errors: YamlError<C>[] };
+export type YamlLoadResult<T, C extends string = YamlErrorCode> =
+  { ok: true; value: T } | { ok: false; errors: YamlError<C>[] };
 
 type Path = readonly PropertyKey[];
 type Issue = z.core.$ZodIssue;
@@ -52,7 +61,12 @@ export function loadYaml<S extends z.ZodType, C extends string = YamlErrorCode>(
     errors.push({ code, file: fileName, line, col, message, text: `${fileName}:${line}:${col}: ${message}` });
   };
   for (const error of doc.errors) {
-    if (error.code === 'DUPLICATE_KEY') report('DUPLICATE_KEY', error.pos[0], `duplicate key "${keyTextAt(doc, error.pos[0])}"; each key may appear once in a map`);
+    if (error.code === 'DUPLICATE_KEY')
+      report(
+        'DUPLICATE_KEY',
+        error.pos[0],
+        `duplicate key "${keyTextAt(doc, error.pos[0])}"; each key may appear once in a map`,
+      );
     else report('YAML_SYNTAX', error.pos[0], `YAML syntax: ${error.message}`);
   }
   let data: unknown;
@@ -68,7 +82,8 @@ export function loadYaml<S extends z.ZodType, C extends string = YamlErrorCode>(
       for (const found of locateIssue(doc, issue)) report(found.code, found.offset, found.message);
     }
   }
-  for (const found of check?.(doc, data, parsed.success ? (parsed.data as z.output<S>) : undefined) ?? []) report(found.code, found.offset, found.message);
+  for (const found of check?.(doc, data, parsed.success ? (parsed.data as z.output<S>) : undefined) ?? [])
+    report(found.code, found.offset, found.message);
   if (errors.length > 0 || !parsed.success) return { ok: false, errors: sorted(errors) };
   return { ok: true, value: parsed.data as z.output<S> };
 }
@@ -85,7 +100,10 @@ export async function loadYamlFile<S extends z.ZodType, C extends string = YamlE
     text = await readFile(path, 'utf8');
   } catch (error) {
     const message = `cannot read the ${what}: ${(error as Error).message}`;
-    return { ok: false, errors: [{ code: 'READ_FAILED', file: path, line: 1, col: 1, message, text: `${path}:1:1: ${message}` }] };
+    return {
+      ok: false,
+      errors: [{ code: 'READ_FAILED', file: path, line: 1, col: 1, message, text: `${path}:1:1: ${message}` }],
+    };
   }
   return loadYaml(text, path, schema, check);
 }
@@ -94,15 +112,26 @@ export async function loadYamlFile<S extends z.ZodType, C extends string = YamlE
 function locateIssue(doc: Document, issue: Issue): Found[] {
   const path = issue.path as Path;
   if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => ({ code: 'UNKNOWN_KEY', offset: keyOffset(doc, [...path, key]), message: `unknown key "${key}"${whereText(path)}` }));
+    return issue.keys.map((key) => ({
+      code: 'UNKNOWN_KEY',
+      offset: keyOffset(doc, [...path, key]),
+      message: `unknown key "${key}"${whereText(path)}`,
+    }));
   }
   if (issue.code === 'invalid_type' && 'input' in issue && issue.input === undefined) {
     const key = path[path.length - 1];
-    return [{ code: 'MISSING_KEY', offset: valueOffset(doc, path), message: `missing required key "${String(key)}"${whereText(path.slice(0, -1))}` }];
+    return [
+      {
+        code: 'MISSING_KEY',
+        offset: valueOffset(doc, path),
+        message: `missing required key "${String(key)}"${whereText(path.slice(0, -1))}`,
+      },
+    ];
   }
   const params = issue.code === 'custom' ? (issue.params ?? {}) : {};
   const offset = params.at === 'key' ? keyOffset(doc, path) : valueOffset(doc, path);
-  if (params.kind === 'duration' || /^(duration|expected a duration)\b/.test(issue.message)) return [{ code: 'BAD_DURATION', offset, message: issue.message }];
+  if (params.kind === 'duration' || /^(duration|expected a duration)\b/.test(issue.message))
+    return [{ code: 'BAD_DURATION', offset, message: issue.message }];
   if (issue.code === 'invalid_type') return [{ code: 'WRONG_TYPE', offset, message: typeMessage(issue) }];
   return [{ code: 'INVALID_VALUE', offset, message: issue.message }];
 }
@@ -130,7 +159,9 @@ function pairKeyOffset(doc: Document, path: Path): number {
   const parent = path.length === 1 ? doc.contents : doc.getIn(path.slice(0, -1), true);
   if (!isMap(parent)) return -1;
   const key = path[path.length - 1];
-  const pair = (parent as YAMLMap).items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(key));
+  const pair = (parent as YAMLMap).items.find(
+    (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(key),
+  );
   return pair && isNode(pair.key) && pair.key.range ? pair.key.range[0] : -1;
 }
 
@@ -167,7 +198,9 @@ function keyTextAt(doc: Document, offset: number): string {
 }
 
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 function sorted<C extends string>(errors: YamlError<C>[]): YamlError<C>[] {

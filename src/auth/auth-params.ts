@@ -23,7 +23,8 @@ const TOKEN68_CHAR = /[A-Za-z0-9\-._~+/]/;
 export function parseCredentials(header: string): ParseResult<AuthParams> {
   const all = parseChallenges(header);
   if (!all.ok) return all;
-  if (all.value.length !== 1) return { ok: false, reason: `expected one set of credentials, found ${all.value.length}` };
+  if (all.value.length !== 1)
+    return { ok: false, reason: `expected one set of credentials, found ${all.value.length}` };
   return { ok: true, value: all.value[0] };
 }
 
@@ -47,7 +48,8 @@ export function parseChallenges(header: string): ParseResult<AuthParams[]> {
     if (token68 !== undefined) {
       current.token68 = token68;
       reader.skipSpaces();
-      if (!reader.done() && reader.peek() !== ',') return { ok: false, reason: `unexpected text after ${scheme} credentials` };
+      if (!reader.done() && reader.peek() !== ',')
+        return { ok: false, reason: `unexpected text after ${scheme} credentials` };
       reader.skipSpaceAndCommas();
       continue;
     }
@@ -66,12 +68,14 @@ export function parseChallenges(header: string): ParseResult<AuthParams[]> {
       reader.pos++;
       reader.skipSpaces();
       const value = reader.peek() === '"' ? reader.quoted() : reader.token();
-      if (value === undefined) return { ok: false, reason: `bad value for parameter "${name}" (unterminated quote or empty)` };
+      if (value === undefined)
+        return { ok: false, reason: `bad value for parameter "${name}" (unterminated quote or empty)` };
       const key = name.toLowerCase();
       if (current.params.has(key)) return { ok: false, reason: `parameter "${key}" given twice` };
       current.params.set(key, value);
       reader.skipSpaces();
-      if (!reader.done() && reader.peek() !== ',') return { ok: false, reason: `expected ',' after parameter "${name}"` };
+      if (!reader.done() && reader.peek() !== ',')
+        return { ok: false, reason: `expected ',' after parameter "${name}"` };
     }
   }
   if (result.length === 0) return { ok: false, reason: 'empty header' };

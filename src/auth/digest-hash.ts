@@ -5,7 +5,14 @@
 import { createHash } from 'node:crypto';
 
 /** Every algorithm RFC 7616 defines. */
-export const DIGEST_ALGORITHMS = ['MD5', 'MD5-sess', 'SHA-256', 'SHA-256-sess', 'SHA-512-256', 'SHA-512-256-sess'] as const;
+export const DIGEST_ALGORITHMS = [
+  'MD5',
+  'MD5-sess',
+  'SHA-256',
+  'SHA-256-sess',
+  'SHA-512-256',
+  'SHA-512-256-sess',
+] as const;
 
 /** One digest algorithm name, as written in the `algorithm` parameter. */
 export type DigestAlgorithm = (typeof DIGEST_ALGORITHMS)[number];

@@ -55,7 +55,12 @@ export class DigestServer {
   /** One `WWW-Authenticate` value per configured algorithm, each with a fresh nonce. */
   challenges(stale = false): string[] {
     return this.options.algorithms.map((algorithm) => {
-      const parts = [`realm=${quote(this.options.realm)}`, `nonce=${quote(this.newNonce())}`, `algorithm=${algorithm}`, `qop="auth"`];
+      const parts = [
+        `realm=${quote(this.options.realm)}`,
+        `nonce=${quote(this.newNonce())}`,
+        `algorithm=${algorithm}`,
+        `qop="auth"`,
+      ];
       if (stale) parts.push('stale=true');
       return `Digest ${parts.join(', ')}`;
     });
@@ -76,11 +81,15 @@ export class DigestServer {
 
     const algorithm = parseAlgorithm(params.get('algorithm') ?? 'MD5');
     if (!algorithm || !this.options.algorithms.includes(algorithm)) {
-      return reject(`algorithm ${params.get('algorithm')} is not offered (offered: ${this.options.algorithms.join(', ')})`);
+      return reject(
+        `algorithm ${params.get('algorithm')} is not offered (offered: ${this.options.algorithms.join(', ')})`,
+      );
     }
     if (params.get('userhash') === 'true') return reject('userhash is not supported');
-    if (get('realm') !== this.options.realm) return reject(`realm "${get('realm')}" does not match "${this.options.realm}"`);
-    if (get('uri') !== requestTarget) return reject(`digest uri "${get('uri')}" does not match the request target "${requestTarget}"`);
+    if (get('realm') !== this.options.realm)
+      return reject(`realm "${get('realm')}" does not match "${this.options.realm}"`);
+    if (get('uri') !== requestTarget)
+      return reject(`digest uri "${get('uri')}" does not match the request target "${requestTarget}"`);
     if (get('qop') !== 'auth') return reject(`qop "${get('qop')}" is not supported (only auth)`);
     if (!/^[0-9a-fA-F]{8}$/.test(get('nc'))) return reject(`nc "${get('nc')}" is not 8 hex digits`);
     const issuedAt = this.nonceTime(get('nonce'));
@@ -107,7 +116,10 @@ export class DigestServer {
     const expiresAt = issuedAt + this.options.nonceLifetimeMs;
     const now = this.options.clock.now();
     if (now >= expiresAt) return { ok: false, reason: 'nonce expired', stale: true };
-    if (this.options.replay === 'strict' && !this.remember(`${get('nonce')} ${get('cnonce')} ${get('nc').toLowerCase()}`, expiresAt, now)) {
+    if (
+      this.options.replay === 'strict' &&
+      !this.remember(`${get('nonce')} ${get('cnonce')} ${get('nc').toLowerCase()}`, expiresAt, now)
+    ) {
       return reject(`replayed request: nc ${get('nc')} was already used with this nonce and cnonce`);
     }
     return { ok: true, username };

@@ -22,7 +22,10 @@ export function requireAuth(authenticator: Authenticator, log: Logger): RequestH
     }
     // A missing header is the normal first leg of digest; only real failures are worth a warning.
     const level = verdict.reason === 'no credentials' ? 'debug' : 'warn';
-    log[level]({ url: redactUrl(req.originalUrl), reason: verdict.reason, stale: verdict.stale }, 'authentication failed');
+    log[level](
+      { url: redactUrl(req.originalUrl), reason: verdict.reason, stale: verdict.stale },
+      'authentication failed',
+    );
     const answer = authenticator.unauthorized(req, verdict.stale);
     // Raw writeHead: exactly the headers real devices send (no charset, no ETag).
     res.writeHead(answer.status, answer.headers).end(answer.body);

@@ -6,7 +6,14 @@
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from '../log';
-import { CAPABILITY_NAMES, CAPABILITY_SECTIONS, type CapabilityName, type Category, RESERVED_CONTAINERS, SYSTEM_OBJECTS } from '../protocol/body-worn';
+import {
+  CAPABILITY_NAMES,
+  CAPABILITY_SECTIONS,
+  type CapabilityName,
+  type Category,
+  RESERVED_CONTAINERS,
+  SYSTEM_OBJECTS,
+} from '../protocol/body-worn';
 import type { ConnectionFile } from '../protocol/connection-file';
 import { type ExpandedPlan, expandPlan, type PlannedRecording, type Registration } from './expand-plan';
 import { DEFAULT_PLAN, type Plan, PlanSchema } from './plan';
@@ -35,7 +42,15 @@ export interface UploadReport {
   usersRegistered: number;
   devicesRegistered: number;
   recordings: RecordingReport[];
-  totals: { recordings: number; transferred: number; notTransferred: number; failed: number; bytes: number; seconds: number; megabytesPerSecond: number };
+  totals: {
+    recordings: number;
+    transferred: number;
+    notTransferred: number;
+    failed: number;
+    bytes: number;
+    seconds: number;
+    megabytesPerSecond: number;
+  };
   requests: number;
   retries: number;
 }
@@ -111,7 +126,11 @@ export class BodyWornSystem {
   /** Expands a plan with this destination's container type and capabilities. */
   expand(plan: Plan): ExpandedPlan {
     const now = this.options.now ?? Date.now;
-    return expandPlan(plan, { now: now(), containerType: this.options.connection.ContainerType, storeUserIdKey: this.capabilities.StoreUserIDKey });
+    return expandPlan(plan, {
+      now: now(),
+      containerType: this.options.connection.ContainerType,
+      storeUserIdKey: this.capabilities.StoreUserIDKey,
+    });
   }
 
   /** Writes the system identity (StoreReadSystemID) and registers the plan's users and cameras. */
@@ -119,18 +138,53 @@ export class BodyWornSystem {
     if (this.capabilities.StoreReadSystemID && plan.system) {
       // A stock Swift has no System container until someone makes one; PUT is harmless (202) where it exists.
       await this.client.request('PUT', `/${RESERVED_CONTAINERS.system}`).catch(() => undefined);
-      const failure = await putEmptyObject(this.client, RESERVED_CONTAINERS.system, plan.system.id, { ConnectionId: this.options.connection.BlobAPIUserName, SystemName: plan.system.name });
+      const failure = await putEmptyObject(this.client, RESERVED_CONTAINERS.system, plan.system.id, {
+        ConnectionId: this.options.connection.BlobAPIUserName,
+        SystemName: plan.system.name,
+      });
       if (failure) this.registrationFailures.push({ kind: 'system', id: plan.system.id, request: failure });
     }
-    const users = await register(this.client, RESERVED_CONTAINERS.users, plan.users, 'user', this.registrationFailures, this.options.log);
-    const devices = await register(this.client, RESERVED_CONTAINERS.devices, plan.devices, 'device', this.registrationFailures, this.options.log);
+    const users = await register(
+      this.client,
+      RESERVED_CONTAINERS.users,
+      plan.users,
+      'user',
+      this.registrationFailures,
+      this.options.log,
+    );
+    const devices = await register(
+      this.client,
+      RESERVED_CONTAINERS.devices,
+      plan.devices,
+      'device',
+      this.registrationFailures,
+      this.options.log,
+    );
     return { users, devices };
   }
 
   /** Uploads one recording; `onBytes` hears clip bytes as they are sent. */
   async upload(recording: PlannedRecording, onBytes?: (bytes: number) => void): Promise<RecordingReport> {
-    const report = await uploadRecording({ client: this.client, capabilities: this.capabilities, categories: this.categories, now: this.options.now ?? Date.now, onBytes }, recording);
-    this.options.log?.[report.status === 'transferred' ? 'info' : 'warn']({ recording: report.container, status: report.status, clips: report.clips, bytes: report.bytes, request: report.request }, 'recording');
+    const report = await uploadRecording(
+      {
+        client: this.client,
+        capabilities: this.capabilities,
+        categories: this.categories,
+        now: this.options.now ?? Date.now,
+        onBytes,
+      },
+      recording,
+    );
+    this.options.log?.[report.status === 'transferred' ? 'info' : 'warn'](
+      {
+        recording: report.container,
+        status: report.status,
+        clips: report.clips,
+        bytes: report.bytes,
+        request: report.request,
+      },
+      'recording',
+    );
     return report;
   }
 
@@ -148,7 +202,12 @@ export async function runBodyWornSystem(options: BodyWornOptions): Promise<Uploa
     const plan = system.expand(options.plan ?? PlanSchema.parse(DEFAULT_PLAN));
     const recordings = [...plan.recordings, ...(options.extraRecordings?.(plan) ?? [])];
     const registered = await system.register(plan);
-    const progress: Progress = { recordingsDone: 0, recordingsTotal: recordings.length, bytesSent: 0, bytesTotal: recordings.reduce((n, r) => n + r.clips.reduce((m, c) => m + c.bytes, 0), 0) };
+    const progress: Progress = {
+      recordingsDone: 0,
+      recordingsTotal: recordings.length,
+      bytesSent: 0,
+      bytesTotal: recordings.reduce((n, r) => n + r.clips.reduce((m, c) => m + c.bytes, 0), 0),
+    };
     options.onProgress?.({ ...progress });
     const onBytes = (bytes: number): void => {
       progress.bytesSent += bytes;
@@ -165,7 +224,9 @@ export async function runBodyWornSystem(options: BodyWornOptions): Promise<Uploa
         options.onProgress?.({ ...progress });
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 2, recordings.length || 1)) }, worker));
+    await Promise.all(
+      Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 2, recordings.length || 1)) }, worker),
+    );
     const seconds = (Date.now() - started) / 1000;
     const bytes = reports.reduce((n, r) => n + r.bytes, 0);
     return {
@@ -199,16 +260,24 @@ export async function runBodyWornSystem(options: BodyWornOptions): Promise<Uploa
  * missing or malformed file means nothing is supported. `FullStoreAndReadSupport`
  * in the connection file means everything is, whatever the file says.
  */
-export async function readCapabilities(client: SwiftClient, connection: ConnectionFile): Promise<{ capabilities: Record<CapabilityName, boolean>; source: CapabilitiesSource }> {
+export async function readCapabilities(
+  client: SwiftClient,
+  connection: ConnectionFile,
+): Promise<{ capabilities: Record<CapabilityName, boolean>; source: CapabilitiesSource }> {
   const none = Object.fromEntries(CAPABILITY_NAMES.map((n) => [n, false])) as Record<CapabilityName, boolean>;
-  if (connection.FullStoreAndReadSupport) return { capabilities: Object.fromEntries(CAPABILITY_NAMES.map((n) => [n, true])) as Record<CapabilityName, boolean>, source: 'FullStoreAndReadSupport' };
+  if (connection.FullStoreAndReadSupport)
+    return {
+      capabilities: Object.fromEntries(CAPABILITY_NAMES.map((n) => [n, true])) as Record<CapabilityName, boolean>,
+      source: 'FullStoreAndReadSupport',
+    };
   const answer = await client.request('GET', `/${RESERVED_CONTAINERS.system}/${SYSTEM_OBJECTS.capabilities}`);
   if (answer.status !== 200) return { capabilities: none, source: 'missing' };
   if (!etagMatches(answer)) return { capabilities: none, source: 'corrupt' };
   try {
     const document = JSON.parse(answer.body.toString('utf8')) as Record<string, Record<string, unknown>>;
     const capabilities = { ...none };
-    for (const [section, names] of Object.entries(CAPABILITY_SECTIONS)) for (const name of names) capabilities[name] = document?.[section]?.[name] === true;
+    for (const [section, names] of Object.entries(CAPABILITY_SECTIONS))
+      for (const name of names) capabilities[name] = document?.[section]?.[name] === true;
     return { capabilities, source: 'file' };
   } catch {
     return { capabilities: none, source: 'malformed' };
@@ -221,7 +290,9 @@ async function readCategories(client: SwiftClient): Promise<Category[]> {
   if (answer.status !== 200 || !etagMatches(answer)) return [];
   try {
     const list = JSON.parse(answer.body.toString('utf8')) as unknown;
-    return Array.isArray(list) ? list.filter((c): c is Category => typeof c?.Name === 'string' && typeof c?.Id === 'string') : [];
+    return Array.isArray(list)
+      ? list.filter((c): c is Category => typeof c?.Name === 'string' && typeof c?.Id === 'string')
+      : [];
   } catch {
     return [];
   }
@@ -234,11 +305,24 @@ export function etagMatches(answer: SwiftResponse): boolean {
 }
 
 /** PUTs the container, then each registration object; returns how many were stored. */
-async function register(client: SwiftClient, container: string, entries: Registration[], kind: 'user' | 'device', failures: UploadReport['registrationFailures'], log: Logger | undefined): Promise<number> {
+async function register(
+  client: SwiftClient,
+  container: string,
+  entries: Registration[],
+  kind: 'user' | 'device',
+  failures: UploadReport['registrationFailures'],
+  log: Logger | undefined,
+): Promise<number> {
   if (entries.length === 0) return 0;
   const put = await client.request('PUT', `/${container}`).catch((err: Error) => err);
   if (put instanceof Error || (put.status !== 201 && put.status !== 202)) {
-    const request = { method: 'PUT', path: `/${container}`, ...(put instanceof Error ? { message: put.message } : { status: put.status, message: put.body.toString('utf8').trim().slice(0, 300) }) };
+    const request = {
+      method: 'PUT',
+      path: `/${container}`,
+      ...(put instanceof Error
+        ? { message: put.message }
+        : { status: put.status, message: put.body.toString('utf8').trim().slice(0, 300) }),
+    };
     for (const entry of entries) failures.push({ kind, id: entry.id, request });
     return 0;
   }
@@ -254,7 +338,12 @@ async function register(client: SwiftClient, container: string, entries: Registr
 }
 
 /** PUTs an empty object with metadata; the failed request, or undefined on 201. */
-async function putEmptyObject(client: SwiftClient, container: string, name: string, metadata: Record<string, string>): Promise<FailedRequest | undefined> {
+async function putEmptyObject(
+  client: SwiftClient,
+  container: string,
+  name: string,
+  metadata: Record<string, string>,
+): Promise<FailedRequest | undefined> {
   const path = `/${container}/${encodeURIComponent(name)}`;
   try {
     const answer = await client.request('PUT', path, metaHeaders('object', metadata), () => Buffer.alloc(0));

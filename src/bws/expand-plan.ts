@@ -75,7 +75,14 @@ export function expandPlan(plan: Plan, options: ExpandOptions): ExpandedPlan {
   if (plan.generate) {
     const g = plan.generate;
     for (let i = 0; i < g.users; i++) users.push({ id: `user_${pad(i + 1, 4)}`, name: `User ${i + 1}`, active: true });
-    for (let i = 0; i < g.devices; i++) devices.push({ serial: `BWC${pad(i + 1, 8)}`, name: `Camera ${i + 1}`, model: 'W110', firmware: '11.11.73', active: true });
+    for (let i = 0; i < g.devices; i++)
+      devices.push({
+        serial: `BWC${pad(i + 1, 8)}`,
+        name: `Camera ${i + 1}`,
+        model: 'W110',
+        firmware: '11.11.73',
+        active: true,
+      });
     for (let i = 0; i < g.recordings; i++) {
       recordings.push({
         user: users[plan.users.length + (i % g.users)].id,
@@ -99,21 +106,47 @@ export function expandPlan(plan: Plan, options: ExpandOptions): ExpandedPlan {
   const used = new Set<string>();
   return {
     system: plan.system,
-    users: users.map((u) => ({ id: u.id, metadata: { Name: u.name, Active: u.active ? 'True' : 'False', ...(options.storeUserIdKey ? { Userid: u.id } : {}) } })),
-    devices: devices.map((d) => ({ id: d.serial, metadata: { Name: d.name, Active: d.active ? 'True' : 'False', Model: d.model } })),
+    users: users.map((u) => ({
+      id: u.id,
+      metadata: {
+        Name: u.name,
+        Active: u.active ? 'True' : 'False',
+        ...(options.storeUserIdKey ? { Userid: u.id } : {}),
+      },
+    })),
+    devices: devices.map((d) => ({
+      id: d.serial,
+      metadata: { Name: d.name, Active: d.active ? 'True' : 'False', Model: d.model },
+    })),
     recordings: recordings.map((r, i) => {
-      let triggerOn = r['trigger-on'] ?? Math.floor((options.now - (untimed - untimedIndex++) * spacing - r.clips * r['clip-duration']) / 1000) * 1000;
+      let triggerOn =
+        r['trigger-on'] ??
+        Math.floor((options.now - (untimed - untimedIndex++) * spacing - r.clips * r['clip-duration']) / 1000) * 1000;
       // One container per recording: a second recording of the same user and camera in the same second moves on a second.
       while (used.has(recordingContainerName(r.user, r.device, triggerOn))) triggerOn += 1000;
       used.add(recordingContainerName(r.user, r.device, triggerOn));
       const device = deviceBySerial.get(r.device);
-      return planRecording(r, i, triggerOn, options.containerType, device?.model ?? 'W110', device?.firmware ?? '11.11.73');
+      return planRecording(
+        r,
+        i,
+        triggerOn,
+        options.containerType,
+        device?.model ?? 'W110',
+        device?.firmware ?? '11.11.73',
+      );
     }),
   };
 }
 
 /** One recording's names, times and metadata. */
-export function planRecording(r: PlanRecording, index: number, triggerOn: number, type: ClipType, model: string, firmware: string): PlannedRecording {
+export function planRecording(
+  r: PlanRecording,
+  index: number,
+  triggerOn: number,
+  type: ClipType,
+  model: string,
+  firmware: string,
+): PlannedRecording {
   const id = `${formatCompactUtc(triggerOn)}_${pad(index + 1, 4)}`;
   const container = recordingContainerName(r.user, r.device, triggerOn);
   const clipSeconds = r['clip-duration'] / 1000;
@@ -121,7 +154,14 @@ export function planRecording(r: PlanRecording, index: number, triggerOn: number
   const clips: PlannedClip[] = [];
   for (let c = 0; c < r.clips; c++) {
     const start = startSeconds + c * clipSeconds;
-    clips.push({ name: `${start}_${id}.${type}`, start, stop: start + clipSeconds, bytes: r['clip-size'], type, seed: `${container}/${c}` });
+    clips.push({
+      name: `${start}_${id}.${type}`,
+      start,
+      stop: start + clipSeconds,
+      bytes: r['clip-size'],
+      type,
+      seed: `${container}/${c}`,
+    });
   }
   const stopSeconds = startSeconds + r.clips * clipSeconds;
   const metadata: Record<string, string> = {
@@ -143,13 +183,30 @@ export function planRecording(r: PlanRecording, index: number, triggerOn: number
     const start = startSeconds + b.at / 1000;
     return {
       name: `bookmark_${Math.floor(start)}_${n + 1}`,
-      metadata: { CategoryID: b.category, CategoryName: '', StartTime: String(start), EndTime: String(start + (b.length ?? 0) / 1000), Tags: Object.entries(b.tags).map(([k, v]) => `${k}:${v}`).join(';') },
+      metadata: {
+        CategoryID: b.category,
+        CategoryName: '',
+        StartTime: String(start),
+        EndTime: String(start + (b.length ?? 0) / 1000),
+        Tags: Object.entries(b.tags)
+          .map(([k, v]) => `${k}:${v}`)
+          .join(';'),
+      },
       body: '',
     };
   });
-  const points = r.gps === true ? defaultTrack(stopSeconds - startSeconds) : r.gps === false ? [] : r.gps.map((p) => ({ t: p.at / 1000, lat: p.lat, lon: p.lon }));
+  const points =
+    r.gps === true
+      ? defaultTrack(stopSeconds - startSeconds)
+      : r.gps === false
+        ? []
+        : r.gps.map((p) => ({ t: p.at / 1000, lat: p.lat, lon: p.lon }));
   const gpsTrail = points.length
-    ? { name: `${startSeconds}_${id}_gpstrail.json`, metadata: { StartTime: String(startSeconds), StopTime: String(stopSeconds) }, body: `${JSON.stringify({ RecordingID: id, Points: points.map((p) => ({ Time: new Date((startSeconds + p.t) * 1000).toISOString(), Latitude: p.lat, Longitude: p.lon })) })}\n` }
+    ? {
+        name: `${startSeconds}_${id}_gpstrail.json`,
+        metadata: { StartTime: String(startSeconds), StopTime: String(stopSeconds) },
+        body: `${JSON.stringify({ RecordingID: id, Points: points.map((p) => ({ Time: new Date((startSeconds + p.t) * 1000).toISOString(), Latitude: p.lat, Longitude: p.lon })) })}\n`,
+      }
     : undefined;
   return { id, container, userId: r.user, serial: r.device, metadata, triggerOn, clips, bookmarks, gpsTrail };
 }
@@ -161,7 +218,12 @@ function timePair(name: string, seconds: number): Record<string, string> {
 /** A short walk through Malmö, one point every 10 s. */
 function defaultTrack(seconds: number): { t: number; lat: number; lon: number }[] {
   const points = [];
-  for (let t = 0; t <= seconds; t += 10) points.push({ t, lat: Math.round((55.60587 + t * 0.00002) * 1e6) / 1e6, lon: Math.round((13.00073 + t * 0.00005) * 1e6) / 1e6 });
+  for (let t = 0; t <= seconds; t += 10)
+    points.push({
+      t,
+      lat: Math.round((55.60587 + t * 0.00002) * 1e6) / 1e6,
+      lon: Math.round((13.00073 + t * 0.00005) * 1e6) / 1e6,
+    });
   return points;
 }
 

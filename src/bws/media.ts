@@ -57,7 +57,8 @@ export async function clipMd5(spec: ClipSpec): Promise<string> {
 /** The container header; throws when the size cannot hold it. */
 export function clipHeader(spec: ClipSpec): Buffer {
   const header = spec.type === 'mkv' ? matroskaHeader(spec) : mp4Header(spec.bytes);
-  if (spec.bytes < header.length) throw new RangeError(`a ${spec.type} clip needs at least ${header.length} bytes, not ${spec.bytes}`);
+  if (spec.bytes < header.length)
+    throw new RangeError(`a ${spec.type} clip needs at least ${header.length} bytes, not ${spec.bytes}`);
   return header;
 }
 
@@ -73,10 +74,29 @@ function payloadCipher(seed: string) {
  * payload, so every byte of the file belongs to a well-formed element.
  */
 function matroskaHeader(spec: ClipSpec): Buffer {
-  const ebml = element(0x1a45dfa3, Buffer.concat([uint(0x4286, 1), uint(0x42f7, 1), uint(0x42f2, 4), uint(0x42f3, 8), element(0x4282, Buffer.from('matroska')), uint(0x4287, 4), uint(0x4285, 2)]));
+  const ebml = element(
+    0x1a45dfa3,
+    Buffer.concat([
+      uint(0x4286, 1),
+      uint(0x42f7, 1),
+      uint(0x42f2, 4),
+      uint(0x42f3, 8),
+      element(0x4282, Buffer.from('matroska')),
+      uint(0x4287, 4),
+      uint(0x4285, 2),
+    ]),
+  );
   const duration = Buffer.alloc(8);
   duration.writeDoubleBE(spec.durationSeconds * 1000);
-  const info = element(0x1549a966, Buffer.concat([uint(0x2ad7b1, 1_000_000), element(0x4489, duration), element(0x4d80, Buffer.from('bwc-emu')), element(0x5741, Buffer.from('bwc-emu'))]));
+  const info = element(
+    0x1549a966,
+    Buffer.concat([
+      uint(0x2ad7b1, 1_000_000),
+      element(0x4489, duration),
+      element(0x4d80, Buffer.from('bwc-emu')),
+      element(0x5741, Buffer.from('bwc-emu')),
+    ]),
+  );
   // Segment header: ID + 8-byte size; inside: Info, then Void (ID 0xEC + 8-byte size) + payload.
   const fixed = ebml.length + 4 + 8 + info.length + 1 + 8;
   const payload = Math.max(0, spec.bytes - fixed);

@@ -31,10 +31,17 @@ const size = z
 
 const time = z
   .string({ error: 'expected an RFC 3339 UTC time like 2026-11-23T10:15:00Z' })
-  .refine((text) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(text) && realTime(text), { error: (iss) => `"${String(iss.input)}" is not an RFC 3339 UTC time like 2026-11-23T10:15:00Z` })
+  .refine((text) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(text) && realTime(text), {
+    error: (iss) => `"${String(iss.input)}" is not an RFC 3339 UTC time like 2026-11-23T10:15:00Z`,
+  })
   .transform((text) => Date.parse(text));
 
-const id = (what: string) => z.string({ error: `${what} is a string` }).regex(/^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/, { error: `${what} is 1-64 letters, digits, _ . @ - (it becomes part of object and container names)` });
+const id = (what: string) =>
+  z
+    .string({ error: `${what} is a string` })
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/, {
+      error: `${what} is 1-64 letters, digits, _ . @ - (it becomes part of object and container names)`,
+    });
 
 /** A user to register. */
 export const PlanUserSchema = z.strictObject({
@@ -61,7 +68,11 @@ export const BookmarkSchema = z.strictObject({
 });
 
 /** A GNSS point, `at` from the recording's start. */
-export const GpsPointSchema = z.strictObject({ at: DurationSchema, lat: z.number().min(-90).max(90), lon: z.number().min(-180).max(180) });
+export const GpsPointSchema = z.strictObject({
+  at: DurationSchema,
+  lat: z.number().min(-90).max(90),
+  lon: z.number().min(-180).max(180),
+});
 
 /** One recording to upload. */
 export const PlanRecordingSchema = z.strictObject({
@@ -138,9 +149,24 @@ export const DEFAULT_PLAN: PlanInput = {
     { serial: 'AABBCCDD1235', name: 'Camera 2', model: 'W110' },
   ],
   recordings: [
-    { user: 'officer_1', device: 'AABBCCDD1234', clips: 2, 'clip-duration': '30s', 'clip-size': '2MB', bookmarks: [{ at: '12s', category: '1', tags: { plate: 'ABC123' } }], gps: true },
+    {
+      user: 'officer_1',
+      device: 'AABBCCDD1234',
+      clips: 2,
+      'clip-duration': '30s',
+      'clip-size': '2MB',
+      bookmarks: [{ at: '12s', category: '1', tags: { plate: 'ABC123' } }],
+      gps: true,
+    },
     { user: 'officer_2', device: 'AABBCCDD1235', clips: 1, 'clip-duration': '45s', 'clip-size': '3MB' },
-    { user: 'officer_1', device: 'AABBCCDD1234', clips: 3, 'clip-duration': '20s', 'clip-size': '1MB', 'trigger-on-reason': 'Holster' },
+    {
+      user: 'officer_1',
+      device: 'AABBCCDD1234',
+      clips: 3,
+      'clip-duration': '20s',
+      'clip-size': '1MB',
+      'trigger-on-reason': 'Holster',
+    },
   ],
 };
 
@@ -151,7 +177,11 @@ function realTime(text: string): boolean {
 }
 
 /** Every user and device a recording names must be in the plan (generated plans are complete by construction). */
-function checkReferences(doc: Parameters<typeof valueOffset>[0], _data: unknown, plan: Plan | undefined): Found<PlanErrorCode>[] {
+function checkReferences(
+  doc: Parameters<typeof valueOffset>[0],
+  _data: unknown,
+  plan: Plan | undefined,
+): Found<PlanErrorCode>[] {
   if (!plan) return [];
   const found: Found<PlanErrorCode>[] = [];
   const users = new Set(plan.users.map((u) => u.id));
@@ -162,11 +192,26 @@ function checkReferences(doc: Parameters<typeof valueOffset>[0], _data: unknown,
     if (trigger !== undefined) {
       const key = `${recording.user}_${recording.device}_${Math.floor(trigger / 1000)}`;
       const first = containers.get(key);
-      if (first !== undefined) found.push({ code: 'DUPLICATE_RECORDING', offset: valueOffset(doc, ['recordings', i, 'trigger-on']), message: `recordings ${first + 1} and ${i + 1} have the same user, device and trigger-on second, so they would share one container` });
+      if (first !== undefined)
+        found.push({
+          code: 'DUPLICATE_RECORDING',
+          offset: valueOffset(doc, ['recordings', i, 'trigger-on']),
+          message: `recordings ${first + 1} and ${i + 1} have the same user, device and trigger-on second, so they would share one container`,
+        });
       else containers.set(key, i);
     }
-    if (!users.has(recording.user)) found.push({ code: 'UNKNOWN_USER', offset: valueOffset(doc, ['recordings', i, 'user']), message: `user "${recording.user}" is not in users: (${[...users].join(', ') || 'none'})` });
-    if (!devices.has(recording.device)) found.push({ code: 'UNKNOWN_DEVICE', offset: valueOffset(doc, ['recordings', i, 'device']), message: `device "${recording.device}" is not in devices: (${[...devices].join(', ') || 'none'})` });
+    if (!users.has(recording.user))
+      found.push({
+        code: 'UNKNOWN_USER',
+        offset: valueOffset(doc, ['recordings', i, 'user']),
+        message: `user "${recording.user}" is not in users: (${[...users].join(', ') || 'none'})`,
+      });
+    if (!devices.has(recording.device))
+      found.push({
+        code: 'UNKNOWN_DEVICE',
+        offset: valueOffset(doc, ['recordings', i, 'device']),
+        message: `device "${recording.device}" is not in devices: (${[...devices].join(', ') || 'none'})`,
+      });
   });
   return found;
 }

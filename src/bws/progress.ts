@@ -9,7 +9,8 @@ import { formatBytes, formatRequest } from './report-format';
 import type { RecordingReport } from './upload-recording';
 
 /** What a finished-recording line shows. */
-export type FinishedRecording = Pick<RecordingReport, 'container' | 'status' | 'bytes' | 'seconds'> & Partial<Pick<RecordingReport, 'request'>>;
+export type FinishedRecording = Pick<RecordingReport, 'container' | 'status' | 'bytes' | 'seconds'> &
+  Partial<Pick<RecordingReport, 'request'>>;
 
 /** Options of {@link createProgressOutput}. */
 export interface ProgressOutputOptions {
@@ -41,7 +42,12 @@ export function createProgressOutput(options: ProgressOutputOptions): ProgressOu
 
 /** `[##########--------------]  42%  1/3 recordings  2.5 MB / 6.0 MB  3.10 MB/s`. */
 export function progressLine(progress: Progress, elapsedMs: number, barWidth = 24): string {
-  const share = progress.bytesTotal > 0 ? progress.bytesSent / progress.bytesTotal : progress.recordingsTotal > 0 ? progress.recordingsDone / progress.recordingsTotal : 1;
+  const share =
+    progress.bytesTotal > 0
+      ? progress.bytesSent / progress.bytesTotal
+      : progress.recordingsTotal > 0
+        ? progress.recordingsDone / progress.recordingsTotal
+        : 1;
   // Retried clips are sent again, so the bytes sent can pass the total.
   const clamped = Math.min(1, Math.max(0, share));
   const filled = Math.round(clamped * barWidth);
@@ -57,7 +63,8 @@ export function progressLine(progress: Progress, elapsedMs: number, barWidth = 2
 
 /** `officer_1_AABBCCDD1234_20261123T101500Z -> transferred, 2.0 MB, 0.31 s` (and the failed request). */
 export function finishedLine(recording: FinishedRecording): string {
-  const request = recording.request && recording.status !== 'transferred' ? ` (${formatRequest(recording.request)})` : '';
+  const request =
+    recording.request && recording.status !== 'transferred' ? ` (${formatRequest(recording.request)})` : '';
   return `${recording.container} -> ${recording.status}, ${formatBytes(recording.bytes)}, ${recording.seconds.toFixed(2)} s${request}`;
 }
 
@@ -102,7 +109,9 @@ function lineProgress(options: ProgressOutputOptions): ProgressOutput {
     update(progress) {
       if (announced) return;
       announced = true;
-      options.write(`Uploading ${progress.recordingsTotal} recording${progress.recordingsTotal === 1 ? '' : 's'} (${formatBytes(progress.bytesTotal)})\n`);
+      options.write(
+        `Uploading ${progress.recordingsTotal} recording${progress.recordingsTotal === 1 ? '' : 's'} (${formatBytes(progress.bytesTotal)})\n`,
+      );
     },
     recordingDone(recording) {
       options.write(`${finishedLine(recording)}\n`);

@@ -35,14 +35,19 @@ export function formatReport(report: UploadReport): string {
   lines.push(...recordingTable(report.recordings));
   if (report.registrationFailures.length) {
     lines.push('', `Registration failures (${report.registrationFailures.length}):`);
-    for (const failure of report.registrationFailures) lines.push(`  ${failure.kind} ${failure.id}: ${formatRequest(failure.request)}`);
+    for (const failure of report.registrationFailures)
+      lines.push(`  ${failure.kind} ${failure.id}: ${formatRequest(failure.request)}`);
   }
   lines.push('', ...totalsLines(report));
   return `${lines.join('\n')}\n`;
 }
 
 /** Writes the report (and, after `--check`, the findings) as 2-space JSON, atomically. */
-export async function writeReportJson(file: string, report: UploadReport, conformance?: { passed: boolean; findings: Finding[] }): Promise<void> {
+export async function writeReportJson(
+  file: string,
+  report: UploadReport,
+  conformance?: { passed: boolean; findings: Finding[] },
+): Promise<void> {
   await writeFileAtomic(file, `${JSON.stringify(conformance ? { ...report, conformance } : report, null, 2)}\n`);
 }
 
@@ -50,10 +55,17 @@ export async function writeReportJson(file: string, report: UploadReport, confor
 function recordingTable(recordings: RecordingReport[]): string[] {
   if (recordings.length === 0) return ['No recordings were uploaded.'];
   const header = ['RECORDING', 'STATUS', 'CLIPS', 'BYTES', 'SECONDS'];
-  const rows = recordings.map((r) => [r.container, r.status, String(r.clips), formatBytes(r.bytes), r.seconds.toFixed(2)]);
+  const rows = recordings.map((r) => [
+    r.container,
+    r.status,
+    String(r.clips),
+    formatBytes(r.bytes),
+    r.seconds.toFixed(2),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   // Text columns left-aligned, numbers right-aligned.
-  const line = (cells: string[]): string => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  const line = (cells: string[]): string =>
+    cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   const lines = [line(header)];
   recordings.forEach((r, i) => {
     lines.push(line(rows[i]));
@@ -76,6 +88,8 @@ function totalsLines(report: UploadReport): string[] {
 }
 
 function capabilitiesLine(report: UploadReport): string {
-  const on = Object.entries(report.capabilities).filter(([, supported]) => supported).map(([name]) => name);
+  const on = Object.entries(report.capabilities)
+    .filter(([, supported]) => supported)
+    .map(([name]) => name);
   return `${on.length ? on.join(', ') : 'none'}; from ${report.capabilitiesSource}`;
 }

@@ -106,7 +106,11 @@ export class SwiftClient {
    */
   async authenticate(): Promise<SwiftResponse> {
     const { connection } = this.options;
-    const headers = { 'X-Auth-User': connection.BlobAPIUserName, 'Auth-Key': connection.BlobAPIKey, 'X-Auth-Key': connection.BlobAPIKey };
+    const headers = {
+      'X-Auth-User': connection.BlobAPIUserName,
+      'Auth-Key': connection.BlobAPIKey,
+      'X-Auth-Key': connection.BlobAPIKey,
+    };
     // Rounds over the URIs, one try each: an unreachable or busy one moves on to the
     // next at once; only a round where none answered waits (back-off) before the next.
     for (let round = 1; ; round++) {
@@ -125,18 +129,31 @@ export class SwiftClient {
         }
         return this.takeToken(uri, answer);
       }
-      if (round >= this.retry.attempts) throw new SwiftClientError(`no AuthenticationTokenURI answered (${round} round${round === 1 ? '' : 's'}): ${failures.join('; ')}`, undefined);
+      if (round >= this.retry.attempts)
+        throw new SwiftClientError(
+          `no AuthenticationTokenURI answered (${round} round${round === 1 ? '' : 's'}): ${failures.join('; ')}`,
+          undefined,
+        );
       await this.sleep(this.backoff(round));
     }
   }
 
   /** Keeps the token and storage URL of a 2xx auth answer; anything else is final. */
   private takeToken(uri: string, answer: SwiftResponse): SwiftResponse {
-    if (answer.status < 200 || answer.status > 299) throw new SwiftClientError(`authentication at ${uri} answered ${answer.status}: ${answer.body.toString('utf8').trim().slice(0, 200)}`, undefined);
+    if (answer.status < 200 || answer.status > 299)
+      throw new SwiftClientError(
+        `authentication at ${uri} answered ${answer.status}: ${answer.body.toString('utf8').trim().slice(0, 200)}`,
+        undefined,
+      );
     const token = header(answer.headers, 'x-auth-token') ?? header(answer.headers, 'x-storage-token');
     const storage = header(answer.headers, 'x-storage-url');
-    if (!token) throw new SwiftClientError(`authentication at ${uri} answered ${answer.status} without X-Auth-Token`, undefined);
-    if (!storage || !URL.canParse(storage)) throw new SwiftClientError(`authentication at ${uri} answered ${answer.status} without a usable X-Storage-Url`, undefined);
+    if (!token)
+      throw new SwiftClientError(`authentication at ${uri} answered ${answer.status} without X-Auth-Token`, undefined);
+    if (!storage || !URL.canParse(storage))
+      throw new SwiftClientError(
+        `authentication at ${uri} answered ${answer.status} without a usable X-Storage-Url`,
+        undefined,
+      );
     this.token = token;
     this.storage = new URL(storage.replace(/\/?$/, '/'));
     return answer;
@@ -147,12 +164,27 @@ export class SwiftClient {
    * the token. A 401 authenticates again once and repeats; 503 and network errors
    * are retried per the policy. Any other answer is returned as it is.
    */
-  async request(method: string, path: string, headers: Record<string, string> = {}, body?: BodySource): Promise<SwiftResponse> {
+  async request(
+    method: string,
+    path: string,
+    headers: Record<string, string> = {},
+    body?: BodySource,
+  ): Promise<SwiftResponse> {
     if (!this.storage) await this.authenticate();
-    let answer = await this.withRetries(method, this.urlFor(path), { ...headers, 'X-Auth-Token': this.token as string }, body);
+    let answer = await this.withRetries(
+      method,
+      this.urlFor(path),
+      { ...headers, 'X-Auth-Token': this.token as string },
+      body,
+    );
     if (answer.status === 401) {
       await this.authenticate();
-      answer = await this.withRetries(method, this.urlFor(path), { ...headers, 'X-Auth-Token': this.token as string }, body);
+      answer = await this.withRetries(
+        method,
+        this.urlFor(path),
+        { ...headers, 'X-Auth-Token': this.token as string },
+        body,
+      );
     }
     return answer;
   }
@@ -168,9 +200,22 @@ export class SwiftClient {
     return new URL(`${base.pathname.replace(/\/$/, '')}${path}`, base);
   }
 
-  private async withRetries(method: string, url: URL, headers: Record<string, string>, body: BodySource | undefined, attempts = this.retry.attempts): Promise<SwiftResponse> {
+  private async withRetries(
+    method: string,
+    url: URL,
+    headers: Record<string, string>,
+    body: BodySource | undefined,
+    attempts = this.retry.attempts,
+  ): Promise<SwiftResponse> {
     for (let attempt = 1; ; attempt++) {
-      const exchange: Exchange = { method, url: url.href, path: this.relative(url), requestHeaders: redact(headers), attempt, ms: 0 };
+      const exchange: Exchange = {
+        method,
+        url: url.href,
+        path: this.relative(url),
+        requestHeaders: redact(headers),
+        attempt,
+        ms: 0,
+      };
       const started = Date.now();
       try {
         const answer = await this.send(method, url, headers, body);
@@ -183,7 +228,8 @@ export class SwiftClient {
         exchange.error = (err as Error).message;
         exchange.ms = Date.now() - started;
         this.options.onExchange?.(exchange);
-        if (attempt >= attempts) throw new SwiftClientError(`${method} ${url.href}: ${exchange.error} (after ${attempt} tries)`, exchange);
+        if (attempt >= attempts)
+          throw new SwiftClientError(`${method} ${url.href}: ${exchange.error} (after ${attempt} tries)`, exchange);
       }
       await this.sleep(this.backoff(attempt));
     }
@@ -199,14 +245,24 @@ export class SwiftClient {
     return base && url.pathname.startsWith(`${base}/`) ? url.pathname.slice(base.length) : url.pathname;
   }
 
-  private send(method: string, url: URL, headers: Record<string, string>, body: BodySource | undefined): Promise<SwiftResponse> {
+  private send(
+    method: string,
+    url: URL,
+    headers: Record<string, string>,
+    body: BodySource | undefined,
+  ): Promise<SwiftResponse> {
     return new Promise((resolve, reject) => {
       const source = body?.();
       const outgoing: Record<string, string> = { ...headers };
       if (Buffer.isBuffer(source)) outgoing['Content-Length'] = String(source.length);
       else if (source === undefined && (method === 'PUT' || method === 'POST')) outgoing['Content-Length'] = '0';
       const secure = url.protocol === 'https:';
-      const request = (secure ? httpsRequest : httpRequest)(url, { method, headers: outgoing, agent: secure ? this.httpsAgent : this.httpAgent, timeout: this.options.timeoutMs ?? 60_000 });
+      const request = (secure ? httpsRequest : httpRequest)(url, {
+        method,
+        headers: outgoing,
+        agent: secure ? this.httpsAgent : this.httpAgent,
+        timeout: this.options.timeoutMs ?? 60_000,
+      });
       request.on('timeout', () => request.destroy(new Error('no progress within the timeout')));
       request.on('error', (err) => {
         if (source && !Buffer.isBuffer(source)) source.destroy();
@@ -240,6 +296,7 @@ export function header(headers: IncomingHttpHeaders, name: string): string | und
 
 function redact(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name] = /^(x-auth-token|x-auth-key|auth-key)$/i.test(name) ? '[redacted]' : value;
+  for (const [name, value] of Object.entries(headers))
+    out[name] = /^(x-auth-token|x-auth-key|auth-key)$/i.test(name) ? '[redacted]' : value;
   return out;
 }

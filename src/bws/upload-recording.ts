@@ -58,7 +58,17 @@ export interface UploadContext {
 /** Uploads `recording`; never throws for an answer, only reports. */
 export async function uploadRecording(ctx: UploadContext, recording: PlannedRecording): Promise<RecordingReport> {
   const started = Date.now();
-  const report: RecordingReport = { container: recording.container, userId: recording.userId, serial: recording.serial, status: 'transferred', clips: 0, bytes: 0, seconds: 0, warnings: [], ...(recording.probe ? { probe: recording.probe } : {}) };
+  const report: RecordingReport = {
+    container: recording.container,
+    userId: recording.userId,
+    serial: recording.serial,
+    status: 'transferred',
+    clips: 0,
+    bytes: 0,
+    seconds: 0,
+    warnings: [],
+    ...(recording.probe ? { probe: recording.probe } : {}),
+  };
   const outcome = await uploadInto(ctx, recording, recording.container, report);
   if (outcome.status === 400) {
     report.status = 'not transferred';
@@ -67,7 +77,10 @@ export async function uploadRecording(ctx: UploadContext, recording: PlannedReco
       const rejected = `RejectedContent_${formatCompactUtc(recording.triggerOn)}_${randomUUID()}`;
       const again = await uploadInto(ctx, recording, rejected, { ...report, warnings: [] }, true);
       if (again.status === 'ok') report.rejectedContent = rejected;
-      else report.warnings.push(`re-upload as rejected content ${rejected} failed: ${again.request.method} ${again.request.path} -> ${again.request.status ?? again.request.message}`);
+      else
+        report.warnings.push(
+          `re-upload as rejected content ${rejected} failed: ${again.request.method} ${again.request.path} -> ${again.request.status ?? again.request.message}`,
+        );
     }
   } else if (outcome.status !== 'ok') {
     report.status = 'failed';
@@ -79,26 +92,61 @@ export async function uploadRecording(ctx: UploadContext, recording: PlannedReco
 
 type Outcome = { status: 'ok' } | { status: 400 | 'failed'; request: FailedRequest };
 
-async function uploadInto(ctx: UploadContext, recording: PlannedRecording, container: string, report: RecordingReport, rejected = false): Promise<Outcome> {
+async function uploadInto(
+  ctx: UploadContext,
+  recording: PlannedRecording,
+  container: string,
+  report: RecordingReport,
+  rejected = false,
+): Promise<Outcome> {
   const base = `/${encodeURIComponent(container)}`;
-  const containerHeaders = metaHeaders('container', { ...recording.metadata, ...(rejected ? { ContainerName: container } : {}), Status: 'Transferring' });
+  const containerHeaders = metaHeaders('container', {
+    ...recording.metadata,
+    ...(rejected ? { ContainerName: container } : {}),
+    Status: 'Transferring',
+  });
   const put = await step(ctx, 'PUT', base, containerHeaders, undefined, [201, 202]);
   if (put.status !== 'ok') return put;
   for (const clip of recording.clips) {
     const sent = await uploadClip(ctx, base, clip, report);
     if (sent.status !== 'ok') return sent;
   }
-  const extras = [...(ctx.capabilities.StoreBookmarks ? recording.bookmarks : []), ...(ctx.capabilities.StoreGNSSTrackRecording && recording.gpsTrail ? [recording.gpsTrail] : [])];
+  const extras = [
+    ...(ctx.capabilities.StoreBookmarks ? recording.bookmarks : []),
+    ...(ctx.capabilities.StoreGNSSTrackRecording && recording.gpsTrail ? [recording.gpsTrail] : []),
+  ];
   for (const object of extras) {
     const body = Buffer.from(object.body);
-    const metadata = 'CategoryID' in object.metadata ? { ...object.metadata, CategoryName: ctx.categories?.find((c) => c.Id === object.metadata.CategoryID)?.Name ?? object.metadata.CategoryName } : object.metadata;
-    const sent = await step(ctx, 'PUT', `${base}/${encodeURIComponent(object.name)}`, { ...metaHeaders('object', metadata), 'Content-Type': object.name.endsWith('.json') ? 'application/json' : 'application/octet-stream' }, () => body, [201]);
+    const metadata =
+      'CategoryID' in object.metadata
+        ? {
+            ...object.metadata,
+            CategoryName:
+              ctx.categories?.find((c) => c.Id === object.metadata.CategoryID)?.Name ?? object.metadata.CategoryName,
+          }
+        : object.metadata;
+    const sent = await step(
+      ctx,
+      'PUT',
+      `${base}/${encodeURIComponent(object.name)}`,
+      {
+        ...metaHeaders('object', metadata),
+        'Content-Type': object.name.endsWith('.json') ? 'application/json' : 'application/octet-stream',
+      },
+      () => body,
+      [201],
+    );
     if (sent.status !== 'ok') return sent;
   }
   return step(ctx, 'POST', base, metaHeaders('container', { Status: 'Complete' }), undefined, [204, 202, 200]);
 }
 
-async function uploadClip(ctx: UploadContext, base: string, clip: PlannedClip, report: RecordingReport): Promise<Outcome> {
+async function uploadClip(
+  ctx: UploadContext,
+  base: string,
+  clip: PlannedClip,
+  report: RecordingReport,
+): Promise<Outcome> {
   const spec = { type: clip.type, bytes: clip.bytes, durationSeconds: clip.stop - clip.start, seed: clip.seed };
   const md5 = await clipMd5(spec);
   const headers = {
@@ -133,22 +181,40 @@ async function uploadClip(ctx: UploadContext, base: string, clip: PlannedClip, r
   const sent = await step(ctx, 'PUT', path, headers, body, [201]);
   if (sent.status !== 'ok') return sent;
   const answered = header(sent.answer.headers, 'etag')?.replace(/"/g, '').toLowerCase();
-  if (answered === undefined) report.warnings.push(`PUT ${path} answered 201 without an ETag; the clip could not be verified`);
-  else if (answered !== md5) return { status: 'failed', request: { method: 'PUT', path, status: 201, message: `the answer's ETag ${answered} is not the clip's MD5 ${md5}: stored data is corrupt` } };
+  if (answered === undefined)
+    report.warnings.push(`PUT ${path} answered 201 without an ETag; the clip could not be verified`);
+  else if (answered !== md5)
+    return {
+      status: 'failed',
+      request: {
+        method: 'PUT',
+        path,
+        status: 201,
+        message: `the answer's ETag ${answered} is not the clip's MD5 ${md5}: stored data is corrupt`,
+      },
+    };
   report.clips += 1;
   report.bytes += clip.bytes;
   return { status: 'ok' };
 }
 
 /** One request: ok on an expected status, 400 (not transferred), or failed with the request. */
-async function step(ctx: UploadContext, method: string, path: string, headers: Record<string, string>, body: BodySource | undefined, expected: number[]): Promise<{ status: 'ok'; answer: SwiftResponse } | { status: 400 | 'failed'; request: FailedRequest }> {
+async function step(
+  ctx: UploadContext,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: BodySource | undefined,
+  expected: number[],
+): Promise<{ status: 'ok'; answer: SwiftResponse } | { status: 400 | 'failed'; request: FailedRequest }> {
   let answer: SwiftResponse;
   try {
     answer = await ctx.client.request(method, path, headers, body);
   } catch (err) {
     return { status: 'failed', request: { method, path, message: (err as Error).message } };
   }
-  if (expected.includes(answer.status) || (answer.status >= 200 && answer.status < 300)) return { status: 'ok', answer };
+  if (expected.includes(answer.status) || (answer.status >= 200 && answer.status < 300))
+    return { status: 'ok', answer };
   const request = { method, path, status: answer.status, message: answer.body.toString('utf8').trim().slice(0, 300) };
   return { status: answer.status === 400 ? 400 : 'failed', request };
 }
@@ -157,7 +223,8 @@ async function step(ctx: UploadContext, method: string, path: string, headers: R
 export function metaHeaders(kind: 'container' | 'object', metadata: Record<string, string>): Record<string, string> {
   const headers: Record<string, string> = {};
   // An empty value would remove the item in Swift, so empty fields are not sent.
-  for (const [name, value] of Object.entries(metadata)) if (value !== '') headers[canonicalHeaderName(`x-${kind}-meta-${name}`)] = encodeURIComponent(value);
+  for (const [name, value] of Object.entries(metadata))
+    if (value !== '') headers[canonicalHeaderName(`x-${kind}-meta-${name}`)] = encodeURIComponent(value);
   return headers;
 }
 

@@ -4,7 +4,14 @@
  * "not transferred"), a new user or camera beyond the licences with 402, and the
  * destination's own System objects are not the client's to write (403).
  */
-import { isClipObject, isRejectedContentContainer, parseEpochSeconds, parseRecordingContainer, RESERVED_CONTAINERS, SYSTEM_OBJECTS } from '../protocol/body-worn';
+import {
+  isClipObject,
+  isRejectedContentContainer,
+  parseEpochSeconds,
+  parseRecordingContainer,
+  RESERVED_CONTAINERS,
+  SYSTEM_OBJECTS,
+} from '../protocol/body-worn';
 import type { StoredMetadata } from './object-store';
 
 /** What the rules need to know about registered users and cameras. */
@@ -34,16 +41,26 @@ export type RuleVerdict = { ok: true } | { ok: false; status: 400 | 402 | 403; m
 const OK: RuleVerdict = { ok: true };
 
 /** Checks a container PUT or POST, with the container's metadata as it would be after it. */
-export function checkContainerWrite(container: string, metadata: StoredMetadata, registry: Registry, policy: RulePolicy): RuleVerdict {
+export function checkContainerWrite(
+  container: string,
+  metadata: StoredMetadata,
+  registry: Registry,
+  policy: RulePolicy,
+): RuleVerdict {
   if (isRejectedContentContainer(container)) return OK;
   const name = parseRecordingContainer(container);
   if (name === undefined) return OK;
   const refuse = (message: string): RuleVerdict => ({ ok: false, status: 400, message, recording: container });
-  if ('badTime' in name) return refuse(`TriggerOnTime "${name.badTime}" in the container name is not a valid UTC time (YYYYMMDDTHHMMSSZ)`);
+  if ('badTime' in name)
+    return refuse(`TriggerOnTime "${name.badTime}" in the container name is not a valid UTC time (YYYYMMDDTHHMMSSZ)`);
   const registration = registered(name.userId, name.serial, registry);
   if (registration) return refuse(registration);
-  if (metadata.userid !== undefined && metadata.userid !== name.userId) return refuse(`UserID "${metadata.userid}" does not match the container name (user "${name.userId}")`);
-  if (metadata.bwcserialnumber !== undefined && metadata.bwcserialnumber !== name.serial) return refuse(`BWCSerialNumber "${metadata.bwcserialnumber}" does not match the container name (camera "${name.serial}")`);
+  if (metadata.userid !== undefined && metadata.userid !== name.userId)
+    return refuse(`UserID "${metadata.userid}" does not match the container name (user "${name.userId}")`);
+  if (metadata.bwcserialnumber !== undefined && metadata.bwcserialnumber !== name.serial)
+    return refuse(
+      `BWCSerialNumber "${metadata.bwcserialnumber}" does not match the container name (camera "${name.serial}")`,
+    );
   const outOfBounds = timeProblem('TriggerOnTime in the container name', name.triggerOnTime, policy);
   if (outOfBounds) return refuse(outOfBounds);
   const times: Record<string, number | undefined> = {};
@@ -56,15 +73,21 @@ export function checkContainerWrite(container: string, metadata: StoredMetadata,
     if (problem) return refuse(problem);
     times[field] = seconds;
   }
-  if (before(times.StopTime, times.StartTime)) return refuse(`StopTime ${times.StopTime} is before StartTime ${times.StartTime}`);
-  if (before(times.TriggerOffTime, times.TriggerOnTime)) return refuse(`TriggerOffTime ${times.TriggerOffTime} is before TriggerOnTime ${times.TriggerOnTime}`);
+  if (before(times.StopTime, times.StartTime))
+    return refuse(`StopTime ${times.StopTime} is before StartTime ${times.StartTime}`);
+  if (before(times.TriggerOffTime, times.TriggerOnTime))
+    return refuse(`TriggerOffTime ${times.TriggerOffTime} is before TriggerOnTime ${times.TriggerOnTime}`);
   return OK;
 }
 
 /** Checks an object DELETE: the destination's own System objects stay. */
 export function checkObjectDelete(container: string, object: string): RuleVerdict {
   if (container === RESERVED_CONTAINERS.system && (Object.values(SYSTEM_OBJECTS) as string[]).includes(object)) {
-    return { ok: false, status: 403, message: `System/${object} is published by the content destination and cannot be deleted` };
+    return {
+      ok: false,
+      status: 403,
+      message: `System/${object} is published by the content destination and cannot be deleted`,
+    };
   }
   return OK;
 }
@@ -73,16 +96,36 @@ export function checkObjectDelete(container: string, object: string): RuleVerdic
  * Checks an object PUT (`existing` is the object it replaces) or POST (`post`):
  * System objects, licences of Users/Devices, clips of recordings.
  */
-export function checkObjectWrite(container: string, object: string, metadata: StoredMetadata, existing: StoredMetadata | undefined, registry: Registry, policy: RulePolicy, post = false): RuleVerdict {
+export function checkObjectWrite(
+  container: string,
+  object: string,
+  metadata: StoredMetadata,
+  existing: StoredMetadata | undefined,
+  registry: Registry,
+  policy: RulePolicy,
+  post = false,
+): RuleVerdict {
   if (container === RESERVED_CONTAINERS.system && (Object.values(SYSTEM_OBJECTS) as string[]).includes(object)) {
-    return { ok: false, status: 403, message: `System/${object} is published by the content destination and cannot be written` };
+    return {
+      ok: false,
+      status: 403,
+      message: `System/${object} is published by the content destination and cannot be written`,
+    };
   }
   if (container === RESERVED_CONTAINERS.users || container === RESERVED_CONTAINERS.devices) {
     const kind = container === RESERVED_CONTAINERS.users ? 'users' : 'devices';
     const becomesActive = isActive(metadata) && (existing === undefined ? !post : !isActive(existing));
     // Counting is a scan of the container: only done when there is a limit to count against.
-    if (becomesActive && Number.isFinite(policy.licences[kind]) && registry.activeCount(kind) >= policy.licences[kind]) {
-      return { ok: false, status: 402, message: `No licence left for another ${kind === 'users' ? 'user' : 'camera'}: ${policy.licences[kind]} of ${policy.licences[kind]} in use` };
+    if (
+      becomesActive &&
+      Number.isFinite(policy.licences[kind]) &&
+      registry.activeCount(kind) >= policy.licences[kind]
+    ) {
+      return {
+        ok: false,
+        status: 402,
+        message: `No licence left for another ${kind === 'users' ? 'user' : 'camera'}: ${policy.licences[kind]} of ${policy.licences[kind]} in use`,
+      };
     }
     return OK;
   }
@@ -94,9 +137,11 @@ export function checkObjectWrite(container: string, object: string, metadata: St
   if (registration) return refuse(registration);
   const start = parseEpochSeconds(metadata.starttime);
   const stop = parseEpochSeconds(metadata.stoptime);
-  if (start === undefined || stop === undefined) return refuse(`clip ${object} has no duration: StartTime and StopTime metadata (epoch seconds) are required`);
+  if (start === undefined || stop === undefined)
+    return refuse(`clip ${object} has no duration: StartTime and StopTime metadata (epoch seconds) are required`);
   if (stop <= start) return refuse(`clip ${object} has no duration: StopTime ${stop} is not after StartTime ${start}`);
-  const outOfBounds = timeProblem('clip StartTime', start * 1000, policy) ?? timeProblem('clip StopTime', stop * 1000, policy);
+  const outOfBounds =
+    timeProblem('clip StartTime', start * 1000, policy) ?? timeProblem('clip StopTime', stop * 1000, policy);
   return outOfBounds ? refuse(outOfBounds) : OK;
 }
 
@@ -112,8 +157,10 @@ function registered(userId: string, serial: string, registry: Registry): string 
 }
 
 function timeProblem(field: string, ms: number, policy: RulePolicy): string | undefined {
-  if (ms < policy.earliest) return `${field} ${new Date(ms).toISOString()} is out of bounds (before ${new Date(policy.earliest).toISOString()})`;
-  if (ms > policy.now + policy.maxAheadMs) return `${field} ${new Date(ms).toISOString()} is out of bounds (in the future)`;
+  if (ms < policy.earliest)
+    return `${field} ${new Date(ms).toISOString()} is out of bounds (before ${new Date(policy.earliest).toISOString()})`;
+  if (ms > policy.now + policy.maxAheadMs)
+    return `${field} ${new Date(ms).toISOString()} is out of bounds (in the future)`;
   return undefined;
 }
 

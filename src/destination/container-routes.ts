@@ -12,7 +12,13 @@ import type { Caller } from './storage-route';
 import { listingDate, sendBody, sendEmpty, sendError, swiftTimestamp } from './swift-response';
 
 /** HEAD / GET of `/v1/{account}`: totals, and the container listing. */
-export async function accountOperation(ctx: DestinationContext, req: Request, res: Response, query: URLSearchParams, caller: Caller): Promise<void> {
+export async function accountOperation(
+  ctx: DestinationContext,
+  req: Request,
+  res: Response,
+  query: URLSearchParams,
+  caller: Caller,
+): Promise<void> {
   const { store } = ctx;
   const containers = store.containers(caller.account);
   const headers = {
@@ -22,19 +28,41 @@ export async function accountOperation(ctx: DestinationContext, req: Request, re
     'X-Timestamp': swiftTimestamp(containers[0]?.created ?? ctx.options.clock.now()),
   };
   if (req.method === 'HEAD') return sendEmpty(res, 204, headers);
-  if (req.method !== 'GET') return sendError(req, res, 405, `Method ${req.method} is not allowed on an account`, { Allow: 'GET, HEAD' });
+  if (req.method !== 'GET')
+    return sendError(req, res, 405, `Method ${req.method} is not allowed on an account`, { Allow: 'GET, HEAD' });
   const listing = parseListingQuery(query, req.headers.accept);
   if (!listing.ok) return sendError(req, res, listing.refusal.status, listing.refusal.message);
   const entries = selectListing(containers, listing.value);
   if (listing.value.format === 'json') {
-    const json = entries.map((e) => ('subdir' in e ? { subdir: e.subdir } : { name: e.item.name, count: e.item.objects.size, bytes: e.item.bytes, last_modified: listingDate(e.item.created) }));
+    const json = entries.map((e) =>
+      'subdir' in e
+        ? { subdir: e.subdir }
+        : {
+            name: e.item.name,
+            count: e.item.objects.size,
+            bytes: e.item.bytes,
+            last_modified: listingDate(e.item.created),
+          },
+    );
     return sendBody(req, res, 200, JSON.stringify(json), 'application/json; charset=utf-8', headers);
   }
-  return sendText(req, res, entries.map((e) => ('subdir' in e ? e.subdir : e.item.name)), headers);
+  return sendText(
+    req,
+    res,
+    entries.map((e) => ('subdir' in e ? e.subdir : e.item.name)),
+    headers,
+  );
 }
 
 /** Every operation on `/v1/{account}/{container}`. */
-export async function containerOperation(ctx: DestinationContext, req: Request, res: Response, container: string, query: URLSearchParams, caller: Caller): Promise<void> {
+export async function containerOperation(
+  ctx: DestinationContext,
+  req: Request,
+  res: Response,
+  container: string,
+  query: URLSearchParams,
+  caller: Caller,
+): Promise<void> {
   const { store } = ctx;
   const { account } = caller;
   switch (req.method) {
@@ -77,19 +105,42 @@ export async function containerOperation(ctx: DestinationContext, req: Request, 
       if (!listing.ok) return sendError(req, res, listing.refusal.status, listing.refusal.message);
       const entries = selectListing(store.objects(account, container), listing.value);
       if (listing.value.format === 'json') {
-        const json = entries.map((e) => ('subdir' in e ? { subdir: e.subdir } : { name: e.item.name, hash: e.item.etag, bytes: e.item.bytes, content_type: e.item.contentType, last_modified: listingDate(e.item.lastModified) }));
+        const json = entries.map((e) =>
+          'subdir' in e
+            ? { subdir: e.subdir }
+            : {
+                name: e.item.name,
+                hash: e.item.etag,
+                bytes: e.item.bytes,
+                content_type: e.item.contentType,
+                last_modified: listingDate(e.item.lastModified),
+              },
+        );
         return sendBody(req, res, 200, JSON.stringify(json), 'application/json; charset=utf-8', headers);
       }
-      return sendText(req, res, entries.map((e) => ('subdir' in e ? e.subdir : e.item.name)), headers);
+      return sendText(
+        req,
+        res,
+        entries.map((e) => ('subdir' in e ? e.subdir : e.item.name)),
+        headers,
+      );
     }
     case 'DELETE': {
       const outcome = await store.deleteContainer(account, container);
       if (outcome === 'missing') return sendError(req, res, 404, 'Container not found');
-      if (outcome === 'not-empty') return sendError(req, res, 409, 'There was a conflict when trying to complete your request: the container is not empty');
+      if (outcome === 'not-empty')
+        return sendError(
+          req,
+          res,
+          409,
+          'There was a conflict when trying to complete your request: the container is not empty',
+        );
       return sendEmpty(res, 204);
     }
     default:
-      return sendError(req, res, 405, `Method ${req.method} is not allowed on a container`, { Allow: 'PUT, POST, GET, HEAD, DELETE' });
+      return sendError(req, res, 405, `Method ${req.method} is not allowed on a container`, {
+        Allow: 'PUT, POST, GET, HEAD, DELETE',
+      });
   }
 }
 

@@ -27,7 +27,12 @@ export function buildDestinationApp(ctx: DestinationContext): Express {
   app.get('/', recordingsPage(ctx));
   app.use((req, res) => {
     ctx.log.info({ method: req.method, url: req.originalUrl }, 'no such route');
-    sendError(req, res, 404, `Not Found: ${req.method} ${req.path} (storage is under /v1/{account}, auth at /auth/v1.0)`);
+    sendError(
+      req,
+      res,
+      404,
+      `Not Found: ${req.method} ${req.path} (storage is under /v1/{account}, auth at /auth/v1.0)`,
+    );
   });
   return app;
 }

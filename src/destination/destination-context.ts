@@ -22,7 +22,8 @@ export interface DestinationContext {
 /** Users and cameras registered in an account, as the body worn rules see them. */
 export function registryOf(ctx: DestinationContext, account: string): Registry {
   const { store } = ctx;
-  const lookup = (container: string, name: string) => (store.container(account, container) ? store.object(account, container, name)?.metadata : undefined);
+  const lookup = (container: string, name: string) =>
+    store.container(account, container) ? store.object(account, container, name)?.metadata : undefined;
   return {
     user: (id) => lookup(RESERVED_CONTAINERS.users, id),
     device: (serial) => lookup(RESERVED_CONTAINERS.devices, serial),
@@ -36,5 +37,10 @@ export function registryOf(ctx: DestinationContext, account: string): Registry {
 
 /** The rules' limits at this moment. */
 export function policyOf(ctx: DestinationContext): RulePolicy {
-  return { licences: ctx.options.licences, now: ctx.options.clock.now(), earliest: Date.UTC(2000, 0, 1), maxAheadMs: ctx.options.maxAheadMs };
+  return {
+    licences: ctx.options.licences,
+    now: ctx.options.clock.now(),
+    earliest: Date.UTC(2000, 0, 1),
+    maxAheadMs: ctx.options.maxAheadMs,
+  };
 }

@@ -93,7 +93,12 @@ export interface ResolvedDestinationOptions {
 }
 
 /** The login a newcomer uses; printed at start. */
-export const DEFAULT_DESTINATION_USER: ResolvedUser = { user: 'bws', key: 'secret', account: 'AUTH_bws', readOnly: false };
+export const DEFAULT_DESTINATION_USER: ResolvedUser = {
+  user: 'bws',
+  key: 'secret',
+  account: 'AUTH_bws',
+  readOnly: false,
+};
 
 /** Categories published when none are given. */
 export const DEFAULT_CATEGORIES: Category[] = [
@@ -111,13 +116,21 @@ export function resolveDestinationOptions(options: DestinationOptions): Resolved
     if (logins.has(user.user)) bad(`user "${user.user}" is given twice`);
     logins.add(user.user);
   }
-  const licences = typeof options.licences === 'number' ? { users: options.licences, devices: options.licences } : { users: options.licences?.users ?? Infinity, devices: options.licences?.devices ?? Infinity };
+  const licences =
+    typeof options.licences === 'number'
+      ? { users: options.licences, devices: options.licences }
+      : { users: options.licences?.users ?? Infinity, devices: options.licences?.devices ?? Infinity };
   for (const [name, value] of Object.entries(licences)) {
     const what = typeof options.licences === 'number' ? 'licences' : `licences.${name}`;
-    if (!(value === Infinity || (Number.isInteger(value) && value >= 0))) bad(`${what} must be a whole number of 0 or more, not ${value}`);
+    if (!(value === Infinity || (Number.isInteger(value) && value >= 0)))
+      bad(`${what} must be a whole number of 0 or more, not ${value}`);
   }
-  const capabilities = Object.fromEntries(CAPABILITY_NAMES.map((name) => [name, options.capabilities?.[name] ?? true])) as Record<CapabilityName, boolean>;
-  for (const name of Object.keys(options.capabilities ?? {})) if (!(CAPABILITY_NAMES as readonly string[]).includes(name)) bad(`unknown capability "${name}" (known: ${CAPABILITY_NAMES.join(', ')})`);
+  const capabilities = Object.fromEntries(
+    CAPABILITY_NAMES.map((name) => [name, options.capabilities?.[name] ?? true]),
+  ) as Record<CapabilityName, boolean>;
+  for (const name of Object.keys(options.capabilities ?? {}))
+    if (!(CAPABILITY_NAMES as readonly string[]).includes(name))
+      bad(`unknown capability "${name}" (known: ${CAPABILITY_NAMES.join(', ')})`);
   const faults = (options.faults ?? []).map((rule) => {
     try {
       return checkRule(rule);
@@ -131,7 +144,8 @@ export function resolveDestinationOptions(options: DestinationOptions): Resolved
     return value;
   };
   const port = options.port ?? 0;
-  if (!(Number.isInteger(port) && port >= 0 && port <= 65535)) bad(`port must be a whole number from 0 to 65535, not ${port}`);
+  if (!(Number.isInteger(port) && port >= 0 && port <= 65535))
+    bad(`port must be a whole number from 0 to 65535, not ${port}`);
   return {
     port,
     host: options.host ?? '127.0.0.1',
@@ -159,10 +173,12 @@ export function resolveDestinationOptions(options: DestinationOptions): Resolved
  * `account:user`, which logs in as `account:user` into `AUTH_account`.
  */
 function resolveUser(user: DestinationUser): ResolvedUser {
-  if (typeof user.user !== 'string' || user.user === '' || /[\s]/.test(user.user)) bad(`user name "${String(user.user)}" must be non-empty without spaces`);
+  if (typeof user.user !== 'string' || user.user === '' || /[\s]/.test(user.user))
+    bad(`user name "${String(user.user)}" must be non-empty without spaces`);
   if (typeof user.key !== 'string' || user.key === '') bad(`user "${user.user}" needs a key`);
   const account = user.account ?? `AUTH_${user.user.split(':')[0]}`;
-  if (!/^[A-Za-z0-9_.-]{1,256}$/.test(account) || account === '.' || account === '..') bad(`account "${account}" may hold only letters, digits, _ . -`);
+  if (!/^[A-Za-z0-9_.-]{1,256}$/.test(account) || account === '.' || account === '..')
+    bad(`account "${account}" may hold only letters, digits, _ . -`);
   return { user: user.user, key: user.key, account, readOnly: user.readOnly ?? false };
 }
 

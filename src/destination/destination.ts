@@ -12,7 +12,12 @@ import { capabilitiesDocument, RESERVED_CONTAINERS, SYSTEM_OBJECTS } from '../pr
 import { selfSignedCertificate } from '../tls';
 import { buildDestinationApp } from './destination-app';
 import type { DestinationContext } from './destination-context';
-import { type DestinationOptions, resolveDestinationOptions, type ResolvedDestinationOptions, type ResolvedUser } from './destination-options';
+import {
+  type DestinationOptions,
+  resolveDestinationOptions,
+  type ResolvedDestinationOptions,
+  type ResolvedUser,
+} from './destination-options';
 import { FaultInjector, type FaultRule } from './faults';
 import { ObjectStore } from './object-store';
 import { RecordingLog, type RecordingInfo } from './recordings';
@@ -54,9 +59,17 @@ export interface DestinationHandle {
 export async function startDestination(options: DestinationOptions = {}): Promise<DestinationHandle> {
   const resolved = resolveDestinationOptions(options);
   const log = options.logger ?? createLogger({ level: options.logLevel });
-  const tls = resolved.tls === true ? await selfSignedCertificate('bwc-emu-destination.local', resolved.host) : resolved.tls || undefined;
+  const tls =
+    resolved.tls === true
+      ? await selfSignedCertificate('bwc-emu-destination.local', resolved.host)
+      : resolved.tls || undefined;
   // The store owns its MD5 worker threads (started at the first large body): closed with the destination.
-  const store = new ObjectStore({ dataDir: resolved.dataDir, clock: resolved.clock, log, openWrite: resolved.openWrite });
+  const store = new ObjectStore({
+    dataDir: resolved.dataDir,
+    clock: resolved.clock,
+    log,
+    openWrite: resolved.openWrite,
+  });
   const recordings = new RecordingLog(() => resolved.clock.now(), log);
   try {
     for (const account of resolved.accounts) {
@@ -78,10 +91,12 @@ export async function startDestination(options: DestinationOptions = {}): Promis
     scheme: tls ? 'https' : 'http',
   };
   const app = buildDestinationApp(ctx);
-  const listening = await listenApp(app, { port: resolved.port, host: resolved.host, tls, log }).catch(async (err: unknown) => {
-    await store.close();
-    throw err;
-  });
+  const listening = await listenApp(app, { port: resolved.port, host: resolved.host, tls, log }).catch(
+    async (err: unknown) => {
+      await store.close();
+      throw err;
+    },
+  );
   // `Expect: 100-continue` goes to the app, which sends the 100 only when a PUT passed
   // every check: a refused upload's body is never sent (Swift's proxy does the same).
   listening.server.on('checkContinue', (req, res) => app(req, res));
@@ -99,7 +114,12 @@ export async function startDestination(options: DestinationOptions = {}): Promis
     storageUrl: (user) => `${url}/v1/${findUser(resolved, user).account}`,
     connectionFile: (user) => {
       const login = findUser(resolved, user);
-      return buildConnectionFile({ authUrl: `${url}/auth/v1.0`, user: login.user, key: login.key, certificate: tls?.cert });
+      return buildConnectionFile({
+        authUrl: `${url}/auth/v1.0`,
+        user: login.user,
+        key: login.key,
+        certificate: tls?.cert,
+      });
     },
     recordings: (account) => recordings.list(account),
     faults: {
@@ -121,7 +141,8 @@ export async function startDestination(options: DestinationOptions = {}): Promis
 
 function findUser(options: ResolvedDestinationOptions, user: string | undefined): ResolvedUser {
   const login = user === undefined ? options.users[0] : options.users.find((u) => u.user === user);
-  if (!login) throw new EmulatorError('BAD_OPTION', `no user "${user}" (users: ${options.users.map((u) => u.user).join(', ')})`);
+  if (!login)
+    throw new EmulatorError('BAD_OPTION', `no user "${user}" (users: ${options.users.map((u) => u.user).join(', ')})`);
   return login;
 }
 
@@ -129,7 +150,11 @@ function findUser(options: ResolvedDestinationOptions, user: string | undefined)
  * Writes `System/Capabilities.json` and `System/Categories.json` from the options at
  * every start, so what is published always matches what the destination enforces.
  */
-async function publishSystemObjects(store: ObjectStore, account: string, options: ResolvedDestinationOptions): Promise<void> {
+async function publishSystemObjects(
+  store: ObjectStore,
+  account: string,
+  options: ResolvedDestinationOptions,
+): Promise<void> {
   await store.putContainer(account, RESERVED_CONTAINERS.system, {});
   const documents: [string, unknown][] = [
     [SYSTEM_OBJECTS.capabilities, capabilitiesDocument(options.capabilities)],

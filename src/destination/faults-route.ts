@@ -56,7 +56,17 @@ export function applyFaults(ctx: DestinationContext): RequestHandler {
     const act = (): void => {
       if (decision.status === undefined) return next();
       ctx.log.info({ method: req.method, path, status: decision.status }, 'fault injected');
-      sendError(req, res, decision.status, decision.status === 503 ? 'Service Unavailable: busy, retry soon (injected fault)' : decision.status === 507 ? 'Insufficient Storage (injected fault)' : 'Internal Server Error (injected fault)', decision.status === 503 ? { 'Retry-After': '1' } : {});
+      sendError(
+        req,
+        res,
+        decision.status,
+        decision.status === 503
+          ? 'Service Unavailable: busy, retry soon (injected fault)'
+          : decision.status === 507
+            ? 'Insufficient Storage (injected fault)'
+            : 'Internal Server Error (injected fault)',
+        decision.status === 503 ? { 'Retry-After': '1' } : {},
+      );
     };
     if (decision.latencyMs > 0) void ctx.options.sleep(decision.latencyMs).then(act);
     else act();

@@ -87,13 +87,27 @@ export function checkRule(input: unknown): FaultRule {
   const rule = input as Record<string, unknown>;
   const known = ['status', 'share', 'pathPrefix', 'methods', 'latencyMs', 'times'];
   const unknown = Object.keys(rule).filter((k) => !known.includes(k));
-  if (unknown.length) throw new Error(`unknown fault rule field(s): ${unknown.join(', ')} (known: ${known.join(', ')})`);
-  if (rule.status !== undefined && !(FAULT_STATUSES as readonly unknown[]).includes(rule.status)) throw new Error(`fault status must be one of ${FAULT_STATUSES.join(', ')}`);
-  if (rule.share !== undefined && !(typeof rule.share === 'number' && rule.share >= 0 && rule.share <= 1)) throw new Error('fault share must be a number from 0 to 1');
-  if (rule.pathPrefix !== undefined && typeof rule.pathPrefix !== 'string') throw new Error('fault pathPrefix must be a string');
-  if (rule.methods !== undefined && !(Array.isArray(rule.methods) && rule.methods.every((m) => typeof m === 'string'))) throw new Error('fault methods must be a list of strings');
-  if (rule.latencyMs !== undefined && !(typeof rule.latencyMs === 'number' && rule.latencyMs >= 0 && rule.latencyMs <= 600_000)) throw new Error('fault latencyMs must be 0..600000');
-  if (rule.times !== undefined && !(Number.isInteger(rule.times) && (rule.times as number) >= 0)) throw new Error('fault times must be a whole number');
-  if (rule.status === undefined && rule.latencyMs === undefined) throw new Error('a fault rule needs a status, a latencyMs, or both');
-  return { ...(rule as FaultRule), ...(rule.methods ? { methods: (rule.methods as string[]).map((m) => m.toUpperCase()) } : {}) };
+  if (unknown.length)
+    throw new Error(`unknown fault rule field(s): ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  if (rule.status !== undefined && !(FAULT_STATUSES as readonly unknown[]).includes(rule.status))
+    throw new Error(`fault status must be one of ${FAULT_STATUSES.join(', ')}`);
+  if (rule.share !== undefined && !(typeof rule.share === 'number' && rule.share >= 0 && rule.share <= 1))
+    throw new Error('fault share must be a number from 0 to 1');
+  if (rule.pathPrefix !== undefined && typeof rule.pathPrefix !== 'string')
+    throw new Error('fault pathPrefix must be a string');
+  if (rule.methods !== undefined && !(Array.isArray(rule.methods) && rule.methods.every((m) => typeof m === 'string')))
+    throw new Error('fault methods must be a list of strings');
+  if (
+    rule.latencyMs !== undefined &&
+    !(typeof rule.latencyMs === 'number' && rule.latencyMs >= 0 && rule.latencyMs <= 600_000)
+  )
+    throw new Error('fault latencyMs must be 0..600000');
+  if (rule.times !== undefined && !(Number.isInteger(rule.times) && (rule.times as number) >= 0))
+    throw new Error('fault times must be a whole number');
+  if (rule.status === undefined && rule.latencyMs === undefined)
+    throw new Error('a fault rule needs a status, a latencyMs, or both');
+  return {
+    ...(rule as FaultRule),
+    ...(rule.methods ? { methods: (rule.methods as string[]).map((m) => m.toUpperCase()) } : {}),
+  };
 }

@@ -59,7 +59,12 @@ export interface Md5Job {
 }
 
 const MiB = 1024 * 1024;
-const DEFAULTS = { maxJobBytesInFlight: 8 * MiB, maxWorkerBytesInFlight: 16 * MiB, batchBytes: MiB, inlineBytes: 64 * 1024 };
+const DEFAULTS = {
+  maxJobBytesInFlight: 8 * MiB,
+  maxWorkerBytesInFlight: 16 * MiB,
+  batchBytes: MiB,
+  inlineBytes: 64 * 1024,
+};
 
 /** Op codes after a job id in a message's `ops` (a length >= 0 is bytes to hash). */
 const OP_END = -1;
@@ -117,14 +122,22 @@ export class Md5WorkerPool {
 
   constructor(options: Md5WorkerPoolOptions = {}) {
     const size = options.size ?? Math.max(1, availableParallelism() - 1);
-    if (!(Number.isInteger(size) && size >= 1)) throw new RangeError(`MD5 worker pool size must be a whole number of 1 or more, not ${size}`);
+    if (!(Number.isInteger(size) && size >= 1))
+      throw new RangeError(`MD5 worker pool size must be a whole number of 1 or more, not ${size}`);
     const positive = (value: number | undefined, fallback: number, name: string, zero = false): number => {
       const v = value ?? fallback;
-      if (!(Number.isInteger(v) && (v > 0 || (zero && v === 0)))) throw new RangeError(`MD5 worker pool ${name} must be a whole number${zero ? ' of 0 or more' : ' above 0'}, not ${v}`);
+      if (!(Number.isInteger(v) && (v > 0 || (zero && v === 0))))
+        throw new RangeError(
+          `MD5 worker pool ${name} must be a whole number${zero ? ' of 0 or more' : ' above 0'}, not ${v}`,
+        );
       return v;
     };
     const batchBytes = positive(options.batchBytes, DEFAULTS.batchBytes, 'batchBytes');
-    const maxWorkerBytesInFlight = positive(options.maxWorkerBytesInFlight, DEFAULTS.maxWorkerBytesInFlight, 'maxWorkerBytesInFlight');
+    const maxWorkerBytesInFlight = positive(
+      options.maxWorkerBytesInFlight,
+      DEFAULTS.maxWorkerBytesInFlight,
+      'maxWorkerBytesInFlight',
+    );
     this.settings = {
       size,
       batchBytes,
@@ -265,7 +278,8 @@ class HashJob implements Md5Job {
         const item = this.queue[0];
         while (item.offset < item.data.length) {
           const room = this.settings.maxJobBytesInFlight - this.inFlight;
-          const copied = room > 0 ? worker.stage(this, item.data, item.offset, Math.min(room, item.data.length - item.offset)) : 0;
+          const copied =
+            room > 0 ? worker.stage(this, item.data, item.offset, Math.min(room, item.data.length - item.offset)) : 0;
           if (copied === 0) {
             // Wait for acknowledgements: of this job's bytes, or of any buffer of the worker.
             this.waiting = true;

@@ -23,7 +23,14 @@ const PUT_FAILURE_STATUS: Record<PutFailure, number> = {
 };
 
 /** Every operation on `/v1/{account}/{container}/{object}`. */
-export async function objectOperation(ctx: DestinationContext, req: Request, res: Response, container: string, object: string, caller: Caller): Promise<void> {
+export async function objectOperation(
+  ctx: DestinationContext,
+  req: Request,
+  res: Response,
+  container: string,
+  object: string,
+  caller: Caller,
+): Promise<void> {
   switch (req.method) {
     case 'PUT':
       return putObject(ctx, req, res, container, object, caller);
@@ -35,15 +42,25 @@ export async function objectOperation(ctx: DestinationContext, req: Request, res
     case 'DELETE': {
       const verdict = checkObjectDelete(container, object);
       if (!verdict.ok) return sendError(req, res, verdict.status, verdict.message);
-      if (!(await ctx.store.deleteObject(caller.account, container, object))) return sendError(req, res, 404, 'Not Found');
+      if (!(await ctx.store.deleteObject(caller.account, container, object)))
+        return sendError(req, res, 404, 'Not Found');
       return sendEmpty(res, 204);
     }
     default:
-      return sendError(req, res, 405, `Method ${req.method} is not allowed on an object`, { Allow: 'PUT, POST, GET, HEAD, DELETE' });
+      return sendError(req, res, 405, `Method ${req.method} is not allowed on an object`, {
+        Allow: 'PUT, POST, GET, HEAD, DELETE',
+      });
   }
 }
 
-async function putObject(ctx: DestinationContext, req: Request, res: Response, container: string, object: string, { account }: Caller): Promise<void> {
+async function putObject(
+  ctx: DestinationContext,
+  req: Request,
+  res: Response,
+  container: string,
+  object: string,
+  { account }: Caller,
+): Promise<void> {
   const { store, options, log } = ctx;
   const where = { account, container, object };
   const lengthHeader = req.headers['content-length'];
@@ -58,7 +75,8 @@ async function putObject(ctx: DestinationContext, req: Request, res: Response, c
     return sendError(req, res, 413, `Your request is too large: the limit is ${options.maxObjectBytes} bytes`);
   }
   const etagHeader = req.headers.etag === undefined ? undefined : unquoteEtag(String(req.headers.etag));
-  if (etagHeader !== undefined && !isMd5Hex(etagHeader)) return sendError(req, res, 422, `Unprocessable Entity: ETag "${etagHeader}" is not an MD5 hex digest`);
+  if (etagHeader !== undefined && !isMd5Hex(etagHeader))
+    return sendError(req, res, 422, `Unprocessable Entity: ETag "${etagHeader}" is not an MD5 hex digest`);
   const metadata = Object.fromEntries(readMetadata(req.headers, 'object').set);
   const limits = metadataProblem(new Map(Object.entries(metadata)), 'object');
   if (limits) {
@@ -67,7 +85,14 @@ async function putObject(ctx: DestinationContext, req: Request, res: Response, c
   }
   if (!store.container(account, container)) return sendError(req, res, 404, 'Container not found');
   const existing = store.object(account, container, object);
-  const verdict = checkObjectWrite(container, object, metadata, existing?.metadata, registryOf(ctx, account), policyOf(ctx));
+  const verdict = checkObjectWrite(
+    container,
+    object,
+    metadata,
+    existing?.metadata,
+    registryOf(ctx, account),
+    policyOf(ctx),
+  );
   if (!verdict.ok) {
     if (verdict.recording) ctx.recordings.refused(account, container, verdict.message, true);
     else log.info({ ...where, status: verdict.status, reason: verdict.message }, 'PUT refused');
@@ -95,27 +120,59 @@ async function putObject(ctx: DestinationContext, req: Request, res: Response, c
   }
   ctx.recordings.objectStored(account, container, outcome.record);
   log.debug({ ...where, bytes: outcome.record.bytes, etag: outcome.record.etag }, 'object stored');
-  sendEmpty(res, 201, { ETag: outcome.record.etag, 'Last-Modified': httpDate(outcome.record.lastModified), 'X-Timestamp': swiftTimestamp(outcome.record.lastModified) });
+  sendEmpty(res, 201, {
+    ETag: outcome.record.etag,
+    'Last-Modified': httpDate(outcome.record.lastModified),
+    'X-Timestamp': swiftTimestamp(outcome.record.lastModified),
+  });
 }
 
-async function postObject(ctx: DestinationContext, req: Request, res: Response, container: string, object: string, { account }: Caller): Promise<void> {
+async function postObject(
+  ctx: DestinationContext,
+  req: Request,
+  res: Response,
+  container: string,
+  object: string,
+  { account }: Caller,
+): Promise<void> {
   const existing = ctx.store.object(account, container, object);
   if (!existing) return sendError(req, res, 404, 'Not Found');
   const metadata = Object.fromEntries(readMetadata(req.headers, 'object').set);
   const limits = metadataProblem(new Map(Object.entries(metadata)), 'object');
   if (limits) return sendError(req, res, 400, limits);
-  const verdict = checkObjectWrite(container, object, metadata, existing.metadata, registryOf(ctx, account), policyOf(ctx), true);
+  const verdict = checkObjectWrite(
+    container,
+    object,
+    metadata,
+    existing.metadata,
+    registryOf(ctx, account),
+    policyOf(ctx),
+    true,
+  );
   if (!verdict.ok) {
     ctx.log.info({ account, container, object, status: verdict.status, reason: verdict.message }, 'POST refused');
     return sendError(req, res, verdict.status, verdict.message);
   }
   const contentType = req.headers['content-type'];
-  const updated = await ctx.store.postObject(account, container, object, metadata, contentType === undefined ? undefined : String(contentType));
+  const updated = await ctx.store.postObject(
+    account,
+    container,
+    object,
+    metadata,
+    contentType === undefined ? undefined : String(contentType),
+  );
   if (!updated) return sendError(req, res, 404, 'Not Found');
   sendEmpty(res, 202);
 }
 
-async function getObject(ctx: DestinationContext, req: Request, res: Response, container: string, object: string, { account }: Caller): Promise<void> {
+async function getObject(
+  ctx: DestinationContext,
+  req: Request,
+  res: Response,
+  container: string,
+  object: string,
+  { account }: Caller,
+): Promise<void> {
   if (req.method === 'HEAD') {
     const record = ctx.store.object(account, container, object);
     if (!record) return sendError(req, res, 404, 'Not Found');

@@ -50,7 +50,9 @@ export interface ContainerRecord {
 }
 
 /** The result of {@link ObjectStore.putObject}. */
-export type PutOutcome = { ok: true; record: ObjectRecord; replaced: ObjectRecord | undefined } | { ok: false; reason: PutFailure; message: string };
+export type PutOutcome =
+  | { ok: true; record: ObjectRecord; replaced: ObjectRecord | undefined }
+  | { ok: false; reason: PutFailure; message: string };
 
 /** What a PUT brings besides its body. */
 export interface PutRequest extends BodyLimits {
@@ -150,11 +152,22 @@ export class ObjectStore {
    * Creates a container (`created`) or merges metadata into the existing one
    * (`exists`), as a Swift PUT does; `remove` names metadata to drop.
    */
-  async putContainer(account: string, name: string, set: StoredMetadata, remove: readonly string[] = []): Promise<'created' | 'exists'> {
+  async putContainer(
+    account: string,
+    name: string,
+    set: StoredMetadata,
+    remove: readonly string[] = [],
+  ): Promise<'created' | 'exists'> {
     return this.lock.run(`c:${account}/${name}`, async () => {
       const owner = this.account(account);
       const existing = owner.containers.get(name);
-      const record: ContainerRecord = existing ?? { name, created: this.options.clock.now(), metadata: {}, objects: new Map(), bytes: 0 };
+      const record: ContainerRecord = existing ?? {
+        name,
+        created: this.options.clock.now(),
+        metadata: {},
+        objects: new Map(),
+        bytes: 0,
+      };
       const metadata = mergeMetadata(record.metadata, set, remove);
       const dir = join(owner.dir, fileKey(name));
       await mkdir(join(dir, 'objects'), { recursive: true });
@@ -186,7 +199,13 @@ export class ObjectStore {
   }
 
   /** Streams `body` into a new version of the object; see the file comment for the guarantees. */
-  async putObject(account: string, container: string, name: string, body: Readable, request: PutRequest): Promise<PutOutcome> {
+  async putObject(
+    account: string,
+    container: string,
+    name: string,
+    body: Readable,
+    request: PutRequest,
+  ): Promise<PutOutcome> {
     const owner = this.account(account);
     if (!owner.containers.has(container)) return { ok: false, reason: 'no-container', message: 'Container not found' };
     const objectsDir = join(owner.dir, fileKey(container), 'objects');
@@ -196,7 +215,12 @@ export class ObjectStore {
     const received = await receiveBody(body, part, request, this.md5, this.options.openWrite);
     if (!received.ok) return received;
     const { bytes, etag } = received;
-    const refusal = request.contentLength !== undefined && bytes !== request.contentLength ? lengthMismatch(bytes, request.contentLength) : request.expectedEtag !== undefined && request.expectedEtag.toLowerCase() !== etag ? etagMismatch() : undefined;
+    const refusal =
+      request.contentLength !== undefined && bytes !== request.contentLength
+        ? lengthMismatch(bytes, request.contentLength)
+        : request.expectedEtag !== undefined && request.expectedEtag.toLowerCase() !== etag
+          ? etagMismatch()
+          : undefined;
     if (refusal) {
       await rm(part, { force: true });
       return refusal;
@@ -208,7 +232,15 @@ export class ObjectStore {
         return { ok: false, reason: 'no-container', message: 'Container was deleted during the upload' } as const;
       }
       const dataFile = `${key}.${id}.data`;
-      const object: ObjectRecord = { name, etag, bytes, contentType: request.contentType, lastModified: this.options.clock.now(), metadata: request.metadata, dataFile };
+      const object: ObjectRecord = {
+        name,
+        etag,
+        bytes,
+        contentType: request.contentType,
+        lastModified: this.options.clock.now(),
+        metadata: request.metadata,
+        dataFile,
+      };
       try {
         await rename(part, join(objectsDir, dataFile));
         // The record's directory fsync also makes this rename durable.
@@ -234,13 +266,28 @@ export class ObjectStore {
   }
 
   /** Replaces an object's metadata (and content type, if given), as a Swift POST; false when absent. */
-  async postObject(account: string, container: string, name: string, metadata: StoredMetadata, contentType?: string): Promise<ObjectRecord | undefined> {
+  async postObject(
+    account: string,
+    container: string,
+    name: string,
+    metadata: StoredMetadata,
+    contentType?: string,
+  ): Promise<ObjectRecord | undefined> {
     return this.lock.run(`o:${account}/${container}/${name}`, async () => {
       const record = this.container(account, container);
       const current = record?.objects.get(name);
       if (!record || !current) return undefined;
-      const updated: ObjectRecord = { ...current, metadata, contentType: contentType ?? current.contentType, lastModified: this.options.clock.now() };
-      await this.writeRecord(join(this.account(account).dir, fileKey(container), 'objects'), `${fileKey(name)}.json`, JSON.stringify(updated));
+      const updated: ObjectRecord = {
+        ...current,
+        metadata,
+        contentType: contentType ?? current.contentType,
+        lastModified: this.options.clock.now(),
+      };
+      await this.writeRecord(
+        join(this.account(account).dir, fileKey(container), 'objects'),
+        `${fileKey(name)}.json`,
+        JSON.stringify(updated),
+      );
       this.commit(record, updated, current);
       return updated;
     });
@@ -266,7 +313,11 @@ export class ObjectStore {
    * Opens an object's body for reading. The file is opened before the stream is
    * returned, so a concurrent replacement cannot take it away mid-read.
    */
-  async readObject(account: string, container: string, name: string): Promise<{ record: ObjectRecord; body: ReadStream } | undefined> {
+  async readObject(
+    account: string,
+    container: string,
+    name: string,
+  ): Promise<{ record: ObjectRecord; body: ReadStream } | undefined> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const record = this.object(account, container, name);
       if (!record) return undefined;
@@ -300,10 +351,19 @@ export class ObjectStore {
     try {
       meta = JSON.parse(await readFile(join(dir, 'container.json'), 'utf8')) as typeof meta;
     } catch (err) {
-      this.options.log.warn({ dir, err: (err as Error).message }, 'skipping a directory without a readable container.json');
+      this.options.log.warn(
+        { dir, err: (err as Error).message },
+        'skipping a directory without a readable container.json',
+      );
       return undefined;
     }
-    const record: ContainerRecord = { name: meta.name, created: meta.created, metadata: meta.metadata ?? {}, objects: new Map(), bytes: 0 };
+    const record: ContainerRecord = {
+      name: meta.name,
+      created: meta.created,
+      metadata: meta.metadata ?? {},
+      objects: new Map(),
+      bytes: 0,
+    };
     const objectsDir = join(dir, 'objects');
     await mkdir(objectsDir, { recursive: true });
     const files = await readdir(objectsDir);
@@ -315,11 +375,15 @@ export class ObjectStore {
         record.bytes += object.bytes;
         referenced.add(object.dataFile);
       } catch (err) {
-        this.options.log.warn({ file: join(objectsDir, file), err: (err as Error).message }, 'skipping an unreadable object record');
+        this.options.log.warn(
+          { file: join(objectsDir, file), err: (err as Error).message },
+          'skipping an unreadable object record',
+        );
       }
     }
     for (const file of files) {
-      const leftover = file.endsWith('.part') || file.endsWith('.tmp') || (file.endsWith('.data') && !referenced.has(file));
+      const leftover =
+        file.endsWith('.part') || file.endsWith('.tmp') || (file.endsWith('.data') && !referenced.has(file));
       if (leftover) await rm(join(objectsDir, file), { force: true });
     }
     return record;
@@ -328,7 +392,10 @@ export class ObjectStore {
 
 /** A readable, collision-free file name for any Swift name: slug + 16 hex of its SHA-256. */
 export function fileKey(name: string): string {
-  const slug = name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_').slice(0, 80);
+  const slug = name
+    .replace(/[^A-Za-z0-9._-]/g, '_')
+    .replace(/^\.+/, '_')
+    .slice(0, 80);
   return `${slug}~${createHash('sha256').update(name).digest('hex').slice(0, 16)}`;
 }
 

@@ -10,7 +10,8 @@ import { pipeline } from 'node:stream/promises';
 import type { Md5WorkerPool } from './md5-workers';
 
 /** Why a PUT stored nothing. */
-export type PutFailure = 'no-container' | 'etag-mismatch' | 'too-large' | 'quota' | 'disk-full' | 'aborted' | 'length-mismatch';
+export type PutFailure =
+  'no-container' | 'etag-mismatch' | 'too-large' | 'quota' | 'disk-full' | 'aborted' | 'length-mismatch';
 
 /** How the store writes part files; tests pass one that fails like a full disk. */
 export type OpenWrite = (path: string) => Writable;
@@ -30,7 +31,13 @@ export type Received = { ok: true; bytes: number; etag: string } | { ok: false; 
  * Writes the body into the part file and fsyncs it, computing its MD5 meanwhile.
  * On failure the part file is gone; on success it holds exactly the bytes hashed.
  */
-export async function receiveBody(body: Readable, part: string, request: BodyLimits, md5: Md5WorkerPool, openWrite?: OpenWrite): Promise<Received> {
+export async function receiveBody(
+  body: Readable,
+  part: string,
+  request: BodyLimits,
+  md5: Md5WorkerPool,
+  openWrite?: OpenWrite,
+): Promise<Received> {
   let writer: PartWriter;
   try {
     writer = openWrite ? givenPartWriter(openWrite, part) : await openPartWriter(part);
@@ -181,10 +188,21 @@ async function fsyncFile(path: string): Promise<void> {
 
 /** Maps an error of receiving or committing a body to its failure; rethrows what is not one. */
 export function putFailure(err: unknown, bytes: number): { ok: false; reason: PutFailure; message: string } {
-  if (err instanceof StoreRefusal) return { ok: false, reason: err.reason, message: err.reason === 'quota' ? 'Quota exceeded' : 'Your request is too large.' };
+  if (err instanceof StoreRefusal)
+    return {
+      ok: false,
+      reason: err.reason,
+      message: err.reason === 'quota' ? 'Quota exceeded' : 'Your request is too large.',
+    };
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOSPC' || code === 'EDQUOT') return { ok: false, reason: 'disk-full', message: 'Insufficient Storage' };
-  if (code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'ECONNABORTED' || (err as Error).message === 'aborted') {
+  if (code === 'ENOSPC' || code === 'EDQUOT')
+    return { ok: false, reason: 'disk-full', message: 'Insufficient Storage' };
+  if (
+    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    code === 'ECONNRESET' ||
+    code === 'ECONNABORTED' ||
+    (err as Error).message === 'aborted'
+  ) {
     return { ok: false, reason: 'aborted', message: `upload interrupted after ${bytes} bytes` };
   }
   throw err;

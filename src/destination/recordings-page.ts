@@ -31,14 +31,21 @@ export function recordingsPage(ctx: DestinationContext): RequestHandler {
     const user = ctx.options.users.find((u) => u.user === verdict.account?.name);
     const account = user?.account ?? '';
     const body = page(account, ctx.recordings.list(account), ctx.store.containers(account).length);
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), 'Cache-Control': 'no-store' });
+    res.writeHead(200, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(body)),
+      'Cache-Control': 'no-store',
+    });
     res.end(req.method === 'HEAD' ? undefined : body);
   };
 }
 
 function page(account: string, recordings: RecordingInfo[], containers: number): string {
   const rows = recordings
-    .map((r) => `<tr class="${r.status.replace(' ', '-')}"><td>${escape(r.container)}</td><td>${escape(r.userId)}</td><td>${escape(r.serial)}</td><td>${escape(r.triggerOnTime)}</td><td>${escape(r.status)}${r.reason ? `<br><small>${escape(r.reason)}</small>` : ''}</td><td>${r.clips}</td><td>${r.bytes}</td><td>${r.durationSeconds}</td></tr>`)
+    .map(
+      (r) =>
+        `<tr class="${r.status.replace(' ', '-')}"><td>${escape(r.container)}</td><td>${escape(r.userId)}</td><td>${escape(r.serial)}</td><td>${escape(r.triggerOnTime)}</td><td>${escape(r.status)}${r.reason ? `<br><small>${escape(r.reason)}</small>` : ''}</td><td>${r.clips}</td><td>${r.bytes}</td><td>${r.durationSeconds}</td></tr>`,
+    )
     .join('\n');
   return `<!doctype html>
 <html><head><meta charset="utf-8"><title>bwc-emu content destination: ${escape(account)}</title>

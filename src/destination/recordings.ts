@@ -60,12 +60,39 @@ export class RecordingLog {
     // container PUT does not stick once the container is accepted (say, after registration).
     const keepRefusal = current?.status === 'not transferred' && this.clipRefused.has(key);
     const info: RecordingInfo = current
-      ? { ...current, status: keepRefusal ? 'not transferred' : status, ...(keepRefusal ? {} : { reason: undefined }), updated: this.now() }
-      : { account, container, userId: name.userId, serial: name.serial, triggerOnTime: new Date(name.triggerOnTime).toISOString(), status, clips: 0, bytes: 0, durationSeconds: 0, updated: this.now() };
+      ? {
+          ...current,
+          status: keepRefusal ? 'not transferred' : status,
+          ...(keepRefusal ? {} : { reason: undefined }),
+          updated: this.now(),
+        }
+      : {
+          account,
+          container,
+          userId: name.userId,
+          serial: name.serial,
+          triggerOnTime: new Date(name.triggerOnTime).toISOString(),
+          status,
+          clips: 0,
+          bytes: 0,
+          durationSeconds: 0,
+          updated: this.now(),
+        };
     if (info.reason === undefined) delete info.reason;
     this.byKey.set(key, info);
     if (status === 'complete' && current?.status !== 'complete' && !loading) {
-      this.log.info({ account, recording: container, user: info.userId, device: info.serial, clips: info.clips, bytes: info.bytes, durationSeconds: info.durationSeconds }, 'recording complete');
+      this.log.info(
+        {
+          account,
+          recording: container,
+          user: info.userId,
+          device: info.serial,
+          clips: info.clips,
+          bytes: info.bytes,
+          durationSeconds: info.durationSeconds,
+        },
+        'recording complete',
+      );
     }
     return true;
   }
@@ -78,10 +105,22 @@ export class RecordingLog {
     const clips = this.clipDurations.get(key) ?? new Map<string, { bytes: number; seconds: number }>();
     const start = parseEpochSeconds(object.metadata.starttime);
     const stop = parseEpochSeconds(object.metadata.stoptime);
-    clips.set(object.name, { bytes: object.bytes, seconds: start !== undefined && stop !== undefined ? Math.max(0, stop - start) : 0 });
+    clips.set(object.name, {
+      bytes: object.bytes,
+      seconds: start !== undefined && stop !== undefined ? Math.max(0, stop - start) : 0,
+    });
     this.clipDurations.set(key, clips);
-    const totals = [...clips.values()].reduce((sum, clip) => ({ bytes: sum.bytes + clip.bytes, seconds: sum.seconds + clip.seconds }), { bytes: 0, seconds: 0 });
-    this.byKey.set(key, { ...info, clips: clips.size, bytes: totals.bytes, durationSeconds: Math.round(totals.seconds * 1000) / 1000, updated: this.now() });
+    const totals = [...clips.values()].reduce(
+      (sum, clip) => ({ bytes: sum.bytes + clip.bytes, seconds: sum.seconds + clip.seconds }),
+      { bytes: 0, seconds: 0 },
+    );
+    this.byKey.set(key, {
+      ...info,
+      clips: clips.size,
+      bytes: totals.bytes,
+      durationSeconds: Math.round(totals.seconds * 1000) / 1000,
+      updated: this.now(),
+    });
   }
 
   /** A rule refused (part of) a recording with 400: it is `not transferred`. */
@@ -108,6 +147,8 @@ export class RecordingLog {
 
   /** Recordings of one account (or all), oldest trigger time first. */
   list(account?: string): RecordingInfo[] {
-    return [...this.byKey.values()].filter((r) => account === undefined || r.account === account).sort((a, b) => a.triggerOnTime.localeCompare(b.triggerOnTime) || a.container.localeCompare(b.container));
+    return [...this.byKey.values()]
+      .filter((r) => account === undefined || r.account === account)
+      .sort((a, b) => a.triggerOnTime.localeCompare(b.triggerOnTime) || a.container.localeCompare(b.container));
   }
 }

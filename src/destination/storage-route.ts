@@ -38,7 +38,14 @@ export function storageRoute(ctx: DestinationContext): RequestHandler {
     const verdict = ctx.tokens.verify(Array.isArray(tokenHeader) ? tokenHeader[0] : tokenHeader);
     if (!verdict.ok) {
       ctx.log.info({ method: req.method, path: target, reason: verdict.reason }, 'request refused: token');
-      sendError(req, res, 401, verdict.reason === 'missing' ? 'Unauthorized: X-Auth-Token is required' : `Unauthorized: the token is ${verdict.reason}; authenticate again`);
+      sendError(
+        req,
+        res,
+        401,
+        verdict.reason === 'missing'
+          ? 'Unauthorized: X-Auth-Token is required'
+          : `Unauthorized: the token is ${verdict.reason}; authenticate again`,
+      );
       return;
     }
     if (verdict.account !== path.account) {
@@ -59,7 +66,14 @@ export function storageRoute(ctx: DestinationContext): RequestHandler {
   };
 }
 
-async function dispatch(ctx: DestinationContext, req: Request, res: Response, path: SwiftPath, query: URLSearchParams, caller: Caller): Promise<void> {
+async function dispatch(
+  ctx: DestinationContext,
+  req: Request,
+  res: Response,
+  path: SwiftPath,
+  query: URLSearchParams,
+  caller: Caller,
+): Promise<void> {
   if (path.kind === 'account') return accountOperation(ctx, req, res, query, caller);
   if (path.kind === 'container') return containerOperation(ctx, req, res, path.container, query, caller);
   return objectOperation(ctx, req, res, path.container, path.object, caller);

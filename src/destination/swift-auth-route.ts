@@ -28,7 +28,8 @@ export function authRoute(ctx: DestinationContext): RequestHandler {
       return;
     }
     const { token, expires } = ctx.tokens.issue({ account: user.account, user: user.user, readOnly: user.readOnly });
-    const base = ctx.options.publicUrl ?? `${ctx.scheme}://${req.headers.host ?? `${ctx.options.host}:${req.socket.localPort}`}`;
+    const base =
+      ctx.options.publicUrl ?? `${ctx.scheme}://${req.headers.host ?? `${ctx.options.host}:${req.socket.localPort}`}`;
     const storageUrl = `${base}/v1/${user.account}`;
     const body = JSON.stringify({ storage: { default: 'local', local: storageUrl } });
     res.writeHead(200, {

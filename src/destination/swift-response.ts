@@ -28,7 +28,9 @@ const STATUS_TEXT: Record<number, string> = {
 
 /** Sets `X-Trans-Id` (and its OpenStack twin) for this request; call first. */
 export function setTransactionId(res: ServerResponse): string {
-  const id = `tx${randomBytes(11).toString('hex')}-${Math.floor(Date.now() / 1000).toString(16).padStart(10, '0')}`;
+  const id = `tx${randomBytes(11).toString('hex')}-${Math.floor(Date.now() / 1000)
+    .toString(16)
+    .padStart(10, '0')}`;
   res.setHeader('X-Trans-Id', id);
   res.setHeader('X-Openstack-Request-Id', id);
   return id;
@@ -39,32 +41,59 @@ export function setTransactionId(res: ServerResponse): string {
  * (so the client reads the answer, not a reset), or for a large one the connection
  * is closed after the answer.
  */
-export function sendError(req: IncomingMessage, res: ServerResponse, status: number, message?: string, headers: Record<string, string> = {}): void {
+export function sendError(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  message?: string,
+  headers: Record<string, string> = {},
+): void {
   const body = req.method === 'HEAD' ? '' : `${message ?? STATUS_TEXT[status] ?? 'Error'}\n`;
-  const pendingBody = !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0);
+  const pendingBody =
+    !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0);
   if (pendingBody) {
     // A client waiting for 100-continue never sends the body: end the connection after the answer.
     const waiting = /100-continue/i.test(String(req.headers.expect ?? ''));
-    if (waiting || Number(req.headers['content-length'] ?? Infinity) > DRAIN_LIMIT) res.setHeader('Connection', 'close');
+    if (waiting || Number(req.headers['content-length'] ?? Infinity) > DRAIN_LIMIT)
+      res.setHeader('Connection', 'close');
     req.resume();
   }
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  res.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)) });
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+  });
   res.end(body);
 }
 
 /** Sends a status with no body (201, 202, 204), with headers. */
 export function sendEmpty(res: ServerResponse, status: number, headers: Record<string, string | number> = {}): void {
-  res.writeHead(status, { ...stringify(headers), 'Content-Length': '0', ...(status === 204 ? {} : { 'Content-Type': 'text/html; charset=UTF-8' }) });
+  res.writeHead(status, {
+    ...stringify(headers),
+    'Content-Length': '0',
+    ...(status === 204 ? {} : { 'Content-Type': 'text/html; charset=UTF-8' }),
+  });
   res.end();
 }
 
 /** Sends a body (text or JSON listing), with headers; HEAD gets the headers only. */
-export function sendBody(req: IncomingMessage, res: ServerResponse, status: number, body: string, contentType: string, headers: Record<string, string | number> = {}): void {
-  res.writeHead(status, { ...stringify(headers), 'Content-Type': contentType, 'Content-Length': String(Buffer.byteLength(body)) });
+export function sendBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  body: string,
+  contentType: string,
+  headers: Record<string, string | number> = {},
+): void {
+  res.writeHead(status, {
+    ...stringify(headers),
+    'Content-Type': contentType,
+    'Content-Length': String(Buffer.byteLength(body)),
+  });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 

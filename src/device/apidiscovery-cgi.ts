@@ -32,7 +32,9 @@ export function apiDiscoveryCgi(served: readonly RpcApiSpec[], maxBodyBytes: num
       getApiList: (request) => {
         const id = optionalString(request.params.id, 'id');
         const version = optionalString(request.params.version, 'version');
-        const apiList = apis.filter((api) => (id === undefined || api.id === id) && (version === undefined || api.version === version));
+        const apiList = apis.filter(
+          (api) => (id === undefined || api.id === id) && (version === undefined || api.version === version),
+        );
         return { apiList };
       },
       getSupportedVersions: () => ({ apiVersions: API_DISCOVERY_API.versions }),
@@ -42,6 +44,7 @@ export function apiDiscoveryCgi(served: readonly RpcApiSpec[], maxBodyBytes: num
 
 function optionalString(value: unknown, name: string): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new RpcFault(RpcErrorCode.INVALID_PARAMETER, `Invalid parameter: params.${name} must be a string`);
+  if (typeof value !== 'string')
+    throw new RpcFault(RpcErrorCode.INVALID_PARAMETER, `Invalid parameter: params.${name} must be a string`);
   return value;
 }

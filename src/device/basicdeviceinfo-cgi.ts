@@ -25,12 +25,20 @@ export function basicDeviceInfoCgi(identity: DeviceIdentity, maxBodyBytes: numbe
       getAllProperties: () => ({ propertyList: { ...identity } }),
       getProperties: (request) => {
         const names = request.params.propertyList;
-        if (names === undefined) throw new RpcFault(RpcErrorCode.PARAMETER_MISSING, 'Required parameter missing: params.propertyList');
+        if (names === undefined)
+          throw new RpcFault(RpcErrorCode.PARAMETER_MISSING, 'Required parameter missing: params.propertyList');
         if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string')) {
-          throw new RpcFault(RpcErrorCode.INVALID_PARAMETER, 'Invalid parameter: params.propertyList must be a non-empty list of property names');
+          throw new RpcFault(
+            RpcErrorCode.INVALID_PARAMETER,
+            'Invalid parameter: params.propertyList must be a non-empty list of property names',
+          );
         }
         const unknown = names.filter((n) => !Object.hasOwn(identity, n));
-        if (unknown.length > 0) throw new RpcFault(RpcErrorCode.INVALID_PARAMETER, `Invalid parameter: unknown propert${unknown.length > 1 ? 'ies' : 'y'}: ${unknown.join(', ')}`);
+        if (unknown.length > 0)
+          throw new RpcFault(
+            RpcErrorCode.INVALID_PARAMETER,
+            `Invalid parameter: unknown propert${unknown.length > 1 ? 'ies' : 'y'}: ${unknown.join(', ')}`,
+          );
         const propertyList: Record<string, string> = {};
         for (const name of names as (keyof DeviceIdentity)[]) propertyList[name] = identity[name];
         return { propertyList };

@@ -34,11 +34,26 @@ export function buildDeviceApp(options: ResolvedDeviceOptions, parts: DevicePart
   app.use(requestLog(log));
   const auth = requireAuth(authenticator, log);
   const cgi = options.cgiPrefix;
-  app.all(`${cgi}/featureflag.cgi`, allowMethods(['POST'], log), auth, featureFlagCgi(flags, options.maxBodyBytes, log));
+  app.all(
+    `${cgi}/featureflag.cgi`,
+    allowMethods(['POST'], log),
+    auth,
+    featureFlagCgi(flags, options.maxBodyBytes, log),
+  );
   app.all(`${cgi}/wssession.cgi`, allowMethods(['GET', 'POST'], log), auth, wssessionCgi(tokens, log));
   const discoveryAuth = options.discoveryAuth === 'anonymous' ? [] : [auth];
-  app.all(`${cgi}/apidiscovery.cgi`, allowMethods(['POST'], log), ...discoveryAuth, apiDiscoveryCgi(SERVED_APIS, options.maxBodyBytes, log));
-  app.all(`${cgi}/basicdeviceinfo.cgi`, allowMethods(['POST'], log), auth, basicDeviceInfoCgi(options.identity, options.maxBodyBytes, log));
+  app.all(
+    `${cgi}/apidiscovery.cgi`,
+    allowMethods(['POST'], log),
+    ...discoveryAuth,
+    apiDiscoveryCgi(SERVED_APIS, options.maxBodyBytes, log),
+  );
+  app.all(
+    `${cgi}/basicdeviceinfo.cgi`,
+    allowMethods(['POST'], log),
+    auth,
+    basicDeviceInfoCgi(options.identity, options.maxBodyBytes, log),
+  );
   app.all(`${cgi}/param.cgi`, allowMethods(['GET', 'POST'], log), auth, paramCgi(options.identity, log));
   app.use((req: Request, res: Response) => {
     res.status(404).type('text/plain').send(`Not found: ${req.path}\n`);

@@ -94,7 +94,9 @@ export const DEFAULT_INITIAL_STATES: readonly InitialState[] = [
 ];
 
 /** Options with every default filled in and checked. */
-export interface ResolvedDeviceOptions extends Required<Omit<DeviceOptions, 'tls' | 'stateDir' | 'logger' | 'logLevel' | 'realm' | 'identity'>> {
+export interface ResolvedDeviceOptions extends Required<
+  Omit<DeviceOptions, 'tls' | 'stateDir' | 'logger' | 'logLevel' | 'realm' | 'identity'>
+> {
   realm: string;
   identity: DeviceIdentity;
   tls: boolean | TlsMaterial;
@@ -109,10 +111,15 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
   const wsPrefix = checkPrefix('wsPrefix', options.wsPrefix ?? '/svc');
   const auth = options.auth ?? 'both';
   if (!AUTH_MODES.includes(auth)) bad(`auth "${auth}" must be one of ${AUTH_MODES.join(', ')}`);
-  const digestAlgorithms = (options.digestAlgorithms ?? ['MD5']).map((a) => parseAlgorithm(a) ?? bad(`digest algorithm "${a}" is not one of MD5, MD5-sess, SHA-256, SHA-256-sess, SHA-512-256, SHA-512-256-sess`));
+  const digestAlgorithms = (options.digestAlgorithms ?? ['MD5']).map(
+    (a) =>
+      parseAlgorithm(a) ??
+      bad(`digest algorithm "${a}" is not one of MD5, MD5-sess, SHA-256, SHA-256-sess, SHA-512-256, SHA-512-256-sess`),
+  );
   if (digestAlgorithms.length === 0) bad('digestAlgorithms must name at least one algorithm');
   const digestReplay = options.digestReplay ?? 'lenient';
-  if (digestReplay !== 'lenient' && digestReplay !== 'strict') bad(`digestReplay "${digestReplay}" must be lenient or strict`);
+  if (digestReplay !== 'lenient' && digestReplay !== 'strict')
+    bad(`digestReplay "${digestReplay}" must be lenient or strict`);
   const accounts = options.accounts ?? [DEFAULT_ACCOUNT];
   if (accounts.length === 0 && auth !== 'none') bad('accounts must hold at least one account (or use auth "none")');
   for (const a of accounts) {
@@ -122,7 +129,8 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
   const flags = options.flags ?? [...DEFAULT_FLAGS];
   const seen = new Set<string>();
   for (const f of flags) {
-    if (!/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(f.name)) bad(`flag name "${f.name}" must start with a letter and hold only letters, digits, '_', '.', '-'`);
+    if (!/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(f.name))
+      bad(`flag name "${f.name}" must start with a letter and hold only letters, digits, '_', '.', '-'`);
     if (seen.has(f.name)) bad(`flag "${f.name}" is defined twice`);
     if (typeof f.defaultValue !== 'boolean') bad(`flag "${f.name}" needs a boolean defaultValue`);
     seen.add(f.name);
@@ -132,7 +140,12 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
     host: options.host ?? '127.0.0.1',
     serial,
     identity: resolveIdentity(serial, checkIdentity(options.identity ?? {})),
-    discoveryAuth: options.discoveryAuth === 'required' ? 'required' : options.discoveryAuth === undefined || options.discoveryAuth === 'anonymous' ? 'anonymous' : bad(`discoveryAuth "${options.discoveryAuth}" must be anonymous or required`),
+    discoveryAuth:
+      options.discoveryAuth === 'required'
+        ? 'required'
+        : options.discoveryAuth === undefined || options.discoveryAuth === 'anonymous'
+          ? 'anonymous'
+          : bad(`discoveryAuth "${options.discoveryAuth}" must be anonymous or required`),
     accounts,
     auth,
     digestAlgorithms,
@@ -148,7 +161,12 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
     maxBodyBytes: checkInteger('maxBodyBytes', options.maxBodyBytes ?? 64 * 1024, 64, 64 * 1024 * 1024),
     wsDeflate: options.wsDeflate ?? false,
     maxMessageBytes: checkInteger('maxMessageBytes', options.maxMessageBytes ?? 64 * 1024, 64, 64 * 1024 * 1024),
-    maxBufferedBytes: checkInteger('maxBufferedBytes', options.maxBufferedBytes ?? 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    maxBufferedBytes: checkInteger(
+      'maxBufferedBytes',
+      options.maxBufferedBytes ?? 4 * 1024 * 1024,
+      1024,
+      1024 * 1024 * 1024,
+    ),
     maxFilters: checkInteger('maxFilters', options.maxFilters ?? DEFAULT_MAX_FILTERS, 1, 100_000),
     topicAliases: options.topicAliases ?? { ...DEFAULT_TOPIC_ALIASES },
     initialStates: options.initialStates ?? [...DEFAULT_INITIAL_STATES],
@@ -165,13 +183,15 @@ export function vendorWord(cgiPrefix: string): string {
 
 function checkPrefix(name: string, prefix: string): string {
   const trimmed = prefix.replace(/\/+$/, '');
-  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) bad(`${name} "${prefix}" must be a path like /svc-cgi (letters, digits, '.', '_', '~', '-')`);
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed))
+    bad(`${name} "${prefix}" must be a path like /svc-cgi (letters, digits, '.', '_', '~', '-')`);
   return trimmed;
 }
 
 function checkIdentity(identity: IdentityOptions): IdentityOptions {
   for (const [key, value] of Object.entries(identity)) {
-    if (!Object.hasOwn(DEFAULT_IDENTITY, key)) bad(`identity.${key} is not an identity field; fields: ${Object.keys(DEFAULT_IDENTITY).join(', ')}`);
+    if (!Object.hasOwn(DEFAULT_IDENTITY, key))
+      bad(`identity.${key} is not an identity field; fields: ${Object.keys(DEFAULT_IDENTITY).join(', ')}`);
     if (typeof value !== 'string' || /[\r\n]/.test(value)) bad(`identity.${key} must be a one-line string`);
   }
   return identity;
@@ -184,7 +204,8 @@ function checkTimestamps(mode: TimestampMode): TimestampMode {
 }
 
 function checkInteger(name: string, value: number, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max) bad(`${name} must be a whole number from ${min} to ${max}, not ${value}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    bad(`${name} must be a whole number from ${min} to ${max}, not ${value}`);
   return value;
 }
 

@@ -66,7 +66,10 @@ type DeviceState = 'RUNNING' | 'CLOSING' | 'CLOSED';
 export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHandle> {
   const resolved = resolveDeviceOptions(options);
   const log = (options.logger ?? createLogger({ level: options.logLevel })).child({ device: resolved.serial });
-  const tls = resolved.tls === true ? await selfSignedCertificate(`${resolved.serial}.bwc-emu.local`, resolved.host) : resolved.tls || undefined;
+  const tls =
+    resolved.tls === true
+      ? await selfSignedCertificate(`${resolved.serial}.bwc-emu.local`, resolved.host)
+      : resolved.tls || undefined;
   const authenticator = new Authenticator({
     mode: resolved.auth,
     accounts: resolved.accounts,

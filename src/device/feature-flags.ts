@@ -19,12 +19,32 @@ export interface FlagState extends FlagDefinition {
 
 /** A realistic built-in set, in the style of real devices' flag names. */
 export const DEFAULT_FLAGS: readonly FlagDefinition[] = [
-  { name: 'restrictRootAccess', description: 'Restrict the root account to local configuration only', defaultValue: false },
-  { name: 'selected_metadata_events', description: 'Send only the selected metadata events on the event stream', defaultValue: false },
+  {
+    name: 'restrictRootAccess',
+    description: 'Restrict the root account to local configuration only',
+    defaultValue: false,
+  },
+  {
+    name: 'selected_metadata_events',
+    description: 'Send only the selected metadata events on the event stream',
+    defaultValue: false,
+  },
   { name: 'graphics_udvd', description: 'Use the new graphics overlay renderer', defaultValue: false },
-  { name: 'bwc_prerecord_extended', description: 'Extend the pre-recording buffer from 30 to 120 seconds', defaultValue: false },
-  { name: 'bwc_gnss_track_upload', description: 'Upload the GNSS track of each recording with the clips', defaultValue: true },
-  { name: 'ws_data_stream_compression', description: 'Offer per-message deflate on the event stream', defaultValue: false },
+  {
+    name: 'bwc_prerecord_extended',
+    description: 'Extend the pre-recording buffer from 30 to 120 seconds',
+    defaultValue: false,
+  },
+  {
+    name: 'bwc_gnss_track_upload',
+    description: 'Upload the GNSS track of each recording with the clips',
+    defaultValue: true,
+  },
+  {
+    name: 'ws_data_stream_compression',
+    description: 'Offer per-message deflate on the event stream',
+    defaultValue: false,
+  },
 ];
 
 /** Outcome of a lookup or update: the names that do not exist, if any. */
@@ -85,7 +105,9 @@ export class FeatureFlags {
    * atomic writes could otherwise rename out of order and leave older values on disk.
    */
   private save(file: string): Promise<void> {
-    const write = this.writing.then(() => writeFileAtomic(file, `${JSON.stringify(Object.fromEntries(this.values), null, 2)}\n`));
+    const write = this.writing.then(() =>
+      writeFileAtomic(file, `${JSON.stringify(Object.fromEntries(this.values), null, 2)}\n`),
+    );
     this.writing = write.catch(() => {}); // a failed write does not block the next one
     return write;
   }
@@ -95,7 +117,8 @@ export class FeatureFlags {
     try {
       text = readFileSync(file, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') onProblem(`cannot read ${file}: ${(err as Error).message}; using defaults`);
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        onProblem(`cannot read ${file}: ${(err as Error).message}; using defaults`);
       return;
     }
     let saved: unknown;

@@ -27,9 +27,13 @@ export function featureFlagCgi(flags: FeatureFlags, maxBodyBytes: number, log: L
       listAll: () => ({ flags: flags.list() }),
       get: (request) => {
         const names = request.params.names;
-        if (names === undefined) throw new RpcFault(RpcErrorCode.PARAMETER_MISSING, 'Required parameter missing: params.names');
+        if (names === undefined)
+          throw new RpcFault(RpcErrorCode.PARAMETER_MISSING, 'Required parameter missing: params.names');
         if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string')) {
-          throw new RpcFault(RpcErrorCode.INVALID_PARAMETER, 'Invalid parameter: params.names must be a non-empty list of flag names');
+          throw new RpcFault(
+            RpcErrorCode.INVALID_PARAMETER,
+            'Invalid parameter: params.names must be a non-empty list of flag names',
+          );
         }
         const result = flags.get(names as string[]);
         if (!result.ok) throw notFound(result.unknown);
@@ -37,13 +41,22 @@ export function featureFlagCgi(flags: FeatureFlags, maxBodyBytes: number, log: L
       },
       set: async (request) => {
         const values = request.params.flagValues;
-        if (values === undefined) throw new RpcFault(RpcErrorCode.PARAMETER_MISSING, 'Required parameter missing: params.flagValues');
+        if (values === undefined)
+          throw new RpcFault(RpcErrorCode.PARAMETER_MISSING, 'Required parameter missing: params.flagValues');
         if (!isPlainObject(values) || Object.keys(values).length === 0) {
-          throw new RpcFault(RpcErrorCode.INVALID_PARAMETER, 'Invalid parameter: params.flagValues must be a non-empty object of flag name to boolean');
+          throw new RpcFault(
+            RpcErrorCode.INVALID_PARAMETER,
+            'Invalid parameter: params.flagValues must be a non-empty object of flag name to boolean',
+          );
         }
-        const notBoolean = Object.entries(values).filter(([, v]) => typeof v !== 'boolean').map(([k]) => k);
+        const notBoolean = Object.entries(values)
+          .filter(([, v]) => typeof v !== 'boolean')
+          .map(([k]) => k);
         if (notBoolean.length > 0) {
-          throw new RpcFault(RpcErrorCode.INVALID_PARAMETER, `Invalid parameter: flag value must be true or false: ${notBoolean.join(', ')}`);
+          throw new RpcFault(
+            RpcErrorCode.INVALID_PARAMETER,
+            `Invalid parameter: flag value must be true or false: ${notBoolean.join(', ')}`,
+          );
         }
         const result = await flags.set(values as Record<string, boolean>);
         if (!result.ok) throw notFound(result.unknown);

@@ -19,14 +19,17 @@ export function paramCgi(identity: DeviceIdentity, log: Logger): RequestHandler 
       reply(`# Error: action must be list${action === undefined ? '' : ` (got '${action}')`}\n`);
       return;
     }
-    const requested = typeof req.query.group === 'string' && req.query.group !== '' ? req.query.group.split(',') : Object.keys(groups);
+    const requested =
+      typeof req.query.group === 'string' && req.query.group !== '' ? req.query.group.split(',') : Object.keys(groups);
     const lines: string[] = [];
     for (const raw of requested) {
       const name = raw.trim().replace(/^root\./, '');
       const [groupName, ...rest] = name.split('.');
       const group = Object.hasOwn(groups, groupName) ? groups[groupName] : undefined;
       const subPath = rest.join('.');
-      const entries = group ? Object.entries(group).filter(([key]) => subPath === '' || key === subPath || key.startsWith(`${subPath}.`)) : [];
+      const entries = group
+        ? Object.entries(group).filter(([key]) => subPath === '' || key === subPath || key.startsWith(`${subPath}.`))
+        : [];
       if (entries.length === 0) {
         log.info({ group: raw }, 'param.cgi: unknown group');
         lines.push(`# Error: Error -1 getting param in group '${raw.trim()}'`);

@@ -65,7 +65,13 @@ export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
         return;
       }
       res.set('Connection', 'close');
-      send({ apiVersion: latestVersion(spec), error: { code: RpcErrorCode.REQUEST_TOO_LARGE, message: `Request too large: the limit is ${options.maxBodyBytes} bytes` } });
+      send({
+        apiVersion: latestVersion(spec),
+        error: {
+          code: RpcErrorCode.REQUEST_TOO_LARGE,
+          message: `Request too large: the limit is ${options.maxBodyBytes} bytes`,
+        },
+      });
       return;
     }
     const parsed = parseRpcRequest(body.body, spec);
@@ -77,7 +83,13 @@ export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
     const { account } = res.locals as AuthLocals;
     const open = options.openMethods?.includes(request.method) ?? false;
     if (options.requiredRole && account && !open && !hasRole(account.role, options.requiredRole)) {
-      send(rpcFailure(request, RpcErrorCode.AUTHORIZATION_FAILED, `Authorization failed: user "${account.name}" (${account.role}) needs the ${options.requiredRole} role`));
+      send(
+        rpcFailure(
+          request,
+          RpcErrorCode.AUTHORIZATION_FAILED,
+          `Authorization failed: user "${account.name}" (${account.role}) needs the ${options.requiredRole} role`,
+        ),
+      );
       return;
     }
     try {
@@ -101,6 +113,10 @@ export function allowMethods(methods: readonly string[], log: Logger): RequestHa
       return;
     }
     log.info({ url: redactUrl(req.originalUrl), method: req.method }, 'method not allowed');
-    res.status(405).set('Allow', methods.join(', ')).type('text/plain').send(`Method ${req.method} not allowed; use ${methods.join(' or ')}\n`);
+    res
+      .status(405)
+      .set('Allow', methods.join(', '))
+      .type('text/plain')
+      .send(`Method ${req.method} not allowed; use ${methods.join(' or ')}\n`);
   };
 }

@@ -38,33 +38,55 @@ export type ConfigureResult = { ok: true; filters: CompiledFilter[] } | { ok: fa
 /** Validates `params.eventFilterList` and compiles each entry. */
 export function compileConfigure(request: RpcRequest, rules: ConfigureRules): ConfigureResult {
   const list = request.params.eventFilterList;
-  if (list === undefined) return fail(RpcErrorCode.PARAMETER_MISSING, 'Required parameter missing: params.eventFilterList');
-  if (!Array.isArray(list)) return fail(RpcErrorCode.INVALID_PARAMETER, 'Invalid parameter: eventFilterList must be a list of filters');
+  if (list === undefined)
+    return fail(RpcErrorCode.PARAMETER_MISSING, 'Required parameter missing: params.eventFilterList');
+  if (!Array.isArray(list))
+    return fail(RpcErrorCode.INVALID_PARAMETER, 'Invalid parameter: eventFilterList must be a list of filters');
   if (list.length === 0) return fail(RpcErrorCode.INVALID_PARAMETER, 'Invalid parameter: eventFilterList is empty');
   if (list.length > rules.maxFilters) {
-    return fail(RpcErrorCode.INVALID_PARAMETER, `Invalid parameter: eventFilterList has ${list.length} filters; at most ${rules.maxFilters} are accepted`);
+    return fail(
+      RpcErrorCode.INVALID_PARAMETER,
+      `Invalid parameter: eventFilterList has ${list.length} filters; at most ${rules.maxFilters} are accepted`,
+    );
   }
   const filters: CompiledFilter[] = [];
   for (let i = 0; i < list.length; i++) {
     const entry: unknown = list[i];
     const where = `eventFilterList[${i}]`;
-    if (!isPlainObject(entry)) return fail(RpcErrorCode.INVALID_PARAMETER, `Invalid parameter: ${where} must be an object with topicFilter and/or contentFilter`);
+    if (!isPlainObject(entry))
+      return fail(
+        RpcErrorCode.INVALID_PARAMETER,
+        `Invalid parameter: ${where} must be an object with topicFilter and/or contentFilter`,
+      );
     const { topicFilter, contentFilter } = entry;
     if (topicFilter === undefined && contentFilter === undefined) {
-      return fail(RpcErrorCode.PARAMETER_MISSING, `Required parameter missing: ${where} needs topicFilter or contentFilter`);
+      return fail(
+        RpcErrorCode.PARAMETER_MISSING,
+        `Required parameter missing: ${where} needs topicFilter or contentFilter`,
+      );
     }
     let topic: TopicFilter | undefined;
     if (topicFilter !== undefined) {
-      if (typeof topicFilter !== 'string') return fail(RpcErrorCode.INVALID_PARAMETER, `Invalid parameter: ${where}.topicFilter must be a string`);
+      if (typeof topicFilter !== 'string')
+        return fail(RpcErrorCode.INVALID_PARAMETER, `Invalid parameter: ${where}.topicFilter must be a string`);
       const compiled = compileTopicFilter(topicFilter, { aliases: rules.topicAliases });
-      if (!compiled.ok) return fail(RpcErrorCode.INVALID_PARAMETER, `Invalid parameter: ${where}.topicFilter: ${compiled.error.message}`);
+      if (!compiled.ok)
+        return fail(
+          RpcErrorCode.INVALID_PARAMETER,
+          `Invalid parameter: ${where}.topicFilter: ${compiled.error.message}`,
+        );
       topic = compiled.filter;
     }
     let content: ContentFilter | undefined;
     if (contentFilter !== undefined) {
-      if (typeof contentFilter !== 'string') return fail(RpcErrorCode.INVALID_PARAMETER, `Invalid parameter: ${where}.contentFilter must be a string`);
+      if (typeof contentFilter !== 'string')
+        return fail(RpcErrorCode.INVALID_PARAMETER, `Invalid parameter: ${where}.contentFilter must be a string`);
       const compiled = compileContentFilter(contentFilter);
-      if (!compiled.ok) return fail(RpcErrorCode.INVALID_PARAMETER, `Invalid parameter: ${where}.contentFilter: ${compiled.error.message}`);
+      if (!compiled.ok)
+        return fail(
+          RpcErrorCode.INVALID_PARAMETER,
+          `Invalid parameter: ${where}.contentFilter: ${compiled.error.message}`,
+        );
       content = compiled.filter;
     }
     filters.push({ topic, content });

@@ -234,7 +234,9 @@ class Parser {
   /** Consumes the opening token, parses `body`, then requires `close`; enforces the nesting limit. */
   private nested<T>(body: () => Step<T>, close: ')' | ']'): Step<T> {
     if (++this.depth > MAX_CONTENT_FILTER_NESTING) {
-      return this.failAtToken(`expression nested too deeply at column ${this.token.start + 1} (more than ${MAX_CONTENT_FILTER_NESTING} levels)`);
+      return this.failAtToken(
+        `expression nested too deeply at column ${this.token.start + 1} (more than ${MAX_CONTENT_FILTER_NESTING} levels)`,
+      );
     }
     let err = this.advance();
     if (err) return err;
@@ -343,7 +345,8 @@ function isSpace(ch: string | undefined): boolean {
 /** Quotes a printable character; names invisible ones by code point so the message stays readable. */
 function describeChar(src: string, i: number): string {
   const cp = src.codePointAt(i) ?? 0;
-  const invisible = cp <= 0x20 || (cp >= 0x7f && cp <= 0xa0) || (cp >= 0xd800 && cp <= 0xdfff) || /\s/u.test(String.fromCodePoint(cp));
+  const invisible =
+    cp <= 0x20 || (cp >= 0x7f && cp <= 0xa0) || (cp >= 0xd800 && cp <= 0xdfff) || /\s/u.test(String.fromCodePoint(cp));
   if (invisible) return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
   return `'${String.fromCodePoint(cp)}'`;
 }

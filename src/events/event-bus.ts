@@ -54,7 +54,10 @@ export class EventBus {
    */
   publish(topic: string, message: NotificationMessage = {}, options: PublishOptions = {}): DeviceEvent {
     if (typeof topic !== 'string' || !TOPIC_PATH.test(topic)) {
-      throw new EmulatorError('BAD_EVENT', `topic "${String(topic)}" is not a topic path like tns1:Device/tnsvendor:IO/Port`);
+      throw new EmulatorError(
+        'BAD_EVENT',
+        `topic "${String(topic)}" is not a topic path like tns1:Device/tnsvendor:IO/Port`,
+      );
     }
     const clean: NotificationMessage = {};
     for (const part of ['source', 'key', 'data'] as const) {
@@ -62,7 +65,8 @@ export class EventBus {
       if (value === undefined) continue;
       clean[part] = checkStringMap(part, value);
     }
-    const timestamp = options.timestamp === undefined ? this.stamp() : options.timestamp === null ? undefined : options.timestamp;
+    const timestamp =
+      options.timestamp === undefined ? this.stamp() : options.timestamp === null ? undefined : options.timestamp;
     const notification: Record<string, unknown> = { topic };
     if (timestamp !== undefined) notification.timestamp = timestamp;
     notification.message = { source: clean.source ?? {}, key: clean.key ?? {}, data: clean.data ?? {} };
@@ -120,7 +124,8 @@ function checkStringMap(part: string, value: unknown): Record<string, string> {
   }
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(value)) {
-    if (typeof v !== 'string') throw new EmulatorError('BAD_EVENT', `message.${part}.${k} must be a string, not ${typeof v}`);
+    if (typeof v !== 'string')
+      throw new EmulatorError('BAD_EVENT', `message.${part}.${k} must be a string, not ${typeof v}`);
     out[k] = v;
   }
   return out;

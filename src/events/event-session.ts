@@ -7,7 +7,13 @@ import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { Logger } from '../log';
 import { parseRpcRequest, RpcErrorCode, rpcFailure, rpcSuccess, type RpcResponse } from '../protocol/rpc';
-import { type CompiledFilter, compileConfigure, type ConfigureRules, EVENT_STREAM_API, filterMatches } from './configure';
+import {
+  type CompiledFilter,
+  compileConfigure,
+  type ConfigureRules,
+  EVENT_STREAM_API,
+  filterMatches,
+} from './configure';
 import type { DeviceEvent, EventBus } from './event-bus';
 
 /** OPEN: connected, no filters yet; CONFIGURED: receiving events; CLOSED: gone. */
@@ -82,7 +88,9 @@ export class EventSession {
     private readonly observer: SessionObserver,
   ) {
     this.flushBytes = Math.min(FLUSH_BYTES, settings.maxBufferedBytes / 4);
-    ws.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => this.onMessage(toBuffer(data), isBinary));
+    ws.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) =>
+      this.onMessage(toBuffer(data), isBinary),
+    );
     ws.on('error', (err) => settings.log.info({ session: id, reason: err.message }, 'event stream error'));
     this.closed = new Promise((resolve) => {
       this.markClosed = resolve;
@@ -143,9 +151,22 @@ export class EventSession {
   private onMessage(data: Buffer, isBinary: boolean): void {
     if (this.state === 'CLOSED') return;
     const { log, rules, bus } = this.settings;
-    if (isBinary) return this.answer({ apiVersion: '1.0', error: { code: RpcErrorCode.INVALID_JSON, message: 'Invalid JSON: binary frames are not accepted; send JSON as text' } });
+    if (isBinary)
+      return this.answer({
+        apiVersion: '1.0',
+        error: {
+          code: RpcErrorCode.INVALID_JSON,
+          message: 'Invalid JSON: binary frames are not accepted; send JSON as text',
+        },
+      });
     if (data.length > this.settings.maxMessageBytes) {
-      return this.answer({ apiVersion: '1.0', error: { code: RpcErrorCode.REQUEST_TOO_LARGE, message: `Request too large: ${data.length} bytes; the limit is ${this.settings.maxMessageBytes}` } });
+      return this.answer({
+        apiVersion: '1.0',
+        error: {
+          code: RpcErrorCode.REQUEST_TOO_LARGE,
+          message: `Request too large: ${data.length} bytes; the limit is ${this.settings.maxMessageBytes}`,
+        },
+      });
     }
     const parsed = parseRpcRequest(data, EVENT_STREAM_API);
     if (!parsed.ok) return this.answer(parsed.response);
@@ -175,7 +196,11 @@ export class EventSession {
   }
 
   private answer(response: RpcResponse): void {
-    if (response.error) this.settings.log.info({ session: this.id, code: response.error.code, message: response.error.message }, 'configure refused');
+    if (response.error)
+      this.settings.log.info(
+        { session: this.id, code: response.error.code, message: response.error.message },
+        'configure refused',
+      );
     this.send(Buffer.from(JSON.stringify(response), 'utf8'), false);
   }
 
@@ -184,7 +209,10 @@ export class EventSession {
     if (this.state === 'CLOSED') return false;
     if (this.ws.bufferedAmount + payload.length > this.settings.maxBufferedBytes) {
       this.dropped++;
-      this.settings.log.warn({ session: this.id, buffered: this.ws.bufferedAmount, limit: this.settings.maxBufferedBytes }, 'client too slow: closing the session');
+      this.settings.log.warn(
+        { session: this.id, buffered: this.ws.bufferedAmount, limit: this.settings.maxBufferedBytes },
+        'client too slow: closing the session',
+      );
       this.close(CLOSE_TOO_SLOW, 'client too slow: send buffer full');
       return false;
     }

@@ -17,7 +17,11 @@ import { EventSession, type SessionInfo } from './event-session';
 /** What {@link StreamServer.watch} listeners hear: sessions coming, configuring, going. */
 export type SessionChange =
   | { kind: 'connect'; session: SessionInfo }
-  | { kind: 'configure'; session: SessionInfo; /** True when the new filters can select `topic`. */ subscribesTo(topic: string): boolean }
+  | {
+      kind: 'configure';
+      session: SessionInfo;
+      /** True when the new filters can select `topic`. */ subscribesTo(topic: string): boolean;
+    }
   | { kind: 'disconnect'; session: SessionInfo; code: number; reason: string };
 
 /** A listener of {@link StreamServer.watch}; called synchronously. */
@@ -71,18 +75,38 @@ export class StreamServer {
     const { log, authenticator, tokens } = this.options;
     socket.on('error', (err) => log.debug({ reason: err.message }, 'socket error during handshake'));
     const url = parseTarget(req.url);
-    if (!url || url.pathname !== this.options.path) return abort(socket, 404, `No WebSocket endpoint at ${url?.pathname ?? req.url}; the event stream is ${this.options.path}`, log, req);
+    if (!url || url.pathname !== this.options.path)
+      return abort(
+        socket,
+        404,
+        `No WebSocket endpoint at ${url?.pathname ?? req.url}; the event stream is ${this.options.path}`,
+        log,
+        req,
+      );
     if (req.method !== 'GET') return abort(socket, 400, 'The WebSocket handshake must be a GET request', log, req);
-    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return abort(socket, 400, 'Upgrade header must be "websocket"', log, req);
-    if (!WS_KEY.test(String(req.headers['sec-websocket-key'] ?? '').trim())) return abort(socket, 400, 'Missing or invalid Sec-WebSocket-Key', log, req);
+    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket')
+      return abort(socket, 400, 'Upgrade header must be "websocket"', log, req);
+    if (!WS_KEY.test(String(req.headers['sec-websocket-key'] ?? '').trim()))
+      return abort(socket, 400, 'Missing or invalid Sec-WebSocket-Key', log, req);
     const version = req.headers['sec-websocket-version'];
     if (version === undefined) return abort(socket, 400, 'Missing Sec-WebSocket-Version (must be 13)', log, req);
-    if (version.trim() !== '13') return abort(socket, 426, `Sec-WebSocket-Version ${version} is not supported; use 13`, log, req, { 'Sec-WebSocket-Version': '13' });
+    if (version.trim() !== '13')
+      return abort(socket, 426, `Sec-WebSocket-Version ${version} is not supported; use 13`, log, req, {
+        'Sec-WebSocket-Version': '13',
+      });
     const sourcesParam = url.searchParams.get('sources');
-    if (sourcesParam === null || sourcesParam.trim() === '') return abort(socket, 400, `Missing query parameter sources (e.g. ?sources=events)`, log, req);
+    if (sourcesParam === null || sourcesParam.trim() === '')
+      return abort(socket, 400, `Missing query parameter sources (e.g. ?sources=events)`, log, req);
     const sources = sourcesParam.split(',').map((s) => s.trim());
     const unknown = sources.filter((s) => !(STREAM_SOURCES as readonly string[]).includes(s));
-    if (unknown.length > 0) return abort(socket, 400, `Unknown data source(s): ${unknown.join(', ')}; known: ${STREAM_SOURCES.join(', ')}`, log, req);
+    if (unknown.length > 0)
+      return abort(
+        socket,
+        400,
+        `Unknown data source(s): ${unknown.join(', ')}; known: ${STREAM_SOURCES.join(', ')}`,
+        log,
+        req,
+      );
 
     let user: string | undefined;
     const token = url.searchParams.get('wssession');
@@ -99,18 +123,36 @@ export class StreamServer {
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       const id = `s${this.nextId++}`;
-      const session = new EventSession(id, ws, socket, { remoteAddress: req.socket.remoteAddress, user, sources: [...new Set(sources)] }, this.options, {
-        configured: (configured) => this.tell({ kind: 'configure', session: configured.info(), subscribesTo: (topic) => configured.subscribesTo(topic) }),
-        closed: (closed, code, reason) => {
-          this.live.delete(closed.id);
-          const info = closed.info();
-          if (info.dropped > 0) this.closedForSlowness++;
-          log.info({ session: closed.id, code, reason, sent: info.sent, dropped: info.dropped }, 'event stream disconnected');
-          this.tell({ kind: 'disconnect', session: info, code, reason });
+      const session = new EventSession(
+        id,
+        ws,
+        socket,
+        { remoteAddress: req.socket.remoteAddress, user, sources: [...new Set(sources)] },
+        this.options,
+        {
+          configured: (configured) =>
+            this.tell({
+              kind: 'configure',
+              session: configured.info(),
+              subscribesTo: (topic) => configured.subscribesTo(topic),
+            }),
+          closed: (closed, code, reason) => {
+            this.live.delete(closed.id);
+            const info = closed.info();
+            if (info.dropped > 0) this.closedForSlowness++;
+            log.info(
+              { session: closed.id, code, reason, sent: info.sent, dropped: info.dropped },
+              'event stream disconnected',
+            );
+            this.tell({ kind: 'disconnect', session: info, code, reason });
+          },
         },
-      });
+      );
       this.live.set(id, session);
-      log.info({ session: id, user, remote: req.socket.remoteAddress, sources, deflate: Boolean(ws.extensions) }, 'event stream connected');
+      log.info(
+        { session: id, user, remote: req.socket.remoteAddress, sources, deflate: Boolean(ws.extensions) },
+        'event stream connected',
+      );
       this.tell({ kind: 'connect', session: session.info() });
     });
   }
@@ -146,7 +188,10 @@ export class StreamServer {
     this.unsubscribe();
     const sessions = [...this.live.values()];
     for (const session of sessions) session.close(1001, 'device shutting down');
-    await Promise.race([Promise.all(sessions.map((s) => s.closed)), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+    await Promise.race([
+      Promise.all(sessions.map((s) => s.closed)),
+      new Promise((resolve) => setTimeout(resolve, graceMs).unref()),
+    ]);
     for (const session of sessions) session.terminate();
     this.live.clear();
     this.wss.close();
@@ -179,10 +224,22 @@ function parseTarget(target: string | undefined): URL | undefined {
   }
 }
 
-function abort(socket: Duplex, status: number, message: string, log: Logger, req: IncomingMessage, extra: Record<string, string> = {}): void {
+function abort(
+  socket: Duplex,
+  status: number,
+  message: string,
+  log: Logger,
+  req: IncomingMessage,
+  extra: Record<string, string> = {},
+): void {
   log.info({ url: redactUrl(req.url ?? ''), status, reason: message }, 'event stream handshake refused');
   const body = `${message}\n`;
-  writeAndClose(socket, status, { 'Content-Type': 'text/plain', 'Content-Length': String(Buffer.byteLength(body)), ...extra }, body);
+  writeAndClose(
+    socket,
+    status,
+    { 'Content-Type': 'text/plain', 'Content-Length': String(Buffer.byteLength(body)), ...extra },
+    body,
+  );
 }
 
 function writeAndClose(socket: Duplex, status: number, headers: Record<string, string | string[]>, body: string): void {

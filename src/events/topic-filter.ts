@@ -78,8 +78,12 @@ function parseExpression(src: string, aliases: Readonly<Record<string, string>>)
     if (next === src.length) return { ok: true, paths };
     if (src[next] !== '|') {
       // parsePath stops only at whitespace, '|' or the end, so we are past whitespace here.
-      if (src[next] === '/') return fail(`${describeWhitespace(afterPath)}: whitespace is not allowed inside a topic path`, afterPath);
-      return fail(`unexpected ${describeChar(src, next)} at column ${next + 1}: expected '|' between topic paths`, next);
+      if (src[next] === '/')
+        return fail(`${describeWhitespace(afterPath)}: whitespace is not allowed inside a topic path`, afterPath);
+      return fail(
+        `unexpected ${describeChar(src, next)} at column ${next + 1}: expected '|' between topic paths`,
+        next,
+      );
     }
     i = skipSpace(src, next + 1);
     if (i === src.length) return fail(`'|' with nothing after it at column ${next + 1}`, next);
@@ -115,7 +119,8 @@ function parseName(src: string, i: number, aliases: Readonly<Record<string, stri
   const written = src.slice(i, first);
   const local = matchNcName(src, first + 1);
   if (local === first + 1) return fail(expectedName(src, local, `a local name after '${truncate(written)}:'`), local);
-  if (src[local] === ':') return fail(`unexpected ':' at column ${local + 1}: a topic name has at most one prefix`, local);
+  if (src[local] === ':')
+    return fail(`unexpected ':' at column ${local + 1}: a topic name has at most one prefix`, local);
   // Object.hasOwn keeps prefixes such as "constructor" away from Object.prototype.
   const prefix = Object.hasOwn(aliases, written) ? aliases[written] : written;
   return { ok: true, name: `${prefix}:${src.slice(first + 1, local)}`, end: local };
@@ -177,7 +182,8 @@ function expectedName(src: string, i: number, what: string): string {
   if (ch === '|') return `unexpected '|' at column ${i + 1}: expected ${what}`;
   if (ch === ':') return `unexpected ':' at column ${i + 1}: expected ${what}`;
   NAME_CHAR.lastIndex = i;
-  if (NAME_CHAR.test(src)) return `unexpected ${describeChar(src, i)} at column ${i + 1}: a topic name must start with a letter or '_'`;
+  if (NAME_CHAR.test(src))
+    return `unexpected ${describeChar(src, i)} at column ${i + 1}: a topic name must start with a letter or '_'`;
   return `invalid character ${describeChar(src, i)} at column ${i + 1}`;
 }
 
@@ -195,7 +201,8 @@ function describeWhitespace(i: number): string {
 function describeChar(src: string, i: number): string {
   if (i >= src.length) return 'end of expression';
   const cp = src.codePointAt(i) ?? 0;
-  const invisible = cp <= 0x20 || (cp >= 0x7f && cp <= 0xa0) || (cp >= 0xd800 && cp <= 0xdfff) || /\s/u.test(String.fromCodePoint(cp));
+  const invisible =
+    cp <= 0x20 || (cp >= 0x7f && cp <= 0xa0) || (cp >= 0xd800 && cp <= 0xdfff) || /\s/u.test(String.fromCodePoint(cp));
   if (invisible) return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
   return `'${String.fromCodePoint(cp)}'`;
 }

@@ -37,9 +37,16 @@ export interface Category {
 }
 
 /** Builds `Capabilities.json` from the supported names (others are false). */
-export function capabilitiesDocument(supported: Readonly<Partial<Record<CapabilityName, boolean>>>): CapabilitiesDocument {
-  const section = (names: readonly CapabilityName[]): Record<string, boolean> => Object.fromEntries(names.map((name) => [name, supported[name] ?? false]));
-  return { Read: section(CAPABILITY_SECTIONS.Read), Store: section(CAPABILITY_SECTIONS.Store), StoreAndRead: section(CAPABILITY_SECTIONS.StoreAndRead) };
+export function capabilitiesDocument(
+  supported: Readonly<Partial<Record<CapabilityName, boolean>>>,
+): CapabilitiesDocument {
+  const section = (names: readonly CapabilityName[]): Record<string, boolean> =>
+    Object.fromEntries(names.map((name) => [name, supported[name] ?? false]));
+  return {
+    Read: section(CAPABILITY_SECTIONS.Read),
+    Store: section(CAPABILITY_SECTIONS.Store),
+    StoreAndRead: section(CAPABILITY_SECTIONS.StoreAndRead),
+  };
 }
 
 /** What a recording container's name says. */
@@ -81,13 +88,24 @@ export function parseCompactUtc(text: string): number | undefined {
   const back = new Date(Date.UTC(2000, month - 1, day, hour, minute, second));
   back.setUTCFullYear(year, month - 1, day); // Date.UTC maps years 0-99 to 1900-1999
   const ms = back.getTime();
-  if (back.getUTCFullYear() !== year || back.getUTCMonth() !== month - 1 || back.getUTCDate() !== day || back.getUTCHours() !== hour || back.getUTCMinutes() !== minute || back.getUTCSeconds() !== second) return undefined;
+  if (
+    back.getUTCFullYear() !== year ||
+    back.getUTCMonth() !== month - 1 ||
+    back.getUTCDate() !== day ||
+    back.getUTCHours() !== hour ||
+    back.getUTCMinutes() !== minute ||
+    back.getUTCSeconds() !== second
+  )
+    return undefined;
   return ms;
 }
 
 /** epoch ms -> `20240102T030405Z`. */
 export function formatCompactUtc(ms: number): string {
-  return new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 /** Media container types a clip can have. */

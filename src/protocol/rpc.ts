@@ -85,10 +85,22 @@ export function parseRpcRequest(body: string | Buffer, spec: RpcApiSpec): RpcPar
   try {
     parsed = JSON.parse(typeof body === 'string' ? body : body.toString('utf8'));
   } catch (err) {
-    return fail(fallbackVersion, undefined, undefined, RpcErrorCode.INVALID_JSON, `Invalid JSON: ${(err as Error).message}`);
+    return fail(
+      fallbackVersion,
+      undefined,
+      undefined,
+      RpcErrorCode.INVALID_JSON,
+      `Invalid JSON: ${(err as Error).message}`,
+    );
   }
   if (!isPlainObject(parsed)) {
-    return fail(fallbackVersion, undefined, undefined, RpcErrorCode.INVALID_JSON, 'Invalid JSON: the request must be a JSON object');
+    return fail(
+      fallbackVersion,
+      undefined,
+      undefined,
+      RpcErrorCode.INVALID_JSON,
+      'Invalid JSON: the request must be a JSON object',
+    );
   }
   const context = typeof parsed.context === 'string' ? parsed.context : undefined;
   const rawVersion = parsed.apiVersion;
@@ -97,13 +109,25 @@ export function parseRpcRequest(body: string | Buffer, spec: RpcApiSpec): RpcPar
   const method = typeof rawMethod === 'string' ? rawMethod : undefined;
 
   if (parsed.context !== undefined && context === undefined) {
-    return fail(echoVersion, undefined, method, RpcErrorCode.INVALID_PARAMETER, 'Invalid parameter: context must be a string');
+    return fail(
+      echoVersion,
+      undefined,
+      method,
+      RpcErrorCode.INVALID_PARAMETER,
+      'Invalid parameter: context must be a string',
+    );
   }
   if (rawMethod === undefined) {
     return fail(echoVersion, context, undefined, RpcErrorCode.PARAMETER_MISSING, 'Required parameter missing: method');
   }
   if (method === undefined) {
-    return fail(echoVersion, context, undefined, RpcErrorCode.INVALID_PARAMETER, 'Invalid parameter: method must be a string');
+    return fail(
+      echoVersion,
+      context,
+      undefined,
+      RpcErrorCode.INVALID_PARAMETER,
+      'Invalid parameter: method must be a string',
+    );
   }
   if (!spec.methods.includes(method)) {
     return fail(echoVersion, context, method, RpcErrorCode.METHOD_NOT_SUPPORTED, `Method not supported: ${method}`);
@@ -112,24 +136,54 @@ export function parseRpcRequest(body: string | Buffer, spec: RpcApiSpec): RpcPar
   let apiVersion = fallbackVersion;
   if (rawVersion === undefined) {
     if (!versionless) {
-      return fail(fallbackVersion, context, method, RpcErrorCode.PARAMETER_MISSING, 'Required parameter missing: apiVersion');
+      return fail(
+        fallbackVersion,
+        context,
+        method,
+        RpcErrorCode.PARAMETER_MISSING,
+        'Required parameter missing: apiVersion',
+      );
     }
   } else {
     if (typeof rawVersion !== 'string') {
-      return fail(fallbackVersion, context, method, RpcErrorCode.INVALID_PARAMETER, 'Invalid parameter: apiVersion must be a string like "1.0"');
+      return fail(
+        fallbackVersion,
+        context,
+        method,
+        RpcErrorCode.INVALID_PARAMETER,
+        'Invalid parameter: apiVersion must be a string like "1.0"',
+      );
     }
     const normalised = normaliseVersion(rawVersion);
     if (normalised === undefined) {
-      return fail(rawVersion, context, method, RpcErrorCode.INVALID_PARAMETER, `Invalid parameter: apiVersion "${rawVersion}" is not <major>.<minor>`);
+      return fail(
+        rawVersion,
+        context,
+        method,
+        RpcErrorCode.INVALID_PARAMETER,
+        `Invalid parameter: apiVersion "${rawVersion}" is not <major>.<minor>`,
+      );
     }
     if (!isVersionSupported(normalised, spec.versions)) {
-      return fail(rawVersion, context, method, RpcErrorCode.VERSION_NOT_SUPPORTED, `API version not supported: ${rawVersion} (supported: ${spec.versions.join(', ')})`);
+      return fail(
+        rawVersion,
+        context,
+        method,
+        RpcErrorCode.VERSION_NOT_SUPPORTED,
+        `API version not supported: ${rawVersion} (supported: ${spec.versions.join(', ')})`,
+      );
     }
     apiVersion = normalised;
   }
   const rawParams = parsed.params;
   if (rawParams !== undefined && !isPlainObject(rawParams)) {
-    return fail(apiVersion, context, method, RpcErrorCode.INVALID_PARAMETER, 'Invalid parameter: params must be an object');
+    return fail(
+      apiVersion,
+      context,
+      method,
+      RpcErrorCode.INVALID_PARAMETER,
+      'Invalid parameter: params must be an object',
+    );
   }
   return { ok: true, request: { apiVersion, context, method, params: rawParams ?? {} } };
 }
@@ -140,8 +194,15 @@ export function rpcSuccess(request: RpcRequest, data: unknown): RpcResponse {
 }
 
 /** Builds a failure response echoing the request's version, context and method. */
-export function rpcFailure(request: Pick<RpcRequest, 'apiVersion' | 'context' | 'method'>, code: number, message: string): RpcResponse {
-  return withContext({ apiVersion: request.apiVersion, method: request.method, error: { code, message } }, request.context);
+export function rpcFailure(
+  request: Pick<RpcRequest, 'apiVersion' | 'context' | 'method'>,
+  code: number,
+  message: string,
+): RpcResponse {
+  return withContext(
+    { apiVersion: request.apiVersion, method: request.method, error: { code, message } },
+    request.context,
+  );
 }
 
 /**
@@ -173,7 +234,13 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function fail(apiVersion: string, context: string | undefined, method: string | undefined, code: number, message: string): RpcParseResult {
+function fail(
+  apiVersion: string,
+  context: string | undefined,
+  method: string | undefined,
+  code: number,
+  message: string,
+): RpcParseResult {
   const response: RpcResponse = { apiVersion };
   if (context !== undefined) response.context = context;
   if (method !== undefined) response.method = method;

@@ -44,7 +44,12 @@ export function parseSwiftPath(rawPath: string): SwiftResult<SwiftPath> {
   const rest = rawPath.slice(4);
   const first = rest.indexOf('/');
   const second = first < 0 ? -1 : rest.indexOf('/', first + 1);
-  const parts = first < 0 ? [rest] : second < 0 ? [rest.slice(0, first), rest.slice(first + 1)] : [rest.slice(0, first), rest.slice(first + 1, second), rest.slice(second + 1)];
+  const parts =
+    first < 0
+      ? [rest]
+      : second < 0
+        ? [rest.slice(0, first), rest.slice(first + 1)]
+        : [rest.slice(0, first), rest.slice(first + 1, second), rest.slice(second + 1)];
   const decoded: string[] = [];
   for (const part of parts) {
     const text = decodePart(part);
@@ -55,7 +60,8 @@ export function parseSwiftPath(rawPath: string): SwiftResult<SwiftPath> {
   if (!account) return refuse(400, 'Account name required');
   const accountProblem = account.includes('/') ? 'Account name must not contain "/"' : unsafeName(account, 'account');
   if (accountProblem) return refuse(400, accountProblem);
-  if (container === undefined || (container === '' && !object)) return { ok: true, value: { kind: 'account', account } };
+  if (container === undefined || (container === '' && !object))
+    return { ok: true, value: { kind: 'account', account } };
   if (container === '') return refuse(400, 'Container name required');
   const containerProblem = containerNameProblem(container);
   if (containerProblem) return refuse(400, containerProblem);
@@ -68,7 +74,8 @@ export function parseSwiftPath(rawPath: string): SwiftResult<SwiftPath> {
 /** Why `name` is not a valid container name, or undefined when it is. */
 export function containerNameProblem(name: string): string | undefined {
   if (name.length === 0) return 'Container name required';
-  if (Buffer.byteLength(name) > SWIFT_LIMITS.maxContainerNameBytes) return `Container name length of ${Buffer.byteLength(name)} longer than ${SWIFT_LIMITS.maxContainerNameBytes}`;
+  if (Buffer.byteLength(name) > SWIFT_LIMITS.maxContainerNameBytes)
+    return `Container name length of ${Buffer.byteLength(name)} longer than ${SWIFT_LIMITS.maxContainerNameBytes}`;
   if (name.includes('/')) return 'Container name must not contain "/"';
   return unsafeName(name, 'container');
 }
@@ -76,9 +83,11 @@ export function containerNameProblem(name: string): string | undefined {
 /** Why `name` is not a valid object name, or undefined when it is. */
 export function objectNameProblem(name: string): string | undefined {
   if (name.length === 0) return 'Object name required';
-  if (Buffer.byteLength(name) > SWIFT_LIMITS.maxObjectNameBytes) return `Object name length of ${Buffer.byteLength(name)} longer than ${SWIFT_LIMITS.maxObjectNameBytes}`;
+  if (Buffer.byteLength(name) > SWIFT_LIMITS.maxObjectNameBytes)
+    return `Object name length of ${Buffer.byteLength(name)} longer than ${SWIFT_LIMITS.maxObjectNameBytes}`;
   if (name.startsWith('/')) return 'Object name must not be an absolute path';
-  if (name.split('/').some((segment) => segment === '.' || segment === '..')) return 'Object name must not contain "." or ".." segments';
+  if (name.split('/').some((segment) => segment === '.' || segment === '..'))
+    return 'Object name must not contain "." or ".." segments';
   return unsafeName(name, 'object');
 }
 
@@ -99,7 +108,10 @@ export interface MetadataUpdate {
  * headers. An empty value removes the item, as in Swift. Values are kept exactly as
  * sent (clients URL-encode UTF-8 themselves).
  */
-export function readMetadata(headers: Readonly<Record<string, string | string[] | undefined>>, kind: MetadataKind): MetadataUpdate {
+export function readMetadata(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  kind: MetadataKind,
+): MetadataUpdate {
   const prefix = `x-${kind}-meta-`;
   const removePrefix = `x-remove-${kind}-meta-`;
   const set: SwiftMetadata = new Map();
@@ -124,12 +136,15 @@ export function metadataProblem(metadata: SwiftMetadata, kind: MetadataKind): st
   for (const [name, value] of metadata) {
     const header = canonicalHeaderName(`x-${kind}-meta-${name}`);
     if (name.length === 0) return 'Metadata name cannot be empty';
-    if (Buffer.byteLength(name) > SWIFT_LIMITS.maxMetaNameBytes) return `Metadata name too long: ${header}; max ${SWIFT_LIMITS.maxMetaNameBytes}`;
-    if (Buffer.byteLength(value) > SWIFT_LIMITS.maxMetaValueBytes) return `Metadata value longer than ${SWIFT_LIMITS.maxMetaValueBytes}: ${header}`;
+    if (Buffer.byteLength(name) > SWIFT_LIMITS.maxMetaNameBytes)
+      return `Metadata name too long: ${header}; max ${SWIFT_LIMITS.maxMetaNameBytes}`;
+    if (Buffer.byteLength(value) > SWIFT_LIMITS.maxMetaValueBytes)
+      return `Metadata value longer than ${SWIFT_LIMITS.maxMetaValueBytes}: ${header}`;
     overall += Buffer.byteLength(name) + Buffer.byteLength(value);
   }
   if (metadata.size > SWIFT_LIMITS.maxMetaCount) return `Too many metadata items; max ${SWIFT_LIMITS.maxMetaCount}`;
-  if (overall > SWIFT_LIMITS.maxMetaOverallBytes) return `Total metadata too large; max ${SWIFT_LIMITS.maxMetaOverallBytes}`;
+  if (overall > SWIFT_LIMITS.maxMetaOverallBytes)
+    return `Total metadata too large; max ${SWIFT_LIMITS.maxMetaOverallBytes}`;
   return undefined;
 }
 
@@ -164,16 +179,30 @@ export function parseListingQuery(query: URLSearchParams, accept = ''): SwiftRes
   const formatParam = query.get('format')?.toLowerCase();
   let format: 'text' | 'json' = formatParam === undefined && /application\/json/i.test(accept) ? 'json' : 'text';
   if (formatParam === 'json') format = 'json';
-  else if (formatParam === 'xml') return refuse(406, 'XML listings are not served by this destination; use format=json');
-  else if (formatParam !== undefined && formatParam !== 'plain' && formatParam !== 'text') return refuse(400, `Unknown format "${formatParam}"`);
+  else if (formatParam === 'xml')
+    return refuse(406, 'XML listings are not served by this destination; use format=json');
+  else if (formatParam !== undefined && formatParam !== 'plain' && formatParam !== 'text')
+    return refuse(400, `Unknown format "${formatParam}"`);
   const limitText = query.get('limit');
   if (limitText !== null && !/^\d+$/.test(limitText)) return refuse(412, 'Value of limit must be a positive integer');
   const limit = limitText === null ? SWIFT_LIMITS.containerListingLimit : Number(limitText);
-  if (limit > SWIFT_LIMITS.containerListingLimit) return refuse(412, `Maximum limit is ${SWIFT_LIMITS.containerListingLimit}`);
+  if (limit > SWIFT_LIMITS.containerListingLimit)
+    return refuse(412, `Maximum limit is ${SWIFT_LIMITS.containerListingLimit}`);
   const delimiter = query.get('delimiter') ?? '';
   if (delimiter.length > 1) return refuse(412, 'Bad delimiter');
   const reverse = /^(1|true|yes|on|t|y)$/i.test(query.get('reverse') ?? '');
-  return { ok: true, value: { format, limit, marker: query.get('marker') ?? '', endMarker: query.get('end_marker') ?? '', prefix: query.get('prefix') ?? '', delimiter, reverse } };
+  return {
+    ok: true,
+    value: {
+      format,
+      limit,
+      marker: query.get('marker') ?? '',
+      endMarker: query.get('end_marker') ?? '',
+      prefix: query.get('prefix') ?? '',
+      delimiter,
+      reverse,
+    },
+  };
 }
 
 /** One listed entry: a stored item, or a pseudo-directory folded by the delimiter. */
@@ -191,8 +220,13 @@ export function selectListing<T extends { name: string }>(items: readonly T[], q
     if (out.length >= query.limit) break;
     const name = item.name;
     if (query.prefix && !name.startsWith(query.prefix)) continue;
-    if (query.marker && (query.reverse ? compareNames(name, query.marker) >= 0 : compareNames(name, query.marker) <= 0)) continue;
-    if (query.endMarker && (query.reverse ? compareNames(name, query.endMarker) <= 0 : compareNames(name, query.endMarker) >= 0)) continue;
+    if (query.marker && (query.reverse ? compareNames(name, query.marker) >= 0 : compareNames(name, query.marker) <= 0))
+      continue;
+    if (
+      query.endMarker &&
+      (query.reverse ? compareNames(name, query.endMarker) <= 0 : compareNames(name, query.endMarker) >= 0)
+    )
+      continue;
     if (query.delimiter) {
       const cut = name.indexOf(query.delimiter, query.prefix.length);
       if (cut >= 0) {

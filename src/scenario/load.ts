@@ -4,7 +4,15 @@
  * of the node at fault, so an editor or terminal can jump straight to it.
  */
 import type { Document } from 'yaml';
-import { asRecord, type Found, loadYaml, loadYamlFile, valueOffset, type YamlError, type YamlErrorCode } from '../yaml-load';
+import {
+  asRecord,
+  type Found,
+  loadYaml,
+  loadYamlFile,
+  valueOffset,
+  type YamlError,
+  type YamlErrorCode,
+} from '../yaml-load';
 import { BodyWornSchema, ScenarioSchema, type Scenario } from './schema';
 
 /** What kind of problem a {@link ScenarioError} is. */
@@ -36,7 +44,9 @@ function checkScenario(doc: Document, data: unknown): Found<ScenarioErrorCode>[]
   return [...checkGroups(doc, data), ...checkBodyWorn(doc, data)];
 }
 
-function asScenarioResult(result: { ok: true; value: Scenario } | { ok: false; errors: ScenarioError[] }): LoadScenarioResult {
+function asScenarioResult(
+  result: { ok: true; value: Scenario } | { ok: false; errors: ScenarioError[] },
+): LoadScenarioResult {
   return result.ok ? { ok: true, scenario: result.value } : result;
 }
 
@@ -61,7 +71,12 @@ function checkGroups(doc: Document, data: unknown): Found<ScenarioErrorCode>[] {
       if (typeof record.run === 'string') {
         const runPath = [...path, i, 'run'];
         runs.push({ name: record.run, path: runPath });
-        if (!names.includes(record.run)) found.push({ code: 'UNKNOWN_GROUP', offset: valueOffset(doc, runPath), message: `unknown group "${record.run}"; ${known}` });
+        if (!names.includes(record.run))
+          found.push({
+            code: 'UNKNOWN_GROUP',
+            offset: valueOffset(doc, runPath),
+            message: `unknown group "${record.run}"; ${known}`,
+          });
       }
       visit(record.steps, [...path, i, 'steps'], runs);
     });
@@ -79,7 +94,11 @@ function checkGroups(doc: Document, data: unknown): Found<ScenarioErrorCode>[] {
     for (const run of runsOf.get(name) ?? []) {
       if (state.get(run.name) === 'visiting') {
         const cycle = [...stack.slice(stack.indexOf(run.name)), run.name].join(' -> ');
-        found.push({ code: 'GROUP_CYCLE', offset: valueOffset(doc, run.path), message: `group "${run.name}" runs itself: ${cycle}` });
+        found.push({
+          code: 'GROUP_CYCLE',
+          offset: valueOffset(doc, run.path),
+          message: `group "${run.name}" runs itself: ${cycle}`,
+        });
       } else if (!state.has(run.name) && runsOf.has(run.name)) {
         walk(run.name, [...stack, run.name]);
       }
@@ -109,19 +128,34 @@ function checkBodyWorn(doc: Document, data: unknown): Found<ScenarioErrorCode>[]
   const own = asRecord(root.device)?.serial;
   const ownSerial = typeof own === 'string' ? own : undefined;
   if (ownSerial !== undefined && !CAMERA_SERIAL.test(ownSerial)) {
-    found.push({ code: 'INVALID_VALUE', offset: valueOffset(doc, ['device', 'serial']), message: `a camera with body-worn recordings needs a serial of 1-32 letters and digits, not "${ownSerial}"` });
+    found.push({
+      code: 'INVALID_VALUE',
+      offset: valueOffset(doc, ['device', 'serial']),
+      message: `a camera with body-worn recordings needs a serial of 1-32 letters and digits, not "${ownSerial}"`,
+    });
   }
   const users = (section.users ?? []).map((u) => u.id);
-  const devices = [...(ownSerial !== undefined ? [ownSerial] : []), ...(section.devices ?? []).map((d) => d.serial).filter((s) => s !== ownSerial)];
+  const devices = [
+    ...(ownSerial !== undefined ? [ownSerial] : []),
+    ...(section.devices ?? []).map((d) => d.serial).filter((s) => s !== ownSerial),
+  ];
   const listed = (names: string[]): string => names.join(', ') || 'none';
   section.recordings.forEach((recording, i) => {
     const at: Path = ['body-worn', 'recordings', i];
     if (!users.includes(recording.user)) {
-      found.push({ code: 'UNKNOWN_USER', offset: valueOffset(doc, [...at, 'user']), message: `user "${recording.user}" is not in body-worn.users (${listed(users)})` });
+      found.push({
+        code: 'UNKNOWN_USER',
+        offset: valueOffset(doc, [...at, 'user']),
+        message: `user "${recording.user}" is not in body-worn.users (${listed(users)})`,
+      });
     }
     if (recording.device !== undefined && !devices.includes(recording.device)) {
       const where = ownSerial !== undefined ? "body-worn.devices or the scenario's device" : 'body-worn.devices';
-      found.push({ code: 'UNKNOWN_DEVICE', offset: valueOffset(doc, [...at, 'device']), message: `device "${recording.device}" is not in ${where} (${listed(devices)})` });
+      found.push({
+        code: 'UNKNOWN_DEVICE',
+        offset: valueOffset(doc, [...at, 'device']),
+        message: `device "${recording.device}" is not in ${where} (${listed(devices)})`,
+      });
     }
   });
   return found;

@@ -60,12 +60,18 @@ export function playOnDevice(device: DeviceHandle, scenario: Scenario, options: 
 }
 
 /** The `body-worn:` uploads from the scenario's start, or a log line saying why there are none. */
-function startRecordings(device: DeviceHandle, scenario: Scenario, options: PlayOnDeviceOptions): RecordingsRun | undefined {
+function startRecordings(
+  device: DeviceHandle,
+  scenario: Scenario,
+  options: PlayOnDeviceOptions,
+): RecordingsRun | undefined {
   const section = scenario['body-worn'];
   if (!section) return undefined;
   const log = options.log ?? (() => undefined);
   if (!options.connection) {
-    log('body-worn recordings are not uploaded: no connection file (--connection-file)', { recordings: section.recordings.length });
+    log('body-worn recordings are not uploaded: no connection file (--connection-file)', {
+      recordings: section.recordings.length,
+    });
     return undefined;
   }
   const identity = device.options.identity;
@@ -102,7 +108,10 @@ export function deviceOptionsForScenario(scenario: Scenario, base: DeviceOptions
   };
 }
 
-function withScenarioFlags(flags: NonNullable<DeviceOptions['flags']>, wanted: Record<string, boolean>): NonNullable<DeviceOptions['flags']> {
+function withScenarioFlags(
+  flags: NonNullable<DeviceOptions['flags']>,
+  wanted: Record<string, boolean>,
+): NonNullable<DeviceOptions['flags']> {
   const known = new Set(flags.map((f) => f.name));
   const added = Object.entries(wanted)
     .filter(([name]) => !known.has(name))

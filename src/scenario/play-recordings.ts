@@ -94,8 +94,15 @@ export function playRecordings(section: BodyWorn, options: PlayRecordingsOptions
       const system = await BodyWornSystem.connect({ connection, retry: options.retry });
       try {
         const registered = await system.register(system.expand(plan));
-        const failures = system.registrationFailures.map((f) => `${f.kind} ${f.id}: ${f.request.method} ${f.request.path} -> ${f.request.status ?? f.request.message}`);
-        log('body worn system connected', { storageUrl: system.storageUrl, users: registered.users, devices: registered.devices, ...(failures.length ? { registrationFailures: failures } : {}) });
+        const failures = system.registrationFailures.map(
+          (f) => `${f.kind} ${f.id}: ${f.request.method} ${f.request.path} -> ${f.request.status ?? f.request.message}`,
+        );
+        log('body worn system connected', {
+          storageUrl: system.storageUrl,
+          users: registered.users,
+          devices: registered.devices,
+          ...(failures.length ? { registrationFailures: failures } : {}),
+        });
         return system;
       } catch (err) {
         system.close();
@@ -126,7 +133,15 @@ export function playRecordings(section: BodyWorn, options: PlayRecordingsOptions
     }
     const full: ScenarioRecordingReport = { ...report, index, at };
     reports.push(full);
-    const fields = { recording: full.container, at: `${at / 1000}s`, status: full.status, clips: full.clips, bytes: full.bytes, ...(full.request ? { request: full.request } : {}), ...(full.warnings.length ? { warnings: full.warnings } : {}) };
+    const fields = {
+      recording: full.container,
+      at: `${at / 1000}s`,
+      status: full.status,
+      clips: full.clips,
+      bytes: full.bytes,
+      ...(full.request ? { request: full.request } : {}),
+      ...(full.warnings.length ? { warnings: full.warnings } : {}),
+    };
     log(full.status === 'transferred' ? 'body-worn recording uploaded' : 'body-worn recording not uploaded', fields);
     try {
       options.onRecording?.(full);
@@ -142,7 +157,9 @@ export function playRecordings(section: BodyWorn, options: PlayRecordingsOptions
     queue = queue.then(disconnect);
     void queue.then(resolveDone);
   };
-  const order = recordings.map((recording, index) => ({ recording, index })).sort((a, b) => section.recordings[a.index].at - section.recordings[b.index].at);
+  const order = recordings
+    .map((recording, index) => ({ recording, index }))
+    .sort((a, b) => section.recordings[a.index].at - section.recordings[b.index].at);
   const cancels = order.map(({ recording, index }) =>
     scheduler.setTimer(startedAt + section.recordings[index].at / speed, () => {
       if (stopped) return;
@@ -169,11 +186,15 @@ export function playRecordings(section: BodyWorn, options: PlayRecordingsOptions
 /** The section as a plan: the camera registered with the listed ones, every recording with its device and trigger time. */
 export function planOf(section: BodyWorn, camera: CameraIdentity, startedAt: number): Plan {
   const devices = section.devices ?? [];
-  const withCamera = devices.some((d) => d.serial === camera.serial) ? devices : [...devices, { ...camera, active: true }];
+  const withCamera = devices.some((d) => d.serial === camera.serial)
+    ? devices
+    : [...devices, { ...camera, active: true }];
   const recordings: PlanRecording[] = section.recordings.map(({ at, ...recording }) => ({
     ...recording,
     device: recording.device ?? camera.serial,
-    'trigger-on': recording['trigger-on'] ?? Math.floor((startedAt + at - recording.clips * recording['clip-duration']) / 1000) * 1000,
+    'trigger-on':
+      recording['trigger-on'] ??
+      Math.floor((startedAt + at - recording.clips * recording['clip-duration']) / 1000) * 1000,
   }));
   return { users: section.users ?? [], devices: withCamera, recordings };
 }
@@ -189,7 +210,12 @@ function failedReport(recording: PlannedRecording, err: unknown, connection: Con
     clips: 0,
     bytes: 0,
     seconds: 0,
-    request: { method: exchange?.method ?? 'GET', path: exchange?.url ?? connection.AuthenticationTokenURI[0], ...(exchange?.status !== undefined ? { status: exchange.status } : {}), message: errorText(err) },
+    request: {
+      method: exchange?.method ?? 'GET',
+      path: exchange?.url ?? connection.AuthenticationTokenURI[0],
+      ...(exchange?.status !== undefined ? { status: exchange.status } : {}),
+      message: errorText(err),
+    },
     warnings: [],
   };
 }

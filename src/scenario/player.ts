@@ -23,7 +23,11 @@ import type { EmitAction, Scenario, StateAction, Step } from './schema';
 /** What a scenario acts on: the device's event bus, flags, sessions and auth. */
 export interface ScenarioTarget {
   /** Publishes an event; `timestamp` undefined = device clock, null = none, number = epoch ms. */
-  publish(topic: string, message: NotificationMessage, options: { stateful?: boolean; timestamp?: number | null }): unknown;
+  publish(
+    topic: string,
+    message: NotificationMessage,
+    options: { stateful?: boolean; timestamp?: number | null },
+  ): unknown;
   /** Sets feature flags. */
   setFlags(values: Record<string, boolean>): Promise<void>;
   /** Closes every event session; returns how many were closed. */
@@ -67,7 +71,8 @@ export class ScenarioPlayer {
   ) {
     this.scheduler = options.scheduler ?? realScheduler;
     this.speed = options.speed ?? 1;
-    if (!(this.speed > 0) || !Number.isFinite(this.speed)) throw new RangeError(`speed must be a positive number, got ${this.speed}`);
+    if (!(this.speed > 0) || !Number.isFinite(this.speed))
+      throw new RangeError(`speed must be a positive number, got ${this.speed}`);
     this.seed = options.seed ?? 1;
     this.log = options.log ?? (() => undefined);
     this.random = seededRandom(this.seed);
@@ -198,7 +203,12 @@ export class ScenarioPlayer {
   }
 
   private publishEmit(emit: EmitAction): void {
-    const timestamp = emit.timestamp === undefined || emit.timestamp === 'device' ? undefined : emit.timestamp === 'none' ? null : emit.timestamp;
+    const timestamp =
+      emit.timestamp === undefined || emit.timestamp === 'device'
+        ? undefined
+        : emit.timestamp === 'none'
+          ? null
+          : emit.timestamp;
     this.target.publish(emit.topic, messageOf(emit), { stateful: false, timestamp });
   }
 
@@ -208,7 +218,9 @@ export class ScenarioPlayer {
 
   private setFlags(values: Record<string, boolean>): void {
     this.guard('set-flag', () =>
-      this.target.setFlags(values).catch((error: unknown) => this.log('scenario set-flag failed', { error: String(error) })),
+      this.target
+        .setFlags(values)
+        .catch((error: unknown) => this.log('scenario set-flag failed', { error: String(error) })),
     );
   }
 

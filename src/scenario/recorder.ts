@@ -85,7 +85,8 @@ export interface RecordedEvent {
 }
 
 /** Why a recording failed. */
-export type RecordErrorCode = 'CONNECT_FAILED' | 'HANDSHAKE_REFUSED' | 'TOKEN_REFUSED' | 'CONFIGURE_REFUSED' | 'CONNECTION_LOST' | 'TIMEOUT';
+export type RecordErrorCode =
+  'CONNECT_FAILED' | 'HANDSHAKE_REFUSED' | 'TOKEN_REFUSED' | 'CONFIGURE_REFUSED' | 'CONNECTION_LOST' | 'TIMEOUT';
 
 /** A failed recording; `events` holds what was received before (for CONNECTION_LOST). */
 export class RecordError extends Error {
@@ -106,11 +107,15 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 /** Records until `durationMs`, `maxEvents` or the signal; see the module comment. */
 export async function recordEvents(options: RecordOptions): Promise<RecordedEvent[]> {
   const url = new URL(options.url);
-  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new RecordError('CONNECT_FAILED', `the stream URL must be ws:// or wss://, got ${options.url}`);
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:')
+    throw new RecordError('CONNECT_FAILED', `the stream URL must be ws:// or wss://, got ${options.url}`);
   const user = options.user ?? 'root';
   const password = options.password ?? 'pass';
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const tls = { ...(options.ca !== undefined ? { ca: options.ca } : {}), ...(options.insecure ? { rejectUnauthorized: false } : {}) };
+  const tls = {
+    ...(options.ca !== undefined ? { ca: options.ca } : {}),
+    ...(options.insecure ? { rejectUnauthorized: false } : {}),
+  };
   if (options.token) {
     const token = await fetchToken(url, options.cgiPrefix ?? '/svc-cgi', user, password, tls, timeoutMs);
     url.searchParams.set('wssession', token);
@@ -145,12 +150,19 @@ function record(ws: WebSocket, options: RecordOptions, timeoutMs: number): Promi
     ws.on('error', () => undefined); // the close that follows says it
     ws.on('close', (code, reason) => {
       const why = `${code}${reason.length > 0 ? ` ${reason.toString()}` : ''}`;
-      const what = configuredAt === undefined ? 'before answering events:configure' : `after ${events.length} event${events.length === 1 ? '' : 's'}`;
+      const what =
+        configuredAt === undefined
+          ? 'before answering events:configure'
+          : `after ${events.length} event${events.length === 1 ? '' : 's'}`;
       end(new RecordError('CONNECTION_LOST', `connection lost (${why}) ${what}`, events));
     });
     ws.on('message', (raw, isBinary) => {
       if (done || isBinary) return;
-      let message: { method?: string; error?: { code?: number; message?: string }; params?: { notification?: Notification } };
+      let message: {
+        method?: string;
+        error?: { code?: number; message?: string };
+        params?: { notification?: Notification };
+      };
       try {
         message = JSON.parse(raw.toString()) as typeof message;
       } catch {
@@ -160,7 +172,14 @@ function record(ws: WebSocket, options: RecordOptions, timeoutMs: number): Promi
         if (message.method === 'events:notify') return; // not ours: nothing is subscribed yet
         if (message.error) {
           const { code, message: text } = message.error;
-          return end(new RecordError('CONFIGURE_REFUSED', `the device refused events:configure: error ${code ?? '?'}: ${text ?? '(no message)'}`, [], code));
+          return end(
+            new RecordError(
+              'CONFIGURE_REFUSED',
+              `the device refused events:configure: error ${code ?? '?'}: ${text ?? '(no message)'}`,
+              [],
+              code,
+            ),
+          );
         }
         configuredAt = now();
         sameBatch = true;
@@ -184,7 +203,14 @@ function record(ws: WebSocket, options: RecordOptions, timeoutMs: number): Promi
     });
     const filters = options.filters && options.filters.length > 0 ? options.filters : [''];
     const eventFilterList = filters.map((topicFilter) => ({ topicFilter }));
-    ws.send(JSON.stringify({ apiVersion: '1.0', context: 'bwc-emu record', method: 'events:configure', params: { eventFilterList } }));
+    ws.send(
+      JSON.stringify({
+        apiVersion: '1.0',
+        context: 'bwc-emu record',
+        method: 'events:configure',
+        params: { eventFilterList },
+      }),
+    );
   });
 }
 
@@ -232,7 +258,10 @@ export function toScenarioYaml(events: readonly RecordedEvent[], options: Scenar
     description: options.description ?? `Recorded from ${source} at ${recordedAt}`,
   };
   if (initial.length > 0) doc.states = initial.map((e) => ({ topic: e.topic, ...parts(e, false), data: e.data }));
-  doc.timeline = timed.map((e) => ({ at: formatDuration(Math.max(0, Math.round(e.atMs - shift))), emit: { topic: e.topic, ...parts(e, true) } }));
+  doc.timeline = timed.map((e) => ({
+    at: formatDuration(Math.max(0, Math.round(e.atMs - shift))),
+    emit: { topic: e.topic, ...parts(e, true) },
+  }));
   const header = [
     `# Recorded by bwc-emu record`,
     `#   from: ${source}`,
@@ -267,16 +296,27 @@ function withoutSecrets(text: string): string {
 type TlsOptions = { ca?: string; rejectUnauthorized?: boolean };
 
 /** Opens the stream; with `digest`, first without credentials, then answering the 401's challenges. */
-async function connect(url: URL, digest: { user: string; password: string } | undefined, tls: TlsOptions, timeoutMs: number): Promise<WebSocket> {
+async function connect(
+  url: URL,
+  digest: { user: string; password: string } | undefined,
+  tls: TlsOptions,
+  timeoutMs: number,
+): Promise<WebSocket> {
   const first = await attempt(url, undefined, tls, timeoutMs);
   if (first.ws) return first.ws;
-  if (first.status !== 401 || !digest || first.challenges.length === 0) throw refused('HANDSHAKE_REFUSED', 'the device refused the stream handshake', first.status, first.body);
+  if (first.status !== 401 || !digest || first.challenges.length === 0)
+    throw refused('HANDSHAKE_REFUSED', 'the device refused the stream handshake', first.status, first.body);
   const target = `${url.pathname}${url.search}`;
   let authorization: string;
   try {
     authorization = digestAuthorization(first.challenges, digest.user, digest.password, 'GET', target);
   } catch (error) {
-    throw new RecordError('HANDSHAKE_REFUSED', `the device asked for authentication the recorder cannot answer: ${(error as Error).message}`, [], 401);
+    throw new RecordError(
+      'HANDSHAKE_REFUSED',
+      `the device asked for authentication the recorder cannot answer: ${(error as Error).message}`,
+      [],
+      401,
+    );
   }
   const second = await attempt(url, authorization, tls, timeoutMs);
   if (second.ws) return second.ws;
@@ -298,7 +338,11 @@ interface Attempt {
 
 function attempt(url: URL, authorization: string | undefined, tls: TlsOptions, timeoutMs: number): Promise<Attempt> {
   return new Promise((resolve, reject) => {
-    const options: ClientOptions = { ...tls, handshakeTimeout: timeoutMs, headers: authorization ? { Authorization: authorization } : {} };
+    const options: ClientOptions = {
+      ...tls,
+      handshakeTimeout: timeoutMs,
+      headers: authorization ? { Authorization: authorization } : {},
+    };
     const ws = new WebSocket(url, options);
     let settled = false;
     ws.on('error', (err) => {
@@ -330,7 +374,14 @@ function readBody(res: IncomingMessage): Promise<string> {
 }
 
 /** GETs a session token from the device's wssession.cgi, with digest after a 401. */
-async function fetchToken(streamUrl: URL, cgiPrefix: string, user: string, password: string, tls: TlsOptions, timeoutMs: number): Promise<string> {
+async function fetchToken(
+  streamUrl: URL,
+  cgiPrefix: string,
+  user: string,
+  password: string,
+  tls: TlsOptions,
+  timeoutMs: number,
+): Promise<string> {
   const base = new URL(`${streamUrl.protocol === 'wss:' ? 'https' : 'http'}://${streamUrl.host}`);
   const path = `${cgiPrefix.replace(/\/+$/, '')}/wssession.cgi`;
   const first = await get(base, path, undefined, tls, timeoutMs);
@@ -340,27 +391,53 @@ async function fetchToken(streamUrl: URL, cgiPrefix: string, user: string, passw
     try {
       authorization = digestAuthorization(first.challenges, user, password, 'GET', path);
     } catch (error) {
-      throw new RecordError('TOKEN_REFUSED', `${path} asked for authentication the recorder cannot answer: ${(error as Error).message}`, [], 401);
+      throw new RecordError(
+        'TOKEN_REFUSED',
+        `${path} asked for authentication the recorder cannot answer: ${(error as Error).message}`,
+        [],
+        401,
+      );
     }
     answer = await get(base, path, authorization, tls, timeoutMs);
   }
-  if (answer.status !== 200) throw refused('TOKEN_REFUSED', `${path} refused a session token`, answer.status, answer.body);
+  if (answer.status !== 200)
+    throw refused('TOKEN_REFUSED', `${path} refused a session token`, answer.status, answer.body);
   const token = answer.body.trim();
   if (token === '') throw new RecordError('TOKEN_REFUSED', `${path} answered 200 with an empty token`, [], 200);
   return token;
 }
 
-function get(base: URL, path: string, authorization: string | undefined, tls: TlsOptions, timeoutMs: number): Promise<{ status: number; challenges: string[]; body: string }> {
+function get(
+  base: URL,
+  path: string,
+  authorization: string | undefined,
+  tls: TlsOptions,
+  timeoutMs: number,
+): Promise<{ status: number; challenges: string[]; body: string }> {
   return new Promise((resolve, reject) => {
     const request = base.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = request(
-      { host: base.hostname.replace(/^\[|\]$/g, ''), port: base.port, path, method: 'GET', headers: authorization ? { Authorization: authorization } : {}, timeout: timeoutMs, ...tls },
+      {
+        host: base.hostname.replace(/^\[|\]$/g, ''),
+        port: base.port,
+        path,
+        method: 'GET',
+        headers: authorization ? { Authorization: authorization } : {},
+        timeout: timeoutMs,
+        ...tls,
+      },
       (res) => {
-        readBody(res).then((body) => resolve({ status: res.statusCode ?? 0, challenges: res.headersDistinct['www-authenticate'] ?? [], body }), reject);
+        readBody(res).then(
+          (body) =>
+            resolve({ status: res.statusCode ?? 0, challenges: res.headersDistinct['www-authenticate'] ?? [], body }),
+          reject,
+        );
       },
     );
     req.once('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.once('error', (err) => reject(new RecordError('CONNECT_FAILED', `cannot get a session token from ${base.host}${path}: ${err.message}`)));
+    req.once('error', (err) =>
+      reject(new RecordError('CONNECT_FAILED', `cannot get a session token from ${base.host}${path}: ${err.message}`)),
+    );
     req.end();
   });
 }

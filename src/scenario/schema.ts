@@ -29,7 +29,6 @@ import { TOPIC_PATH } from '../events/event-bus';
 import { DurationSchema } from '../duration';
 import { PlanDeviceSchema, PlanRecordingSchema, PlanUserSchema } from '../bws/plan';
 
-
 /** Keys that say when a step runs. */
 export const TIMING_KEYS = ['at', 'after', 'every'] as const;
 /** Keys that say what a step does; a step has exactly one. */
@@ -39,7 +38,9 @@ const duration = DurationSchema;
 
 const topic = z
   .string({ error: 'expected a topic string like tns1:Device/tnsvendor:IO/Port' })
-  .regex(TOPIC_PATH, { error: (iss) => `"${String(iss.input)}" is not a topic path like tns1:Device/tnsvendor:IO/Port` });
+  .regex(TOPIC_PATH, {
+    error: (iss) => `"${String(iss.input)}" is not a topic path like tns1:Device/tnsvendor:IO/Port`,
+  });
 
 const scalar = z
   .union([z.string(), z.number(), z.boolean()], { error: 'expected a string, number or boolean value' })
@@ -47,7 +48,9 @@ const scalar = z
 
 const messagePart = z.record(z.string(), scalar, { error: 'expected a map of names to values' });
 
-const flagMap = z.record(z.string().min(1), z.boolean({ error: 'a flag is true or false' }), { error: 'expected a map of flag names to true/false' });
+const flagMap = z.record(z.string().min(1), z.boolean({ error: 'a flag is true or false' }), {
+  error: 'expected a map of flag names to true/false',
+});
 
 const timestamp = z.union([z.literal('device'), z.literal('none'), z.number().int().nonnegative()], {
   error: "timestamp is 'device' (the device clock), 'none', or epoch milliseconds",
@@ -113,7 +116,9 @@ export type StepInput = z.input<typeof stepBase> & { steps?: StepInput[] };
 /** A step inside a group, an inline `steps` list or a trigger: no `on:` allowed. */
 export const NestedStepSchema: z.ZodType<Step, StepInput> = z.lazy(() => stepSchema(false)).meta({ id: 'NestedStep' });
 /** A step of the top-level timeline: may be an `on:` trigger. */
-export const TimelineStepSchema: z.ZodType<Step, StepInput> = z.lazy(() => stepSchema(true)).meta({ id: 'TimelineStep' });
+export const TimelineStepSchema: z.ZodType<Step, StepInput> = z
+  .lazy(() => stepSchema(true))
+  .meta({ id: 'TimelineStep' });
 
 /**
  * A recording of the `body-worn:` section: a plan recording (../bws/plan) uploaded at
@@ -151,9 +156,17 @@ export const ScenarioSchema = z
       .optional(),
     flags: flagMap.optional(),
     states: z.array(StateSchema, { error: 'states is a list of { topic, source, key, data }' }).optional(),
-    groups: z.record(z.string().min(1), z.array(NestedStepSchema, { error: 'a group is a list of steps' }), { error: 'groups is a map of names to lists of steps' }).optional(),
+    groups: z
+      .record(z.string().min(1), z.array(NestedStepSchema, { error: 'a group is a list of steps' }), {
+        error: 'groups is a map of names to lists of steps',
+      })
+      .optional(),
     timeline: z.array(TimelineStepSchema, { error: 'timeline is a list of steps' }).optional(),
-    loop: z.union([z.boolean(), z.strictObject({ times: z.number().int().min(1) })], { error: 'loop is true, false or { times: <n> }' }).optional(),
+    loop: z
+      .union([z.boolean(), z.strictObject({ times: z.number().int().min(1) })], {
+        error: 'loop is true, false or { times: <n> }',
+      })
+      .optional(),
     'body-worn': BodyWornSchema.optional(),
   })
   .meta({ title: 'bwc-emu scenario', description: 'A scenario for the bwc-emu body worn camera emulator' });
@@ -177,28 +190,42 @@ export type Trigger = z.output<typeof TriggerSchema>;
 function stepSchema(topLevel: boolean): z.ZodType<Step, StepInput> {
   return stepBase
     .extend({ steps: z.array(NestedStepSchema, { error: 'steps is a list of steps' }).optional() })
-    .check(z.superRefine((step: Record<string, unknown>, ctx) => checkStepKeys(step, topLevel, ctx), { when: () => true }));
+    .check(
+      z.superRefine((step: Record<string, unknown>, ctx) => checkStepKeys(step, topLevel, ctx), { when: () => true }),
+    );
 }
 
-type RefineContext = { addIssue(issue: { code: 'custom'; message: string; path?: PropertyKey[]; input?: unknown; params?: Record<string, unknown> }): void };
+type RefineContext = {
+  addIssue(issue: {
+    code: 'custom';
+    message: string;
+    path?: PropertyKey[];
+    input?: unknown;
+    params?: Record<string, unknown>;
+  }): void;
+};
 
 /** The combination rules zod objects cannot say: one action, at most one timing, who may have `times`/`jitter`/`on`. */
 function checkStepKeys(step: Record<string, unknown>, topLevel: boolean, ctx: RefineContext): void {
   if (typeof step !== 'object' || step === null || Array.isArray(step)) return; // the object schema already said so
   const present = (keys: readonly string[]): string[] => keys.filter((k) => k in step && step[k] !== undefined);
-  const onKey = (key: string, message: string): void => ctx.addIssue({ code: 'custom', message, path: [key], input: step[key], params: { at: 'key' } });
+  const onKey = (key: string, message: string): void =>
+    ctx.addIssue({ code: 'custom', message, path: [key], input: step[key], params: { at: 'key' } });
   const actions = present(ACTION_KEYS);
   const timings = present(TIMING_KEYS);
   const list = (keys: readonly string[]): string => keys.join(', ');
   if (actions.length === 0) {
     ctx.addIssue({ code: 'custom', message: `a step needs one action: ${list(ACTION_KEYS)}`, input: step });
   }
-  for (const extra of actions.slice(1)) onKey(extra, `a step has one action, but this one has both ${actions[0]} and ${extra}; put them in separate steps`);
-  for (const extra of timings.slice(1)) onKey(extra, `a step has at most one timing key, but this one has both ${timings[0]} and ${extra}`);
+  for (const extra of actions.slice(1))
+    onKey(extra, `a step has one action, but this one has both ${actions[0]} and ${extra}; put them in separate steps`);
+  for (const extra of timings.slice(1))
+    onKey(extra, `a step has at most one timing key, but this one has both ${timings[0]} and ${extra}`);
   if ('times' in step && !('every' in step)) onKey('times', 'times only goes with every');
   if ('jitter' in step && timings.length === 0) onKey('jitter', 'jitter needs a timing key: at, after or every');
   if ('on' in step) {
     if (!topLevel) onKey('on', 'on: triggers belong in the top-level timeline, not in groups or steps');
-    for (const key of ['at', 'every'] as const) if (key in step) onKey(key, `a trigger step runs when its trigger fires; use after, not ${key}`);
+    for (const key of ['at', 'every'] as const)
+      if (key in step) onKey(key, `a trigger step runs when its trigger fires; use after, not ${key}`);
   }
 }

@@ -10,7 +10,11 @@ import { basename, dirname, join } from 'node:path';
  * Replaces `file` with `content` atomically, creating its directory if needed.
  * `syncDir` flushes the rename; a caller that batches directory syncs passes its own.
  */
-export async function writeFileAtomic(file: string, content: string | Buffer, syncDir: (dir: string) => Promise<void> = syncDirectory): Promise<void> {
+export async function writeFileAtomic(
+  file: string,
+  content: string | Buffer,
+  syncDir: (dir: string) => Promise<void> = syncDirectory,
+): Promise<void> {
   const dir = dirname(file);
   await mkdir(dir, { recursive: true });
   const temp = join(dir, `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
@@ -60,7 +64,10 @@ export class DirectorySyncs {
   }
 
   private run(dir: string): Promise<void> {
-    const entry: { running: Promise<void>; queued: Promise<void> | undefined } = { running: Promise.resolve(), queued: undefined };
+    const entry: { running: Promise<void>; queued: Promise<void> | undefined } = {
+      running: Promise.resolve(),
+      queued: undefined,
+    };
     entry.running = syncDirectory(dir).finally(() => {
       if (this.syncs.get(dir) === entry && !entry.queued) this.syncs.delete(dir);
     });

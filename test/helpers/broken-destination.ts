@@ -7,7 +7,13 @@
  * destination's X-Storage-Url points at the proxy.
  */
 import { createHash } from 'node:crypto';
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DestinationHandle } from '../../src/destination/destination';
 import type { ConnectionFile } from '../../src/protocol/connection-file';
@@ -62,7 +68,10 @@ interface Answer {
 }
 
 /** Starts a proxy with `breakage` in front of `backend` (plain HTTP only). */
-export async function startBrokenDestination(backend: DestinationHandle, breakage: Breakage): Promise<BrokenDestination> {
+export async function startBrokenDestination(
+  backend: DestinationHandle,
+  breakage: Breakage,
+): Promise<BrokenDestination> {
   const target = new URL(backend.url);
   const faked = new Set<string>();
   const seen: { method: string; path: string }[] = [];
@@ -75,14 +84,23 @@ export async function startBrokenDestination(backend: DestinationHandle, breakag
       const path = (req.url ?? '/').split('?')[0];
       seen.push({ method, path });
       const [, v1, , container, ...rest] = path.split('/');
-      const kind = path === '/auth/v1.0' ? 'auth' : v1 !== 'v1' || !container ? 'other' : rest.length && rest.join('/') !== '' ? 'object' : 'container';
+      const kind =
+        path === '/auth/v1.0'
+          ? 'auth'
+          : v1 !== 'v1' || !container
+            ? 'other'
+            : rest.length && rest.join('/') !== ''
+              ? 'object'
+              : 'container';
       const write = method === 'PUT' || method === 'POST';
       let answer: Answer;
       if (write && kind !== 'auth' && faked.has(container)) answer = fakeSuccess(method, kind, body);
-      else if (breakage.ignoreObjectPost && method === 'POST' && kind === 'object') answer = { status: 202, headers: {}, body: Buffer.alloc(0) };
+      else if (breakage.ignoreObjectPost && method === 'POST' && kind === 'object')
+        answer = { status: 202, headers: {}, body: Buffer.alloc(0) };
       else {
         const headers: OutgoingHttpHeaders = { ...req.headers };
-        if (breakage.acceptMissingToken && kind !== 'auth' && headers['x-auth-token'] === undefined && lastToken) headers['x-auth-token'] = lastToken;
+        if (breakage.acceptMissingToken && kind !== 'auth' && headers['x-auth-token'] === undefined && lastToken)
+          headers['x-auth-token'] = lastToken;
         if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) {
           delete headers['transfer-encoding'];
           headers['content-length'] = String(body.length);
@@ -122,17 +140,31 @@ export async function startBrokenDestination(backend: DestinationHandle, breakag
 
 /** Whether a 400 of the backend is one the breakage turns into a success. */
 function acceptable(breakage: Breakage, message: string): boolean {
-  return (!!breakage.acceptUnknownUser && /\buser "[^"]*" is not registered/.test(message)) || (!!breakage.acceptUnknownDevice && /\bcamera "[^"]*" is not registered/.test(message)) || (!!breakage.acceptNoDuration && /has no duration/.test(message));
+  return (
+    (!!breakage.acceptUnknownUser && /\buser "[^"]*" is not registered/.test(message)) ||
+    (!!breakage.acceptUnknownDevice && /\bcamera "[^"]*" is not registered/.test(message)) ||
+    (!!breakage.acceptNoDuration && /has no duration/.test(message))
+  );
 }
 
 /** What a server that stores anything would answer (the content is discarded). */
 function fakeSuccess(method: string, kind: string, body: Buffer): Answer {
   if (method === 'POST') return { status: kind === 'object' ? 202 : 204, headers: {}, body: Buffer.alloc(0) };
-  return { status: 201, headers: kind === 'object' ? { etag: createHash('md5').update(body).digest('hex') } : {}, body: Buffer.alloc(0) };
+  return {
+    status: 201,
+    headers: kind === 'object' ? { etag: createHash('md5').update(body).digest('hex') } : {},
+    body: Buffer.alloc(0),
+  };
 }
 
 /** Applies the answer-side breakages. */
-function breakAnswer(breakage: Breakage, method: string, kind: string, container: string | undefined, answer: Answer): Answer {
+function breakAnswer(
+  breakage: Breakage,
+  method: string,
+  kind: string,
+  container: string | undefined,
+  answer: Answer,
+): Answer {
   const headers = { ...answer.headers };
   let status = answer.status;
   if (kind === 'auth' && breakage.dropStorageUrl) delete headers['x-storage-url'];
@@ -141,11 +173,21 @@ function breakAnswer(breakage: Breakage, method: string, kind: string, container
     delete headers['x-auth-token-expires'];
   }
   if (kind === 'object' && method === 'PUT' && breakage.noPutEtag) delete headers.etag;
-  if (kind === 'object' && container === 'System' && (method === 'GET' || method === 'HEAD') && breakage.noSystemEtag) delete headers.etag;
-  if (kind === 'object' && method === 'PUT' && status === 201 && breakage.objectPutStatus !== undefined) status = breakage.objectPutStatus;
-  if (kind === 'container' && method === 'PUT' && (status === 201 || status === 202) && breakage.containerPutStatus !== undefined) status = breakage.containerPutStatus;
-  if (kind === 'container' && method === 'POST' && status === 204 && breakage.containerPostStatus !== undefined) status = breakage.containerPostStatus;
-  if (kind === 'object' && method === 'POST' && status === 202 && breakage.objectPostStatus !== undefined) status = breakage.objectPostStatus;
+  if (kind === 'object' && container === 'System' && (method === 'GET' || method === 'HEAD') && breakage.noSystemEtag)
+    delete headers.etag;
+  if (kind === 'object' && method === 'PUT' && status === 201 && breakage.objectPutStatus !== undefined)
+    status = breakage.objectPutStatus;
+  if (
+    kind === 'container' &&
+    method === 'PUT' &&
+    (status === 201 || status === 202) &&
+    breakage.containerPutStatus !== undefined
+  )
+    status = breakage.containerPutStatus;
+  if (kind === 'container' && method === 'POST' && status === 204 && breakage.containerPostStatus !== undefined)
+    status = breakage.containerPostStatus;
+  if (kind === 'object' && method === 'POST' && status === 202 && breakage.objectPostStatus !== undefined)
+    status = breakage.objectPostStatus;
   if (breakage.decodeMetadata && (method === 'HEAD' || method === 'GET')) {
     for (const [name, value] of Object.entries(headers)) {
       if (/^x-(container|object)-meta-/.test(name) && typeof value === 'string') headers[name] = safeDecode(value);
@@ -154,11 +196,23 @@ function breakAnswer(breakage: Breakage, method: string, kind: string, container
   return { status, headers, body: answer.body };
 }
 
-function forward(target: URL, method: string, path: string, headers: OutgoingHttpHeaders, body: Buffer): Promise<Answer> {
+function forward(
+  target: URL,
+  method: string,
+  path: string,
+  headers: OutgoingHttpHeaders,
+  body: Buffer,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: target.hostname, port: target.port, method, path, headers, agent: false }, (res) => {
-      readAll(res).then((data) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: data }), reject);
-    });
+    const req = httpRequest(
+      { host: target.hostname, port: target.port, method, path, headers, agent: false },
+      (res) => {
+        readAll(res).then(
+          (data) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: data }),
+          reject,
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body.length ? body : undefined);
   });

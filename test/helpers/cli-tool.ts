@@ -27,12 +27,27 @@ export function toolEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs `file args` and resolves with its outcome (never rejects on a non-zero exit). */
-export function runTool(file: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<ToolRun> {
+export function runTool(
+  file: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+): Promise<ToolRun> {
   return new Promise((resolve) => {
-    execFile(file, args, { env: options.env ?? toolEnv(), cwd: options.cwd, timeout: options.timeoutMs ?? 20_000, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      file,
+      args,
+      {
+        env: options.env ?? toolEnv(),
+        cwd: options.cwd,
+        timeout: options.timeoutMs ?? 20_000,
+        encoding: 'utf8',
+        maxBuffer: 16 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -46,9 +61,18 @@ export function toolVersion(file: string, suite: string, aptPackage: string, arg
     return undefined;
   }
   try {
-    return execFileSync(file, args, { encoding: 'utf8', env: toolEnv(), stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000 }).split('\n')[0].trim();
+    return execFileSync(file, args, {
+      encoding: 'utf8',
+      env: toolEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 20_000,
+    })
+      .split('\n')[0]
+      .trim();
   } catch (err) {
-    console.warn(`${suite} interop tests skipped: ${file} does not run (${(err as Error).message.split('\n')[0]}; apt-get install ${aptPackage})`);
+    console.warn(
+      `${suite} interop tests skipped: ${file} does not run (${(err as Error).message.split('\n')[0]}; apt-get install ${aptPackage})`,
+    );
     return undefined;
   }
 }
@@ -89,5 +113,10 @@ export function readTree(root: string): FileTree {
 
 /** `tree` as path -> "bytes md5", for comparisons whose failure output stays readable. */
 export function treeDigests(tree: FileTree): Record<string, string> {
-  return Object.fromEntries(Object.entries(tree).map(([path, content]) => [path, `${content.length} ${createHash('md5').update(content).digest('hex')}`]));
+  return Object.fromEntries(
+    Object.entries(tree).map(([path, content]) => [
+      path,
+      `${content.length} ${createHash('md5').update(content).digest('hex')}`,
+    ]),
+  );
 }

@@ -13,7 +13,9 @@ import type { DestinationOptions } from '../../src/destination/destination-optio
 import { type HttpRequestOptions, type HttpResult, sendRequest } from './http';
 
 /** Registers an `afterEach` that closes what the returned `start()` started and removes its data. */
-export function destinationStarter(defaults: DestinationOptions = {}): (options?: DestinationOptions) => Promise<DestinationHandle> {
+export function destinationStarter(
+  defaults: DestinationOptions = {},
+): (options?: DestinationOptions) => Promise<DestinationHandle> {
   const started: DestinationHandle[] = [];
   const dirs: string[] = [];
   afterEach(async () => {
@@ -45,7 +47,11 @@ export interface SwiftSession {
 
 /** Authenticates at `/auth/v1.0` (X-Auth-User + X-Auth-Key) and returns the session. */
 export async function login(destination: DestinationHandle, user = 'bws', key = 'secret'): Promise<SwiftSession> {
-  const answer = await sendRequest(destination.url, { path: '/auth/v1.0', headers: { 'X-Auth-User': user, 'X-Auth-Key': key }, ca: destination.certificate });
+  const answer = await sendRequest(destination.url, {
+    path: '/auth/v1.0',
+    headers: { 'X-Auth-User': user, 'X-Auth-Key': key },
+    ca: destination.certificate,
+  });
   if (answer.status !== 200) throw new Error(`login as ${user} failed: ${answer.status} ${answer.body}`);
   const token = String(answer.headers['x-auth-token']);
   const storageUrl = String(answer.headers['x-storage-url']);
@@ -55,7 +61,13 @@ export async function login(destination: DestinationHandle, user = 'bws', key = 
     storageUrl,
     storagePath,
     send: (method, path, options = {}) =>
-      sendRequest(destination.url, { ...options, method, path: `${storagePath}${path}`, headers: { 'X-Auth-Token': token, ...(options.headers ?? {}) }, ca: destination.certificate }),
+      sendRequest(destination.url, {
+        ...options,
+        method,
+        path: `${storagePath}${path}`,
+        headers: { 'X-Auth-Token': token, ...(options.headers ?? {}) },
+        ca: destination.certificate,
+      }),
   };
 }
 
@@ -67,16 +79,32 @@ export interface ByteAnswer {
 }
 
 /** GET or HEAD of `{storagePath}{path}` with the session's token, the body as bytes. */
-export function fetchBytes(destination: DestinationHandle, session: SwiftSession, method: string, path: string): Promise<ByteAnswer> {
+export function fetchBytes(
+  destination: DestinationHandle,
+  session: SwiftSession,
+  method: string,
+  path: string,
+): Promise<ByteAnswer> {
   const url = new URL(`${session.storagePath}${path}`, destination.url);
   const secure = url.protocol === 'https:';
   return new Promise((resolve, reject) => {
-    const req = (secure ? httpsRequest : httpRequest)(url, { method, headers: { 'X-Auth-Token': session.token }, agent: false, ...(secure ? { ca: destination.certificate } : {}) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
+    const req = (secure ? httpsRequest : httpRequest)(
+      url,
+      {
+        method,
+        headers: { 'X-Auth-Token': session.token },
+        agent: false,
+        ...(secure ? { ca: destination.certificate } : {}),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end();
   });

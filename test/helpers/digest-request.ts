@@ -31,10 +31,18 @@ export interface DigestResult extends HttpResult {
 export async function digestRequest(baseUrl: string, options: DigestRequestOptions): Promise<DigestResult> {
   const { username = 'root', password = 'pass', algorithm, nc, cnonce, ...request } = options;
   const challenge = await sendRequest(baseUrl, request);
-  if (challenge.status !== 401) throw new Error(`expected a 401 challenge from ${request.path}, got ${challenge.status}: ${challenge.body}`);
+  if (challenge.status !== 401)
+    throw new Error(`expected a 401 challenge from ${request.path}, got ${challenge.status}: ${challenge.body}`);
   const method = request.method ?? 'GET';
-  const authorization = digestAuthorization(challengesOf(challenge), username, password, method, request.path, { algorithm, nc, cnonce });
-  const answer = await sendRequest(baseUrl, { ...request, headers: { ...(request.headers ?? {}), Authorization: authorization } });
+  const authorization = digestAuthorization(challengesOf(challenge), username, password, method, request.path, {
+    algorithm,
+    nc,
+    cnonce,
+  });
+  const answer = await sendRequest(baseUrl, {
+    ...request,
+    headers: { ...(request.headers ?? {}), Authorization: authorization },
+  });
   return { ...answer, challenge, authorization };
 }
 

@@ -93,7 +93,11 @@ export class StreamClient {
 
   /** Resolves once `count` messages in all have arrived. */
   waitForCount(count: number, timeoutMs = WAIT_MS): Promise<void> {
-    return this.waitUntil(() => this.frames.length >= count, `${count} messages (have ${this.frames.length})`, timeoutMs);
+    return this.waitUntil(
+      () => this.frames.length >= count,
+      `${count} messages (have ${this.frames.length})`,
+      timeoutMs,
+    );
   }
 
   /** Resolves with the close code and reason once the connection is closed. */
@@ -104,7 +108,8 @@ export class StreamClient {
 
   /** Sends a value: a string or Buffer as is, anything else as JSON text. */
   send(value: unknown, options: { binary?: boolean } = {}): void {
-    if (typeof value === 'string' || Buffer.isBuffer(value)) this.ws.send(value, { binary: options.binary ?? Buffer.isBuffer(value) });
+    if (typeof value === 'string' || Buffer.isBuffer(value))
+      this.ws.send(value, { binary: options.binary ?? Buffer.isBuffer(value) });
     else this.ws.send(JSON.stringify(value));
   }
 
@@ -175,7 +180,12 @@ export class StreamClient {
 
 /** An `events:configure` request. */
 export function configureMessage(eventFilterList: unknown, context?: string): Record<string, unknown> {
-  return { apiVersion: '1.0', ...(context === undefined ? {} : { context }), method: 'events:configure', params: { eventFilterList } };
+  return {
+    apiVersion: '1.0',
+    ...(context === undefined ? {} : { context }),
+    method: 'events:configure',
+    params: { eventFilterList },
+  };
 }
 
 /** A refused handshake: the HTTP answer instead of 101. */
@@ -277,22 +287,42 @@ export async function openWithDigest(
   const url = wsUrl(device, target);
   const challenge = await refusedHandshake(url, options.ws);
   if (challenge.status !== 401) throw new Error(`expected a 401 challenge, got ${challenge.status}: ${challenge.body}`);
-  const authorization = digestAuthorization(challenge.headersDistinct['www-authenticate'] ?? [], options.username ?? 'root', options.password ?? 'pass', 'GET', target, {
-    algorithm: options.algorithm,
+  const authorization = digestAuthorization(
+    challenge.headersDistinct['www-authenticate'] ?? [],
+    options.username ?? 'root',
+    options.password ?? 'pass',
+    'GET',
+    target,
+    {
+      algorithm: options.algorithm,
+    },
+  );
+  const client = await openStream(url, {
+    ...options.ws,
+    headers: { ...(options.ws?.headers ?? {}), Authorization: authorization },
   });
-  const client = await openStream(url, { ...options.ws, headers: { ...(options.ws?.headers ?? {}), Authorization: authorization } });
   return { client, challenge, authorization };
 }
 
 /** A session token from `wssession.cgi`, fetched over HTTP with digest (root / pass by default). */
 export async function fetchToken(device: DeviceHandle, username = 'root', password = 'pass'): Promise<string> {
-  const answer = await digestRequest(device.url, { method: 'GET', path: `${device.options.cgiPrefix}/wssession.cgi`, username, password });
+  const answer = await digestRequest(device.url, {
+    method: 'GET',
+    path: `${device.options.cgiPrefix}/wssession.cgi`,
+    username,
+    password,
+  });
   if (answer.status !== 200) throw new Error(`wssession.cgi answered ${answer.status}: ${answer.body}`);
   return answer.body;
 }
 
 /** Opens the stream with a session token (a fresh one from `device.issueToken()` by default). */
-export function openWithToken(device: DeviceHandle, token = device.issueToken(), query = '?sources=events', ws: ClientOptions = {}): Promise<StreamClient> {
+export function openWithToken(
+  device: DeviceHandle,
+  token = device.issueToken(),
+  query = '?sources=events',
+  ws: ClientOptions = {},
+): Promise<StreamClient> {
   return openStream(wsUrl(device, streamTarget(device, `${query}&wssession=${encodeURIComponent(token)}`)), ws);
 }
 
@@ -306,7 +336,12 @@ function rawToString(data: WebSocket.RawData): string {
  * Advances a scenario's scheduler by `ms` and returns the topics `client` received
  * meanwhile, in order; a marker event published after the advance ends the wait.
  */
-export async function topicsDuring(device: { publish(topic: string): unknown }, client: StreamClient, scheduler: { advance(ms: number): void }, ms: number): Promise<string[]> {
+export async function topicsDuring(
+  device: { publish(topic: string): unknown },
+  client: StreamClient,
+  scheduler: { advance(ms: number): void },
+  ms: number,
+): Promise<string[]> {
   scheduler.advance(ms);
   device.publish('tns1:Test/Marker');
   const topics: string[] = [];

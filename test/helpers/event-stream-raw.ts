@@ -28,7 +28,9 @@ export function newKey(): string {
 
 /** The `Sec-WebSocket-Accept` value for a key (RFC 6455). */
 export function acceptFor(key: string): string {
-  return createHash('sha1').update(key + WS_GUID).digest('base64');
+  return createHash('sha1')
+    .update(key + WS_GUID)
+    .digest('base64');
 }
 
 /** Options of {@link handshakeText}. */
@@ -68,7 +70,11 @@ export function rawExchange(port: number, text: string, host = '127.0.0.1', time
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`timed out after ${timeoutMs} ms waiting for the device to answer and close; got so far: ${Buffer.concat(chunks).toString('latin1')}`));
+      reject(
+        new Error(
+          `timed out after ${timeoutMs} ms waiting for the device to answer and close; got so far: ${Buffer.concat(chunks).toString('latin1')}`,
+        ),
+      );
     }, timeoutMs);
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', (err) => {
@@ -141,7 +147,13 @@ export class RawWebSocket {
   }
 
   /** Completes a handshake for `target`; rejects unless the answer is 101 with the right accept value. */
-  static open(port: number, target: string, headers: Record<string, string | null> = {}, host = '127.0.0.1', timeoutMs = WAIT_MS): Promise<RawWebSocket> {
+  static open(
+    port: number,
+    target: string,
+    headers: Record<string, string | null> = {},
+    host = '127.0.0.1',
+    timeoutMs = WAIT_MS,
+  ): Promise<RawWebSocket> {
     const given = Object.entries(headers).find(([name]) => name.toLowerCase() === 'sec-websocket-key')?.[1];
     const key = given ?? newKey();
     const text = handshakeText(target, { host, headers: { ...headers, 'Sec-WebSocket-Key': key } });
@@ -172,10 +184,12 @@ export class RawWebSocket {
           return fail(err as Error);
         }
         if (response.status !== 101) return fail(new Error(`expected 101, got ${response.statusLine}`));
-        if (response.header('sec-websocket-accept')[0] !== acceptFor(key)) return fail(new Error('wrong Sec-WebSocket-Accept'));
+        if (response.header('sec-websocket-accept')[0] !== acceptFor(key))
+          return fail(new Error('wrong Sec-WebSocket-Accept'));
         resolve(new RawWebSocket(socket, response, received.subarray(end + 4)));
       };
-      const onClose = (): void => fail(new Error(`connection closed during the handshake: ${received.toString('latin1')}`));
+      const onClose = (): void =>
+        fail(new Error(`connection closed during the handshake: ${received.toString('latin1')}`));
       socket.on('data', onData);
       socket.once('close', onClose);
       socket.once('error', fail);

@@ -33,10 +33,16 @@ export interface HttpResult {
 export function sendRequest(baseUrl: string, options: HttpRequestOptions): Promise<HttpResult> {
   const url = new URL(baseUrl);
   const secure = url.protocol === 'https:';
-  const body = options.body === undefined ? undefined : Buffer.isBuffer(options.body) ? options.body : Buffer.from(options.body, 'utf8');
+  const body =
+    options.body === undefined
+      ? undefined
+      : Buffer.isBuffer(options.body)
+        ? options.body
+        : Buffer.from(options.body, 'utf8');
   const headers: Record<string, string | string[]> = { ...(options.headers ?? {}) };
   const chunked = options.chunkSize !== undefined;
-  if (body !== undefined && !chunked && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) headers['Content-Length'] = String(body.length);
+  if (body !== undefined && !chunked && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length'))
+    headers['Content-Length'] = String(body.length);
   return new Promise((resolve, reject) => {
     const req = (secure ? httpsRequest : httpRequest)(
       {
@@ -64,7 +70,8 @@ export function sendRequest(baseUrl: string, options: HttpRequestOptions): Promi
     );
     req.on('error', reject);
     if (chunked && body !== undefined) {
-      for (let at = 0; at < body.length; at += options.chunkSize as number) req.write(body.subarray(at, at + (options.chunkSize as number)));
+      for (let at = 0; at < body.length; at += options.chunkSize as number)
+        req.write(body.subarray(at, at + (options.chunkSize as number)));
       req.end();
     } else {
       req.end(body);

@@ -23,7 +23,9 @@ export function pythonModules(modules: string[], suite: string): string | undefi
   try {
     return execFileSync(PYTHON, ['-c', code], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
-    console.warn(`${suite} interop tests skipped: ${PYTHON} cannot import ${modules.join(' and ')} (apt-get install ${modules.map((m) => `python3-${m}`).join(' ')})`);
+    console.warn(
+      `${suite} interop tests skipped: ${PYTHON} cannot import ${modules.join(' and ')} (apt-get install ${modules.map((m) => `python3-${m}`).join(' ')})`,
+    );
     return undefined;
   }
 }
@@ -32,14 +34,23 @@ export function pythonModules(modules: string[], suite: string): string | undefi
  * Runs `script`, calling `onLine` with each JSON line as it is printed, and resolves
  * when the script has exited (killed after 10 s at the latest).
  */
-export function runPythonScript(script: string, args: string[], onLine: (line: Record<string, unknown>) => void = () => {}): Promise<ScriptRun> {
+export function runPythonScript(
+  script: string,
+  args: string[],
+  onLine: (line: Record<string, unknown>) => void = () => {},
+): Promise<ScriptRun> {
   return new Promise((resolve) => {
     const lines: Record<string, unknown>[] = [];
     let pending = '';
-    const child = execFile(PYTHON, [script, ...args], { timeout: 10_000, encoding: 'utf8' }, (error, _stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-      resolve({ code, lines, stderr });
-    });
+    const child = execFile(
+      PYTHON,
+      [script, ...args],
+      { timeout: 10_000, encoding: 'utf8' },
+      (error, _stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, lines, stderr });
+      },
+    );
     child.stdout?.on('data', (chunk: string) => {
       pending += chunk;
       let end: number;

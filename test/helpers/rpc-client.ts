@@ -13,7 +13,11 @@ export interface RpcResult extends DigestResult {
 export type RpcCallOptions = Omit<DigestRequestOptions, 'path' | 'body' | 'method'> & { path?: string };
 
 /** POSTs `body` (an object is JSON-encoded; a string or Buffer is sent as is) to featureflag.cgi. */
-export async function callFeatureFlags(device: DeviceHandle, body: unknown, options: RpcCallOptions = {}): Promise<RpcResult> {
+export async function callFeatureFlags(
+  device: DeviceHandle,
+  body: unknown,
+  options: RpcCallOptions = {},
+): Promise<RpcResult> {
   const path = options.path ?? `${device.options.cgiPrefix}/featureflag.cgi`;
   const raw = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   const answer = await digestRequest(device.url, {

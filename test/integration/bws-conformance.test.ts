@@ -1,5 +1,12 @@
 /** `--check`: the conformance run passes on the reference destination and names each breakage of a broken one. */
-import { CHECK_IDS, CHECK_UNKNOWN_SERIAL, CHECK_UNKNOWN_USER, formatFindings, type Finding, runConformance } from '../../src/bws/conformance';
+import {
+  CHECK_IDS,
+  CHECK_UNKNOWN_SERIAL,
+  CHECK_UNKNOWN_USER,
+  formatFindings,
+  type Finding,
+  runConformance,
+} from '../../src/bws/conformance';
 import { PlanSchema } from '../../src/bws/plan';
 import type { Exchange } from '../../src/bws/swift-client';
 import { type Breakage, type BrokenDestination, startBrokenDestination } from '../helpers/broken-destination';
@@ -20,13 +27,24 @@ const SMALL_PLAN = PlanSchema.parse({
   ],
   devices: [{ serial: 'AABBCCDD1234', name: 'Camera 1' }],
   recordings: [
-    { user: 'officer_1', device: 'AABBCCDD1234', clips: 2, 'clip-duration': '10s', 'clip-size': '64KB', bookmarks: [{ at: '2s', tags: { plate: 'ABC123' } }], gps: true },
+    {
+      user: 'officer_1',
+      device: 'AABBCCDD1234',
+      clips: 2,
+      'clip-duration': '10s',
+      'clip-size': '64KB',
+      bookmarks: [{ at: '2s', tags: { plate: 'ABC123' } }],
+      gps: true,
+    },
     { user: 'officer_2', device: 'AABBCCDD1234', clips: 1, 'clip-duration': '5s', 'clip-size': '32KB' },
   ],
 });
 
-
-const failedIds = (findings: Finding[]) => findings.filter((f) => !f.passed).map((f) => f.id).sort();
+const failedIds = (findings: Finding[]) =>
+  findings
+    .filter((f) => !f.passed)
+    .map((f) => f.id)
+    .sort();
 
 async function broken(breakage: Breakage): Promise<BrokenDestination> {
   const proxy = await startBrokenDestination(await start(), breakage);
@@ -51,10 +69,15 @@ describe('runConformance against the reference destination', () => {
     ]);
     expect(probes[0].userId).toBe(CHECK_UNKNOWN_USER);
     expect(probes[1].serial).toBe(CHECK_UNKNOWN_SERIAL);
-    expect(probes[2].request).toMatchObject({ method: 'PUT', path: expect.stringMatching(/bwc-emu-check-no-duration\.mkv$/) });
+    expect(probes[2].request).toMatchObject({
+      method: 'PUT',
+      path: expect.stringMatching(/bwc-emu-check-no-duration\.mkv$/),
+    });
     // The reference offers StoreRejectedContent: probes go there, as a body worn system does, and the findings say so.
     expect(probes.every((r) => r.rejectedContent?.startsWith('RejectedContent_'))).toBe(true);
-    expect(result.findings.find((f) => f.id === 'probe.no-duration')?.detail).toMatch(/re-uploaded as rejected content/);
+    expect(result.findings.find((f) => f.id === 'probe.no-duration')?.detail).toMatch(
+      /re-uploaded as rejected content/,
+    );
     expect(result.report.recordings.filter((r) => !r.probe).every((r) => r.status === 'transferred')).toBe(true);
   });
 
@@ -62,7 +85,11 @@ describe('runConformance against the reference destination', () => {
     const destination = await start();
     const first = await runConformance({ connection: destination.connectionFile(), plan: SMALL_PLAN });
     expect(failedIds(first.findings)).toEqual([]);
-    const again = await runConformance({ connection: destination.connectionFile(), plan: SMALL_PLAN, now: () => Date.now() - 3_600_000 });
+    const again = await runConformance({
+      connection: destination.connectionFile(),
+      plan: SMALL_PLAN,
+      now: () => Date.now() - 3_600_000,
+    });
     expect(failedIds(again.findings)).toEqual([]);
     expect(again.findings.find((f) => f.id === 'container.put')?.detail).toMatch(/202 x/);
     expect(again.findings.find((f) => f.id === 'metadata.user')?.passed).toBe(true);
@@ -80,7 +107,10 @@ describe('runConformance against the reference destination', () => {
 describe('runConformance over HTTPS with FullStoreAndReadSupport', () => {
   it('fetches Capabilities.json itself (the run did not) and sends the token-less request trusting the connection file certificate', async () => {
     const destination = await start({ tls: true });
-    const result = await runConformance({ connection: { ...destination.connectionFile(), FullStoreAndReadSupport: true }, plan: SMALL_PLAN });
+    const result = await runConformance({
+      connection: { ...destination.connectionFile(), FullStoreAndReadSupport: true },
+      plan: SMALL_PLAN,
+    });
     expect(result.report.capabilitiesSource).toBe('FullStoreAndReadSupport');
     expect(failedIds(result.findings)).toEqual([]);
     expect(result.findings.find((f) => f.id === 'auth.missing-token')?.detail).toBe('answered 401');
@@ -95,7 +125,11 @@ describe('runConformance against a broken destination', () => {
     ['200 instead of 204 for container POST', { containerPostStatus: 200 }, ['container.post']],
     ['204 instead of 202 for object POST', { objectPostStatus: 204 }, ['object.post']],
     ['object POST not applied', { ignoreObjectPost: true }, ['object.post-replaces']],
-    ['metadata returned URL-decoded', { decodeMetadata: true }, ['metadata.clip', 'metadata.container', 'metadata.user']],
+    [
+      'metadata returned URL-decoded',
+      { decodeMetadata: true },
+      ['metadata.clip', 'metadata.container', 'metadata.user'],
+    ],
     ['recordings of unknown users accepted', { acceptUnknownUser: true }, ['probe.unknown-user']],
     ['recordings of unknown cameras accepted', { acceptUnknownDevice: true }, ['probe.unknown-device']],
     ['clips without duration accepted', { acceptNoDuration: true }, ['probe.no-duration']],
@@ -115,7 +149,11 @@ describe('runConformance against a broken destination', () => {
   it('a missing ETag on PUT names the request', async () => {
     const proxy = await broken({ noPutEtag: true });
     const result = await runConformance({ connection: proxy.connectionFile(), plan: SMALL_PLAN });
-    expect(result.findings.find((f) => f.id === 'object.put-etag')).toMatchObject({ passed: false, detail: expect.stringMatching(/no ETag/), request: { method: 'PUT', status: 201 } });
+    expect(result.findings.find((f) => f.id === 'object.put-etag')).toMatchObject({
+      passed: false,
+      detail: expect.stringMatching(/no ETag/),
+      request: { method: 'PUT', status: 201 },
+    });
   });
 
   it('an accepted probe names its container', async () => {
@@ -147,7 +185,13 @@ describe('runConformance against a broken destination', () => {
 describe('formatFindings', () => {
   const findings: Finding[] = [
     { id: 'auth.status', title: 'auth answered 2xx', passed: true, detail: 'answered 200' },
-    { id: 'object.put-etag', title: 'object PUT answered with an ETag', passed: false, detail: '1 of 3:\nno ETag', request: { method: 'PUT', path: '/c/o.mkv', status: 201 } },
+    {
+      id: 'object.put-etag',
+      title: 'object PUT answered with an ETag',
+      passed: false,
+      detail: '1 of 3:\nno ETag',
+      request: { method: 'PUT', path: '/c/o.mkv', status: 201 },
+    },
     { id: 'auth.token-expires', title: 'X-Auth-Token-Expires', passed: false, advisory: true, detail: 'no header' },
   ];
 
@@ -155,7 +199,9 @@ describe('formatFindings', () => {
     const lines = formatFindings(findings).split('\n');
     expect(lines).toHaveLength(4);
     expect(lines[0]).toBe('PASS  auth.status         auth answered 2xx: answered 200');
-    expect(lines[1]).toBe('FAIL  object.put-etag     object PUT answered with an ETag: 1 of 3: no ETag [PUT /c/o.mkv -> 201]');
+    expect(lines[1]).toBe(
+      'FAIL  object.put-etag     object PUT answered with an ETag: 1 of 3: no ETag [PUT /c/o.mkv -> 201]',
+    );
     expect(lines[2]).toMatch(/^WARN {2}auth\.token-expires {2}X-Auth-Token-Expires: no header$/);
     expect(lines[3]).toBe('FAIL: 1 passed, 1 failed, 1 advisory warning (3 checks)');
   });

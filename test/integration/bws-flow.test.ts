@@ -20,7 +20,11 @@ describe('runBodyWornSystem against the reference destination', () => {
 
   it('reports a 400 as not transferred and re-uploads it as rejected content', async () => {
     const destination = await start();
-    const plan = PlanSchema.parse({ users: [{ id: 'u1', name: 'U' }], devices: [{ serial: 'CAM1', name: 'C' }], recordings: [{ user: 'u1', device: 'CAM1', 'trigger-on': '1990-01-01T00:00:00Z', 'clip-size': '10KB' }] });
+    const plan = PlanSchema.parse({
+      users: [{ id: 'u1', name: 'U' }],
+      devices: [{ serial: 'CAM1', name: 'C' }],
+      recordings: [{ user: 'u1', device: 'CAM1', 'trigger-on': '1990-01-01T00:00:00Z', 'clip-size': '10KB' }],
+    });
     const report = await runBodyWornSystem({ connection: destination.connectionFile(), plan });
     expect(report.recordings[0]).toMatchObject({ status: 'not transferred', request: { method: 'PUT', status: 400 } });
     expect(report.recordings[0].rejectedContent).toMatch(/^RejectedContent_19900101T000000Z_/);

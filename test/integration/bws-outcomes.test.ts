@@ -50,12 +50,25 @@ const CONTAINER = recordingContainerName('u1', 'CAM1', TRIGGER_MS);
 const ACCOUNT_PATH = '/v1/AUTH_bws';
 
 /** One user, one camera, one recording of `clips` clips into {@link CONTAINER}. */
-function onePlan(recording: Partial<NonNullable<PlanInput['recordings']>[number]> = {}, extra: Partial<PlanInput> = {}): Plan {
+function onePlan(
+  recording: Partial<NonNullable<PlanInput['recordings']>[number]> = {},
+  extra: Partial<PlanInput> = {},
+): Plan {
   return PlanSchema.parse({
     system: { id: 'sys-1', name: 'Body Worn System Ö' },
     users: [{ id: 'u1', name: 'User One' }],
     devices: [{ serial: 'CAM1', name: 'Camera 1' }],
-    recordings: [{ user: 'u1', device: 'CAM1', 'trigger-on': TRIGGER, clips: 1, 'clip-duration': '10s', 'clip-size': '16KB', ...recording }],
+    recordings: [
+      {
+        user: 'u1',
+        device: 'CAM1',
+        'trigger-on': TRIGGER,
+        clips: 1,
+        'clip-duration': '10s',
+        'clip-size': '16KB',
+        ...recording,
+      },
+    ],
     ...extra,
   });
 }
@@ -162,7 +175,12 @@ interface DroppingProxy {
  * that request have gone through, up to `times` times. Host is passed on as sent,
  * so X-Storage-Url points back at the proxy.
  */
-async function startDroppingProxy(destination: DestinationHandle, marker: string, afterBytes: number, times: number): Promise<DroppingProxy> {
+async function startDroppingProxy(
+  destination: DestinationHandle,
+  marker: string,
+  afterBytes: number,
+  times: number,
+): Promise<DroppingProxy> {
   const target = new URL(destination.url);
   const sockets = new Set<Socket>();
   const state: DroppingProxy = { authUrl: '', drops: 0 };
@@ -216,19 +234,35 @@ async function startRewritingProxy(destination: DestinationHandle, rewrite: Rewr
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent: false }, (answer) => {
-        const body: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => body.push(chunk));
-        answer.on('end', () => {
-          const changed = rewrite(req.method ?? 'GET', (req.url ?? '/').split('?')[0], { status: answer.statusCode ?? 0, headers: { ...answer.headers }, body: Buffer.concat(body) });
-          const headers = { ...changed.headers };
-          delete headers['transfer-encoding'];
-          delete headers.connection;
-          headers['content-length'] = String(req.method === 'HEAD' ? (changed.headers['content-length'] ?? 0) : changed.body.length);
-          res.writeHead(changed.status, headers as Record<string, string>);
-          res.end(req.method === 'HEAD' ? undefined : changed.body);
-        });
-      });
+      const upstream = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: req.url,
+          headers: req.headers,
+          agent: false,
+        },
+        (answer) => {
+          const body: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => body.push(chunk));
+          answer.on('end', () => {
+            const changed = rewrite(req.method ?? 'GET', (req.url ?? '/').split('?')[0], {
+              status: answer.statusCode ?? 0,
+              headers: { ...answer.headers },
+              body: Buffer.concat(body),
+            });
+            const headers = { ...changed.headers };
+            delete headers['transfer-encoding'];
+            delete headers.connection;
+            headers['content-length'] = String(
+              req.method === 'HEAD' ? (changed.headers['content-length'] ?? 0) : changed.body.length,
+            );
+            res.writeHead(changed.status, headers as Record<string, string>);
+            res.end(req.method === 'HEAD' ? undefined : changed.body);
+          });
+        },
+      );
       upstream.on('error', () => res.destroy());
       upstream.end(Buffer.concat(chunks));
     });
@@ -242,7 +276,15 @@ async function startRewritingProxy(destination: DestinationHandle, rewrite: Rewr
 }
 
 const CAPABILITIES_PATH = `${ACCOUNT_PATH}/System/Capabilities.json`;
-const NONE = { ReadCategories: false, StoreReadSystemID: false, StoreUserIDKey: false, StoreBookmarks: false, StoreSignedVideo: false, StoreGNSSTrackRecording: false, StoreRejectedContent: false };
+const NONE = {
+  ReadCategories: false,
+  StoreReadSystemID: false,
+  StoreUserIDKey: false,
+  StoreBookmarks: false,
+  StoreSignedVideo: false,
+  StoreGNSSTrackRecording: false,
+  StoreRejectedContent: false,
+};
 const ALL = Object.fromEntries(Object.keys(NONE).map((name) => [name, true]));
 
 // ---------------------------------------------------------------------------
@@ -269,7 +311,9 @@ describe('503: busy, retried with back-off and full jitter', () => {
       expect(ms).toBeLessThanOrEqual(retry.maxMs);
     });
     expect(sleeps).toEqual(waits);
-    expect(destination.recordings()).toEqual([expect.objectContaining({ container: CONTAINER, status: 'complete', clips: 1 })]);
+    expect(destination.recordings()).toEqual([
+      expect.objectContaining({ container: CONTAINER, status: 'complete', clips: 1 }),
+    ]);
   });
 
   it('many 503s: the cap doubles from baseMs and stops at maxMs; the jitter follows the seeded random', async () => {
@@ -294,9 +338,17 @@ describe('503: busy, retried with back-off and full jitter', () => {
   it('503 forever: failed after `attempts` tries, the request in the report, nothing after', async () => {
     const destination = await start();
     destination.faults.add({ status: 503, pathPrefix: `${ACCOUNT_PATH}/${CONTAINER}` });
-    const { report, sleeps, exchanges } = await run({ connection: destination.connectionFile(), retry: { attempts: 3, baseMs: 100, maxMs: 1000 } });
+    const { report, sleeps, exchanges } = await run({
+      connection: destination.connectionFile(),
+      retry: { attempts: 3, baseMs: 100, maxMs: 1000 },
+    });
     const recording = only(report);
-    expect(recording).toMatchObject({ status: 'failed', clips: 0, bytes: 0, request: { method: 'PUT', path: `/${CONTAINER}`, status: 503 } });
+    expect(recording).toMatchObject({
+      status: 'failed',
+      clips: 0,
+      bytes: 0,
+      request: { method: 'PUT', path: `/${CONTAINER}`, status: 503 },
+    });
     expect(recording.request?.message).toMatch(/Service Unavailable/);
     expect(report.totals).toMatchObject({ recordings: 1, failed: 1, transferred: 0 });
     const containerRequests = exchanges.filter((e) => e.path.startsWith(`/${CONTAINER}`));
@@ -326,9 +378,20 @@ describe('progress', () => {
     const destination = await start();
     const seen: Progress[] = [];
     const { sleep, random } = recorder(1);
-    await runBodyWornSystem({ connection: destination.connectionFile(), plan: plan(), sleep, random, onProgress: (p) => seen.push(p) });
+    await runBodyWornSystem({
+      connection: destination.connectionFile(),
+      plan: plan(),
+      sleep,
+      random,
+      onProgress: (p) => seen.push(p),
+    });
     expect(seen[0]).toEqual({ recordingsDone: 0, recordingsTotal: 1, bytesSent: 0, bytesTotal: 600_000 });
-    expect(seen[seen.length - 1]).toEqual({ recordingsDone: 1, recordingsTotal: 1, bytesSent: 600_000, bytesTotal: 600_000 });
+    expect(seen[seen.length - 1]).toEqual({
+      recordingsDone: 1,
+      recordingsTotal: 1,
+      bytesSent: 600_000,
+      bytesTotal: 600_000,
+    });
     for (let i = 1; i < seen.length; i++) expect(seen[i].bytesSent).toBeGreaterThanOrEqual(seen[i - 1].bytesSent);
   });
 
@@ -337,7 +400,13 @@ describe('progress', () => {
     destination.faults.add({ status: 503, times: 1, pathPrefix: `${ACCOUNT_PATH}/${CONTAINER}/`, methods: ['PUT'] });
     const seen: Progress[] = [];
     const { sleep, random } = recorder(1);
-    const report = await runBodyWornSystem({ connection: destination.connectionFile(), plan: plan(), sleep, random, onProgress: (p) => seen.push(p) });
+    const report = await runBodyWornSystem({
+      connection: destination.connectionFile(),
+      plan: plan(),
+      sleep,
+      random,
+      onProgress: (p) => seen.push(p),
+    });
     expect(report.retries).toBe(1);
     expect(Math.max(...seen.map((p) => p.bytesSent))).toBeLessThanOrEqual(600_000);
     expect(seen[seen.length - 1].bytesSent).toBe(600_000);
@@ -348,7 +417,10 @@ describe('507 and 402', () => {
   it('507 on the clip PUT: failed with {PUT, 507}, not retried, the recording never completed', async () => {
     const destination = await start();
     destination.faults.add({ status: 507, pathPrefix: `${ACCOUNT_PATH}/${CONTAINER}/`, methods: ['PUT'] });
-    const { report, exchanges, sleeps } = await run({ connection: destination.connectionFile(), plan: onePlan({ clips: 2 }) });
+    const { report, exchanges, sleeps } = await run({
+      connection: destination.connectionFile(),
+      plan: onePlan({ clips: 2 }),
+    });
     const recording = only(report);
     expect(recording).toMatchObject({ status: 'failed', clips: 0, request: { method: 'PUT', status: 507 } });
     expect(recording.request?.path).toMatch(new RegExp(`^/${CONTAINER}/\\d+_[^/]+\\.mkv$`));
@@ -357,19 +429,29 @@ describe('507 and 402', () => {
     expect(sleeps).toEqual([]);
     // Neither the second clip nor Status: Complete was sent.
     expect(exchanges.filter((e) => e.path.startsWith(`/${CONTAINER}`)).map((e) => e.method)).toEqual(['PUT', 'PUT']);
-    expect(destination.recordings()).toEqual([expect.objectContaining({ container: CONTAINER, status: 'transferring', clips: 0 })]);
+    expect(destination.recordings()).toEqual([
+      expect.objectContaining({ container: CONTAINER, status: 'transferring', clips: 0 }),
+    ]);
   });
 
   it('507 from a real quota: the first clip is stored, the second refused', async () => {
     const destination = await start({ quotaBytes: 100_000 });
-    const { report } = await run({ connection: destination.connectionFile(), plan: onePlan({ clips: 2, 'clip-size': '64KiB' }) });
+    const { report } = await run({
+      connection: destination.connectionFile(),
+      plan: onePlan({ clips: 2, 'clip-size': '64KiB' }),
+    });
     const recording = only(report);
-    expect(recording).toMatchObject({ status: 'failed', clips: 1, bytes: 64 * 1024, request: { method: 'PUT', status: 507 } });
+    expect(recording).toMatchObject({
+      status: 'failed',
+      clips: 1,
+      bytes: 64 * 1024,
+      request: { method: 'PUT', status: 507 },
+    });
     expect(recording.request?.message).toMatch(/quota/i);
     expect((await listObjects(destination, CONTAINER)).map((o) => o.bytes)).toEqual([64 * 1024]);
   });
 
-  it('402 when the licences run out: a registration failure, and that user\'s recording is not transferred (400)', async () => {
+  it("402 when the licences run out: a registration failure, and that user's recording is not transferred (400)", async () => {
     const destination = await start({ licences: { users: 1 }, capabilities: { StoreRejectedContent: false } });
     const container2 = recordingContainerName('u2', 'CAM1', TRIGGER_MS);
     const plan = PlanSchema.parse({
@@ -384,22 +466,37 @@ describe('507 and 402', () => {
       ],
     });
     const { report } = await run({ connection: destination.connectionFile(), plan });
-    expect(report.registrationFailures).toEqual([{ kind: 'user', id: 'u2', request: { method: 'PUT', path: '/Users/u2', status: 402, message: expect.stringMatching(/licence/i) } }]);
+    expect(report.registrationFailures).toEqual([
+      {
+        kind: 'user',
+        id: 'u2',
+        request: { method: 'PUT', path: '/Users/u2', status: 402, message: expect.stringMatching(/licence/i) },
+      },
+    ]);
     expect(report.usersRegistered).toBe(1);
     expect(report.devicesRegistered).toBe(1);
     expect(report.recordings.map((r) => [r.container, r.status])).toEqual([
       [CONTAINER, 'transferred'],
       [container2, 'not transferred'],
     ]);
-    expect(report.recordings[1].request).toMatchObject({ method: 'PUT', path: `/${container2}`, status: 400, message: expect.stringMatching(/u2.*not registered/) });
+    expect(report.recordings[1].request).toMatchObject({
+      method: 'PUT',
+      path: `/${container2}`,
+      status: 400,
+      message: expect.stringMatching(/u2.*not registered/),
+    });
     expect(report.totals).toMatchObject({ transferred: 1, notTransferred: 1, failed: 0 });
-    expect(destination.recordings().find((r) => r.container === container2)).toMatchObject({ status: 'not transferred' });
+    expect(destination.recordings().find((r) => r.container === container2)).toMatchObject({
+      status: 'not transferred',
+    });
   });
 
   it('402 for cameras too', async () => {
     const destination = await start({ licences: { devices: 0 } });
     const { report } = await run({ connection: destination.connectionFile() });
-    expect(report.registrationFailures).toEqual([{ kind: 'device', id: 'CAM1', request: expect.objectContaining({ status: 402 }) }]);
+    expect(report.registrationFailures).toEqual([
+      { kind: 'device', id: 'CAM1', request: expect.objectContaining({ status: 402 }) },
+    ]);
     expect(only(report)).toMatchObject({ status: 'not transferred', request: { status: 400 } });
   });
 });
@@ -440,7 +537,10 @@ describe('401: authenticate again', () => {
         if (hostile) destination.revokeTokens();
       },
     });
-    expect(only(report)).toMatchObject({ status: 'failed', request: { method: 'PUT', path: `/${CONTAINER}`, status: 401 } });
+    expect(only(report)).toMatchObject({
+      status: 'failed',
+      request: { method: 'PUT', path: `/${CONTAINER}`, status: 401 },
+    });
     expect(exchanges.filter((e) => e.path === '/auth/v1.0')).toHaveLength(2);
     expect(exchanges.filter((e) => e.path === `/${CONTAINER}`).map((e) => e.status)).toEqual([401, 401]);
   });
@@ -448,8 +548,14 @@ describe('401: authenticate again', () => {
   it('a wrong key is final: rejected with the auth answer, the next URI not tried', async () => {
     const destination = await start();
     const { sleep, random, exchanges } = recorder(1);
-    const connection = { ...destination.connectionFile(), BlobAPIKey: 'wrong', AuthenticationTokenURI: [destination.authUrl, destination.authUrl.replace('127.0.0.1', 'localhost')] };
-    await expect(runBodyWornSystem({ connection, sleep, random, onExchange: (e) => exchanges.push(e) })).rejects.toThrow(/^authentication at http:\/\/127\.0\.0\.1:\d+\/auth\/v1\.0 answered 401: Unauthorized/);
+    const connection = {
+      ...destination.connectionFile(),
+      BlobAPIKey: 'wrong',
+      AuthenticationTokenURI: [destination.authUrl, destination.authUrl.replace('127.0.0.1', 'localhost')],
+    };
+    await expect(
+      runBodyWornSystem({ connection, sleep, random, onExchange: (e) => exchanges.push(e) }),
+    ).rejects.toThrow(/^authentication at http:\/\/127\.0\.0\.1:\d+\/auth\/v1\.0 answered 401: Unauthorized/);
     expect(exchanges).toHaveLength(1);
   });
 });
@@ -462,7 +568,10 @@ describe('a connection dropped mid-clip', () => {
     const plan = onePlan({ 'clip-size': '512KiB' });
     const clipName = `${TRIGGER_MS / 1000}_${TRIGGER.replace(/[-:]/g, '')}_0001.mkv`;
     const proxy = await startDroppingProxy(destination, `PUT ${ACCOUNT_PATH}/${CONTAINER}/${clipName}`, 64 * 1024, 1);
-    const { report, exchanges, sleeps } = await run({ connection: { ...destination.connectionFile(), AuthenticationTokenURI: [proxy.authUrl] }, plan });
+    const { report, exchanges, sleeps } = await run({
+      connection: { ...destination.connectionFile(), AuthenticationTokenURI: [proxy.authUrl] },
+      plan,
+    });
     expect(proxy.drops).toBe(1);
     expect(only(report)).toMatchObject({ status: 'transferred', clips: 1, bytes: CLIP_BYTES });
     expect(report.retries).toBeGreaterThanOrEqual(1);
@@ -474,7 +583,9 @@ describe('a connection dropped mid-clip', () => {
     expect(sleeps).toHaveLength(1);
 
     const expectedMd5 = await clipMd5({ type: 'mkv', bytes: CLIP_BYTES, durationSeconds: 10, seed: `${CONTAINER}/0` });
-    expect(destination.recordings()).toEqual([expect.objectContaining({ container: CONTAINER, status: 'complete', clips: 1, bytes: CLIP_BYTES })]);
+    expect(destination.recordings()).toEqual([
+      expect.objectContaining({ container: CONTAINER, status: 'complete', clips: 1, bytes: CLIP_BYTES }),
+    ]);
     const objects = await listObjects(destination, CONTAINER);
     expect(objects.map((o) => [o.name, o.bytes, o.hash])).toEqual([[clipName, CLIP_BYTES, expectedMd5]]);
     const session = await login(destination);
@@ -488,16 +599,31 @@ describe('a connection dropped mid-clip', () => {
   it('dropped every time: failed after `attempts` tries with the network error, and no partial clip stored', async () => {
     const destination = await start();
     const clipName = `${TRIGGER_MS / 1000}_${TRIGGER.replace(/[-:]/g, '')}_0001.mkv`;
-    const proxy = await startDroppingProxy(destination, `PUT ${ACCOUNT_PATH}/${CONTAINER}/${clipName}`, 64 * 1024, Infinity);
-    const { report, sleeps } = await run({ connection: { ...destination.connectionFile(), AuthenticationTokenURI: [proxy.authUrl] }, plan: onePlan({ 'clip-size': '512KiB' }), retry: { attempts: 3, baseMs: 50, maxMs: 500 } });
+    const proxy = await startDroppingProxy(
+      destination,
+      `PUT ${ACCOUNT_PATH}/${CONTAINER}/${clipName}`,
+      64 * 1024,
+      Infinity,
+    );
+    const { report, sleeps } = await run({
+      connection: { ...destination.connectionFile(), AuthenticationTokenURI: [proxy.authUrl] },
+      plan: onePlan({ 'clip-size': '512KiB' }),
+      retry: { attempts: 3, baseMs: 50, maxMs: 500 },
+    });
     expect(proxy.drops).toBe(3);
     const recording = only(report);
-    expect(recording).toMatchObject({ status: 'failed', clips: 0, request: { method: 'PUT', path: `/${CONTAINER}/${clipName}` } });
+    expect(recording).toMatchObject({
+      status: 'failed',
+      clips: 0,
+      request: { method: 'PUT', path: `/${CONTAINER}/${clipName}` },
+    });
     expect(recording.request?.status).toBeUndefined();
     expect(recording.request?.message).toMatch(/\(after 3 tries\)$/);
     expect(sleeps).toHaveLength(2);
     expect(await listObjects(destination, CONTAINER)).toEqual([]);
-    expect(destination.recordings()).toEqual([expect.objectContaining({ container: CONTAINER, status: 'transferring', clips: 0, bytes: 0 })]);
+    expect(destination.recordings()).toEqual([
+      expect.objectContaining({ container: CONTAINER, status: 'transferring', clips: 0, bytes: 0 }),
+    ]);
   });
 });
 
@@ -506,7 +632,10 @@ describe('AuthenticationTokenURI failover', () => {
     const destination = await start();
     const closed = await closedPort();
     const first = `http://127.0.0.1:${closed}/auth/v1.0`;
-    const { report, exchanges, sleeps } = await run({ connection: { ...destination.connectionFile(), AuthenticationTokenURI: [first, destination.authUrl] }, retry: { attempts: 2, baseMs: 100, maxMs: 1000 } });
+    const { report, exchanges, sleeps } = await run({
+      connection: { ...destination.connectionFile(), AuthenticationTokenURI: [first, destination.authUrl] },
+      retry: { attempts: 2, baseMs: 100, maxMs: 1000 },
+    });
     expect(only(report).status).toBe('transferred');
     expect(report.storageUrl).toBe(destination.storageUrl());
     const auths = exchanges.filter((e) => e.path === '/auth/v1.0');
@@ -518,13 +647,26 @@ describe('AuthenticationTokenURI failover', () => {
   });
 
   it('every URI unreachable: rounds over them with back-off between rounds, then rejects naming each failure', async () => {
-    const uris = [`http://127.0.0.1:${await closedPort()}/auth/v1.0`, `http://127.0.0.1:${await closedPort()}/auth/v1.0`];
+    const uris = [
+      `http://127.0.0.1:${await closedPort()}/auth/v1.0`,
+      `http://127.0.0.1:${await closedPort()}/auth/v1.0`,
+    ];
     const destination = await start();
     const { sleep, random, exchanges, sleeps } = recorder(1);
-    const running = runBodyWornSystem({ connection: { ...destination.connectionFile(), AuthenticationTokenURI: uris }, retry: { attempts: 2 }, sleep, random, onExchange: (e) => exchanges.push(e) });
+    const running = runBodyWornSystem({
+      connection: { ...destination.connectionFile(), AuthenticationTokenURI: uris },
+      retry: { attempts: 2 },
+      sleep,
+      random,
+      onExchange: (e) => exchanges.push(e),
+    });
     await expect(running).rejects.toThrow(SwiftClientError);
     const escaped = uris.map((u) => u.replace(/[.]/g, '\\.'));
-    await expect(running).rejects.toThrow(new RegExp(`^no AuthenticationTokenURI answered \\(2 rounds\\): ${escaped[0]}: connect ECONNREFUSED [^;]*; ${escaped[1]}: connect ECONNREFUSED`));
+    await expect(running).rejects.toThrow(
+      new RegExp(
+        `^no AuthenticationTokenURI answered \\(2 rounds\\): ${escaped[0]}: connect ECONNREFUSED [^;]*; ${escaped[1]}: connect ECONNREFUSED`,
+      ),
+    );
     expect(exchanges.map((e) => e.url)).toEqual([uris[0], uris[1], uris[0], uris[1]]);
     expect(sleeps).toHaveLength(1);
     expect(destination.recordings()).toEqual([]);
@@ -533,19 +675,34 @@ describe('AuthenticationTokenURI failover', () => {
 
 describe('400: not transferred', () => {
   /** A recording of a user the plan never registers (PlanSchema.parse does not check references). */
-  const ghostPlan = () => PlanSchema.parse({ users: [{ id: 'u1', name: 'U' }], devices: [{ serial: 'CAM1', name: 'C' }], recordings: [{ user: 'ghost', device: 'CAM1', 'trigger-on': TRIGGER, 'clip-size': '8KB' }] });
+  const ghostPlan = () =>
+    PlanSchema.parse({
+      users: [{ id: 'u1', name: 'U' }],
+      devices: [{ serial: 'CAM1', name: 'C' }],
+      recordings: [{ user: 'ghost', device: 'CAM1', 'trigger-on': TRIGGER, 'clip-size': '8KB' }],
+    });
   const ghostContainer = recordingContainerName('ghost', 'CAM1', TRIGGER_MS);
 
   it('without StoreRejectedContent: not transferred, nothing re-uploaded', async () => {
     const destination = await start({ capabilities: { StoreRejectedContent: false } });
     const { report, exchanges } = await run({ connection: destination.connectionFile(), plan: ghostPlan() });
     const recording = only(report);
-    expect(recording).toMatchObject({ status: 'not transferred', request: { method: 'PUT', path: `/${ghostContainer}`, status: 400, message: expect.stringMatching(/ghost.*not registered/) } });
+    expect(recording).toMatchObject({
+      status: 'not transferred',
+      request: {
+        method: 'PUT',
+        path: `/${ghostContainer}`,
+        status: 400,
+        message: expect.stringMatching(/ghost.*not registered/),
+      },
+    });
     expect(recording.rejectedContent).toBeUndefined();
     expect(report.totals).toMatchObject({ notTransferred: 1, transferred: 0, failed: 0 });
     expect(exchanges.some((e) => e.path.startsWith('/RejectedContent_'))).toBe(false);
     expect((await listContainers(destination)).filter((c) => c.startsWith('RejectedContent_'))).toEqual([]);
-    expect(destination.recordings()).toEqual([expect.objectContaining({ container: ghostContainer, status: 'not transferred' })]);
+    expect(destination.recordings()).toEqual([
+      expect.objectContaining({ container: ghostContainer, status: 'not transferred' }),
+    ]);
   });
 
   it('with StoreRejectedContent: re-uploaded whole as RejectedContent_{time}_{UUID}', async () => {
@@ -554,23 +711,37 @@ describe('400: not transferred', () => {
     const recording = only(report);
     expect(recording.status).toBe('not transferred');
     expect(recording.request).toMatchObject({ status: 400 });
-    expect(recording.rejectedContent).toMatch(new RegExp(`^RejectedContent_${TRIGGER.replace(/[-:]/g, '')}_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`));
+    expect(recording.rejectedContent).toMatch(
+      new RegExp(
+        `^RejectedContent_${TRIGGER.replace(/[-:]/g, '')}_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`,
+      ),
+    );
     expect(recording.warnings).toEqual([]);
     const rejected = recording.rejectedContent as string;
     expect(await listContainers(destination)).toContain(rejected);
     const objects = await listObjects(destination, rejected);
-    expect(objects.map((o) => [o.bytes, o.hash])).toEqual([[8000, await clipMd5({ type: 'mkv', bytes: 8000, durationSeconds: 30, seed: `${ghostContainer}/0` })]]);
+    expect(objects.map((o) => [o.bytes, o.hash])).toEqual([
+      [8000, await clipMd5({ type: 'mkv', bytes: 8000, durationSeconds: 30, seed: `${ghostContainer}/0` })],
+    ]);
     const session = await login(destination);
     const head = await fetchBytes(destination, session, 'HEAD', `/${rejected}`);
     expect(head.headers['x-container-meta-containername']).toBe(rejected);
     expect(head.headers['x-container-meta-status']).toBe('Complete');
-    expect(destination.recordings()).toEqual([expect.objectContaining({ container: ghostContainer, status: 'not transferred' })]);
+    expect(destination.recordings()).toEqual([
+      expect.objectContaining({ container: ghostContainer, status: 'not transferred' }),
+    ]);
   });
 });
 
 describe('capabilities', () => {
-  const richPlan = () => onePlan({ clips: 2, bookmarks: [{ at: '2s', category: '2', tags: { plate: 'ABC123', colour: 'red' } }], gps: true });
-  const names = async (destination: DestinationHandle) => (await listObjects(destination, CONTAINER)).map((o) => o.name);
+  const richPlan = () =>
+    onePlan({
+      clips: 2,
+      bookmarks: [{ at: '2s', category: '2', tags: { plate: 'ABC123', colour: 'red' } }],
+      gps: true,
+    });
+  const names = async (destination: DestinationHandle) =>
+    (await listObjects(destination, CONTAINER)).map((o) => o.name);
 
   it('all offered (the reference default): clips, bookmarks, GNSS trail, system identity, user id key', async () => {
     const destination = await start();
@@ -583,7 +754,12 @@ describe('capabilities', () => {
     expect(listed.filter((n) => n.startsWith('bookmark_'))).toHaveLength(1);
     expect(listed.filter((n) => n.endsWith('_gpstrail.json'))).toHaveLength(1);
     const session = await login(destination);
-    const bookmark = await fetchBytes(destination, session, 'HEAD', `/${CONTAINER}/${listed.find((n) => n.startsWith('bookmark_'))}`);
+    const bookmark = await fetchBytes(
+      destination,
+      session,
+      'HEAD',
+      `/${CONTAINER}/${listed.find((n) => n.startsWith('bookmark_'))}`,
+    );
     expect(decodeURIComponent(String(bookmark.headers['x-object-meta-tags']))).toBe('plate:ABC123;colour:red');
     expect(bookmark.headers['x-object-meta-categoryid']).toBe('2');
     const user = await fetchBytes(destination, session, 'HEAD', '/Users/u1');
@@ -591,9 +767,17 @@ describe('capabilities', () => {
   });
 
   it('bookmarks carry the CategoryName of their CategoryID from Categories.json', async () => {
-    const destination = await start({ categories: [{ Name: 'Traffic stop', Id: '1' }, { Name: 'Arrest', Id: '2' }] });
+    const destination = await start({
+      categories: [
+        { Name: 'Traffic stop', Id: '1' },
+        { Name: 'Arrest', Id: '2' },
+      ],
+    });
     const { report } = await run({ connection: destination.connectionFile(), plan: richPlan() });
-    expect(report.categories).toEqual([{ Name: 'Traffic stop', Id: '1' }, { Name: 'Arrest', Id: '2' }]);
+    expect(report.categories).toEqual([
+      { Name: 'Traffic stop', Id: '1' },
+      { Name: 'Arrest', Id: '2' },
+    ]);
     const bookmark = (await names(destination)).find((n) => n.startsWith('bookmark_'));
     const session = await login(destination);
     const head = await fetchBytes(destination, session, 'HEAD', `/${CONTAINER}/${bookmark}`);
@@ -628,7 +812,10 @@ describe('capabilities', () => {
 
   it('FullStoreAndReadSupport in the connection file: everything used although the file says nothing is', async () => {
     const destination = await start({ capabilities: NONE });
-    const { report, exchanges } = await run({ connection: { ...destination.connectionFile(), FullStoreAndReadSupport: true }, plan: richPlan() });
+    const { report, exchanges } = await run({
+      connection: { ...destination.connectionFile(), FullStoreAndReadSupport: true },
+      plan: richPlan(),
+    });
     expect(report.capabilitiesSource).toBe('FullStoreAndReadSupport');
     expect(report.capabilities).toEqual(ALL);
     expect(exchanges.some((e) => e.path === '/System/Capabilities.json')).toBe(false);
@@ -646,13 +833,22 @@ describe('capabilities', () => {
     expect((await names(destination)).every((n) => n.endsWith('.mkv'))).toBe(true);
     const session = await login(destination);
     expect((await fetchBytes(destination, session, 'HEAD', '/System/sys-1')).status).toBe(404);
-    expect((await fetchBytes(destination, session, 'HEAD', '/Users/u1')).headers['x-object-meta-userid']).toBeUndefined();
+    expect(
+      (await fetchBytes(destination, session, 'HEAD', '/Users/u1')).headers['x-object-meta-userid'],
+    ).toBeUndefined();
   });
 
   it('corrupt Capabilities.json (its ETag is not the MD5 of the body): source corrupt, nothing supported', async () => {
     const destination = await start();
-    const proxy = await startRewritingProxy(destination, (method, path, answer) => (method === 'GET' && path === CAPABILITIES_PATH ? { ...answer, headers: { ...answer.headers, etag: '0123456789abcdef0123456789abcdef' } } : answer));
-    const { report, exchanges } = await run({ connection: { ...destination.connectionFile(), AuthenticationTokenURI: [proxy] }, plan: richPlan() });
+    const proxy = await startRewritingProxy(destination, (method, path, answer) =>
+      method === 'GET' && path === CAPABILITIES_PATH
+        ? { ...answer, headers: { ...answer.headers, etag: '0123456789abcdef0123456789abcdef' } }
+        : answer,
+    );
+    const { report, exchanges } = await run({
+      connection: { ...destination.connectionFile(), AuthenticationTokenURI: [proxy] },
+      plan: richPlan(),
+    });
     expect(report.capabilitiesSource).toBe('corrupt');
     expect(report.capabilities).toEqual(NONE);
     expect(report.categories).toEqual([]);
@@ -665,13 +861,21 @@ describe('capabilities', () => {
 
   it('missing (404) and malformed (not JSON, ETag right) Capabilities.json: nothing supported', async () => {
     const destination = await start();
-    const missing = await startRewritingProxy(destination, (method, path, answer) => (method === 'GET' && path === CAPABILITIES_PATH ? { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('Not Found\n') } : answer));
+    const missing = await startRewritingProxy(destination, (method, path, answer) =>
+      method === 'GET' && path === CAPABILITIES_PATH
+        ? { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('Not Found\n') }
+        : answer,
+    );
     const a = await run({ connection: { ...destination.connectionFile(), AuthenticationTokenURI: [missing] } });
     expect(a.report).toMatchObject({ capabilitiesSource: 'missing', capabilities: NONE });
 
     const other = await start();
     const body = Buffer.from('{ "Store": { "StoreBookmarks": tru');
-    const malformed = await startRewritingProxy(other, (method, path, answer) => (method === 'GET' && path === CAPABILITIES_PATH ? { ...answer, headers: { ...answer.headers, etag: md5(body) }, body } : answer));
+    const malformed = await startRewritingProxy(other, (method, path, answer) =>
+      method === 'GET' && path === CAPABILITIES_PATH
+        ? { ...answer, headers: { ...answer.headers, etag: md5(body) }, body }
+        : answer,
+    );
     const b = await run({ connection: { ...other.connectionFile(), AuthenticationTokenURI: [malformed] } });
     expect(b.report).toMatchObject({ capabilitiesSource: 'malformed', capabilities: NONE });
     expect(only(b.report).status).toBe('transferred');
@@ -696,7 +900,7 @@ describe('capabilities', () => {
 });
 
 describe('HTTPS', () => {
-  it('with the connection file\'s HTTPSCertificate: transferred', async () => {
+  it("with the connection file's HTTPSCertificate: transferred", async () => {
     const destination = await start({ tls: true });
     const file = destination.connectionFile();
     expect(file.AuthenticationTokenURI[0]).toMatch(/^https:/);
@@ -714,23 +918,33 @@ describe('HTTPS', () => {
     const file: ConnectionFile = { ...destination.connectionFile() };
     delete file.HTTPSCertificate;
     const { sleep, random } = recorder(1);
-    await expect(runBodyWornSystem({ connection: file, retry: { attempts: 2 }, sleep, random })).rejects.toThrow(/self[- ]signed certificate|unable to verify|certificate/i);
+    await expect(runBodyWornSystem({ connection: file, retry: { attempts: 2 }, sleep, random })).rejects.toThrow(
+      /self[- ]signed certificate|unable to verify|certificate/i,
+    );
     expect(destination.recordings()).toEqual([]);
   });
 
-  it('with another certificate than the server\'s: rejects with a TLS error', async () => {
+  it("with another certificate than the server's: rejects with a TLS error", async () => {
     const destination = await start({ tls: true });
     const stranger = await selfSignedCertificate('someone-else', '127.0.0.1');
-    const file: ConnectionFile = { ...destination.connectionFile(), HTTPSCertificate: [Buffer.from(stranger.cert).toString('base64')] };
+    const file: ConnectionFile = {
+      ...destination.connectionFile(),
+      HTTPSCertificate: [Buffer.from(stranger.cert).toString('base64')],
+    };
     const { sleep, random } = recorder(1);
-    await expect(runBodyWornSystem({ connection: file, retry: { attempts: 1 }, sleep, random })).rejects.toThrow(/certificate/i);
+    await expect(runBodyWornSystem({ connection: file, retry: { attempts: 1 }, sleep, random })).rejects.toThrow(
+      /certificate/i,
+    );
   });
 });
 
 describe('ContainerType mp4', () => {
   it('clip names end .mp4 and bodies start with an ftyp box, then mdat to the end', async () => {
     const destination = await start();
-    const { report } = await run({ connection: { ...destination.connectionFile(), ContainerType: 'mp4' }, plan: onePlan({ clips: 2, 'clip-size': '20KB' }) });
+    const { report } = await run({
+      connection: { ...destination.connectionFile(), ContainerType: 'mp4' },
+      plan: onePlan({ clips: 2, 'clip-size': '20KB' }),
+    });
     expect(only(report)).toMatchObject({ status: 'transferred', clips: 2, bytes: 40_000 });
     const objects = await listObjects(destination, CONTAINER);
     expect(objects).toHaveLength(2);

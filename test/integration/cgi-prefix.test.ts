@@ -10,7 +10,11 @@ describe("cgiPrefix '/axis-cgi'", () => {
   it('serves featureflag.cgi and wssession.cgi under the new prefix', async () => {
     const device = await start({ cgiPrefix: '/axis-cgi' });
     expect(device.options.cgiPrefix).toBe('/axis-cgi');
-    const flags = await callFeatureFlags(device, { apiVersion: '1.0', method: 'listAll' }, { path: '/axis-cgi/featureflag.cgi' });
+    const flags = await callFeatureFlags(
+      device,
+      { apiVersion: '1.0', method: 'listAll' },
+      { path: '/axis-cgi/featureflag.cgi' },
+    );
     expect(flags.status).toBe(200);
     expect(flags.json.data).toHaveProperty('flags');
     const token = await digestRequest(device.url, { path: '/axis-cgi/wssession.cgi' });
@@ -29,7 +33,10 @@ describe("cgiPrefix '/axis-cgi'", () => {
   it('the old /svc-cgi paths are 404', async () => {
     const device = await start({ cgiPrefix: '/axis-cgi' });
     const auth = { Authorization: basicAuthorization('root', 'pass') };
-    expect((await sendRequest(device.url, { method: 'POST', path: '/svc-cgi/featureflag.cgi', headers: auth, body: '{}' })).status).toBe(404);
+    expect(
+      (await sendRequest(device.url, { method: 'POST', path: '/svc-cgi/featureflag.cgi', headers: auth, body: '{}' }))
+        .status,
+    ).toBe(404);
     expect((await sendRequest(device.url, { path: '/svc-cgi/wssession.cgi', headers: auth })).status).toBe(404);
   });
 
@@ -55,7 +62,9 @@ describe('realm', () => {
 
   it('can be set explicitly', async () => {
     const device = await start({ realm: 'My "Camera"' });
-    expect((await fetchChallenges(device.url, '/svc-cgi/wssession.cgi'))[0]).toMatch(/^Digest realm="My \\"Camera\\"", /);
+    expect((await fetchChallenges(device.url, '/svc-cgi/wssession.cgi'))[0]).toMatch(
+      /^Digest realm="My \\"Camera\\"", /,
+    );
     expect((await digestRequest(device.url, { path: '/svc-cgi/wssession.cgi' })).status).toBe(200);
   });
 });

@@ -31,7 +31,20 @@ describe('bwc-emu destination', () => {
   it('prints its options with --help', async () => {
     const c = capture();
     expect(await main(['destination', '--help'], c.io)).toBe(0);
-    for (const flag of ['--data-dir', '--port', '--user', '--key', '--read-only', '--licences', '--quota', '--token-ttl', '--fault', '--tls', '--connection-file']) expect(c.out()).toContain(flag);
+    for (const flag of [
+      '--data-dir',
+      '--port',
+      '--user',
+      '--key',
+      '--read-only',
+      '--licences',
+      '--quota',
+      '--token-ttl',
+      '--fault',
+      '--tls',
+      '--connection-file',
+    ])
+      expect(c.out()).toContain(flag);
   });
 
   it.each([
@@ -55,23 +68,53 @@ describe('bwc-emu destination', () => {
 
   it('starts, prints a working login and connection file, keeps data after a stop', async () => {
     const connectionFile = join(dir, 'cd.json');
-    const { c, exit, url } = await run(['--port', '0', '--data-dir', dir, '--user', 'team:alice', '--key', 'wonder', '--connection-file', connectionFile, '--licences', '3']);
+    const { c, exit, url } = await run([
+      '--port',
+      '0',
+      '--data-dir',
+      dir,
+      '--user',
+      'team:alice',
+      '--key',
+      'wonder',
+      '--connection-file',
+      connectionFile,
+      '--licences',
+      '3',
+    ]);
     expect(c.out()).toContain('team:alice / wonder');
     expect(c.out()).toContain('3 users, 3 cameras per account');
     const file = JSON.parse(readFileSync(connectionFile, 'utf8')) as Record<string, unknown>;
-    expect(file).toMatchObject({ ConnectionFileVersion: '1.0', BlobAPIUserName: 'team:alice', BlobAPIKey: 'wonder', AuthenticationTokenURI: [`${url}/auth/v1.0`] });
-    const auth = await sendRequest(url, { path: '/auth/v1.0', headers: { 'X-Auth-User': 'team:alice', 'Auth-Key': 'wonder' } });
+    expect(file).toMatchObject({
+      ConnectionFileVersion: '1.0',
+      BlobAPIUserName: 'team:alice',
+      BlobAPIKey: 'wonder',
+      AuthenticationTokenURI: [`${url}/auth/v1.0`],
+    });
+    const auth = await sendRequest(url, {
+      path: '/auth/v1.0',
+      headers: { 'X-Auth-User': 'team:alice', 'Auth-Key': 'wonder' },
+    });
     expect(auth.status).toBe(200);
     expect(auth.headers['x-storage-url']).toBe(`${url}/v1/AUTH_team`);
     const token = String(auth.headers['x-auth-token']);
-    expect((await sendRequest(url, { method: 'PUT', path: '/v1/AUTH_team/kept', headers: { 'X-Auth-Token': token } })).status).toBe(201);
+    expect(
+      (await sendRequest(url, { method: 'PUT', path: '/v1/AUTH_team/kept', headers: { 'X-Auth-Token': token } }))
+        .status,
+    ).toBe(201);
     c.stop();
     expect(await exit).toBe(0);
     expect(c.out()).toContain('SIGINT: stopping');
 
     const again = await run(['--port', '0', '--data-dir', dir, '--user', 'team:alice', '--key', 'wonder']);
-    const auth2 = await sendRequest(again.url, { path: '/auth/v1.0', headers: { 'X-Auth-User': 'team:alice', 'X-Auth-Key': 'wonder' } });
-    const listing = await sendRequest(again.url, { path: '/v1/AUTH_team', headers: { 'X-Auth-Token': String(auth2.headers['x-auth-token']) } });
+    const auth2 = await sendRequest(again.url, {
+      path: '/auth/v1.0',
+      headers: { 'X-Auth-User': 'team:alice', 'X-Auth-Key': 'wonder' },
+    });
+    const listing = await sendRequest(again.url, {
+      path: '/v1/AUTH_team',
+      headers: { 'X-Auth-Token': String(auth2.headers['x-auth-token']) },
+    });
     expect(listing.body.split('\n')).toContain('kept');
     again.c.stop();
     expect(await again.exit).toBe(0);
@@ -80,10 +123,16 @@ describe('bwc-emu destination', () => {
   it('serves HTTPS and puts the certificate in the connection file as base64 PEM', async () => {
     const { c, exit, url } = await run(['--port', '0', '--data-dir', dir, '--tls']);
     expect(url).toMatch(/^https:/);
-    const printed = JSON.parse(c.out().slice(c.out().indexOf('{\n'), c.out().indexOf('\n}\n') + 2)) as { HTTPSCertificate: string[] };
+    const printed = JSON.parse(c.out().slice(c.out().indexOf('{\n'), c.out().indexOf('\n}\n') + 2)) as {
+      HTTPSCertificate: string[];
+    };
     const pem = Buffer.from(printed.HTTPSCertificate[0], 'base64').toString('utf8');
     expect(pem).toMatch(/^-----BEGIN CERTIFICATE-----/);
-    const auth = await sendRequest(url, { path: '/auth/v1.0', headers: { 'X-Auth-User': 'bws', 'X-Auth-Key': 'secret' }, ca: pem });
+    const auth = await sendRequest(url, {
+      path: '/auth/v1.0',
+      headers: { 'X-Auth-User': 'bws', 'X-Auth-Key': 'secret' },
+      ca: pem,
+    });
     expect(auth.status).toBe(200);
     c.stop();
     expect(await exit).toBe(0);

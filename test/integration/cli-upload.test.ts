@@ -74,7 +74,18 @@ describe('bwc-emu upload', () => {
   it('prints its options with --help', async () => {
     const { code, out } = await upload(['--help']);
     expect(code).toBe(0);
-    for (const flag of ['--connection-file', '--plan', '--concurrency', '--check', '--report', '--retries', '--retry-base', '--log-level', '--generate-plan']) expect(out).toContain(flag);
+    for (const flag of [
+      '--connection-file',
+      '--plan',
+      '--concurrency',
+      '--check',
+      '--report',
+      '--retries',
+      '--retry-base',
+      '--log-level',
+      '--generate-plan',
+    ])
+      expect(out).toContain(flag);
   });
 
   it('is listed in the main usage', async () => {
@@ -97,14 +108,32 @@ describe('bwc-emu upload', () => {
   });
 
   it('lists every problem of a connection file, one per line, each naming its field', async () => {
-    const file = writeJson('bad.json', { ConnectionFileVersion: '2.0', SiteName: '', AuthenticationTokenURI: ['ftp://example.com'], BlobAPIUserName: 'bws', Colour: 'red' });
+    const file = writeJson('bad.json', {
+      ConnectionFileVersion: '2.0',
+      SiteName: '',
+      AuthenticationTokenURI: ['ftp://example.com'],
+      BlobAPIUserName: 'bws',
+      Colour: 'red',
+    });
     const { code, err, out } = await upload(['--connection-file', file]);
     expect(code).toBe(2);
     expect(out).toBe('');
     const lines = err.trim().split('\n');
     expect(lines.length).toBeGreaterThanOrEqual(6);
-    for (const line of lines) expect(line).toMatch(new RegExp(`^bwc-emu upload: --connection-file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `));
-    for (const field of ['ConnectionFileVersion', 'SiteName', 'ApplicationName', 'ApplicationVersion', 'AuthenticationTokenURI', 'BlobAPIKey', 'Colour']) expect(err).toContain(field);
+    for (const line of lines)
+      expect(line).toMatch(
+        new RegExp(`^bwc-emu upload: --connection-file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `),
+      );
+    for (const field of [
+      'ConnectionFileVersion',
+      'SiteName',
+      'ApplicationName',
+      'ApplicationVersion',
+      'AuthenticationTokenURI',
+      'BlobAPIKey',
+      'Colour',
+    ])
+      expect(err).toContain(field);
   });
 
   it('says so in one line when the connection file cannot be read or is not JSON', async () => {
@@ -119,7 +148,17 @@ describe('bwc-emu upload', () => {
 
   it('reports plan errors as file:line:col, every one, before anything is uploaded', async () => {
     const connection = writeJson('cd.json', validConnection('http://127.0.0.1:9/auth/v1.0'));
-    const plan = writeText('plan.yaml', ['users: [ { id: u1, name: User One } ]', 'devices: [ { serial: CAM1, name: Camera One } ]', 'recordings:', '  - { user: u1, device: CAM1, clips: 0, clip-size: lots }', '  - { user: u1, device: CAM1, colour: red }', ''].join('\n'));
+    const plan = writeText(
+      'plan.yaml',
+      [
+        'users: [ { id: u1, name: User One } ]',
+        'devices: [ { serial: CAM1, name: Camera One } ]',
+        'recordings:',
+        '  - { user: u1, device: CAM1, clips: 0, clip-size: lots }',
+        '  - { user: u1, device: CAM1, colour: red }',
+        '',
+      ].join('\n'),
+    );
     const { code, err, out } = await upload(['--connection-file', connection, '--plan', plan]);
     expect(code).toBe(2);
     expect(out).toBe('');
@@ -134,7 +173,16 @@ describe('bwc-emu upload', () => {
 
   it('reports recordings of users and cameras the plan does not have at their line and column', async () => {
     const connection = writeJson('cd.json', validConnection('http://127.0.0.1:9/auth/v1.0'));
-    const plan = writeText('plan.yaml', ['users: [ { id: u1, name: User One } ]', 'devices: []', 'recordings:', '  - { user: u2, device: CAM9 }', ''].join('\n'));
+    const plan = writeText(
+      'plan.yaml',
+      [
+        'users: [ { id: u1, name: User One } ]',
+        'devices: []',
+        'recordings:',
+        '  - { user: u2, device: CAM9 }',
+        '',
+      ].join('\n'),
+    );
     const { code, err } = await upload(['--connection-file', connection, '--plan', plan]);
     expect(code).toBe(2);
     expect(err).toContain(`${plan}:4:13: user "u2" is not in users: (u1)`);
@@ -142,7 +190,10 @@ describe('bwc-emu upload', () => {
   });
 
   it('reports a bad connection file and a bad plan together', async () => {
-    const connection = writeJson('cd.json', { ...validConnection('http://127.0.0.1:9/auth/v1.0'), ContainerType: 'avi' });
+    const connection = writeJson('cd.json', {
+      ...validConnection('http://127.0.0.1:9/auth/v1.0'),
+      ContainerType: 'avi',
+    });
     const plan = writeText('plan.yaml', 'colour: red\n');
     const { code, err } = await upload(['--connection-file', connection, '--plan', plan]);
     expect(code).toBe(2);
@@ -182,11 +233,23 @@ describe('bwc-emu upload', () => {
     expect(out).toMatch(/^RECORDING +STATUS +CLIPS +BYTES +SECONDS$/m);
     expect(out).toMatch(/^officer_1_AABBCCDD1234_\d{8}T\d{6}Z +transferred +2 +4\.0 MB +\d+\.\d\d$/m);
     expect(out).toMatch(/^officer_2_AABBCCDD1235_\d{8}T\d{6}Z +transferred +1 +3\.0 MB +\d+\.\d\d$/m);
-    expect(out).toMatch(/^Total: 3 recordings: 3 transferred, 0 not transferred, 0 failed\n {7}10\.0 MB in \d+\.\d\d s \(\d+\.\d\d MB\/s\), \d+ requests \(0 retried\)\n {7}2 users and 2 cameras registered\n/m);
+    expect(out).toMatch(
+      /^Total: 3 recordings: 3 transferred, 0 not transferred, 0 failed\n {7}10\.0 MB in \d+\.\d\d s \(\d+\.\d\d MB\/s\), \d+ requests \(0 retried\)\n {7}2 users and 2 cameras registered\n/m,
+    );
     expect(out).toContain(`Report written to ${reportFile}`);
     const report = JSON.parse(readFileSync(reportFile, 'utf8'));
-    expect(report.totals).toMatchObject({ recordings: 3, transferred: 3, notTransferred: 0, failed: 0, bytes: 10_000_000 });
-    expect(report.recordings.map((r: { status: string }) => r.status)).toEqual(['transferred', 'transferred', 'transferred']);
+    expect(report.totals).toMatchObject({
+      recordings: 3,
+      transferred: 3,
+      notTransferred: 0,
+      failed: 0,
+      bytes: 10_000_000,
+    });
+    expect(report.recordings.map((r: { status: string }) => r.status)).toEqual([
+      'transferred',
+      'transferred',
+      'transferred',
+    ]);
     expect(report.registrationFailures).toEqual([]);
     expect(report.conformance).toBeUndefined();
     expect(destination.recordings()).toHaveLength(3);
@@ -195,7 +258,10 @@ describe('bwc-emu upload', () => {
   it('on a terminal redraws one progress line, then prints the table', async () => {
     const destination = await start();
     const connection = writeJson('cd.json', destination.connectionFile());
-    const { code, out } = await upload(['--connection-file', connection, '--plan', writeText('plan.yaml', ONE_RECORDING_PLAN)], true);
+    const { code, out } = await upload(
+      ['--connection-file', connection, '--plan', writeText('plan.yaml', ONE_RECORDING_PLAN)],
+      true,
+    );
     expect(code).toBe(0);
     const [progress, table] = [out.slice(0, out.indexOf('\n')), out.slice(out.indexOf('\n') + 1)];
     expect(progress).toMatch(/^\r\[[#-]+\] +\d+% {2}0\/1 recordings/);
@@ -207,10 +273,23 @@ describe('bwc-emu upload', () => {
   it('logs to stderr at --log-level, and still prints a line per recording', async () => {
     const destination = await start();
     const connection = writeJson('cd.json', destination.connectionFile());
-    const { code, out, err } = await upload(['--connection-file', connection, '--plan', writeText('plan.yaml', ONE_RECORDING_PLAN), '--log-level', 'info']);
+    const { code, out, err } = await upload([
+      '--connection-file',
+      connection,
+      '--plan',
+      writeText('plan.yaml', ONE_RECORDING_PLAN),
+      '--log-level',
+      'info',
+    ]);
     expect(code).toBe(0);
-    const entries = err.trim().split('\n').map((line) => JSON.parse(line) as { msg: string; recording?: string });
-    expect(entries.find((e) => e.msg === 'recording')).toMatchObject({ recording: ONE_RECORDING_CONTAINER, status: 'transferred' });
+    const entries = err
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { msg: string; recording?: string });
+    expect(entries.find((e) => e.msg === 'recording')).toMatchObject({
+      recording: ONE_RECORDING_CONTAINER,
+      status: 'transferred',
+    });
     expect(out).toMatch(new RegExp(`^${ONE_RECORDING_CONTAINER} -> transferred, 40\\.0 kB, \\d+\\.\\d\\d s$`, 'm'));
   });
 
@@ -220,9 +299,23 @@ describe('bwc-emu upload', () => {
     const connection = writeJson('cd.json', destination.connectionFile());
     const plan = writeText('plan.yaml', ONE_RECORDING_PLAN);
     const reportFile = join(dir, 'report.json');
-    const { code, out } = await upload(['--connection-file', connection, '--plan', plan, '--report', reportFile, '--retries', '0']);
+    const { code, out } = await upload([
+      '--connection-file',
+      connection,
+      '--plan',
+      plan,
+      '--report',
+      reportFile,
+      '--retries',
+      '0',
+    ]);
     expect(code).toBe(1);
-    expect(out).toMatch(new RegExp(`^${ONE_RECORDING_CONTAINER} -> failed, 0 B, \\d+\\.\\d\\d s \\(PUT /${ONE_RECORDING_CONTAINER}/\\S+ -> 507 `, 'm'));
+    expect(out).toMatch(
+      new RegExp(
+        `^${ONE_RECORDING_CONTAINER} -> failed, 0 B, \\d+\\.\\d\\d s \\(PUT /${ONE_RECORDING_CONTAINER}/\\S+ -> 507 `,
+        'm',
+      ),
+    );
     expect(out).toMatch(new RegExp(`^${ONE_RECORDING_CONTAINER} +failed +0 +0 B +\\d+\\.\\d\\d$`, 'm'));
     expect(out).toMatch(new RegExp(`^ {4}PUT /${ONE_RECORDING_CONTAINER}/\\S+\\.mkv -> 507 \\S`, 'm'));
     expect(out).toContain('Total: 1 recording: 0 transferred, 0 not transferred, 1 failed');
@@ -247,7 +340,9 @@ describe('bwc-emu upload', () => {
     const connection = writeJson('cd.json', validConnection(`http://127.0.0.1:${await closedPort()}/auth/v1.0`));
     const { code, err } = await upload(['--connection-file', connection, '--retries', '0']);
     expect(code).toBe(1);
-    expect(err).toMatch(/^bwc-emu upload: no AuthenticationTokenURI answered \(1 round\): http:\/\/127\.0\.0\.1:\d+\/auth\/v1\.0: .*ECONNREFUSED.*\n$/);
+    expect(err).toMatch(
+      /^bwc-emu upload: no AuthenticationTokenURI answered \(1 round\): http:\/\/127\.0\.0\.1:\d+\/auth\/v1\.0: .*ECONNREFUSED.*\n$/,
+    );
     expect(err.split('\n')).toHaveLength(2);
   });
 

@@ -16,7 +16,19 @@ describe('bwc-emu command line', () => {
   it('prints the options with --help and exits 0', async () => {
     const c = capture();
     expect(await main(['--help'], c.io)).toBe(0);
-    for (const flag of ['--port', '--host', '--user', '--password', '--auth', '--digest-algorithms', '--tls', '--cgi-prefix', '--ws-prefix', '--state-dir', '--log-level']) {
+    for (const flag of [
+      '--port',
+      '--host',
+      '--user',
+      '--password',
+      '--auth',
+      '--digest-algorithms',
+      '--tls',
+      '--cgi-prefix',
+      '--ws-prefix',
+      '--state-dir',
+      '--log-level',
+    ]) {
       expect(c.out()).toContain(flag);
     }
   });
@@ -44,7 +56,9 @@ describe('bwc-emu command line', () => {
     try {
       const c = capture();
       expect(await main(['--port', String(port), '--log-level', 'silent'], c.io)).toBe(2);
-      expect(c.err()).toBe(`bwc-emu: port ${port} on 127.0.0.1 is already in use; choose another with --port (0 picks a free one)\n`);
+      expect(c.err()).toBe(
+        `bwc-emu: port ${port} on 127.0.0.1 is already in use; choose another with --port (0 picks a free one)\n`,
+      );
     } finally {
       blocker.close();
     }
@@ -59,7 +73,10 @@ describe('bwc-emu command line', () => {
     expect(c.out()).toContain('credentials    root / pass (admin)');
     expect(c.out()).toContain(`curl --digest -u root:pass -H 'Content-Type: application/json'`);
     expect(c.out()).toContain(`${url?.replace('http', 'ws')}/svc/ws-data-stream?sources=events`);
-    const answer = await fetch(`${url}/svc-cgi/apidiscovery.cgi`, { method: 'POST', body: '{"apiVersion":"1.0","method":"getApiList"}' });
+    const answer = await fetch(`${url}/svc-cgi/apidiscovery.cgi`, {
+      method: 'POST',
+      body: '{"apiVersion":"1.0","method":"getApiList"}',
+    });
     expect(answer.status).toBe(200);
     c.stop('SIGTERM');
     expect(await exit).toBe(0);
@@ -81,7 +98,11 @@ describe('bwc-emu command line', () => {
   });
 
   it('runs as a real process from bin/bwc-emu and exits 0 on SIGINT', async () => {
-    const child = spawn(process.execPath, [join(__dirname, '../../bin/bwc-emu'), '--port', '0', '--log-format', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [join(__dirname, '../../bin/bwc-emu'), '--port', '0', '--log-format', 'json'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
@@ -134,11 +155,26 @@ describe('bwc-emu command line', () => {
 
     it('two --scenario files run two devices, each with its scenario, the second serial next', async () => {
       const c = capture();
-      const exit = main(['--port', '0', '--scenario', 'motion', '--scenario', 'io-port', '--serial', 'ACCC8E000010', '--log-level', 'silent'], c.io);
+      const exit = main(
+        [
+          '--port',
+          '0',
+          '--scenario',
+          'motion',
+          '--scenario',
+          'io-port',
+          '--serial',
+          'ACCC8E000010',
+          '--log-level',
+          'silent',
+        ],
+        c.io,
+      );
       try {
         await c.started;
         await new Promise<void>((resolve) => {
-          const check = (): void => (c.out().split('Press Ctrl+C to stop.').length === 3 ? resolve() : void setImmediate(check));
+          const check = (): void =>
+            c.out().split('Press Ctrl+C to stop.').length === 3 ? resolve() : void setImmediate(check);
           check();
         });
         expect(c.out()).toMatch(/device ACCC8E000010 is running[\s\S]*scenario +motion/);
@@ -183,7 +219,9 @@ describe('bwc-emu command line', () => {
         const out = join(dir, 'capture.yaml');
         const c = capture();
         const url = `${device.url.replace('http', 'ws')}/svc/ws-data-stream?sources=events`;
-        expect(await main(['record', '--url', url, '--out', out, '--max-events', '3', '--filter', 'tns1:Device//.'], c.io)).toBe(0);
+        expect(
+          await main(['record', '--url', url, '--out', out, '--max-events', '3', '--filter', 'tns1:Device//.'], c.io),
+        ).toBe(0);
         expect(c.out()).toContain(`3 events written to ${out}; replay with: bwc-emu --scenario ${out}`);
         const v = capture();
         expect(await main(['validate', out], v.io)).toBe(0);

@@ -20,8 +20,17 @@ function recordingSleep(): { sleep: (ms: number) => Promise<void>; calls: number
 }
 
 /** Sends to the control endpoint; parses the JSON answer when there is one. */
-async function control(destination: DestinationHandle, method: string, body?: string): Promise<HttpResult & { json: unknown }> {
-  const answer = await sendRequest(destination.url, { method, path: '/_emu/faults', body, headers: body === undefined ? {} : { 'Content-Type': 'application/json' } });
+async function control(
+  destination: DestinationHandle,
+  method: string,
+  body?: string,
+): Promise<HttpResult & { json: unknown }> {
+  const answer = await sendRequest(destination.url, {
+    method,
+    path: '/_emu/faults',
+    body,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+  });
   return { ...answer, json: answer.body ? (JSON.parse(answer.body) as unknown) : undefined };
 }
 
@@ -101,7 +110,10 @@ describe('fault rules from the options', () => {
 
   it('the auth path can be faulted with pathPrefix /auth, leaving storage alone', async () => {
     const destination = await start({ faults: [{ status: 503, pathPrefix: '/auth', times: 1 }] });
-    const refused = await sendRequest(destination.url, { path: '/auth/v1.0', headers: { 'X-Auth-User': 'bws', 'X-Auth-Key': 'secret' } });
+    const refused = await sendRequest(destination.url, {
+      path: '/auth/v1.0',
+      headers: { 'X-Auth-User': 'bws', 'X-Auth-Key': 'secret' },
+    });
     expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toBe('1');
     expect(refused.headers['x-auth-token']).toBeUndefined();
@@ -183,9 +195,18 @@ describe('/_emu/faults control endpoint', () => {
 
     const session = await login(destination);
     expect((await session.send('PUT', '/Users')).status).toBe(507);
-    expect((await control(destination, 'GET')).json).toEqual([{ status: 507, pathPrefix: '/v1/AUTH_bws/Users', hits: 1 }]);
+    expect((await control(destination, 'GET')).json).toEqual([
+      { status: 507, pathPrefix: '/v1/AUTH_bws/Users', hits: 1 },
+    ]);
 
-    const replaced = await control(destination, 'PUT', JSON.stringify([{ status: 503, methods: ['get'] }, { latencyMs: 10, times: 3 }]));
+    const replaced = await control(
+      destination,
+      'PUT',
+      JSON.stringify([
+        { status: 503, methods: ['get'] },
+        { latencyMs: 10, times: 3 },
+      ]),
+    );
     expect(replaced.status).toBe(200);
     expect(replaced.json).toEqual([
       { status: 503, methods: ['GET'], hits: 0 },
@@ -193,7 +214,11 @@ describe('/_emu/faults control endpoint', () => {
     ]);
     expect((await session.send('PUT', '/Users')).status).toBe(201);
 
-    const added = await control(destination, 'POST', JSON.stringify({ status: 500, pathPrefix: '/v1/AUTH_bws/Devices', share: 1 }));
+    const added = await control(
+      destination,
+      'POST',
+      JSON.stringify({ status: 500, pathPrefix: '/v1/AUTH_bws/Devices', share: 1 }),
+    );
     expect(added.status).toBe(201);
     expect(added.json).toEqual([
       { status: 503, methods: ['GET'], hits: 0 },
@@ -250,12 +275,16 @@ describe('/_emu/faults control endpoint', () => {
     expect((await session.send('PUT', '/Users')).status).toBe(507);
     expect(destination.faults.list().map((r) => r.hits)).toEqual([1, 1]);
 
-    expect(() => destination.faults.add({ status: 404 } as unknown as FaultRule)).toThrow(/fault status must be one of/);
+    expect(() => destination.faults.add({ status: 404 } as unknown as FaultRule)).toThrow(
+      /fault status must be one of/,
+    );
     expect(() => destination.faults.replace([{ status: 503 }, { share: 3, status: 503 }])).toThrow(/share/);
     expect(destination.faults.list()).toHaveLength(2);
 
     destination.faults.replace([{ status: 500, pathPrefix: '/v1/AUTH_bws/Devices' }]);
-    expect((await control(destination, 'GET')).json).toEqual([{ status: 500, pathPrefix: '/v1/AUTH_bws/Devices', hits: 0 }]);
+    expect((await control(destination, 'GET')).json).toEqual([
+      { status: 500, pathPrefix: '/v1/AUTH_bws/Devices', hits: 0 },
+    ]);
     expect((await session.send('PUT', '/Users')).status).toBe(201);
     expect((await session.send('PUT', '/Devices')).status).toBe(500);
 
@@ -301,14 +330,20 @@ describe('a faulted upload', () => {
     const destination = await start({ faults: [{ status: 507, methods: ['PUT'], pathPrefix: '/v1/AUTH_bws/Users/' }] });
     const session = await login(destination);
     expect((await session.send('PUT', '/Users')).status).toBe(201);
-    const put = await session.send('PUT', '/Users/chunked', { body: Buffer.alloc(256 * 1024, 0x62), chunkSize: 16 * 1024 });
+    const put = await session.send('PUT', '/Users/chunked', {
+      body: Buffer.alloc(256 * 1024, 0x62),
+      chunkSize: 16 * 1024,
+    });
     expect(put.status).toBe(507);
     expect(put.body).toMatch(/Insufficient Storage/);
   });
 
   it('a PUT delayed by a latency fault and then faulted still gets its answer', async () => {
     const { sleep, calls } = recordingSleep();
-    const destination = await start({ sleep, faults: [{ status: 500, latencyMs: 1500, methods: ['PUT'], pathPrefix: '/v1/AUTH_bws/Users/' }] });
+    const destination = await start({
+      sleep,
+      faults: [{ status: 500, latencyMs: 1500, methods: ['PUT'], pathPrefix: '/v1/AUTH_bws/Users/' }],
+    });
     const session = await login(destination);
     expect((await session.send('PUT', '/Users')).status).toBe(201);
     const put = await session.send('PUT', '/Users/slow', { body: Buffer.alloc(200 * 1024, 0x63) });

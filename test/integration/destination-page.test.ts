@@ -21,21 +21,52 @@ async function startAt(options: Parameters<typeof start>[0] = {}): Promise<Desti
 }
 
 async function register(session: SwiftSession, userId: string, serial: string): Promise<void> {
-  for (const container of ['Users', 'Devices']) expect([201, 202]).toContain((await session.send('PUT', `/${container}`)).status);
-  expect((await session.send('PUT', `/Users/${enc(userId)}`, { body: '', headers: { 'X-Object-Meta-Name': 'someone', 'X-Object-Meta-Active': 'True' } })).status).toBe(201);
-  expect((await session.send('PUT', `/Devices/${enc(serial)}`, { body: '', headers: { 'X-Object-Meta-Name': 'cam', 'X-Object-Meta-Active': 'True', 'X-Object-Meta-Model': 'W100' } })).status).toBe(201);
+  for (const container of ['Users', 'Devices'])
+    expect([201, 202]).toContain((await session.send('PUT', `/${container}`)).status);
+  expect(
+    (
+      await session.send('PUT', `/Users/${enc(userId)}`, {
+        body: '',
+        headers: { 'X-Object-Meta-Name': 'someone', 'X-Object-Meta-Active': 'True' },
+      })
+    ).status,
+  ).toBe(201);
+  expect(
+    (
+      await session.send('PUT', `/Devices/${enc(serial)}`, {
+        body: '',
+        headers: { 'X-Object-Meta-Name': 'cam', 'X-Object-Meta-Active': 'True', 'X-Object-Meta-Model': 'W100' },
+      })
+    ).status,
+  ).toBe(201);
 }
 
 /** A recording with `clips` one-second clips of 100 bytes, completed when asked. */
-async function record(session: SwiftSession, userId: string, serial: string, trigger: number, clips: number, complete: boolean): Promise<string> {
+async function record(
+  session: SwiftSession,
+  userId: string,
+  serial: string,
+  trigger: number,
+  clips: number,
+  complete: boolean,
+): Promise<string> {
   const container = recordingContainerName(userId, serial, trigger);
-  expect((await session.send('PUT', `/${enc(container)}`, { headers: { 'X-Container-Meta-Status': 'Transferring' } })).status).toBe(201);
+  expect(
+    (await session.send('PUT', `/${enc(container)}`, { headers: { 'X-Container-Meta-Status': 'Transferring' } }))
+      .status,
+  ).toBe(201);
   const startS = trigger / 1000;
   for (let i = 0; i < clips; i++) {
-    const put = await session.send('PUT', `/${enc(container)}/${startS + i}_r.mkv`, { body: 'c'.repeat(100), headers: { 'X-Object-Meta-Starttime': String(startS + i), 'X-Object-Meta-Stoptime': String(startS + i + 1) } });
+    const put = await session.send('PUT', `/${enc(container)}/${startS + i}_r.mkv`, {
+      body: 'c'.repeat(100),
+      headers: { 'X-Object-Meta-Starttime': String(startS + i), 'X-Object-Meta-Stoptime': String(startS + i + 1) },
+    });
     expect(put.status).toBe(201);
   }
-  if (complete) expect((await session.send('POST', `/${enc(container)}`, { headers: { 'X-Container-Meta-Status': 'Complete' } })).status).toBe(204);
+  if (complete)
+    expect(
+      (await session.send('POST', `/${enc(container)}`, { headers: { 'X-Container-Meta-Status': 'Complete' } })).status,
+    ).toBe(204);
   return container;
 }
 
@@ -50,7 +81,9 @@ describe('GET / (recordings page)', () => {
     const answer = await sendRequest(destination.url, { path: '/' });
     expect(answer.status).toBe(401);
     const challenges = challengesOf(answer);
-    expect(challenges.some((c) => /^Digest /.test(c) && /realm="bwc-emu content destination"/.test(c) && /nonce="/.test(c))).toBe(true);
+    expect(
+      challenges.some((c) => /^Digest /.test(c) && /realm="bwc-emu content destination"/.test(c) && /nonce="/.test(c)),
+    ).toBe(true);
     expect(challenges.some((c) => /^Digest .*algorithm=SHA-256/.test(c))).toBe(true);
     expect(challenges).toContain('Basic realm="bwc-emu content destination"');
     expect(answer.body).not.toMatch(/Recordings of account/);
@@ -64,7 +97,9 @@ describe('GET / (recordings page)', () => {
       expect(challengesOf(answer).length).toBeGreaterThanOrEqual(2);
     }
     const session = await login(destination);
-    expect((await sendRequest(destination.url, { path: '/', headers: { 'X-Auth-Token': session.token } })).status).toBe(401);
+    expect((await sendRequest(destination.url, { path: '/', headers: { 'X-Auth-Token': session.token } })).status).toBe(
+      401,
+    );
   });
 
   it('with Basic bws:secret: 200 HTML listing the account recordings with their status', async () => {
@@ -76,7 +111,10 @@ describe('GET / (recordings page)', () => {
     const refused = recordingContainerName('ghost', 'BWC0001', TRIGGER);
     expect((await session.send('PUT', `/${enc(refused)}`)).status).toBe(400);
 
-    const page = await sendRequest(destination.url, { path: '/', headers: { Authorization: basicAuthorization('bws', 'secret') } });
+    const page = await sendRequest(destination.url, {
+      path: '/',
+      headers: { Authorization: basicAuthorization('bws', 'secret') },
+    });
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['cache-control']).toBe('no-store');
@@ -114,7 +152,10 @@ describe('GET / (recordings page)', () => {
 
   it('with no recordings yet: says so', async () => {
     const destination = await startAt();
-    const page = await sendRequest(destination.url, { path: '/', headers: { Authorization: basicAuthorization('bws', 'secret') } });
+    const page = await sendRequest(destination.url, {
+      path: '/',
+      headers: { Authorization: basicAuthorization('bws', 'secret') },
+    });
     expect(page.status).toBe(200);
     expect(page.body).toContain('No recordings yet.');
     expect(page.body).toContain('0 recording(s)');
@@ -135,7 +176,10 @@ describe('GET / (recordings page)', () => {
     const alice = await record(mine, 'alice', 'SN1', TRIGGER, 1, true);
     const zed = await record(theirs, 'zed', 'SN9', TRIGGER, 1, false);
 
-    const bwsPage = await sendRequest(destination.url, { path: '/', headers: { Authorization: basicAuthorization('bws', 'secret') } });
+    const bwsPage = await sendRequest(destination.url, {
+      path: '/',
+      headers: { Authorization: basicAuthorization('bws', 'secret') },
+    });
     expect(bwsPage.status).toBe(200);
     expect(bwsPage.body).toContain('Recordings of account AUTH_bws');
     expect(bwsPage.body).toContain(alice);
@@ -150,7 +194,14 @@ describe('GET / (recordings page)', () => {
     expect(rowOf(otherPage.body, zed)).toContain('<td>transferring</td>');
 
     // The key of one login does not open the page as the other.
-    expect((await sendRequest(destination.url, { path: '/', headers: { Authorization: basicAuthorization('other', 'secret') } })).status).toBe(401);
+    expect(
+      (
+        await sendRequest(destination.url, {
+          path: '/',
+          headers: { Authorization: basicAuthorization('other', 'secret') },
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it('HTML-escapes names: a user ID with & and <b> in it (a container name cannot hold "/", so no closing tag)', async () => {
@@ -163,7 +214,10 @@ describe('GET / (recordings page)', () => {
     const refused = recordingContainerName('"ghost"&<i>', 'SN1', TRIGGER);
     expect((await session.send('PUT', `/${enc(refused)}`)).status).toBe(400);
 
-    const page = await sendRequest(destination.url, { path: '/', headers: { Authorization: basicAuthorization('bws', 'secret') } });
+    const page = await sendRequest(destination.url, {
+      path: '/',
+      headers: { Authorization: basicAuthorization('bws', 'secret') },
+    });
     expect(page.status).toBe(200);
     const escapedUser = 'R&#38;D_&#60;b&#62;team';
     const row = rowOf(page.body, `${escapedUser}_SN1_20240601T110000Z`);
@@ -193,7 +247,11 @@ describe('GET / (recordings page)', () => {
     const destination = await startAt();
     const authorization = basicAuthorization('bws', 'secret');
     const get = await sendRequest(destination.url, { path: '/', headers: { Authorization: authorization } });
-    const head = await sendRequest(destination.url, { method: 'HEAD', path: '/', headers: { Authorization: authorization } });
+    const head = await sendRequest(destination.url, {
+      method: 'HEAD',
+      path: '/',
+      headers: { Authorization: authorization },
+    });
     expect(head.status).toBe(200);
     expect(head.body).toBe('');
     expect(head.headers['content-length']).toBe(String(Buffer.byteLength(get.body)));

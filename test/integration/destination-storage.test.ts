@@ -63,7 +63,9 @@ async function until(done: () => boolean, what: string): Promise<void> {
   if (!done()) throw new Error(`never happened: ${what}`);
 }
 
-async function started(options: Parameters<typeof start>[0] = {}): Promise<{ destination: DestinationHandle; session: SwiftSession }> {
+async function started(
+  options: Parameters<typeof start>[0] = {},
+): Promise<{ destination: DestinationHandle; session: SwiftSession }> {
   const destination = await start(options);
   return { destination, session: await login(destination) };
 }
@@ -122,7 +124,10 @@ describe('length rules', () => {
   it('neither Content-Length nor chunked is 411', async () => {
     const { destination, session } = await started();
     await makeContainer(session, 'c');
-    const answer = await rawExchange(destination.port, `PUT ${session.storagePath}/c/o HTTP/1.1\r\nHost: 127.0.0.1:${destination.port}\r\nX-Auth-Token: ${session.token}\r\nConnection: close\r\n\r\n`);
+    const answer = await rawExchange(
+      destination.port,
+      `PUT ${session.storagePath}/c/o HTTP/1.1\r\nHost: 127.0.0.1:${destination.port}\r\nX-Auth-Token: ${session.token}\r\nConnection: close\r\n\r\n`,
+    );
     expect(answer.status).toBe(411);
     expect(answer.body.toString('utf8')).toMatch(/Length Required/);
     expect((await session.send('HEAD', '/c/o')).status).toBe(404);
@@ -172,7 +177,10 @@ describe('length rules', () => {
       socket.on('data', (chunk: Buffer) => chunks.push(chunk));
       socket.on('error', () => resolve(Buffer.concat(chunks).toString('latin1')));
       socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
-      socket.write(`PUT ${session.storagePath}/c/short HTTP/1.1\r\nHost: x\r\nX-Auth-Token: ${session.token}\r\nContent-Length: 10\r\n\r\nabcd`, (err) => (err ? reject(err) : socket.end()));
+      socket.write(
+        `PUT ${session.storagePath}/c/short HTTP/1.1\r\nHost: x\r\nX-Auth-Token: ${session.token}\r\nContent-Length: 10\r\n\r\nabcd`,
+        (err) => (err ? reject(err) : socket.end()),
+      );
     });
     expect(answer).not.toMatch(/^HTTP\/1\.1 201/);
     await until(() => readdirSync(objectsDir(destination, 'c')).length === 0, 'part file removed');
@@ -290,14 +298,33 @@ describe('path escapes', () => {
     const before = filesUnder(parent);
     const tmpBefore = new Set(readdirSync(tmpdir()));
     for (const path of attempts) {
-      const answer = await sendRequest(destination.url, { method: 'PUT', path, body: 'escaped!', headers: { 'X-Auth-Token': session.token } });
+      const answer = await sendRequest(destination.url, {
+        method: 'PUT',
+        path,
+        body: 'escaped!',
+        headers: { 'X-Auth-Token': session.token },
+      });
       expect({ path, status: answer.status }).toEqual({ path, status: 400 });
-      const container = await sendRequest(destination.url, { method: 'PUT', path: path.slice(0, path.lastIndexOf('/')), headers: { 'X-Auth-Token': session.token } });
+      const container = await sendRequest(destination.url, {
+        method: 'PUT',
+        path: path.slice(0, path.lastIndexOf('/')),
+        headers: { 'X-Auth-Token': session.token },
+      });
       expect([201, 202, 400]).toContain(container.status);
     }
     // Container PUTs at the same bad names are refused too.
-    for (const path of ['/v1/AUTH_bws/..%2F..%2Fx', '/v1/AUTH_bws/%2e%2e', '/v1/AUTH_bws/%2E', '/v1/AUTH_bws/a%00b', '/v1/AUTH_bws/a%5Cb']) {
-      const answer = await sendRequest(destination.url, { method: 'PUT', path, headers: { 'X-Auth-Token': session.token } });
+    for (const path of [
+      '/v1/AUTH_bws/..%2F..%2Fx',
+      '/v1/AUTH_bws/%2e%2e',
+      '/v1/AUTH_bws/%2E',
+      '/v1/AUTH_bws/a%00b',
+      '/v1/AUTH_bws/a%5Cb',
+    ]) {
+      const answer = await sendRequest(destination.url, {
+        method: 'PUT',
+        path,
+        headers: { 'X-Auth-Token': session.token },
+      });
       expect({ path, status: answer.status }).toEqual({ path, status: 400 });
     }
     expect(filesUnder(parent)).toEqual(before);
@@ -315,7 +342,9 @@ describe('concurrency and interruption', () => {
     const { destination, session } = await started();
     await makeContainer(session, 'c');
     const size = 256 * 1024;
-    const bodies = Array.from({ length: 10 }, (_, i) => Buffer.concat([Buffer.from(`body ${i}:`), randomBytes(size)]).subarray(0, size));
+    const bodies = Array.from({ length: 10 }, (_, i) =>
+      Buffer.concat([Buffer.from(`body ${i}:`), randomBytes(size)]).subarray(0, size),
+    );
     const answers = await Promise.all(bodies.map((body) => session.send('PUT', '/c/contended', { body })));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(201));
     answers.forEach((answer, i) => expect(answer.headers.etag).toBe(md5(bodies[i])));
@@ -346,7 +375,9 @@ describe('concurrency and interruption', () => {
     const socket = connect(destination.port, '127.0.0.1');
     socket.on('error', () => undefined);
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    socket.write(`PUT ${session.storagePath}/c/aborted HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Auth-Token: ${session.token}\r\nContent-Length: ${total}\r\n\r\n`);
+    socket.write(
+      `PUT ${session.storagePath}/c/aborted HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Auth-Token: ${session.token}\r\nContent-Length: ${total}\r\n\r\n`,
+    );
     socket.write(Buffer.alloc(total / 2, 0x61));
     await until(() => readdirSync(dir).some((f) => f.endsWith('.part')), 'the part file appears');
     socket.destroy();
@@ -367,18 +398,46 @@ describe('restart on the same data directory', () => {
     const clock = new ManualClock(Date.UTC(2024, 5, 1, 12));
     const first = await start({ dataDir, clock });
     const s1 = await login(first);
-    expect((await s1.send('PUT', '/alpha', { headers: { 'X-Container-Meta-Status': 'Complete', 'X-Container-Meta-Place': 'K%C3%B6ln' } })).status).toBe(201);
+    expect(
+      (
+        await s1.send('PUT', '/alpha', {
+          headers: { 'X-Container-Meta-Status': 'Complete', 'X-Container-Meta-Place': 'K%C3%B6ln' },
+        })
+      ).status,
+    ).toBe(201);
     expect((await s1.send('PUT', '/beta')).status).toBe(201);
     clock.advance(1234);
-    expect((await s1.send('PUT', '/alpha/clip.mkv', { body: 'video bytes', headers: { 'Content-Type': 'video/x-matroska', 'X-Object-Meta-StartTime': '1717236000' } })).status).toBe(201);
+    expect(
+      (
+        await s1.send('PUT', '/alpha/clip.mkv', {
+          body: 'video bytes',
+          headers: { 'Content-Type': 'video/x-matroska', 'X-Object-Meta-StartTime': '1717236000' },
+        })
+      ).status,
+    ).toBe(201);
     expect((await s1.send('PUT', '/alpha/dir/note', { body: 'n' })).status).toBe(201);
     expect((await s1.send('PUT', '/beta/b', { body: 'bee', headers: { 'X-Object-Meta-Who': 'me' } })).status).toBe(201);
     expect((await s1.send('POST', '/beta/b', { headers: { 'X-Object-Meta-Who': 'you' } })).status).toBe(202);
 
     const snapshot = async (session: SwiftSession) => {
-      const pick = (headers: Record<string, unknown>, names: string[]) => Object.fromEntries(names.map((n) => [n, headers[n]]));
-      const objectHeaders = ['content-length', 'content-type', 'etag', 'last-modified', 'x-timestamp', 'x-object-meta-starttime', 'x-object-meta-who'];
-      const containerHeaders = ['x-container-object-count', 'x-container-bytes-used', 'x-timestamp', 'x-container-meta-status', 'x-container-meta-place'];
+      const pick = (headers: Record<string, unknown>, names: string[]) =>
+        Object.fromEntries(names.map((n) => [n, headers[n]]));
+      const objectHeaders = [
+        'content-length',
+        'content-type',
+        'etag',
+        'last-modified',
+        'x-timestamp',
+        'x-object-meta-starttime',
+        'x-object-meta-who',
+      ];
+      const containerHeaders = [
+        'x-container-object-count',
+        'x-container-bytes-used',
+        'x-timestamp',
+        'x-container-meta-status',
+        'x-container-meta-place',
+      ];
       const objects: Record<string, unknown> = {};
       for (const path of ['/alpha/clip.mkv', '/alpha/dir/note', '/beta/b']) {
         const get = await session.send('GET', path);
@@ -388,7 +447,11 @@ describe('restart on the same data directory', () => {
       return {
         accountText: (await session.send('GET', '')).body,
         accountJson: JSON.parse((await session.send('GET', '?format=json')).body) as unknown,
-        accountHead: pick(account.headers, ['x-account-container-count', 'x-account-object-count', 'x-account-bytes-used']),
+        accountHead: pick(account.headers, [
+          'x-account-container-count',
+          'x-account-object-count',
+          'x-account-bytes-used',
+        ]),
         alpha: JSON.parse((await session.send('GET', '/alpha?format=json')).body) as unknown,
         beta: JSON.parse((await session.send('GET', '/beta?format=json')).body) as unknown,
         alphaHead: pick((await session.send('HEAD', '/alpha')).headers, containerHeaders),
@@ -397,9 +460,18 @@ describe('restart on the same data directory', () => {
       };
     };
     const before = await snapshot(s1);
-    expect(before.objects['/alpha/clip.mkv']).toMatchObject({ status: 200, body: 'video bytes', etag: md5('video bytes'), 'content-type': 'video/x-matroska', 'x-object-meta-starttime': '1717236000' });
+    expect(before.objects['/alpha/clip.mkv']).toMatchObject({
+      status: 200,
+      body: 'video bytes',
+      etag: md5('video bytes'),
+      'content-type': 'video/x-matroska',
+      'x-object-meta-starttime': '1717236000',
+    });
     expect(before.objects['/beta/b']).toMatchObject({ body: 'bee', 'x-object-meta-who': 'you' });
-    expect(before.alphaHead).toMatchObject({ 'x-container-meta-status': 'Complete', 'x-container-meta-place': 'K%C3%B6ln' });
+    expect(before.alphaHead).toMatchObject({
+      'x-container-meta-status': 'Complete',
+      'x-container-meta-place': 'K%C3%B6ln',
+    });
     await first.close();
 
     // Leftovers of a crash: a part file and a data file no record names.
@@ -412,7 +484,10 @@ describe('restart on the same data directory', () => {
     const second = await start({ dataDir, clock });
     expect(second.options.dataDir).toBe(first.options.dataDir);
     // Tokens are not kept across a restart.
-    expect((await sendRequest(second.url, { method: 'HEAD', path: '/v1/AUTH_bws', headers: { 'X-Auth-Token': s1.token } })).status).toBe(401);
+    expect(
+      (await sendRequest(second.url, { method: 'HEAD', path: '/v1/AUTH_bws', headers: { 'X-Auth-Token': s1.token } }))
+        .status,
+    ).toBe(401);
     const s2 = await login(second);
     expect(readdirSync(dir).sort()).toEqual(recordFiles);
     const after = await snapshot(s2);

@@ -22,7 +22,9 @@ function auth(destination: DestinationHandle, headers: Record<string, string>): 
 }
 
 /** A destination and a logged-in default session. */
-async function started(options: Parameters<typeof start>[0] = {}): Promise<{ destination: DestinationHandle; session: SwiftSession }> {
+async function started(
+  options: Parameters<typeof start>[0] = {},
+): Promise<{ destination: DestinationHandle; session: SwiftSession }> {
   const destination = await start(options);
   return { destination, session: await login(destination) };
 }
@@ -34,7 +36,13 @@ async function makeContainer(session: SwiftSession, name: string, headers: Recor
 }
 
 /** Puts an object and expects 201. */
-async function putObject(session: SwiftSession, container: string, name: string, body: string, headers: Record<string, string> = {}): Promise<HttpResult> {
+async function putObject(
+  session: SwiftSession,
+  container: string,
+  name: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<HttpResult> {
   const answer = await session.send('PUT', `/${container}/${name}`, { body, headers });
   expect(answer.status).toBe(201);
   return answer;
@@ -57,7 +65,11 @@ describe('auth /auth/v1.0', () => {
     expect(answer.headers['x-storage-url']).toBe(`${destination.url}/v1/AUTH_bws`);
     expect(destination.storageUrl()).toBe(`${destination.url}/v1/AUTH_bws`);
     // The token works on the storage URL.
-    const head = await sendRequest(destination.url, { method: 'HEAD', path: '/v1/AUTH_bws', headers: { 'X-Auth-Token': String(token) } });
+    const head = await sendRequest(destination.url, {
+      method: 'HEAD',
+      path: '/v1/AUTH_bws',
+      headers: { 'X-Auth-Token': String(token) },
+    });
     expect(head.status).toBe(204);
     // Each login gets its own token.
     const again = await auth(destination, { 'X-Auth-User': 'bws', 'X-Auth-Key': 'secret' });
@@ -127,7 +139,10 @@ describe('auth /auth/v1.0', () => {
 
   it('an unknown token and a missing token are 401; revoked tokens too', async () => {
     const destination = await start();
-    const unknown = await sendRequest(destination.url, { path: '/v1/AUTH_bws', headers: { 'X-Auth-Token': 'AUTH_tk00000000000000000000000000000000' } });
+    const unknown = await sendRequest(destination.url, {
+      path: '/v1/AUTH_bws',
+      headers: { 'X-Auth-Token': 'AUTH_tk00000000000000000000000000000000' },
+    });
     expect(unknown.status).toBe(401);
     const missing = await sendRequest(destination.url, { path: '/v1/AUTH_bws' });
     expect(missing.status).toBe(401);
@@ -143,18 +158,28 @@ describe('auth /auth/v1.0', () => {
   it('X-Storage-Token is accepted in place of X-Auth-Token', async () => {
     const destination = await start();
     const session = await login(destination);
-    const answer = await sendRequest(destination.url, { method: 'HEAD', path: session.storagePath, headers: { 'X-Storage-Token': session.token } });
+    const answer = await sendRequest(destination.url, {
+      method: 'HEAD',
+      path: session.storagePath,
+      headers: { 'X-Storage-Token': session.token },
+    });
     expect(answer.status).toBe(204);
   });
 
   it("another account's path is 403 with a valid token", async () => {
-    const destination = await start({ users: [{ user: 'bws', key: 'secret' }, { user: 'other', key: 'k2' }] });
+    const destination = await start({
+      users: [
+        { user: 'bws', key: 'secret' },
+        { user: 'other', key: 'k2' },
+      ],
+    });
     const bws = await login(destination);
     const other = await login(destination, 'other', 'k2');
     expect(bws.storagePath).toBe('/v1/AUTH_bws');
     expect(other.storagePath).toBe('/v1/AUTH_other');
     expect((await other.send('PUT', '/theirs')).status).toBe(201);
-    const asBws = (method: string, path: string) => sendRequest(destination.url, { method, path, headers: { 'X-Auth-Token': bws.token } });
+    const asBws = (method: string, path: string) =>
+      sendRequest(destination.url, { method, path, headers: { 'X-Auth-Token': bws.token } });
     expect((await asBws('GET', '/v1/AUTH_other')).status).toBe(403);
     expect((await asBws('HEAD', '/v1/AUTH_other/theirs')).status).toBe(403);
     expect((await asBws('PUT', '/v1/AUTH_other/mine')).status).toBe(403);
@@ -167,7 +192,12 @@ describe('auth /auth/v1.0', () => {
   });
 
   it('a read-only user gets 403 on PUT, POST and DELETE but reads with GET and HEAD', async () => {
-    const destination = await start({ users: [{ user: 'bws', key: 'secret' }, { user: 'viewer', key: 'look', account: 'AUTH_bws', readOnly: true }] });
+    const destination = await start({
+      users: [
+        { user: 'bws', key: 'secret' },
+        { user: 'viewer', key: 'look', account: 'AUTH_bws', readOnly: true },
+      ],
+    });
     const writer = await login(destination);
     await makeContainer(writer, 'c');
     await putObject(writer, 'c', 'o', 'hello', { 'X-Object-Meta-Kind': 'k' });
@@ -183,7 +213,11 @@ describe('auth /auth/v1.0', () => {
       ['POST', '/c/o'],
       ['DELETE', '/c/o'],
     ]) {
-      const answer = await viewer.send(method, path, method === 'PUT' && path.startsWith('/c/') ? { body: 'changed' } : {});
+      const answer = await viewer.send(
+        method,
+        path,
+        method === 'PUT' && path.startsWith('/c/') ? { body: 'changed' } : {},
+      );
       expect({ method, path, status: answer.status }).toEqual({ method, path, status: 403 });
     }
     const get = await viewer.send('GET', '/c/o');
@@ -255,7 +289,12 @@ describe('account', () => {
     expect(json.headers['content-type']).toMatch(/^application\/json/);
     const list = JSON.parse(json.body) as { name: string; count: number; bytes: number; last_modified: string }[];
     expect(list.map((c) => c.name)).toEqual(['System', 'alpha', 'beta']);
-    expect(list[1]).toEqual({ name: 'alpha', count: 0, bytes: 0, last_modified: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/) });
+    expect(list[1]).toEqual({
+      name: 'alpha',
+      count: 0,
+      bytes: 0,
+      last_modified: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/),
+    });
     expect(list[2]).toMatchObject({ name: 'beta', count: 1, bytes: 4 });
     const paged = await session.send('GET', '?format=json&marker=System&limit=1');
     expect((JSON.parse(paged.body) as { name: string }[]).map((c) => c.name)).toEqual(['alpha']);
@@ -266,17 +305,30 @@ describe('account', () => {
 describe('containers', () => {
   it('PUT is 201 new, then 202; POST (204) merges metadata; an empty value and X-Remove-Container-Meta-* remove', async () => {
     const { session } = await started();
-    expect((await session.send('PUT', '/c', { headers: { 'X-Container-Meta-A': '1', 'X-Container-Meta-B': '2' } })).status).toBe(201);
+    expect(
+      (await session.send('PUT', '/c', { headers: { 'X-Container-Meta-A': '1', 'X-Container-Meta-B': '2' } })).status,
+    ).toBe(201);
     const again = await session.send('PUT', '/c', { headers: { 'X-Container-Meta-C': '3' } });
     expect(again.status).toBe(202);
     let head = await session.send('HEAD', '/c');
     expect(head.status).toBe(204);
-    expect([head.headers['x-container-meta-a'], head.headers['x-container-meta-b'], head.headers['x-container-meta-c']]).toEqual(['1', '2', '3']);
+    expect([
+      head.headers['x-container-meta-a'],
+      head.headers['x-container-meta-b'],
+      head.headers['x-container-meta-c'],
+    ]).toEqual(['1', '2', '3']);
 
-    const post = await session.send('POST', '/c', { headers: { 'X-Container-Meta-A': 'one', 'X-Container-Meta-D': '4' } });
+    const post = await session.send('POST', '/c', {
+      headers: { 'X-Container-Meta-A': 'one', 'X-Container-Meta-D': '4' },
+    });
     expect(post.status).toBe(204);
     head = await session.send('HEAD', '/c');
-    expect([head.headers['x-container-meta-a'], head.headers['x-container-meta-b'], head.headers['x-container-meta-c'], head.headers['x-container-meta-d']]).toEqual(['one', '2', '3', '4']);
+    expect([
+      head.headers['x-container-meta-a'],
+      head.headers['x-container-meta-b'],
+      head.headers['x-container-meta-c'],
+      head.headers['x-container-meta-d'],
+    ]).toEqual(['one', '2', '3', '4']);
 
     expect((await session.send('POST', '/c', { headers: { 'X-Container-Meta-B': '' } })).status).toBe(204);
     expect((await session.send('POST', '/c', { headers: { 'X-Remove-Container-Meta-C': 'x' } })).status).toBe(204);
@@ -330,7 +382,13 @@ describe('containers', () => {
     expect(json.status).toBe(200);
     const list = JSON.parse(json.body) as Record<string, unknown>[];
     expect(list).toEqual([
-      { name: 'a.bin', hash: md5('ay'), bytes: 2, content_type: 'application/octet-stream', last_modified: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/) },
+      {
+        name: 'a.bin',
+        hash: md5('ay'),
+        bytes: 2,
+        content_type: 'application/octet-stream',
+        last_modified: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/),
+      },
       { name: 'b.txt', hash: md5('bee'), bytes: 3, content_type: 'text/plain', last_modified: expect.any(String) },
     ]);
     // Accept: application/json chooses JSON too.
@@ -356,7 +414,12 @@ describe('containers', () => {
     expect(await list('marker=d')).toEqual([]);
     expect(await list('prefix=zz')).toEqual([]);
     const json = await session.send('GET', '/c?format=json&delimiter=/');
-    expect(JSON.parse(json.body)).toEqual([{ subdir: 'a/' }, { subdir: 'b/' }, expect.objectContaining({ name: 'c' }), expect.objectContaining({ name: 'd' })]);
+    expect(JSON.parse(json.body)).toEqual([
+      { subdir: 'a/' },
+      { subdir: 'b/' },
+      expect.objectContaining({ name: 'c' }),
+      expect.objectContaining({ name: 'd' }),
+    ]);
   });
 
   it('DELETE: an empty container 204, a non-empty one 409, a missing one 404', async () => {
@@ -379,7 +442,10 @@ describe('objects', () => {
     const { session } = await started();
     await makeContainer(session, 'c');
     const body = 'the quick brown fox';
-    const put = await session.send('PUT', '/c/dir/fox.txt', { body, headers: { 'Content-Type': 'text/plain', 'X-Object-Meta-Color': 'brown' } });
+    const put = await session.send('PUT', '/c/dir/fox.txt', {
+      body,
+      headers: { 'Content-Type': 'text/plain', 'X-Object-Meta-Color': 'brown' },
+    });
     expect(put.status).toBe(201);
     expect(put.headers.etag).toBe(md5(body));
     expect(put.headers['last-modified']).toBeDefined();
@@ -434,7 +500,10 @@ describe('objects', () => {
   it('metadata names are case-insensitive and URL-encoded values are kept as sent', async () => {
     const { session } = await started();
     await makeContainer(session, 'c');
-    await putObject(session, 'c', 'o', 'x', { 'X-Object-Meta-FooBar': 'B%C3%A4r', 'x-object-meta-lower': 'plain value' });
+    await putObject(session, 'c', 'o', 'x', {
+      'X-Object-Meta-FooBar': 'B%C3%A4r',
+      'x-object-meta-lower': 'plain value',
+    });
     const head = await session.send('HEAD', '/c/o');
     expect(head.headers['x-object-meta-foobar']).toBe('B%C3%A4r');
     expect(head.headers['x-object-meta-lower']).toBe('plain value');
@@ -445,15 +514,29 @@ describe('objects', () => {
     expect((await session.send('POST', '/c/o', { headers: { 'X-OBJECT-META-FOOBAR': 'new' } })).status).toBe(202);
     expect((await session.send('HEAD', '/c/o')).headers['x-object-meta-foobar']).toBe('new');
     // Containers too.
-    expect((await session.send('POST', '/c', { headers: { 'X-Container-Meta-TriggerOnTimeISO': '2024-06-01T11%3A00%3A00Z' } })).status).toBe(204);
-    expect((await session.send('HEAD', '/c')).headers['x-container-meta-triggerontimeiso']).toBe('2024-06-01T11%3A00%3A00Z');
+    expect(
+      (
+        await session.send('POST', '/c', {
+          headers: { 'X-Container-Meta-TriggerOnTimeISO': '2024-06-01T11%3A00%3A00Z' },
+        })
+      ).status,
+    ).toBe(204);
+    expect((await session.send('HEAD', '/c')).headers['x-container-meta-triggerontimeiso']).toBe(
+      '2024-06-01T11%3A00%3A00Z',
+    );
   });
 
   it('POST is 202 and replaces all metadata (old keys are gone); body and ETag stay', async () => {
     const { session } = await started();
     await makeContainer(session, 'c');
-    await putObject(session, 'c', 'o', 'body', { 'X-Object-Meta-Old': 'o', 'X-Object-Meta-Keep': 'k', 'Content-Type': 'text/plain' });
-    const post = await session.send('POST', '/c/o', { headers: { 'X-Object-Meta-New': 'n', 'X-Object-Meta-Keep': 'k2' } });
+    await putObject(session, 'c', 'o', 'body', {
+      'X-Object-Meta-Old': 'o',
+      'X-Object-Meta-Keep': 'k',
+      'Content-Type': 'text/plain',
+    });
+    const post = await session.send('POST', '/c/o', {
+      headers: { 'X-Object-Meta-New': 'n', 'X-Object-Meta-Keep': 'k2' },
+    });
     expect(post.status).toBe(202);
     const get = await session.send('GET', '/c/o');
     expect(get.headers['x-object-meta-old']).toBeUndefined();
@@ -493,22 +576,38 @@ describe('Swift limits', () => {
   it('metadata name: 128 bytes accepted, 129 refused with 400', async () => {
     const { session } = await started();
     await makeContainer(session, 'c');
-    expect((await session.send('PUT', '/c/ok', { body: 'x', headers: { [`X-Object-Meta-${'n'.repeat(128)}`]: 'v' } })).status).toBe(201);
-    const object = await session.send('PUT', '/c/bad', { body: 'x', headers: { [`X-Object-Meta-${'n'.repeat(129)}`]: 'v' } });
+    expect(
+      (await session.send('PUT', '/c/ok', { body: 'x', headers: { [`X-Object-Meta-${'n'.repeat(128)}`]: 'v' } }))
+        .status,
+    ).toBe(201);
+    const object = await session.send('PUT', '/c/bad', {
+      body: 'x',
+      headers: { [`X-Object-Meta-${'n'.repeat(129)}`]: 'v' },
+    });
     expect(object.status).toBe(400);
     expect(object.body).toMatch(/Metadata name too long/);
     expect((await session.send('HEAD', '/c/bad')).status).toBe(404);
-    expect((await session.send('POST', '/c/ok', { headers: { [`X-Object-Meta-${'n'.repeat(129)}`]: 'v' } })).status).toBe(400);
-    expect((await session.send('PUT', '/c2', { headers: { [`X-Container-Meta-${'n'.repeat(129)}`]: 'v' } })).status).toBe(400);
+    expect(
+      (await session.send('POST', '/c/ok', { headers: { [`X-Object-Meta-${'n'.repeat(129)}`]: 'v' } })).status,
+    ).toBe(400);
+    expect(
+      (await session.send('PUT', '/c2', { headers: { [`X-Container-Meta-${'n'.repeat(129)}`]: 'v' } })).status,
+    ).toBe(400);
     expect((await session.send('HEAD', '/c2')).status).toBe(404);
-    expect((await session.send('POST', '/c', { headers: { [`X-Container-Meta-${'n'.repeat(129)}`]: 'v' } })).status).toBe(400);
+    expect(
+      (await session.send('POST', '/c', { headers: { [`X-Container-Meta-${'n'.repeat(129)}`]: 'v' } })).status,
+    ).toBe(400);
   });
 
   it('metadata value: 256 bytes accepted, 257 refused with 400', async () => {
     const { session } = await started();
     await makeContainer(session, 'c');
-    expect((await session.send('PUT', '/c/ok', { body: 'x', headers: { 'X-Object-Meta-V': 'v'.repeat(256) } })).status).toBe(201);
-    expect((await session.send('PUT', '/c/bad', { body: 'x', headers: { 'X-Object-Meta-V': 'v'.repeat(257) } })).status).toBe(400);
+    expect(
+      (await session.send('PUT', '/c/ok', { body: 'x', headers: { 'X-Object-Meta-V': 'v'.repeat(256) } })).status,
+    ).toBe(201);
+    expect(
+      (await session.send('PUT', '/c/bad', { body: 'x', headers: { 'X-Object-Meta-V': 'v'.repeat(257) } })).status,
+    ).toBe(400);
     expect((await session.send('HEAD', '/c/bad')).status).toBe(404);
     expect((await session.send('POST', '/c/ok', { headers: { 'X-Object-Meta-V': 'v'.repeat(257) } })).status).toBe(400);
     // The refused POST left the metadata as it was.
@@ -534,14 +633,23 @@ describe('Swift limits', () => {
     const { session } = await started();
     await makeContainer(session, 'c');
     // 16 items of name "mNN" (3 bytes) + 253-byte value = 4096 bytes.
-    const exact = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`X-Object-Meta-M${String(i).padStart(2, '0')}`, 'v'.repeat(253)]));
+    const exact = Object.fromEntries(
+      Array.from({ length: 16 }, (_, i) => [`X-Object-Meta-M${String(i).padStart(2, '0')}`, 'v'.repeat(253)]),
+    );
     expect((await session.send('PUT', '/c/ok', { body: 'x', headers: exact })).status).toBe(201);
-    const over = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`X-Object-Meta-M${String(i).padStart(2, '0')}`, 'v'.repeat(i === 0 ? 254 : 253)]));
+    const over = Object.fromEntries(
+      Array.from({ length: 16 }, (_, i) => [
+        `X-Object-Meta-M${String(i).padStart(2, '0')}`,
+        'v'.repeat(i === 0 ? 254 : 253),
+      ]),
+    );
     const refused = await session.send('PUT', '/c/bad', { body: 'x', headers: over });
     expect(refused.status).toBe(400);
     expect(refused.body).toMatch(/Total metadata too large/);
     expect((await session.send('HEAD', '/c/bad')).status).toBe(404);
-    const overContainer = Object.fromEntries(Object.entries(over).map(([k, v]) => [k.replace('Object', 'Container'), v]));
+    const overContainer = Object.fromEntries(
+      Object.entries(over).map(([k, v]) => [k.replace('Object', 'Container'), v]),
+    );
     expect((await session.send('PUT', '/big', { headers: overContainer })).status).toBe(400);
     expect((await session.send('HEAD', '/big')).status).toBe(404);
   });
@@ -607,6 +715,8 @@ describe('methods, paths and HTTPS', () => {
     expect(get.status).toBe(200);
     expect(get.body).toBe('over tls');
     // Without trusting the certificate the client refuses the connection.
-    await expect(sendRequest(destination.url, { path: '/auth/v1.0', headers: { 'X-Auth-User': 'bws', 'X-Auth-Key': 'secret' } })).rejects.toThrow();
+    await expect(
+      sendRequest(destination.url, { path: '/auth/v1.0', headers: { 'X-Auth-User': 'bws', 'X-Auth-Key': 'secret' } }),
+    ).rejects.toThrow();
   });
 });

@@ -29,19 +29,24 @@ describe('the 401 answer', () => {
   it.each([
     ['featureflag.cgi', 'POST', FLAGS],
     ['wssession.cgi', 'GET', SESSION],
-  ])('%s without credentials: a Digest and a Basic challenge, text/html, exact Content-Length', async (_name, method, path) => {
-    const device = await start();
-    const answer = await sendRequest(device.url, { method, path, body: method === 'POST' ? LIST_ALL : undefined });
-    expect(answer.status).toBe(401);
-    const challenges = challengesOf(answer);
-    expect(challenges).toHaveLength(2);
-    expect(challenges[0]).toMatch(/^Digest realm="SVC_ACCC8E000001", nonce="[0-9a-f]{64}", algorithm=MD5, qop="auth"$/);
-    expect(challenges[1]).toBe('Basic realm="SVC_ACCC8E000001"');
-    expect(answer.headers['content-type']).toBe('text/html');
-    expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
-    expect(answer.body).toContain('401 Unauthorized');
-    expect(answer.body).toContain(path);
-  });
+  ])(
+    '%s without credentials: a Digest and a Basic challenge, text/html, exact Content-Length',
+    async (_name, method, path) => {
+      const device = await start();
+      const answer = await sendRequest(device.url, { method, path, body: method === 'POST' ? LIST_ALL : undefined });
+      expect(answer.status).toBe(401);
+      const challenges = challengesOf(answer);
+      expect(challenges).toHaveLength(2);
+      expect(challenges[0]).toMatch(
+        /^Digest realm="SVC_ACCC8E000001", nonce="[0-9a-f]{64}", algorithm=MD5, qop="auth"$/,
+      );
+      expect(challenges[1]).toBe('Basic realm="SVC_ACCC8E000001"');
+      expect(answer.headers['content-type']).toBe('text/html');
+      expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
+      expect(answer.body).toContain('401 Unauthorized');
+      expect(answer.body).toContain(path);
+    },
+  );
 
   it('escapes the path in the HTML body', async () => {
     const device = await start();
@@ -167,7 +172,10 @@ describe('digest algorithms', () => {
     const device = await start({ digestAlgorithms: ['SHA-256'] });
     const challenges = await fetchChallenges(device.url, SESSION);
     const md5 = challenges[0].replace('algorithm=SHA-256', 'algorithm=MD5');
-    const answer = await sendRequest(device.url, { path: SESSION, headers: { Authorization: digestAuthorization(md5, 'root', 'pass', 'GET', SESSION) } });
+    const answer = await sendRequest(device.url, {
+      path: SESSION,
+      headers: { Authorization: digestAuthorization(md5, 'root', 'pass', 'GET', SESSION) },
+    });
     expect(answer.status).toBe(401);
   });
 
@@ -187,14 +195,19 @@ describe('nonce lifetime', () => {
     const challenges = await fetchChallenges(device.url, SESSION);
     const authorization = digestAuthorization(challenges, 'root', 'pass', 'GET', SESSION);
     clock.advance(999);
-    expect((await sendRequest(device.url, { path: SESSION, headers: { Authorization: authorization } })).status).toBe(200);
+    expect((await sendRequest(device.url, { path: SESSION, headers: { Authorization: authorization } })).status).toBe(
+      200,
+    );
     clock.advance(1);
     const stale = await sendRequest(device.url, { path: SESSION, headers: { Authorization: authorization } });
     expect(stale.status).toBe(401);
     const digestChallenges = challengesOf(stale).filter((c) => c.startsWith('Digest '));
     expect(digestChallenges).toHaveLength(2);
     for (const c of digestChallenges) expect(c).toMatch(/, stale=true$/);
-    const again = await sendRequest(device.url, { path: SESSION, headers: { Authorization: digestAuthorization(challengesOf(stale), 'root', 'pass', 'GET', SESSION) } });
+    const again = await sendRequest(device.url, {
+      path: SESSION,
+      headers: { Authorization: digestAuthorization(challengesOf(stale), 'root', 'pass', 'GET', SESSION) },
+    });
     expect(again.status).toBe(200);
   });
 
@@ -203,7 +216,10 @@ describe('nonce lifetime', () => {
     const device = await start({ clock, nonceLifetimeMs: 1_000 });
     const challenges = await fetchChallenges(device.url, SESSION);
     clock.advance(5_000);
-    const answer = await sendRequest(device.url, { path: SESSION, headers: { Authorization: digestAuthorization(challenges, 'root', 'wrong', 'GET', SESSION) } });
+    const answer = await sendRequest(device.url, {
+      path: SESSION,
+      headers: { Authorization: digestAuthorization(challenges, 'root', 'wrong', 'GET', SESSION) },
+    });
     expect(answer.status).toBe(401);
     expect(challengesOf(answer).join(' ')).not.toMatch(/stale/);
   });
@@ -214,13 +230,23 @@ describe('replay', () => {
     const device = await start();
     const first = await digestRequest(device.url, { path: SESSION });
     expect(first.status).toBe(200);
-    for (let i = 0; i < 3; i++) expect((await sendRequest(device.url, { path: SESSION, headers: { Authorization: first.authorization } })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await sendRequest(device.url, { path: SESSION, headers: { Authorization: first.authorization } })).status,
+      ).toBe(200);
   });
 
   it('lenient: one nonce serves several URIs with nc=00000001 each time', async () => {
     const device = await start();
     const challenges = await fetchChallenges(device.url, SESSION);
-    expect((await sendRequest(device.url, { path: SESSION, headers: { Authorization: digestAuthorization(challenges, 'root', 'pass', 'GET', SESSION) } })).status).toBe(200);
+    expect(
+      (
+        await sendRequest(device.url, {
+          path: SESSION,
+          headers: { Authorization: digestAuthorization(challenges, 'root', 'pass', 'GET', SESSION) },
+        })
+      ).status,
+    ).toBe(200);
     expect((await listAll(device, digestAuthorization(challenges, 'root', 'pass', 'POST', FLAGS))).status).toBe(200);
   });
 
@@ -230,7 +256,10 @@ describe('replay', () => {
     expect(first.status).toBe(200);
     const replay = await sendRequest(device.url, { path: SESSION, headers: { Authorization: first.authorization } });
     expect(replay.status).toBe(401);
-    const next = digestAuthorization(challengesOf(first.challenge), 'root', 'pass', 'GET', SESSION, { nc: 2, cnonce: 'abcdef' });
+    const next = digestAuthorization(challengesOf(first.challenge), 'root', 'pass', 'GET', SESSION, {
+      nc: 2,
+      cnonce: 'abcdef',
+    });
     expect((await sendRequest(device.url, { path: SESSION, headers: { Authorization: next } })).status).toBe(200);
   });
 });
@@ -246,8 +275,22 @@ describe('the digest uri must be the request target', () => {
     const device = await start();
     const challenges = await fetchChallenges(device.url, SESSION);
     const target = `${SESSION}?user=root`;
-    expect((await sendRequest(device.url, { path: target, headers: { Authorization: digestAuthorization(challenges, 'root', 'pass', 'GET', SESSION) } })).status).toBe(401);
-    expect((await sendRequest(device.url, { path: target, headers: { Authorization: digestAuthorization(challenges, 'root', 'pass', 'GET', target) } })).status).toBe(200);
+    expect(
+      (
+        await sendRequest(device.url, {
+          path: target,
+          headers: { Authorization: digestAuthorization(challenges, 'root', 'pass', 'GET', SESSION) },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await sendRequest(device.url, {
+          path: target,
+          headers: { Authorization: digestAuthorization(challenges, 'root', 'pass', 'GET', target) },
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -258,14 +301,20 @@ describe('rejectAuth (a simulated reboot)', () => {
     const token = device.issueToken();
     device.rejectAuth(10_000);
     expect((await digestRequest(device.url, { path: SESSION })).status).toBe(401);
-    expect((await sendRequest(device.url, { path: SESSION, headers: { Authorization: basicAuthorization('root', 'pass') } })).status).toBe(401);
+    expect(
+      (await sendRequest(device.url, { path: SESSION, headers: { Authorization: basicAuthorization('root', 'pass') } }))
+        .status,
+    ).toBe(401);
     const refused = await refusedHandshake(wsUrl(device, `/svc/ws-data-stream?sources=events&wssession=${token}`));
     expect(refused.status).toBe(401);
     clock.advance(9_999);
     expect((await digestRequest(device.url, { path: SESSION })).status).toBe(401);
     clock.advance(1);
     expect((await digestRequest(device.url, { path: SESSION })).status).toBe(200);
-    expect((await sendRequest(device.url, { path: SESSION, headers: { Authorization: basicAuthorization('root', 'pass') } })).status).toBe(200);
+    expect(
+      (await sendRequest(device.url, { path: SESSION, headers: { Authorization: basicAuthorization('root', 'pass') } }))
+        .status,
+    ).toBe(200);
     const client = await openWithToken(device, device.issueToken());
     await client.close();
   });

@@ -43,7 +43,9 @@ describe('close()', () => {
     const device = await startDevice({ port: 0 });
     expect((await sendRequest(device.url, { path: '/svc-cgi/wssession.cgi' })).status).toBe(401);
     await expect(device.close()).resolves.toBeUndefined();
-    await expect(sendRequest(device.url, { path: '/svc-cgi/wssession.cgi' })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(sendRequest(device.url, { path: '/svc-cgi/wssession.cgi' })).rejects.toMatchObject({
+      code: 'ECONNREFUSED',
+    });
   });
 
   it('is idempotent: every call gets the same promise, also after closing', async () => {
@@ -60,7 +62,11 @@ describe('close()', () => {
     const device = await startDevice({ port: 0 });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      const answer = await sendRequest(device.url, { path: '/svc-cgi/wssession.cgi', agent, headers: { Authorization: basicAuthorization('root', 'pass') } });
+      const answer = await sendRequest(device.url, {
+        path: '/svc-cgi/wssession.cgi',
+        agent,
+        headers: { Authorization: basicAuthorization('root', 'pass') },
+      });
       expect(answer.status).toBe(200);
       expect(Object.values(agent.freeSockets).flat()).toHaveLength(1);
       expect(await within(device.close(), 3_000)).toBe('closed');
@@ -118,7 +124,13 @@ describe('start-up', () => {
       expect(device.serial).toBe('TEST01');
       expect(device.realm).toBe('SVC_TEST01');
       expect(device.certificate).toBeUndefined();
-      expect(device.options).toMatchObject({ auth: 'both', digestAlgorithms: ['MD5'], digestReplay: 'lenient', cgiPrefix: '/svc-cgi', tokenLifetimeMs: 15_000 });
+      expect(device.options).toMatchObject({
+        auth: 'both',
+        digestAlgorithms: ['MD5'],
+        digestReplay: 'lenient',
+        cgiPrefix: '/svc-cgi',
+        tokenLifetimeMs: 15_000,
+      });
     } finally {
       await device.close();
     }
@@ -129,7 +141,10 @@ describe('start-up', () => {
     try {
       const attempt = startDevice({ port: holder.port });
       await expect(attempt).rejects.toBeInstanceOf(EmulatorError);
-      await expect(attempt).rejects.toMatchObject({ code: 'PORT_IN_USE', message: expect.stringContaining(String(holder.port)) });
+      await expect(attempt).rejects.toMatchObject({
+        code: 'PORT_IN_USE',
+        message: expect.stringContaining(String(holder.port)),
+      });
     } finally {
       await holder.close();
     }
@@ -149,11 +164,24 @@ describe('start-up', () => {
     ['an unknown replay mode', { digestReplay: 'paranoid' as never }, /digestReplay "paranoid"/],
     ['a bad serial', { serial: 'has space' }, /serial "has space"/],
     ['no accounts', { accounts: [] }, /accounts/],
-    ['an account with an unknown role', { accounts: [{ name: 'x', password: 'y', role: 'god' as never }] }, /role "god"/],
+    [
+      'an account with an unknown role',
+      { accounts: [{ name: 'x', password: 'y', role: 'god' as never }] },
+      /role "god"/,
+    ],
     ['a zero token lifetime', { tokenLifetimeMs: 0 }, /tokenLifetimeMs/],
     ['a zero nonce lifetime', { nonceLifetimeMs: 0 }, /nonceLifetimeMs/],
     ['a tiny maxBodyBytes', { maxBodyBytes: 10 }, /maxBodyBytes/],
-    ['a flag defined twice', { flags: [{ name: 'a', description: '', defaultValue: false }, { name: 'a', description: '', defaultValue: true }] }, /flag "a" is defined twice/],
+    [
+      'a flag defined twice',
+      {
+        flags: [
+          { name: 'a', description: '', defaultValue: false },
+          { name: 'a', description: '', defaultValue: true },
+        ],
+      },
+      /flag "a" is defined twice/,
+    ],
     ['a flag with a bad name', { flags: [{ name: '1bad', description: '', defaultValue: false }] }, /flag name "1bad"/],
   ];
   it.each(badOptions)('%s is EmulatorError BAD_OPTION naming the option', async (_what, options, message) => {

@@ -29,12 +29,21 @@ function expectJson200(answer: RpcResult): RpcResult['json'] {
 
 describe('listAll', () => {
   it('answers data.flags: [{name, value, description, defaultValue}] for every flag', async () => {
-    const json = expectJson200(await callFeatureFlags(device, { apiVersion: '1.0', context: 'list-1', method: 'listAll' }));
+    const json = expectJson200(
+      await callFeatureFlags(device, { apiVersion: '1.0', context: 'list-1', method: 'listAll' }),
+    );
     expect(json).toEqual({
       apiVersion: '1.0',
       context: 'list-1',
       method: 'listAll',
-      data: { flags: DEFAULT_FLAGS.map((f) => ({ name: f.name, value: f.defaultValue, description: f.description, defaultValue: f.defaultValue })) },
+      data: {
+        flags: DEFAULT_FLAGS.map((f) => ({
+          name: f.name,
+          value: f.defaultValue,
+          description: f.description,
+          defaultValue: f.defaultValue,
+        })),
+      },
     });
     for (const flag of (json.data as { flags: Array<Record<string, unknown>> }).flags) {
       expect(Object.keys(flag).sort()).toEqual(['defaultValue', 'description', 'name', 'value']);
@@ -63,29 +72,72 @@ describe('listAll', () => {
 
 describe('get', () => {
   it('answers data.flagValues for the named flags', async () => {
-    const json = expectJson200(await callFeatureFlags(device, { apiVersion: '1.0', context: 'g', method: 'get', params: { names: ['graphics_udvd', 'bwc_gnss_track_upload'] } }));
-    expect(json).toEqual({ apiVersion: '1.0', context: 'g', method: 'get', data: { flagValues: { graphics_udvd: false, bwc_gnss_track_upload: true } } });
+    const json = expectJson200(
+      await callFeatureFlags(device, {
+        apiVersion: '1.0',
+        context: 'g',
+        method: 'get',
+        params: { names: ['graphics_udvd', 'bwc_gnss_track_upload'] },
+      }),
+    );
+    expect(json).toEqual({
+      apiVersion: '1.0',
+      context: 'g',
+      method: 'get',
+      data: { flagValues: { graphics_udvd: false, bwc_gnss_track_upload: true } },
+    });
   });
 
   it('an unknown name is 2200 "Flag(s) does not exist: NAME"', async () => {
-    const json = expectJson200(await callFeatureFlags(device, { apiVersion: '1.0', context: 'g', method: 'get', params: { names: ['graphics_udvd', 'noSuchFlag'] } }));
-    expect(json).toEqual({ apiVersion: '1.0', context: 'g', method: 'get', error: { code: 2200, message: 'Flag(s) does not exist: noSuchFlag' } });
+    const json = expectJson200(
+      await callFeatureFlags(device, {
+        apiVersion: '1.0',
+        context: 'g',
+        method: 'get',
+        params: { names: ['graphics_udvd', 'noSuchFlag'] },
+      }),
+    );
+    expect(json).toEqual({
+      apiVersion: '1.0',
+      context: 'g',
+      method: 'get',
+      error: { code: 2200, message: 'Flag(s) does not exist: noSuchFlag' },
+    });
   });
 
   it('missing names is 2103; an empty or non-string list is 2104', async () => {
     expect(expectJson200(await callFeatureFlags(device, { apiVersion: '1.0', method: 'get' })).error?.code).toBe(2103);
-    expect(expectJson200(await callFeatureFlags(device, { apiVersion: '1.0', method: 'get', params: { names: [] } })).error?.code).toBe(2104);
-    expect(expectJson200(await callFeatureFlags(device, { apiVersion: '1.0', method: 'get', params: { names: [1] } })).error?.code).toBe(2104);
-    expect(expectJson200(await callFeatureFlags(device, { apiVersion: '1.0', method: 'get', params: { names: 'graphics_udvd' } })).error?.code).toBe(2104);
+    expect(
+      expectJson200(await callFeatureFlags(device, { apiVersion: '1.0', method: 'get', params: { names: [] } })).error
+        ?.code,
+    ).toBe(2104);
+    expect(
+      expectJson200(await callFeatureFlags(device, { apiVersion: '1.0', method: 'get', params: { names: [1] } })).error
+        ?.code,
+    ).toBe(2104);
+    expect(
+      expectJson200(
+        await callFeatureFlags(device, { apiVersion: '1.0', method: 'get', params: { names: 'graphics_udvd' } }),
+      ).error?.code,
+    ).toBe(2104);
   });
 });
 
 describe('set', () => {
   it('answers data.result "Success", and listAll then shows the new values', async () => {
-    const json = expectJson200(await callFeatureFlags(device, { apiVersion: '1.0', context: 's', method: 'set', params: { flagValues: { graphics_udvd: true, bwc_gnss_track_upload: false } } }));
+    const json = expectJson200(
+      await callFeatureFlags(device, {
+        apiVersion: '1.0',
+        context: 's',
+        method: 'set',
+        params: { flagValues: { graphics_udvd: true, bwc_gnss_track_upload: false } },
+      }),
+    );
     expect(json).toEqual({ apiVersion: '1.0', context: 's', method: 'set', data: { result: 'Success' } });
     const list = expectJson200(await callFeatureFlags(device, { apiVersion: '1.0', method: 'listAll' }));
-    const values = Object.fromEntries((list.data as { flags: Array<{ name: string; value: boolean }> }).flags.map((f) => [f.name, f.value]));
+    const values = Object.fromEntries(
+      (list.data as { flags: Array<{ name: string; value: boolean }> }).flags.map((f) => [f.name, f.value]),
+    );
     expect(values.graphics_udvd).toBe(true);
     expect(values.bwc_gnss_track_upload).toBe(false);
     expect(values.restrictRootAccess).toBe(false);
@@ -94,33 +146,70 @@ describe('set', () => {
 
   it('with one unknown name changes nothing and answers 2200 naming it', async () => {
     const before = device.flags();
-    const json = expectJson200(await callFeatureFlags(device, { apiVersion: '1.0', context: 's', method: 'set', params: { flagValues: { graphics_udvd: true, bogusFlag: true } } }));
-    expect(json).toEqual({ apiVersion: '1.0', context: 's', method: 'set', error: { code: 2200, message: 'Flag(s) does not exist: bogusFlag' } });
+    const json = expectJson200(
+      await callFeatureFlags(device, {
+        apiVersion: '1.0',
+        context: 's',
+        method: 'set',
+        params: { flagValues: { graphics_udvd: true, bogusFlag: true } },
+      }),
+    );
+    expect(json).toEqual({
+      apiVersion: '1.0',
+      context: 's',
+      method: 'set',
+      error: { code: 2200, message: 'Flag(s) does not exist: bogusFlag' },
+    });
     expect(device.flags()).toEqual(before);
   });
 
   it('names every unknown flag', async () => {
-    const json = expectJson200(await callFeatureFlags(device, { apiVersion: '1.0', method: 'set', params: { flagValues: { a1: true, graphics_udvd: true, b2: false } } }));
+    const json = expectJson200(
+      await callFeatureFlags(device, {
+        apiVersion: '1.0',
+        method: 'set',
+        params: { flagValues: { a1: true, graphics_udvd: true, b2: false } },
+      }),
+    );
     expect(json.error).toEqual({ code: 2200, message: 'Flag(s) does not exist: a1, b2' });
   });
 
   it('a value that is not a boolean is 2104 and changes nothing', async () => {
     const before = device.flags();
-    const json = expectJson200(await callFeatureFlags(device, { apiVersion: '1.0', method: 'set', params: { flagValues: { graphics_udvd: 'true', restrictRootAccess: true } } }));
-    expect(json.error).toEqual({ code: 2104, message: 'Invalid parameter: flag value must be true or false: graphics_udvd' });
+    const json = expectJson200(
+      await callFeatureFlags(device, {
+        apiVersion: '1.0',
+        method: 'set',
+        params: { flagValues: { graphics_udvd: 'true', restrictRootAccess: true } },
+      }),
+    );
+    expect(json.error).toEqual({
+      code: 2104,
+      message: 'Invalid parameter: flag value must be true or false: graphics_udvd',
+    });
     expect(device.flags()).toEqual(before);
   });
 
   it('missing flagValues is 2103; an empty or non-object one is 2104', async () => {
     expect(expectJson200(await callFeatureFlags(device, { apiVersion: '1.0', method: 'set' })).error?.code).toBe(2103);
-    expect(expectJson200(await callFeatureFlags(device, { apiVersion: '1.0', method: 'set', params: { flagValues: {} } })).error?.code).toBe(2104);
-    expect(expectJson200(await callFeatureFlags(device, { apiVersion: '1.0', method: 'set', params: { flagValues: [true] } })).error?.code).toBe(2104);
+    expect(
+      expectJson200(await callFeatureFlags(device, { apiVersion: '1.0', method: 'set', params: { flagValues: {} } }))
+        .error?.code,
+    ).toBe(2104);
+    expect(
+      expectJson200(
+        await callFeatureFlags(device, { apiVersion: '1.0', method: 'set', params: { flagValues: [true] } }),
+      ).error?.code,
+    ).toBe(2104);
   });
 
   it('device.setFlags does the same all-or-nothing update', async () => {
     await device.setFlags({ restrictRootAccess: true });
     expect(device.flags().find((f) => f.name === 'restrictRootAccess')?.value).toBe(true);
-    await expect(device.setFlags({ restrictRootAccess: false, nope: true })).rejects.toMatchObject({ code: 'BAD_OPTION', message: 'Flag(s) does not exist: nope' });
+    await expect(device.setFlags({ restrictRootAccess: false, nope: true })).rejects.toMatchObject({
+      code: 'BAD_OPTION',
+      message: 'Flag(s) does not exist: nope',
+    });
     expect(device.flags().find((f) => f.name === 'restrictRootAccess')?.value).toBe(true);
   });
 });
@@ -128,7 +217,12 @@ describe('set', () => {
 describe('getSupportedVersions', () => {
   it('is answered without apiVersion', async () => {
     const json = expectJson200(await callFeatureFlags(device, { context: 'sv', method: 'getSupportedVersions' }));
-    expect(json).toEqual({ apiVersion: '1.0', context: 'sv', method: 'getSupportedVersions', data: { apiVersions: ['1.0'] } });
+    expect(json).toEqual({
+      apiVersion: '1.0',
+      context: 'sv',
+      method: 'getSupportedVersions',
+      data: { apiVersions: ['1.0'] },
+    });
   });
 });
 
@@ -150,16 +244,22 @@ describe('JSON-RPC errors are HTTP 200 application/json, context echoed', () => 
     expect(json).not.toHaveProperty('data');
   });
 
-  it.each([['not json at all'], ['{"apiVersion":"1.0","context":"c",'], [''], ['[1,2]']])('2101 for the body %j', async (body) => {
-    const json = expectJson200(await callFeatureFlags(device, body));
-    expect(json).toMatchObject({ apiVersion: '1.0', error: { code: 2101 } });
-  });
+  it.each([['not json at all'], ['{"apiVersion":"1.0","context":"c",'], [''], ['[1,2]']])(
+    '2101 for the body %j',
+    async (body) => {
+      const json = expectJson200(await callFeatureFlags(device, body));
+      expect(json).toMatchObject({ apiVersion: '1.0', error: { code: 2101 } });
+    },
+  );
 
   it('2107 for a body over maxBodyBytes (Content-Length)', async () => {
     const body = JSON.stringify({ apiVersion: '1.0', context: 'big', method: 'listAll', pad: 'x'.repeat(2000) });
     const answer = await callFeatureFlags(device, body);
     const json = expectJson200(answer);
-    expect(json).toEqual({ apiVersion: '1.0', error: { code: 2107, message: 'Request too large: the limit is 1024 bytes' } });
+    expect(json).toEqual({
+      apiVersion: '1.0',
+      error: { code: 2107, message: 'Request too large: the limit is 1024 bytes' },
+    });
     expect(answer.headers.connection).toBe('close');
   });
 
@@ -190,7 +290,11 @@ describe('HTTP-level rules', () => {
   });
 
   it.each(['PUT', 'DELETE', 'PATCH'])('%s is 405 with Allow: POST', async (method) => {
-    const answer = await sendRequest(device.url, { method, path: PATH, headers: { Authorization: basicAuthorization('root', 'pass') } });
+    const answer = await sendRequest(device.url, {
+      method,
+      path: PATH,
+      headers: { Authorization: basicAuthorization('root', 'pass') },
+    });
     expect(answer.status).toBe(405);
     expect(answer.headers.allow).toBe('POST');
   });
@@ -217,7 +321,9 @@ describe('HTTP-level rules', () => {
   });
 
   it('a query string does not matter', async () => {
-    const json = expectJson200(await callFeatureFlags(device, { apiVersion: '1.0', method: 'listAll' }, { path: `${PATH}?x=1` }));
+    const json = expectJson200(
+      await callFeatureFlags(device, { apiVersion: '1.0', method: 'listAll' }, { path: `${PATH}?x=1` }),
+    );
     expect(json.data).toHaveProperty('flags');
   });
 
@@ -232,7 +338,11 @@ describe('roles', () => {
     ['view', 'view-pass', 'viewer'],
     ['op', 'op-pass', 'operator'],
   ])('%s (%s) gets 2105, not 401', async (username, password, role) => {
-    const answer = await callFeatureFlags(device, { apiVersion: '1.0', context: 'r', method: 'listAll' }, { username, password });
+    const answer = await callFeatureFlags(
+      device,
+      { apiVersion: '1.0', context: 'r', method: 'listAll' },
+      { username, password },
+    );
     const json = expectJson200(answer);
     expect(json).toEqual({
       apiVersion: '1.0',
@@ -244,13 +354,21 @@ describe('roles', () => {
 
   it('a viewer cannot set flags', async () => {
     const before = device.flags();
-    const json = expectJson200(await callFeatureFlags(device, { apiVersion: '1.0', method: 'set', params: { flagValues: { graphics_udvd: true } } }, { username: 'view', password: 'view-pass' }));
+    const json = expectJson200(
+      await callFeatureFlags(
+        device,
+        { apiVersion: '1.0', method: 'set', params: { flagValues: { graphics_udvd: true } } },
+        { username: 'view', password: 'view-pass' },
+      ),
+    );
     expect(json.error?.code).toBe(2105);
     expect(device.flags()).toEqual(before);
   });
 
   it('a viewer may ask getSupportedVersions', async () => {
-    const json = expectJson200(await callFeatureFlags(device, { method: 'getSupportedVersions' }, { username: 'view', password: 'view-pass' }));
+    const json = expectJson200(
+      await callFeatureFlags(device, { method: 'getSupportedVersions' }, { username: 'view', password: 'view-pass' }),
+    );
     expect(json.data).toEqual({ apiVersions: ['1.0'] });
   });
 

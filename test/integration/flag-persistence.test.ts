@@ -29,13 +29,19 @@ function valueOf(device: DeviceHandle, name: string): boolean | undefined {
 describe('stateDir', () => {
   it('keeps values set over HTTP across a restart', async () => {
     const first = await start();
-    const set = await callFeatureFlags(first, { apiVersion: '1.0', method: 'set', params: { flagValues: { graphics_udvd: true, bwc_gnss_track_upload: false } } });
+    const set = await callFeatureFlags(first, {
+      apiVersion: '1.0',
+      method: 'set',
+      params: { flagValues: { graphics_udvd: true, bwc_gnss_track_upload: false } },
+    });
     expect(set.json.data).toEqual({ result: 'Success' });
     await first.close();
 
     const second = await start();
     const list = await callFeatureFlags(second, { apiVersion: '1.0', method: 'listAll' });
-    const values = Object.fromEntries((list.json.data as { flags: Array<{ name: string; value: boolean }> }).flags.map((f) => [f.name, f.value]));
+    const values = Object.fromEntries(
+      (list.json.data as { flags: Array<{ name: string; value: boolean }> }).flags.map((f) => [f.name, f.value]),
+    );
     expect(values).toMatchObject({ graphics_udvd: true, bwc_gnss_track_upload: false, restrictRootAccess: false });
   });
 
@@ -43,7 +49,9 @@ describe('stateDir', () => {
     const device = await start({ serial: 'SERIAL01' });
     await device.setFlags({ restrictRootAccess: true });
     expect(readdirSync(join(stateDir, 'SERIAL01'))).toEqual(['flags.json']);
-    expect(JSON.parse(readFileSync(join(stateDir, 'SERIAL01', 'flags.json'), 'utf8'))).toMatchObject({ restrictRootAccess: true });
+    expect(JSON.parse(readFileSync(join(stateDir, 'SERIAL01', 'flags.json'), 'utf8'))).toMatchObject({
+      restrictRootAccess: true,
+    });
   });
 
   it('keeps devices with different serials apart', async () => {
@@ -69,8 +77,12 @@ describe('stateDir', () => {
     const logger = createLogger({ level: 'warn', write: (line) => lines.push(line) });
     const device = await start({ logger });
     expect(valueOf(device, 'graphics_udvd')).toBe(false);
-    expect(lines.map((l) => JSON.parse(l))).toContainEqual(expect.objectContaining({ level: 40, msg: expect.stringMatching(/is not valid JSON/) }));
+    expect(lines.map((l) => JSON.parse(l))).toContainEqual(
+      expect.objectContaining({ level: 40, msg: expect.stringMatching(/is not valid JSON/) }),
+    );
     await device.setFlags({ graphics_udvd: true });
-    expect(JSON.parse(readFileSync(join(stateDir, 'ACCC8E000001', 'flags.json'), 'utf8'))).toMatchObject({ graphics_udvd: true });
+    expect(JSON.parse(readFileSync(join(stateDir, 'ACCC8E000001', 'flags.json'), 'utf8'))).toMatchObject({
+      graphics_udvd: true,
+    });
   });
 });

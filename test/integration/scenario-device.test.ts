@@ -11,7 +11,13 @@ import { deviceOptionsForScenario, playOnDevice, type ScenarioRun } from '../../
 import { ManualScheduler } from '../../src/scenario/scheduler';
 import type { Scenario } from '../../src/scenario/schema';
 import { deviceStarter } from '../helpers/devices';
-import { openWithToken, refusedHandshake, type StreamClient, topicsDuring, wsUrl } from '../helpers/event-stream-client';
+import {
+  openWithToken,
+  refusedHandshake,
+  type StreamClient,
+  topicsDuring,
+  wsUrl,
+} from '../helpers/event-stream-client';
 
 const SCENARIOS = join(__dirname, '..', '..', 'scenarios');
 const start = deviceStarter();
@@ -29,7 +35,9 @@ async function load(file: string): Promise<Scenario> {
 }
 
 /** A device for `scenario`, a client subscribed to everything, and the scenario playing on a manual scheduler. */
-async function play(scenario: Scenario): Promise<{ device: DeviceHandle; client: StreamClient; scheduler: ManualScheduler }> {
+async function play(
+  scenario: Scenario,
+): Promise<{ device: DeviceHandle; client: StreamClient; scheduler: ManualScheduler }> {
   // The device's clock is the scenario's scheduler: token and reject-auth times move with it.
   const scheduler = new ManualScheduler(Date.UTC(2026, 10, 23, 8));
   const device = await start(deviceOptionsForScenario(scenario, { clock: scheduler }));
@@ -44,7 +52,15 @@ const shipped = readdirSync(SCENARIOS).filter((f) => f.endsWith('.yaml'));
 
 describe('shipped scenarios', () => {
   it('there are some', () => {
-    expect(shipped).toEqual(expect.arrayContaining(['default.yaml', 'motion.yaml', 'io-port.yaml', 'body-worn-shift.yaml', 'flaky-network.yaml']));
+    expect(shipped).toEqual(
+      expect.arrayContaining([
+        'default.yaml',
+        'motion.yaml',
+        'io-port.yaml',
+        'body-worn-shift.yaml',
+        'flaky-network.yaml',
+      ]),
+    );
   });
 
   it.each(shipped)('%s validates', async (file) => {
@@ -54,11 +70,18 @@ describe('shipped scenarios', () => {
   it('default: system ready and ports on configure, motion on and off every 10 s, port 1 toggling', async () => {
     const { device, client, scheduler } = await play(await load(join(SCENARIOS, 'default.yaml')));
     const initial = await topicsDuring(device, client, scheduler, 0);
-    expect(initial.sort()).toEqual(['tns1:Device/tnsvendor:IO/Port', 'tns1:Device/tnsvendor:IO/Port', 'tns1:Device/tnsvendor:Status/SystemReady']);
+    expect(initial.sort()).toEqual([
+      'tns1:Device/tnsvendor:IO/Port',
+      'tns1:Device/tnsvendor:IO/Port',
+      'tns1:Device/tnsvendor:Status/SystemReady',
+    ]);
     expect(await topicsDuring(device, client, scheduler, 9_999)).toEqual([]);
     expect(await topicsDuring(device, client, scheduler, 1)).toEqual(['tns1:VideoSource/MotionAlarm']);
     expect(await topicsDuring(device, client, scheduler, 2_000)).toEqual(['tns1:VideoSource/MotionAlarm']);
-    expect(await topicsDuring(device, client, scheduler, 8_000)).toEqual(['tns1:Device/tnsvendor:IO/Port', 'tns1:VideoSource/MotionAlarm']);
+    expect(await topicsDuring(device, client, scheduler, 8_000)).toEqual([
+      'tns1:Device/tnsvendor:IO/Port',
+      'tns1:VideoSource/MotionAlarm',
+    ]);
     expect(await topicsDuring(device, client, scheduler, 1_000)).toEqual(['tns1:Device/tnsvendor:IO/Port']);
   });
 
@@ -73,8 +96,12 @@ describe('shipped scenarios', () => {
   it('io-port: three door cycles of port 1 and the relay on port 2', async () => {
     const { device, client, scheduler } = await play(await load(join(SCENARIOS, 'io-port.yaml')));
     await topicsDuring(device, client, scheduler, 0); // the initial states
-    expect(await topicsDuring(device, client, scheduler, 28_000)).toEqual(new Array(12).fill('tns1:Device/tnsvendor:IO/Port'));
-    expect(await topicsDuring(device, client, scheduler, 6_000)).toEqual(new Array(2).fill('tns1:Device/tnsvendor:IO/VirtualInput'));
+    expect(await topicsDuring(device, client, scheduler, 28_000)).toEqual(
+      new Array(12).fill('tns1:Device/tnsvendor:IO/Port'),
+    );
+    expect(await topicsDuring(device, client, scheduler, 6_000)).toEqual(
+      new Array(2).fill('tns1:Device/tnsvendor:IO/VirtualInput'),
+    );
   });
 });
 
@@ -85,8 +112,16 @@ describe('shipped scenarios that act on sessions', () => {
     await topicsDuring(device, client, scheduler, 0); // the initial states
     const topics = await topicsDuring(device, client, scheduler, 180_000);
     const count = (t: string): number => topics.filter((x) => x === `tns1:Device/tnsvendor:${t}`).length;
-    expect([count('BodyWorn/Docked'), count('BodyWorn/Recording'), count('BodyWorn/ButtonPress'), count('GNSS/Position'), count('Power/Battery')]).toEqual([2, 2, 2, 8, 4]);
-    expect(topics.indexOf('tns1:Device/tnsvendor:BodyWorn/ButtonPress')).toBeGreaterThan(topics.indexOf('tns1:Device/tnsvendor:BodyWorn/Recording'));
+    expect([
+      count('BodyWorn/Docked'),
+      count('BodyWorn/Recording'),
+      count('BodyWorn/ButtonPress'),
+      count('GNSS/Position'),
+      count('Power/Battery'),
+    ]).toEqual([2, 2, 2, 8, 4]);
+    expect(topics.indexOf('tns1:Device/tnsvendor:BodyWorn/ButtonPress')).toBeGreaterThan(
+      topics.indexOf('tns1:Device/tnsvendor:BodyWorn/Recording'),
+    );
   });
 
   it('flaky-network: streams dropped with 1011, then a reboot: 1001 and logins refused for 8 s', async () => {
@@ -98,7 +133,9 @@ describe('shipped scenarios that act on sessions', () => {
     await again.configure([{ topicFilter: '' }]);
     scheduler.advance(10_000);
     expect(await again.waitForClose()).toEqual({ code: 1001, reason: 'device rebooting' });
-    const refused = await refusedHandshake(wsUrl(device, `/svc/ws-data-stream?sources=events&wssession=${device.issueToken()}`));
+    const refused = await refusedHandshake(
+      wsUrl(device, `/svc/ws-data-stream?sources=events&wssession=${device.issueToken()}`),
+    );
     expect(refused.status).toBe(401);
     scheduler.advance(8_000);
     const back = await openWithToken(device);

@@ -9,7 +9,13 @@ import type { DeviceHandle } from '../../src/device/device';
 import { DEFAULT_INITIAL_STATES } from '../../src/device/device-options';
 import { loadScenario } from '../../src/scenario/load';
 import { deviceOptionsForScenario, playOnDevice } from '../../src/scenario/play-on-device';
-import { RecordError, type RecordedEvent, recordEvents, type RecordOptions, toScenarioYaml } from '../../src/scenario/recorder';
+import {
+  RecordError,
+  type RecordedEvent,
+  recordEvents,
+  type RecordOptions,
+  toScenarioYaml,
+} from '../../src/scenario/recorder';
 import type { Scenario } from '../../src/scenario/schema';
 import { ManualScheduler } from '../../src/scenario/scheduler';
 import { deviceStarter } from '../helpers/devices';
@@ -77,7 +83,11 @@ function load(yaml: string): Scenario {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const seen = (n: any): [string, Record<string, string>, Record<string, string>] => [n.params.notification.topic, n.params.notification.message.source, n.params.notification.message.data];
+const seen = (n: any): [string, Record<string, string>, Record<string, string>] => [
+  n.params.notification.topic,
+  n.params.notification.message.source,
+  n.params.notification.message.data,
+];
 
 describe('bwc-emu record', () => {
   it.each([
@@ -95,8 +105,14 @@ describe('bwc-emu record', () => {
     expect(timed.map((e) => [e.topic, e.source, e.data])).toEqual(SEQUENCE.map((e) => [e.topic, e.source, e.data]));
     expect(timed.map((e) => e.atMs)).toEqual(TIMES);
 
-    const yaml = toScenarioYaml(events, { name: 'capture', source: wsUrl(source, streamTarget(source, '?sources=events&wssession=secret')), recordedAt: new Date(Date.UTC(2026, 10, 23)) });
-    expect(yaml).toMatch(/^# Recorded by bwc-emu record\n#   from: ws:\/\/.*\/svc\/ws-data-stream\?sources=events\n#   at:   2026-11-23T00:00:00.000Z\n/);
+    const yaml = toScenarioYaml(events, {
+      name: 'capture',
+      source: wsUrl(source, streamTarget(source, '?sources=events&wssession=secret')),
+      recordedAt: new Date(Date.UTC(2026, 10, 23)),
+    });
+    expect(yaml).toMatch(
+      /^# Recorded by bwc-emu record\n#   from: ws:\/\/.*\/svc\/ws-data-stream\?sources=events\n#   at:   2026-11-23T00:00:00.000Z\n/,
+    );
     expect(yaml).not.toContain('secret');
     expect(yaml).toContain('at: 1s10ms');
     const scenario = load(yaml);
@@ -133,9 +149,13 @@ describe('bwc-emu record', () => {
   it('fromFirstEvent drops the quiet start; initialStates: timeline keeps the states as emits', async () => {
     const source = await start();
     const events = await recordSequence(source);
-    const trimmed = load(toScenarioYaml(events, { name: 'trimmed', source: 'ws://camera/svc/ws-data-stream', fromFirstEvent: true }));
+    const trimmed = load(
+      toScenarioYaml(events, { name: 'trimmed', source: 'ws://camera/svc/ws-data-stream', fromFirstEvent: true }),
+    );
     expect(trimmed.timeline?.map((s) => s.at)).toEqual(TIMES.map((t) => t - TIMES[0]));
-    const flat = load(toScenarioYaml(events, { name: 'flat', source: 'ws://camera/svc/ws-data-stream', initialStates: 'timeline' }));
+    const flat = load(
+      toScenarioYaml(events, { name: 'flat', source: 'ws://camera/svc/ws-data-stream', initialStates: 'timeline' }),
+    );
     expect(flat.states).toBeUndefined();
     expect(flat.timeline?.map((s) => s.emit?.topic)).toEqual(events.map((e) => e.topic));
     expect(flat.timeline?.map((s) => s.at)).toEqual(events.map((e) => e.atMs));
@@ -152,7 +172,8 @@ describe('bwc-emu record', () => {
         setImmediate(() => {
           source.publish(SEQUENCE[0].topic, { source: SEQUENCE[0].source, data: SEQUENCE[0].data });
           // Abort once the notification has been read: poll on setImmediate, no timers.
-          const poll = (): void => void (source.sessions()[0]?.sent === 1 ? setImmediate(() => abort.abort()) : setImmediate(poll));
+          const poll = (): void =>
+            void (source.sessions()[0]?.sent === 1 ? setImmediate(() => abort.abort()) : setImmediate(poll));
           poll();
         }),
       signal: abort.signal,
@@ -165,10 +186,14 @@ describe('bwc-emu record', () => {
     const source = await start();
     const url = wsUrl(source, streamTarget(source));
     const digest = recordEvents({ url, password: 'wrong', maxEvents: 1 });
-    await expect(digest).rejects.toThrow(/^the device refused the stream handshake: HTTP 401 \(wrong user or password\?\)/);
+    await expect(digest).rejects.toThrow(
+      /^the device refused the stream handshake: HTTP 401 \(wrong user or password\?\)/,
+    );
     await expect(digest).rejects.toMatchObject({ code: 'HANDSHAKE_REFUSED', status: 401 });
     const token = recordEvents({ url, token: true, password: 'wrong', maxEvents: 1 });
-    await expect(token).rejects.toThrow(/^\/svc-cgi\/wssession.cgi refused a session token: HTTP 401 \(wrong user or password\?\)/);
+    await expect(token).rejects.toThrow(
+      /^\/svc-cgi\/wssession.cgi refused a session token: HTTP 401 \(wrong user or password\?\)/,
+    );
     await expect(token).rejects.toMatchObject({ code: 'TOKEN_REFUSED', status: 401 });
     expect(source.sessions()).toEqual([]);
   });
@@ -210,18 +235,28 @@ describe('bwc-emu record', () => {
     expect(wsUrl(source, streamTarget(source))).toMatch(/^wss:/);
     const events = await recordSequence(source, { token, ca: source.certificate });
     expect(events.slice(INITIAL).map((e) => e.data)).toEqual(SEQUENCE.map((e) => e.data));
-    const insecure = await recordEvents({ url: wsUrl(source, streamTarget(source)), token, insecure: true, maxEvents: INITIAL });
-    expect(insecure.map((e) => e.topic)).toEqual(DEFAULT_INITIAL_STATES.map((s) => s.topic));
-    await expect(recordEvents({ url: wsUrl(source, streamTarget(source)), token, maxEvents: 1 })).rejects.toMatchObject({
-      code: 'CONNECT_FAILED',
-      message: expect.stringMatching(/self-signed|self signed|unable to verify/i),
+    const insecure = await recordEvents({
+      url: wsUrl(source, streamTarget(source)),
+      token,
+      insecure: true,
+      maxEvents: INITIAL,
     });
+    expect(insecure.map((e) => e.topic)).toEqual(DEFAULT_INITIAL_STATES.map((s) => s.topic));
+    await expect(recordEvents({ url: wsUrl(source, streamTarget(source)), token, maxEvents: 1 })).rejects.toMatchObject(
+      {
+        code: 'CONNECT_FAILED',
+        message: expect.stringMatching(/self-signed|self signed|unable to verify/i),
+      },
+    );
   });
 
   it('an unreachable device is CONNECT_FAILED', async () => {
     const source = await start();
     const url = wsUrl(source, streamTarget(source));
     await source.close();
-    await expect(recordEvents({ url, maxEvents: 1 })).rejects.toMatchObject({ code: 'CONNECT_FAILED', message: expect.stringMatching(/^cannot connect to /) });
+    await expect(recordEvents({ url, maxEvents: 1 })).rejects.toMatchObject({
+      code: 'CONNECT_FAILED',
+      message: expect.stringMatching(/^cannot connect to /),
+    });
   });
 });

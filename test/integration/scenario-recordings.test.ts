@@ -11,7 +11,12 @@ import { tmpdir } from 'node:os';
 import { main } from '../../src/cli';
 import type { DeviceHandle } from '../../src/device/device';
 import { loadScenario, loadScenarioFile } from '../../src/scenario/load';
-import { deviceOptionsForScenario, playOnDevice, type PlayOnDeviceOptions, type ScenarioRun } from '../../src/scenario/play-on-device';
+import {
+  deviceOptionsForScenario,
+  playOnDevice,
+  type PlayOnDeviceOptions,
+  type ScenarioRun,
+} from '../../src/scenario/play-on-device';
 import type { ScenarioRecordingReport } from '../../src/scenario/play-recordings';
 import { ManualScheduler } from '../../src/scenario/scheduler';
 import type { Scenario } from '../../src/scenario/schema';
@@ -72,7 +77,13 @@ async function play(scenario: Scenario, options: PlayOnDeviceOptions = {}): Prom
     for (const w of waiting.filter((x) => x.msg === msg)) w.resolve();
   };
   const reports: ScenarioRecordingReport[] = [];
-  const run = playOnDevice(device, scenario, { scheduler, seed: 7, log, onRecording: (r) => reports.push(r), ...options });
+  const run = playOnDevice(device, scenario, {
+    scheduler,
+    seed: 7,
+    log,
+    onRecording: (r) => reports.push(r),
+    ...options,
+  });
   runs.push(run);
   const logged = (msg: string): Promise<void> =>
     logs.some((l) => l.msg === msg) ? Promise.resolve() : new Promise((resolve) => waiting.push({ msg, resolve }));
@@ -105,16 +116,46 @@ describe('body-worn-shift with a connection file', () => {
     await played.run.done; // the timeline played and the recording has its outcome
     const topics = [...before, ...after];
     const count = (t: string): number => topics.filter((x) => x === `tns1:Device/tnsvendor:${t}`).length;
-    expect([count('BodyWorn/Docked'), count('BodyWorn/Recording'), count('BodyWorn/ButtonPress'), count('GNSS/Position'), count('Power/Battery')]).toEqual([2, 2, 2, 8, 4]);
+    expect([
+      count('BodyWorn/Docked'),
+      count('BodyWorn/Recording'),
+      count('BodyWorn/ButtonPress'),
+      count('GNSS/Position'),
+      count('Power/Battery'),
+    ]).toEqual([2, 2, 2, 8, 4]);
 
     // Triggered when the Recording state went active (start + 40s), two 24 s clips of 256 KB.
     const container = `officer_1_ACCC8E00B0D1_${compact(START + 40_000)}`;
-    expect(played.reports).toEqual([expect.objectContaining({ index: 0, at: 88_000, container, status: 'transferred', clips: 2, bytes: 512_000, warnings: [] })]);
+    expect(played.reports).toEqual([
+      expect.objectContaining({
+        index: 0,
+        at: 88_000,
+        container,
+        status: 'transferred',
+        clips: 2,
+        bytes: 512_000,
+        warnings: [],
+      }),
+    ]);
     expect(destination.recordings()).toEqual([
-      expect.objectContaining({ container, userId: 'officer_1', serial: 'ACCC8E00B0D1', triggerOnTime: iso(START + 40_000), status: 'complete', clips: 2, bytes: 512_000, durationSeconds: 48 }),
+      expect.objectContaining({
+        container,
+        userId: 'officer_1',
+        serial: 'ACCC8E00B0D1',
+        triggerOnTime: iso(START + 40_000),
+        status: 'complete',
+        clips: 2,
+        bytes: 512_000,
+        durationSeconds: 48,
+      }),
     ]);
     const uploaded = played.logs.filter((l) => l.msg === 'body-worn recording uploaded');
-    expect(uploaded).toEqual([{ msg: 'body-worn recording uploaded', fields: expect.objectContaining({ recording: container, status: 'transferred', at: '88s' }) }]);
+    expect(uploaded).toEqual([
+      {
+        msg: 'body-worn recording uploaded',
+        fields: expect.objectContaining({ recording: container, status: 'transferred', at: '88s' }),
+      },
+    ]);
 
     // The officer and the camera (from the scenario's device:, not listed) are registered.
     const swift = await login(destination);
@@ -125,14 +166,34 @@ describe('body-worn-shift with a connection file', () => {
     // Bookmarks at the two button presses (52s and 72s of the scenario), and the GPS trail.
     const start = (START + 40_000) / 1000;
     const id = `${compact(START + 40_000)}_0001`;
-    const objects = String((await swift.send('GET', `/${container}`)).body).trim().split('\n').sort();
-    expect(objects).toEqual([`${start}_${id}.mkv`, `${start + 24}_${id}.mkv`, `bookmark_${start + 12}_1`, `bookmark_${start + 32}_2`, `${start}_${id}_gpstrail.json`].sort());
+    const objects = String((await swift.send('GET', `/${container}`)).body)
+      .trim()
+      .split('\n')
+      .sort();
+    expect(objects).toEqual(
+      [
+        `${start}_${id}.mkv`,
+        `${start + 24}_${id}.mkv`,
+        `bookmark_${start + 12}_1`,
+        `bookmark_${start + 32}_2`,
+        `${start}_${id}_gpstrail.json`,
+      ].sort(),
+    );
   });
 
   it('uploads at `at` / speed, with the trigger time still in scenario time', async () => {
     const destination = await startDestination();
     const played = await play(
-      parse(['device: { serial: CAM42 }', 'body-worn:', '  users: [ { id: u1, name: User One } ]', '  recordings:', '    - { at: 40s, user: u1, clip-duration: 10s, clip-size: 10KB }', ''].join('\n')),
+      parse(
+        [
+          'device: { serial: CAM42 }',
+          'body-worn:',
+          '  users: [ { id: u1, name: User One } ]',
+          '  recordings:',
+          '    - { at: 40s, user: u1, clip-duration: 10s, clip-size: 10KB }',
+          '',
+        ].join('\n'),
+      ),
       { connection: destination.connectionFile(), speed: 4 },
     );
     await played.logged('body worn system connected');
@@ -140,8 +201,17 @@ describe('body-worn-shift with a connection file', () => {
     expect(played.reports).toEqual([]);
     played.scheduler.advance(1);
     await played.run.done;
-    expect(played.reports).toEqual([expect.objectContaining({ status: 'transferred', serial: 'CAM42', clips: 1, bytes: 10_000 })]);
-    expect(destination.recordings()).toEqual([expect.objectContaining({ serial: 'CAM42', triggerOnTime: iso(START + 30_000), status: 'complete', durationSeconds: 10 })]);
+    expect(played.reports).toEqual([
+      expect.objectContaining({ status: 'transferred', serial: 'CAM42', clips: 1, bytes: 10_000 }),
+    ]);
+    expect(destination.recordings()).toEqual([
+      expect.objectContaining({
+        serial: 'CAM42',
+        triggerOnTime: iso(START + 30_000),
+        status: 'complete',
+        durationSeconds: 10,
+      }),
+    ]);
   });
 
   it('registers listed cameras and uploads their recordings too; an explicit trigger-on is kept', async () => {
@@ -168,7 +238,10 @@ describe('body-worn-shift with a connection file', () => {
       [1, 'CAM2', 'transferred'],
       [0, 'CAM1', 'transferred'],
     ]);
-    const received = destination.recordings().map((r) => [r.userId, r.serial, r.triggerOnTime, r.status]).sort();
+    const received = destination
+      .recordings()
+      .map((r) => [r.userId, r.serial, r.triggerOnTime, r.status])
+      .sort();
     expect(received).toEqual([
       ['u1', 'CAM1', iso(START + 15_000), 'complete'],
       ['u2', 'CAM2', '2026-01-01T10:00:00.000Z', 'complete'],
@@ -204,13 +277,24 @@ describe('body-worn-shift with a connection file', () => {
     const client = await subscribe(played.device);
     await played.logged('body worn system cannot connect');
     await topicsDuring(played.device, client, played.scheduler, 0); // the device's initial states
-    expect(await topicsDuring(played.device, client, played.scheduler, 10_000)).toEqual(['tns1:Test/Tick', 'tns1:Test/Tick']);
+    expect(await topicsDuring(played.device, client, played.scheduler, 10_000)).toEqual([
+      'tns1:Test/Tick',
+      'tns1:Test/Tick',
+    ]);
     while (played.reports.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(played.reports[0]).toMatchObject({ index: 0, status: 'failed', clips: 0, request: { message: expect.any(String) } });
+    expect(played.reports[0]).toMatchObject({
+      index: 0,
+      status: 'failed',
+      clips: 0,
+      request: { message: expect.any(String) },
+    });
     expect(played.logs.some((l) => l.msg === 'body-worn recording not uploaded')).toBe(true);
 
     const second = await startDestination({ dataDir, port });
-    expect(await topicsDuring(played.device, client, played.scheduler, 10_000)).toEqual(['tns1:Test/Tick', 'tns1:Test/Tick']);
+    expect(await topicsDuring(played.device, client, played.scheduler, 10_000)).toEqual([
+      'tns1:Test/Tick',
+      'tns1:Test/Tick',
+    ]);
     await played.run.done;
     expect(played.reports.map((r) => r.status)).toEqual(['failed', 'transferred']);
     expect(second.recordings()).toEqual([expect.objectContaining({ serial: 'CAM7', status: 'complete', clips: 1 })]);
@@ -229,7 +313,10 @@ describe('body-worn-shift without a connection file', () => {
     expect(played.run.recordings).toBeUndefined();
     expect(played.reports).toEqual([]);
     expect(played.logs.filter((l) => l.msg.startsWith('body-worn'))).toEqual([
-      { msg: 'body-worn recordings are not uploaded: no connection file (--connection-file)', fields: { recordings: 1 } },
+      {
+        msg: 'body-worn recordings are not uploaded: no connection file (--connection-file)',
+        fields: { recordings: 1 },
+      },
     ]);
     expect(destination.recordings()).toEqual([]);
   });
@@ -283,12 +370,21 @@ describe('body-worn: load errors', () => {
   });
 
   it('reports schema errors in the section: missing at and recordings, bad sizes, unknown keys, a serial a destination cannot take', () => {
-    expect(errors(['body-worn:', '  users: [ { id: u1, name: U } ]', '  recordings:', '    - { user: u1, clip-size: lots, colour: red }'])).toEqual([
+    expect(
+      errors([
+        'body-worn:',
+        '  users: [ { id: u1, name: U } ]',
+        '  recordings:',
+        '    - { user: u1, clip-size: lots, colour: red }',
+      ]),
+    ).toEqual([
       'MISSING_KEY bw.yaml:4:7: missing required key "at" in body-worn.recordings.0',
       'INVALID_VALUE bw.yaml:4:30: "lots" is not a size (e.g. 500MB, 2GiB, 1048576)',
       'UNKNOWN_KEY bw.yaml:4:36: unknown key "colour" in body-worn.recordings.0',
     ]);
-    expect(errors(['body-worn:', '  users: []'])).toEqual(['MISSING_KEY bw.yaml:2:3: missing required key "recordings" in body-worn']);
+    expect(errors(['body-worn:', '  users: []'])).toEqual([
+      'MISSING_KEY bw.yaml:2:3: missing required key "recordings" in body-worn',
+    ]);
     expect(errors(['device: { serial: "ACCC-8E" }', 'body-worn: { recordings: [] }'])).toEqual([
       'INVALID_VALUE bw.yaml:1:19: a camera with body-worn recordings needs a serial of 1-32 letters and digits, not "ACCC-8E"',
     ]);
@@ -302,7 +398,12 @@ describe('bwc-emu --connection-file', () => {
     const file = join(dir, 'cd.json');
     writeFileSync(file, JSON.stringify({ ConnectionFileVersion: '2.0', SiteName: 'x' }));
     const c = capture();
-    expect(await main(['--scenario', 'body-worn-shift', '--connection-file', file, '--port', '0', '--log-level', 'silent'], c.io)).toBe(2);
+    expect(
+      await main(
+        ['--scenario', 'body-worn-shift', '--connection-file', file, '--port', '0', '--log-level', 'silent'],
+        c.io,
+      ),
+    ).toBe(2);
     const lines = c.err().trim().split('\n');
     expect(lines.length).toBeGreaterThan(1);
     expect(lines.every((l) => l.startsWith(`bwc-emu: --connection-file ${file}: `))).toBe(true);
@@ -319,12 +420,30 @@ describe('bwc-emu --connection-file', () => {
     const file = join(dir, 'cd.json');
     writeFileSync(file, JSON.stringify(destination.connectionFile()));
     const c = capture();
-    const exit = main(['--scenario', 'body-worn-shift', '--no-watch', '--connection-file', file, '--port', '0', '--speed', '100', '--log-format', 'json'], c.io);
+    const exit = main(
+      [
+        '--scenario',
+        'body-worn-shift',
+        '--no-watch',
+        '--connection-file',
+        file,
+        '--port',
+        '0',
+        '--speed',
+        '100',
+        '--log-format',
+        'json',
+      ],
+      c.io,
+    );
     await c.started;
     expect(c.out()).toContain(`recordings     1 to upload to ${destination.authUrl} as the scenario plays`);
-    for (let i = 0; i < 500 && !c.out().includes('"msg":"body-worn recording uploaded"'); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let i = 0; i < 500 && !c.out().includes('"msg":"body-worn recording uploaded"'); i++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(c.out()).toContain('"msg":"body-worn recording uploaded"');
-    expect(destination.recordings()).toEqual([expect.objectContaining({ serial: 'ACCC8E00B0D1', status: 'complete', clips: 2 })]);
+    expect(destination.recordings()).toEqual([
+      expect.objectContaining({ serial: 'ACCC8E00B0D1', status: 'complete', clips: 2 }),
+    ]);
     c.stop();
     expect(await exit).toBe(0);
   });

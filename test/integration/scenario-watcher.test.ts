@@ -122,7 +122,8 @@ test('close() with a reload pending clears its timer and closes every watch', as
 
     writeFileSync(file, 'name: never\n');
     // Wait until the change has been seen: the debounce timer is then pending.
-    const debounceTimers = (): unknown[] => setSpy.mock.calls.flatMap((call, i) => (call[1] === DEBOUNCE ? [setSpy.mock.results[i]!.value] : []));
+    const debounceTimers = (): unknown[] =>
+      setSpy.mock.calls.flatMap((call, i) => (call[1] === DEBOUNCE ? [setSpy.mock.results[i]!.value] : []));
     const deadline = Date.now() + 3000;
     while (debounceTimers().length === 0 && Date.now() < deadline) await settle(5);
     const pending = debounceTimers();

@@ -31,7 +31,12 @@ afterEach(async () => {
 
 /** A client is really connected when a configure round trip works and an event arrives. */
 async function expectWorking(client: StreamClient, device: DeviceHandle): Promise<void> {
-  expect(await client.configure([{ topicFilter: PORT }], 'probe')).toEqual({ apiVersion: '1.0', context: 'probe', method: 'events:configure', data: {} });
+  expect(await client.configure([{ topicFilter: PORT }], 'probe')).toEqual({
+    apiVersion: '1.0',
+    context: 'probe',
+    method: 'events:configure',
+    data: {},
+  });
   device.publish(PORT, { source: { port: '9' }, data: { state: '1' } });
   const note = await client.next();
   expect(note.method).toBe('events:notify');
@@ -82,7 +87,9 @@ describe('digest on the handshake', () => {
     const nonce = /nonce="([^"]+)"/.exec((first.headersDistinct['www-authenticate'] ?? [])[0])?.[1];
     const md5Challenge = `Digest realm="${sha.realm}", nonce="${nonce}", algorithm=MD5, qop="auth"`;
     const authorization = digestAuthorization(md5Challenge, 'root', 'pass', 'GET', target);
-    expect((await refusedHandshake(wsUrl(sha, target), { headers: { Authorization: authorization } })).status).toBe(401);
+    expect((await refusedHandshake(wsUrl(sha, target), { headers: { Authorization: authorization } })).status).toBe(
+      401,
+    );
   });
 
   it('a query in another order or the path alone as uri is refused: uri must be the request target exactly', async () => {
@@ -91,14 +98,22 @@ describe('digest on the handshake', () => {
     const challenges = first.headersDistinct['www-authenticate'] ?? [];
     for (const uri of [`${device.options.wsPrefix}/ws-data-stream`, `${target}&x=1`]) {
       const authorization = digestAuthorization(challenges, 'root', 'pass', 'GET', uri);
-      expect((await refusedHandshake(wsUrl(device, target), { headers: { Authorization: authorization } })).status).toBe(401);
+      expect(
+        (await refusedHandshake(wsUrl(device, target), { headers: { Authorization: authorization } })).status,
+      ).toBe(401);
     }
   });
 
   it('a wrong password is refused with a fresh challenge', async () => {
     const target = streamTarget(device);
     const first = await refusedHandshake(wsUrl(device, target));
-    const authorization = digestAuthorization(first.headersDistinct['www-authenticate'] ?? [], 'root', 'wrong', 'GET', target);
+    const authorization = digestAuthorization(
+      first.headersDistinct['www-authenticate'] ?? [],
+      'root',
+      'wrong',
+      'GET',
+      target,
+    );
     const second = await refusedHandshake(wsUrl(device, target), { headers: { Authorization: authorization } });
     expect(second.status).toBe(401);
     expect((second.headersDistinct['www-authenticate'] ?? []).some((c) => c.startsWith('Digest '))).toBe(true);
@@ -235,7 +250,10 @@ describe('handshake guards (raw socket)', () => {
   });
 
   it('400 for POST', async () => {
-    const response = await rawExchange(device.port, handshakeText(target(), { method: 'POST', headers: { 'Content-Length': '0' } }));
+    const response = await rawExchange(
+      device.port,
+      handshakeText(target(), { method: 'POST', headers: { 'Content-Length': '0' } }),
+    );
     expect(response.status).toBe(400);
     expect(response.body.toString()).toMatch(/GET/);
   });
@@ -247,7 +265,10 @@ describe('handshake guards (raw socket)', () => {
   });
 
   it('no Upgrade header is not a WebSocket handshake: refused, never 101', async () => {
-    const response = await rawExchange(device.port, handshakeText(target(), { headers: { Upgrade: null, Connection: 'close' } }));
+    const response = await rawExchange(
+      device.port,
+      handshakeText(target(), { headers: { Upgrade: null, Connection: 'close' } }),
+    );
     expect(response.status).toBeGreaterThanOrEqual(400);
     expect(response.status).toBeLessThan(500);
   });
@@ -263,13 +284,19 @@ describe('handshake guards (raw socket)', () => {
   });
 
   it('426 with Sec-WebSocket-Version: 13 for version 8', async () => {
-    const response = await rawExchange(device.port, handshakeText(target(), { headers: { 'Sec-WebSocket-Version': '8' } }));
+    const response = await rawExchange(
+      device.port,
+      handshakeText(target(), { headers: { 'Sec-WebSocket-Version': '8' } }),
+    );
     expect(response.status).toBe(426);
     expect(response.header('sec-websocket-version')).toEqual(['13']);
   });
 
   it('400 without Sec-WebSocket-Version', async () => {
-    const response = await rawExchange(device.port, handshakeText(target(), { headers: { 'Sec-WebSocket-Version': null } }));
+    const response = await rawExchange(
+      device.port,
+      handshakeText(target(), { headers: { 'Sec-WebSocket-Version': null } }),
+    );
     expect(response.status).toBe(400);
   });
 
@@ -307,7 +334,11 @@ describe('handshake guards (raw socket)', () => {
 
   it('a hand-made handshake with a token gets 101 with the right accept value', async () => {
     const key = 'dGhlIHNhbXBsZSBub25jZQ==';
-    const raw = await RawWebSocket.open(device.port, streamTarget(device, `?sources=events&wssession=${device.issueToken()}`), { 'Sec-WebSocket-Key': key });
+    const raw = await RawWebSocket.open(
+      device.port,
+      streamTarget(device, `?sources=events&wssession=${device.issueToken()}`),
+      { 'Sec-WebSocket-Key': key },
+    );
     try {
       expect(raw.response.status).toBe(101);
       expect(raw.response.header('upgrade').map((v) => v.toLowerCase())).toEqual(['websocket']);
@@ -334,7 +365,9 @@ describe('permessage-deflate', () => {
   });
 
   it('wsDeflate: true negotiates it with a client that offers it, and big messages arrive intact', async () => {
-    const client = track(await openWithToken(deflate, deflate.issueToken(), '?sources=events', { perMessageDeflate: true }));
+    const client = track(
+      await openWithToken(deflate, deflate.issueToken(), '?sources=events', { perMessageDeflate: true }),
+    );
     expect(client.ws.extensions).toContain('permessage-deflate');
     await client.configure([{ topicFilter: PORT }]);
     const data = { blob: 'abcdefgh'.repeat(2000) };
@@ -343,21 +376,33 @@ describe('permessage-deflate', () => {
   });
 
   it('wsDeflate: true still serves a client that does not offer it', async () => {
-    const client = track(await openWithToken(deflate, deflate.issueToken(), '?sources=events', { perMessageDeflate: false }));
+    const client = track(
+      await openWithToken(deflate, deflate.issueToken(), '?sources=events', { perMessageDeflate: false }),
+    );
     expect(client.ws.extensions).toBe('');
     await expectWorking(client, deflate);
   });
 
   it('off by default: not negotiated even when the client offers it', async () => {
-    const client = track(await openWithToken(plain, plain.issueToken(), '?sources=events', { perMessageDeflate: true }));
+    const client = track(
+      await openWithToken(plain, plain.issueToken(), '?sources=events', { perMessageDeflate: true }),
+    );
     expect(client.ws.extensions).toBe('');
     await expectWorking(client, plain);
   });
 
   it('off by default: the 101 carries no Sec-WebSocket-Extensions; on: it does', async () => {
     const offer = { 'Sec-WebSocket-Extensions': 'permessage-deflate; client_max_window_bits' };
-    const off = await RawWebSocket.open(plain.port, streamTarget(plain, `?sources=events&wssession=${plain.issueToken()}`), offer);
-    const on = await RawWebSocket.open(deflate.port, streamTarget(deflate, `?sources=events&wssession=${deflate.issueToken()}`), offer);
+    const off = await RawWebSocket.open(
+      plain.port,
+      streamTarget(plain, `?sources=events&wssession=${plain.issueToken()}`),
+      offer,
+    );
+    const on = await RawWebSocket.open(
+      deflate.port,
+      streamTarget(deflate, `?sources=events&wssession=${deflate.issueToken()}`),
+      offer,
+    );
     try {
       expect(off.response.header('sec-websocket-extensions')).toEqual([]);
       expect(on.response.header('sec-websocket-extensions')[0]).toMatch(/^permessage-deflate/);

@@ -47,16 +47,34 @@ describe('events:configure answers', () => {
   });
 
   it('success: same apiVersion, context and method, data {}', async () => {
-    expect(await client.configure([{ topicFilter: PORT }], 'ctx-1')).toEqual({ apiVersion: '1.0', context: 'ctx-1', method: 'events:configure', data: {} });
+    expect(await client.configure([{ topicFilter: PORT }], 'ctx-1')).toEqual({
+      apiVersion: '1.0',
+      context: 'ctx-1',
+      method: 'events:configure',
+      data: {},
+    });
   });
 
   it('apiVersion "1" is read as 1.0', async () => {
-    const answer = await client.request({ apiVersion: '1', method: 'events:configure', params: { eventFilterList: [{ topicFilter: '' }] } });
+    const answer = await client.request({
+      apiVersion: '1',
+      method: 'events:configure',
+      params: { eventFilterList: [{ topicFilter: '' }] },
+    });
     expect(answer.data).toEqual({});
   });
 
   it.each([
-    ['2100 for an unsupported major version', { apiVersion: '2.0', context: 'c', method: 'events:configure', params: { eventFilterList: [{ topicFilter: '' }] } }, 2100],
+    [
+      '2100 for an unsupported major version',
+      {
+        apiVersion: '2.0',
+        context: 'c',
+        method: 'events:configure',
+        params: { eventFilterList: [{ topicFilter: '' }] },
+      },
+      2100,
+    ],
     ['2101 for text that is not JSON', '{"apiVersion":', 2101],
     ['2102 for an unknown method', { apiVersion: '1.0', context: 'c', method: 'events:subscribe', params: {} }, 2102],
     ['2103 without params', { apiVersion: '1.0', context: 'c', method: 'events:configure' }, 2103],
@@ -64,7 +82,11 @@ describe('events:configure answers', () => {
     ['2104 for an empty eventFilterList', configureMessage([], 'c'), 2104],
     ['2103 for an entry with neither filter', configureMessage([{}], 'c'), 2103],
     ['2104 for a topic filter that does not parse', configureMessage([{ topicFilter: 'tns1:Device/' }], 'c'), 2104],
-    ['2104 for a content filter that does not parse', configureMessage([{ contentFilter: "boolean(//SimpleItem[@Name='port'" }], 'c'), 2104],
+    [
+      '2104 for a content filter that does not parse',
+      configureMessage([{ contentFilter: "boolean(//SimpleItem[@Name='port'" }], 'c'),
+      2104,
+    ],
   ])('%s', async (_what, request, code) => {
     const answer = await client.request(request);
     expect(answer.error.code).toBe(code);
@@ -125,7 +147,13 @@ describe('notifications', () => {
     expect(note).toEqual({
       apiVersion: '1.0',
       method: 'events:notify',
-      params: { notification: { topic: MOTION, timestamp: expect.any(Number), message: { source: { VideoSourceConfigurationToken: '1' }, key: {}, data: { State: '1' } } } },
+      params: {
+        notification: {
+          topic: MOTION,
+          timestamp: expect.any(Number),
+          message: { source: { VideoSourceConfigurationToken: '1' }, key: {}, data: { State: '1' } },
+        },
+      },
     });
   });
 
@@ -141,12 +169,17 @@ describe('notifications', () => {
 
   it('a topic and a content filter in one entry must both match', async () => {
     const client = await connect(device);
-    await client.configure([{ topicFilter: PORT, contentFilter: "boolean(//SimpleItem[@Name='port' and @Value='2'])" }, MARKER]);
+    await client.configure([
+      { topicFilter: PORT, contentFilter: "boolean(//SimpleItem[@Name='port' and @Value='2'])" },
+      MARKER,
+    ]);
     device.publish(PORT, { source: { port: '1' }, data: { state: '1' } });
     device.publish(PORT, { source: { port: '2' }, data: { state: '1' } });
     device.publish('tns1:Device/tnsvendor:IO/VirtualInput', { source: { port: '2' }, data: { active: '1' } });
     const got = await takeUntilMarker(device, client);
-    expect(got.map((m) => [m.params.notification.topic, m.params.notification.message.source.port])).toEqual([[PORT, '2']]);
+    expect(got.map((m) => [m.params.notification.topic, m.params.notification.message.source.port])).toEqual([
+      [PORT, '2'],
+    ]);
   });
 
   it('a new configure replaces the filters at once', async () => {
@@ -174,12 +207,16 @@ describe('stateful topics', () => {
     const client = await connect(device);
     await client.configure([{ topicFilter: PORT }, MARKER]);
     const states = await takeUntilMarker(device, client);
-    expect(states.map((m) => [m.params.notification.message.source.port, m.params.notification.message.data.state]).sort()).toEqual([
+    expect(
+      states.map((m) => [m.params.notification.message.source.port, m.params.notification.message.data.state]).sort(),
+    ).toEqual([
       ['1', '0'],
       ['2', '1'],
     ]);
     await client.configure([{ topicFilter: READY }, MARKER]);
-    expect((await takeUntilMarker(device, client)).map((m) => m.params.notification.message.data)).toEqual([{ ready: '1' }]);
+    expect((await takeUntilMarker(device, client)).map((m) => m.params.notification.message.data)).toEqual([
+      { ready: '1' },
+    ]);
   });
 });
 
@@ -198,7 +235,10 @@ describe('a slow client', () => {
   it('is closed with 1013 once maxBufferedBytes wait for it; a fast client gets everything', async () => {
     const log = new LogTap();
     const device = await start({ initialStates: [], maxBufferedBytes: 64 * 1024, logger: log.logger });
-    const slow = await RawWebSocket.open(device.port, `/svc/ws-data-stream?sources=events&wssession=${device.issueToken()}`);
+    const slow = await RawWebSocket.open(
+      device.port,
+      `/svc/ws-data-stream?sources=events&wssession=${device.issueToken()}`,
+    );
     slow.send(JSON.stringify(configureMessage([{ topicFilter: '' }])));
     expect((await slow.nextJson()).data).toEqual({});
     slow.pause();
@@ -209,14 +249,18 @@ describe('a slow client', () => {
     const total = 1500; // ~24 MiB to the slow client: far past its 64 KiB limit and the kernel buffers
     let published = 0;
     const publishSome = (): void => {
-      for (let i = 0; i < 3 && published < total; i++, published++) device.publish(MOTION, { data: { ...data, n: String(published) } });
+      for (let i = 0; i < 3 && published < total; i++, published++)
+        device.publish(MOTION, { data: { ...data, n: String(published) } });
     };
     // Publish in ticks while the fast client keeps up, as a scenario would.
     while (published < total) {
       publishSome();
       await fast.waitForCount(published + 1);
     }
-    const closed = await log.waitFor((e) => e.msg === 'client too slow: closing the session', 'the slow session closed');
+    const closed = await log.waitFor(
+      (e) => e.msg === 'client too slow: closing the session',
+      'the slow session closed',
+    );
     expect(closed.limit).toBe(64 * 1024);
     expect(fast.received).toBe(total + 1); // the configure answer and every event
     // The stuck client, once it reads again, gets what was queued and then the close frame.
@@ -251,7 +295,10 @@ describe('watchSessions()', () => {
     const device = await start({ initialStates: [] });
     const seen: string[] = [];
     const stop = device.watchSessions((change) => {
-      if (change.kind === 'configure') seen.push(`configure ${change.session.id} port:${change.subscribesTo(PORT)} motion:${change.subscribesTo(MOTION)}`);
+      if (change.kind === 'configure')
+        seen.push(
+          `configure ${change.session.id} port:${change.subscribesTo(PORT)} motion:${change.subscribesTo(MOTION)}`,
+        );
       else if (change.kind === 'disconnect') seen.push(`disconnect ${change.session.id} ${change.code}`);
       else seen.push(`connect ${change.session.id} ${change.session.user}`);
     });
@@ -266,7 +313,12 @@ describe('watchSessions()', () => {
       const check = (): void => (seen.length === 4 ? resolve() : void setImmediate(check));
       check();
     });
-    expect(seen).toEqual([`connect ${id} root`, `configure ${id} port:true motion:false`, `configure ${id} port:true motion:true`, `disconnect ${id} 4000`]);
+    expect(seen).toEqual([
+      `connect ${id} root`,
+      `configure ${id} port:true motion:false`,
+      `configure ${id} port:true motion:true`,
+      `disconnect ${id} 4000`,
+    ]);
     stop();
   });
 

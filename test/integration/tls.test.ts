@@ -45,7 +45,9 @@ describe('tls: true', () => {
   });
 
   it('a client that trusts nothing special refuses the self-signed certificate', async () => {
-    await expect(httpsGet('/svc-cgi/wssession.cgi', undefined)).rejects.toMatchObject({ code: expect.stringMatching(/SELF_SIGNED|UNABLE_TO_VERIFY/) });
+    await expect(httpsGet('/svc-cgi/wssession.cgi', undefined)).rejects.toMatchObject({
+      code: expect.stringMatching(/SELF_SIGNED|UNABLE_TO_VERIFY/),
+    });
   });
 
   it('digest works over HTTPS', async () => {

@@ -33,7 +33,11 @@ describe('wssession.cgi', () => {
   });
 
   it('PUT is 405 with Allow: GET, POST', async () => {
-    const answer = await sendRequest(device.url, { method: 'PUT', path: PATH, headers: { Authorization: basicAuthorization('root', 'pass') } });
+    const answer = await sendRequest(device.url, {
+      method: 'PUT',
+      path: PATH,
+      headers: { Authorization: basicAuthorization('root', 'pass') },
+    });
     expect(answer.status).toBe(405);
     expect(answer.headers.allow).toBe('GET, POST');
   });

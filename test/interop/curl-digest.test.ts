@@ -33,13 +33,24 @@ const STATUS_MARK = '\n__HTTP_STATUS__';
 
 /** Runs curl with `args` and splits its output into body and status. */
 async function curl(args: string[]): Promise<{ status: number; body: string }> {
-  const { stdout } = await run('curl', ['--silent', '--show-error', '--max-time', '10', '--write-out', `${STATUS_MARK}%{http_code}`, ...args], { timeout: 15_000 });
+  const { stdout } = await run(
+    'curl',
+    ['--silent', '--show-error', '--max-time', '10', '--write-out', `${STATUS_MARK}%{http_code}`, ...args],
+    { timeout: 15_000 },
+  );
   const at = stdout.lastIndexOf(STATUS_MARK);
   return { body: stdout.slice(0, at), status: Number(stdout.slice(at + STATUS_MARK.length)) };
 }
 
 function listAllArgs(device: DeviceHandle, auth: string[]): string[] {
-  return [...auth, '-H', 'Content-Type: application/json', '--data-binary', LIST_ALL, `${device.url}/svc-cgi/featureflag.cgi`];
+  return [
+    ...auth,
+    '-H',
+    'Content-Type: application/json',
+    '--data-binary',
+    LIST_ALL,
+    `${device.url}/svc-cgi/featureflag.cgi`,
+  ];
 }
 
 describeWithCurl(`curl (${version ?? 'not installed'})`, () => {
@@ -50,13 +61,31 @@ describeWithCurl(`curl (${version ?? 'not installed'})`, () => {
       const device = await start();
       const answer = await curl(listAllArgs(device, ['--digest', '-u', 'root:pass']));
       expect(answer.status).toBe(200);
-      expect(JSON.parse(answer.body)).toMatchObject({ apiVersion: '1.0', context: 'curl', method: 'listAll', data: { flags: expect.any(Array) } });
+      expect(JSON.parse(answer.body)).toMatchObject({
+        apiVersion: '1.0',
+        context: 'curl',
+        method: 'listAll',
+        data: { flags: expect.any(Array) },
+      });
     });
 
     it('sets a flag', async () => {
       const device = await start();
-      const body = JSON.stringify({ apiVersion: '1.0', method: 'set', params: { flagValues: { graphics_udvd: true } } });
-      const answer = await curl(['--digest', '-u', 'root:pass', '-H', 'Content-Type: application/json', '--data-binary', body, `${device.url}/svc-cgi/featureflag.cgi`]);
+      const body = JSON.stringify({
+        apiVersion: '1.0',
+        method: 'set',
+        params: { flagValues: { graphics_udvd: true } },
+      });
+      const answer = await curl([
+        '--digest',
+        '-u',
+        'root:pass',
+        '-H',
+        'Content-Type: application/json',
+        '--data-binary',
+        body,
+        `${device.url}/svc-cgi/featureflag.cgi`,
+      ]);
       expect(JSON.parse(answer.body).data).toEqual({ result: 'Success' });
       expect(device.flags().find((f) => f.name === 'graphics_udvd')?.value).toBe(true);
     });

@@ -15,7 +15,8 @@ const SCRIPT = join(__dirname, 'python-requests-client.py');
 const versions = pythonModules(['requests', 'websockets'], 'python-requests');
 const describeWithPython = versions ? describe : describe.skip;
 
-const runScript = (args: string[], onLine?: (line: Record<string, unknown>) => void): Promise<ScriptRun> => runPythonScript(SCRIPT, args, onLine);
+const runScript = (args: string[], onLine?: (line: Record<string, unknown>) => void): Promise<ScriptRun> =>
+  runPythonScript(SCRIPT, args, onLine);
 
 describeWithPython(`python3-requests client, real-device prefixes (${versions ?? 'not installed'})`, () => {
   let device: DeviceHandle | undefined;
@@ -40,7 +41,10 @@ describeWithPython(`python3-requests client, real-device prefixes (${versions ??
     const started = await start();
     const run = await runScript([started.url, 'root', 'pass', 'tns1:VideoSource/MotionAlarm'], (line) => {
       if (line.configured === true) {
-        started.publish('tns1:VideoSource/MotionAlarm', { source: { VideoSourceConfigurationToken: '1' }, data: { State: '1' } });
+        started.publish('tns1:VideoSource/MotionAlarm', {
+          source: { VideoSourceConfigurationToken: '1' },
+          data: { State: '1' },
+        });
       }
     });
     expect(run.stderr).toBe('');
@@ -50,7 +54,11 @@ describeWithPython(`python3-requests client, real-device prefixes (${versions ??
     const summary = run.lines[1].summary as Record<string, unknown>;
     expect(summary).toEqual({
       apis: expect.arrayContaining(['api-discovery', 'basic-device-info', 'event-streaming-over-websocket']),
-      discovery: { id: 'event-streaming-over-websocket', version: EVENT_STREAM_API.versions[EVENT_STREAM_API.versions.length - 1], name: EVENT_STREAM_API.name },
+      discovery: {
+        id: 'event-streaming-over-websocket',
+        version: EVENT_STREAM_API.versions[EVENT_STREAM_API.versions.length - 1],
+        name: EVENT_STREAM_API.name,
+      },
       serial: 'ACCC8E00ABCD',
       model: 'W110',
       firmware: '11.11.73',
@@ -74,7 +82,10 @@ describeWithPython(`python3-requests client, real-device prefixes (${versions ??
     expect(summary).toMatchObject({
       serial: 'ACCC8E00ABCD',
       configure: { context: 'py', method: 'events:configure', data: {} },
-      notification: { topic: 'tns1:Device/tnsvendor:IO/Port', message: { source: { port: '1' }, key: {}, data: { state: '0' } } },
+      notification: {
+        topic: 'tns1:Device/tnsvendor:IO/Port',
+        message: { source: { port: '1' }, key: {}, data: { state: '0' } },
+      },
     });
   });
 

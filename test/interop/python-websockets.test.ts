@@ -14,7 +14,8 @@ const SCRIPT = join(__dirname, 'python-websockets-client.py');
 const versions = pythonModules(['requests', 'websockets'], 'python-websockets');
 const describeWithPython = versions ? describe : describe.skip;
 
-const runScript = (args: string[], onLine?: (line: Record<string, unknown>) => void): Promise<ScriptRun> => runPythonScript(SCRIPT, args, onLine);
+const runScript = (args: string[], onLine?: (line: Record<string, unknown>) => void): Promise<ScriptRun> =>
+  runPythonScript(SCRIPT, args, onLine);
 
 const CONFIGURE_ANSWER = { apiVersion: '1.0', context: 'py', method: 'events:configure', data: {} };
 const MOTION = { source: { VideoSourceConfigurationToken: '1' }, key: {}, data: { State: '1' } };
@@ -34,7 +35,10 @@ describeWithPython(`python3-websockets client (${versions ?? 'not installed'})`,
   function streamWithMotion(device: DeviceHandle, args: string[]): Promise<ScriptRun> {
     return runScript([device.url, 'root', 'pass', ...args], (line) => {
       if (line.method === 'events:configure') {
-        device.publish('tns1:VideoSource/MotionAlarm', { source: { VideoSourceConfigurationToken: '1' }, data: { State: '1' } });
+        device.publish('tns1:VideoSource/MotionAlarm', {
+          source: { VideoSourceConfigurationToken: '1' },
+          data: { State: '1' },
+        });
       }
     });
   }
@@ -49,19 +53,36 @@ describeWithPython(`python3-websockets client (${versions ?? 'not installed'})`,
 
   it('receives the matching stateful initial states right after the configure, then the published event', async () => {
     const device = await start();
-    const run = await streamWithMotion(device, ['tns1:Device/tnsvendor:IO/Port', 'tns1:VideoSource/MotionAlarm', '--count', '3']);
+    const run = await streamWithMotion(device, [
+      'tns1:Device/tnsvendor:IO/Port',
+      'tns1:VideoSource/MotionAlarm',
+      '--count',
+      '3',
+    ]);
     expect(run.code).toBe(0);
     const port = (n: string) => ({
       apiVersion: '1.0',
       method: 'events:notify',
-      params: { notification: { topic: 'tns1:Device/tnsvendor:IO/Port', timestamp: expect.any(Number), message: { source: { port: n }, key: {}, data: { state: '0' } } } },
+      params: {
+        notification: {
+          topic: 'tns1:Device/tnsvendor:IO/Port',
+          timestamp: expect.any(Number),
+          message: { source: { port: n }, key: {}, data: { state: '0' } },
+        },
+      },
     });
     expect(run.lines).toEqual([CONFIGURE_ANSWER, port('1'), port('2'), motionNotification()]);
   });
 
   it('works with the real-device prefixes', async () => {
     const device = await start({ cgiPrefix: '/axis-cgi', wsPrefix: '/vapix' });
-    const run = await streamWithMotion(device, ['tns1:VideoSource/MotionAlarm', '--cgi-prefix', '/axis-cgi', '--ws-prefix', '/vapix']);
+    const run = await streamWithMotion(device, [
+      'tns1:VideoSource/MotionAlarm',
+      '--cgi-prefix',
+      '/axis-cgi',
+      '--ws-prefix',
+      '/vapix',
+    ]);
     expect(run.code).toBe(0);
     expect(run.lines).toEqual([CONFIGURE_ANSWER, motionNotification()]);
   });

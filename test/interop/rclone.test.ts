@@ -11,7 +11,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DestinationHandle } from '../../src/destination/destination';
-import { readTree, runTool, sampleTree, toolEnv, toolVersion, treeDigests, type ToolRun, writeTree } from '../helpers/cli-tool';
+import {
+  readTree,
+  runTool,
+  sampleTree,
+  toolEnv,
+  toolVersion,
+  treeDigests,
+  type ToolRun,
+  writeTree,
+} from '../helpers/cli-tool';
 import { destinationStarter } from '../helpers/destinations';
 
 const RCLONE = '/usr/bin/rclone';
@@ -35,7 +44,18 @@ describeWithRclone(`rclone (${version ?? 'not installed'})`, () => {
   /** Writes the config of remote `emu:` for `destination` (and its CA file for HTTPS). */
   function configure(destination: DestinationHandle, key = 'secret'): string[] {
     const config = join(scratch, 'rclone.conf');
-    writeFileSync(config, ['[emu]', 'type = swift', 'user = bws', `key = ${key}`, `auth = ${destination.authUrl}`, 'auth_version = 1', ''].join('\n'));
+    writeFileSync(
+      config,
+      [
+        '[emu]',
+        'type = swift',
+        'user = bws',
+        `key = ${key}`,
+        `auth = ${destination.authUrl}`,
+        'auth_version = 1',
+        '',
+      ].join('\n'),
+    );
     if (!destination.certificate) return [];
     const caFile = join(scratch, 'ca.pem');
     writeFileSync(caFile, destination.certificate);
@@ -44,7 +64,11 @@ describeWithRclone(`rclone (${version ?? 'not installed'})`, () => {
 
   /** Runs rclone with the config written by `configure()`; one attempt, no retries. */
   function rclone(args: string[], extra: string[] = []): Promise<ToolRun> {
-    const env = toolEnv({ RCLONE_CONFIG: join(scratch, 'rclone.conf'), HOME: scratch, XDG_CACHE_HOME: join(scratch, 'cache') });
+    const env = toolEnv({
+      RCLONE_CONFIG: join(scratch, 'rclone.conf'),
+      HOME: scratch,
+      XDG_CACHE_HOME: join(scratch, 'cache'),
+    });
     return runTool(RCLONE, [...args, ...extra, '--retries', '1', '--low-level-retries', '1'], { env });
   }
 
@@ -74,13 +98,18 @@ describeWithRclone(`rclone (${version ?? 'not installed'})`, () => {
     await rcloneOk(['copy', source, 'emu:evidence'], tls);
 
     const listed = await rcloneOk(['ls', 'emu:evidence'], tls);
-    expect(sizes(listed.stdout)).toEqual(Object.fromEntries(Object.entries(tree).map(([path, content]) => [path, content.length])));
+    expect(sizes(listed.stdout)).toEqual(
+      Object.fromEntries(Object.entries(tree).map(([path, content]) => [path, content.length])),
+    );
     const containers = await rcloneOk(['lsd', 'emu:'], tls);
     expect(containers.stdout).toMatch(/ 3 evidence\n/);
     expect(containers.stdout).toMatch(/ System\n/);
 
     const check = await rclone(['check', source, 'emu:evidence'], tls);
-    expect({ code: check.code, stderr: check.stderr }).toEqual({ code: 0, stderr: expect.stringContaining('0 differences found') });
+    expect({ code: check.code, stderr: check.stderr }).toEqual({
+      code: 0,
+      stderr: expect.stringContaining('0 differences found'),
+    });
     expect(check.stderr).toContain('3 matching files');
 
     // Sizes, MD5s and the modification times rclone stored as metadata all match: nothing to copy.
@@ -89,54 +118,78 @@ describeWithRclone(`rclone (${version ?? 'not installed'})`, () => {
     return tree;
   }
 
-  it('copy up, ls, lsd, check with 0 differences, a second copy with nothing to do', async () => {
-    const destination = await start();
-    await upAndCheck(destination);
-  }, TEST_TIMEOUT);
+  it(
+    'copy up, ls, lsd, check with 0 differences, a second copy with nothing to do',
+    async () => {
+      const destination = await start();
+      await upAndCheck(destination);
+    },
+    TEST_TIMEOUT,
+  );
 
-  it('check finds a changed file', async () => {
-    const destination = await start();
-    const tls = configure(destination);
-    const source = join(scratch, 'up');
-    writeTree(source, sampleTree());
-    await rcloneOk(['copy', source, 'emu:evidence'], tls);
-    writeFileSync(join(source, 'hello.txt'), 'changed, same len\n!');
-    const check = await rclone(['check', source, 'emu:evidence'], tls);
-    expect(check.code).not.toBe(0);
-    expect(check.stderr).toMatch(/1 differences found/);
-  }, TEST_TIMEOUT);
+  it(
+    'check finds a changed file',
+    async () => {
+      const destination = await start();
+      const tls = configure(destination);
+      const source = join(scratch, 'up');
+      writeTree(source, sampleTree());
+      await rcloneOk(['copy', source, 'emu:evidence'], tls);
+      writeFileSync(join(source, 'hello.txt'), 'changed, same len\n!');
+      const check = await rclone(['check', source, 'emu:evidence'], tls);
+      expect(check.code).not.toBe(0);
+      expect(check.stderr).toMatch(/1 differences found/);
+    },
+    TEST_TIMEOUT,
+  );
 
-  it('a wrong key is refused', async () => {
-    const destination = await start();
-    const tls = configure(destination, 'wrong');
-    const run = await rclone(['lsd', 'emu:'], tls);
-    expect(run.code).not.toBe(0);
-    expect(run.stderr).toMatch(/401|Unauthorized|Authorization Failed/i);
-  }, TEST_TIMEOUT);
+  it(
+    'a wrong key is refused',
+    async () => {
+      const destination = await start();
+      const tls = configure(destination, 'wrong');
+      const run = await rclone(['lsd', 'emu:'], tls);
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toMatch(/401|Unauthorized|Authorization Failed/i);
+    },
+    TEST_TIMEOUT,
+  );
 
-  it('copy back compares byte for byte', async () => {
-    const destination = await start();
-    const tree = await upAndCheck(destination);
-    const target = join(scratch, 'down');
-    await rcloneOk(['copy', 'emu:evidence', target], configure(destination));
-    expect(treeDigests(readTree(target))).toEqual(treeDigests(tree));
-  }, TEST_TIMEOUT);
+  it(
+    'copy back compares byte for byte',
+    async () => {
+      const destination = await start();
+      const tree = await upAndCheck(destination);
+      const target = join(scratch, 'down');
+      await rcloneOk(['copy', 'emu:evidence', target], configure(destination));
+      expect(treeDigests(readTree(target))).toEqual(treeDigests(tree));
+    },
+    TEST_TIMEOUT,
+  );
 
-  it('over HTTPS with --ca-cert: copy up, ls, check with 0 differences', async () => {
-    const destination = await start({ tls: true });
-    expect(destination.authUrl).toMatch(/^https:/);
-    await upAndCheck(destination);
-    // Without the certificate the self-signed server is not trusted.
-    const untrusted = await rclone(['lsd', 'emu:']);
-    expect(untrusted.code).not.toBe(0);
-    expect(untrusted.stderr).toMatch(/certificate/i);
-  }, TEST_TIMEOUT);
+  it(
+    'over HTTPS with --ca-cert: copy up, ls, check with 0 differences',
+    async () => {
+      const destination = await start({ tls: true });
+      expect(destination.authUrl).toMatch(/^https:/);
+      await upAndCheck(destination);
+      // Without the certificate the self-signed server is not trusted.
+      const untrusted = await rclone(['lsd', 'emu:']);
+      expect(untrusted.code).not.toBe(0);
+      expect(untrusted.stderr).toMatch(/certificate/i);
+    },
+    TEST_TIMEOUT,
+  );
 
-  it('over HTTPS with --ca-cert: copy back compares byte for byte', async () => {
-    const destination = await start({ tls: true });
-    const tree = await upAndCheck(destination);
-    const target = join(scratch, 'down');
-    await rcloneOk(['copy', 'emu:evidence', target], configure(destination));
-    expect(treeDigests(readTree(target))).toEqual(treeDigests(tree));
-  }, TEST_TIMEOUT);
+  it(
+    'over HTTPS with --ca-cert: copy back compares byte for byte',
+    async () => {
+      const destination = await start({ tls: true });
+      const tree = await upAndCheck(destination);
+      const target = join(scratch, 'down');
+      await rcloneOk(['copy', 'emu:evidence', target], configure(destination));
+      expect(treeDigests(readTree(target))).toEqual(treeDigests(tree));
+    },
+    TEST_TIMEOUT,
+  );
 });

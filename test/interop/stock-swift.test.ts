@@ -73,7 +73,10 @@ function probe(): Probe {
   try {
     return JSON.parse(run.stdout) as Probe;
   } catch {
-    return { ok: false, why: `the probe of ${AUTH_URL} did not finish (${run.error?.message ?? run.stderr.trim().split('\n')[0] ?? 'no output'})` };
+    return {
+      ok: false,
+      why: `the probe of ${AUTH_URL} did not finish (${run.error?.message ?? run.stderr.trim().split('\n')[0] ?? 'no output'})`,
+    };
   }
 }
 
@@ -97,13 +100,22 @@ interface Answer {
 function send(method: string, url: string, headers: Record<string, string> = {}, body?: Buffer): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
-    const outgoing = { ...headers, ...(body ? { 'Content-Length': String(body.length) } : method === 'PUT' ? { 'Content-Length': '0' } : {}) };
-    const req = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, { method, headers: outgoing, timeout: 10_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const outgoing = {
+      ...headers,
+      ...(body ? { 'Content-Length': String(body.length) } : method === 'PUT' ? { 'Content-Length': '0' } : {}),
+    };
+    const req = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
+      target,
+      { method, headers: outgoing, timeout: 10_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`${method} ${url}: no answer within 10 s`)));
     req.on('error', reject);
     req.end(body);
@@ -114,7 +126,10 @@ function send(method: string, url: string, headers: Record<string, string> = {},
 async function login(): Promise<{ token: string; storageUrl: string }> {
   const answer = await send('GET', AUTH_URL, { 'X-Auth-User': USER, 'X-Auth-Key': KEY });
   expect(answer.status).toBe(200);
-  return { token: String(answer.headers['x-auth-token']), storageUrl: String(answer.headers['x-storage-url']).replace(/\/$/, '') };
+  return {
+    token: String(answer.headers['x-auth-token']),
+    storageUrl: String(answer.headers['x-storage-url']).replace(/\/$/, ''),
+  };
 }
 
 function connectionFile(overrides: Partial<ConnectionFile> = {}): ConnectionFile {
@@ -139,142 +154,231 @@ const header = (answer: Answer, name: string): string | undefined => {
   return Array.isArray(value) ? value[0] : value;
 };
 
-describeWithSwift(`runBodyWornSystem against a stock Swift (${found.version ?? 'not reachable'} at ${AUTH_URL})`, () => {
-  /** Ids unique to this run, so runs against the same (kept) Swift never meet. */
-  const id = randomBytes(4).toString('hex');
-  let token: string;
-  let storageUrl: string;
+describeWithSwift(
+  `runBodyWornSystem against a stock Swift (${found.version ?? 'not reachable'} at ${AUTH_URL})`,
+  () => {
+    /** Ids unique to this run, so runs against the same (kept) Swift never meet. */
+    const id = randomBytes(4).toString('hex');
+    let token: string;
+    let storageUrl: string;
 
-  beforeAll(async () => {
-    ({ token, storageUrl } = await login());
-    // The System container is the destination's (it serves Capabilities.json from
-    // it); on a fresh stock Swift it exists only once the operator made it (uploading
-    // the capabilities does). The body worn system PUTs System/{SystemID} into it.
-    const system = await send('PUT', `${storageUrl}/System`, { 'X-Auth-Token': token });
-    expect([201, 202]).toContain(system.status);
-  });
+    beforeAll(async () => {
+      ({ token, storageUrl } = await login());
+      // The System container is the destination's (it serves Capabilities.json from
+      // it); on a fresh stock Swift it exists only once the operator made it (uploading
+      // the capabilities does). The body worn system PUTs System/{SystemID} into it.
+      const system = await send('PUT', `${storageUrl}/System`, { 'X-Auth-Token': token });
+      expect([201, 202]).toContain(system.status);
+    });
 
-  const head = (path: string): Promise<Answer> => send('HEAD', `${storageUrl}${path}`, { 'X-Auth-Token': token });
+    const head = (path: string): Promise<Answer> => send('HEAD', `${storageUrl}${path}`, { 'X-Auth-Token': token });
 
-  /** Each test its own ids (`tag`): container names are user_serial_time, and untimed recordings of two plans can land on the same second. */
-  function smallPlan(tag: string): PlanInput {
-    const run = `${tag}${id}`;
-    return {
-      name: `stock-swift-${run}`,
-      system: { id: `bwc-system-${run}`, name: 'bwc-emu interop' },
-      users: [
-        { id: `officer_${run}_1`, name: 'Alex Smith' },
-        { id: `officer_${run}_2`, name: 'Sam Jönsson' },
-      ],
-      devices: [
-        { serial: `SW${run}01`.toUpperCase(), name: 'Camera 1', model: 'W110' },
-        { serial: `SW${run}02`.toUpperCase(), name: 'Camera 2', model: 'W110' },
-      ],
-      recordings: [
-        { user: `officer_${run}_1`, device: `SW${run}01`.toUpperCase(), clips: 2, 'clip-duration': '30s', 'clip-size': '300KB', bookmarks: [{ at: '12s', category: '1', tags: { plate: 'ABC123' } }], gps: true },
-        { user: `officer_${run}_2`, device: `SW${run}02`.toUpperCase(), clips: 1, 'clip-duration': '45s', 'clip-size': '200KB' },
-        { user: `officer_${run}_1`, device: `SW${run}01`.toUpperCase(), clips: 3, 'clip-duration': '20s', 'clip-size': '100KB', 'trigger-on-reason': 'Holster' },
-      ],
-    };
-  }
+    /** Each test its own ids (`tag`): container names are user_serial_time, and untimed recordings of two plans can land on the same second. */
+    function smallPlan(tag: string): PlanInput {
+      const run = `${tag}${id}`;
+      return {
+        name: `stock-swift-${run}`,
+        system: { id: `bwc-system-${run}`, name: 'bwc-emu interop' },
+        users: [
+          { id: `officer_${run}_1`, name: 'Alex Smith' },
+          { id: `officer_${run}_2`, name: 'Sam Jönsson' },
+        ],
+        devices: [
+          { serial: `SW${run}01`.toUpperCase(), name: 'Camera 1', model: 'W110' },
+          { serial: `SW${run}02`.toUpperCase(), name: 'Camera 2', model: 'W110' },
+        ],
+        recordings: [
+          {
+            user: `officer_${run}_1`,
+            device: `SW${run}01`.toUpperCase(),
+            clips: 2,
+            'clip-duration': '30s',
+            'clip-size': '300KB',
+            bookmarks: [{ at: '12s', category: '1', tags: { plate: 'ABC123' } }],
+            gps: true,
+          },
+          {
+            user: `officer_${run}_2`,
+            device: `SW${run}02`.toUpperCase(),
+            clips: 1,
+            'clip-duration': '45s',
+            'clip-size': '200KB',
+          },
+          {
+            user: `officer_${run}_1`,
+            device: `SW${run}01`.toUpperCase(),
+            clips: 3,
+            'clip-duration': '20s',
+            'clip-size': '100KB',
+            'trigger-on-reason': 'Holster',
+          },
+        ],
+      };
+    }
 
-  it(
-    'registers the system, users and cameras and transfers every recording (FullStoreAndReadSupport)',
-    async () => {
-      const plan = PlanSchema.parse(smallPlan('a'));
-      const now = Date.now();
-      const report = await runBodyWornSystem({ connection: connectionFile({ FullStoreAndReadSupport: true }), plan, now: () => now, concurrency: 2 });
-
-      expect(report.storageUrl).toBe(storageUrl);
-      expect(report.capabilitiesSource).toBe('FullStoreAndReadSupport');
-      expect(report.registrationFailures).toEqual([]);
-      expect({ users: report.usersRegistered, devices: report.devicesRegistered }).toEqual({ users: 2, devices: 2 });
-      expect(report.totals).toMatchObject({ recordings: 3, transferred: 3, notTransferred: 0, failed: 0 });
-      expect(report.recordings.map((r) => ({ container: r.container, warnings: r.warnings, request: r.request }))).toEqual(report.recordings.map((r) => ({ container: r.container, warnings: [], request: undefined })));
-
-      // Registration objects, as a plain client sees them.
-      const system = await head(`/System/${encodeURIComponent(plan.system!.id)}`);
-      expect(system.status).toBe(200);
-      expect(header(system, 'x-object-meta-systemname')).toBe(encodeURIComponent('bwc-emu interop'));
-      expect(header(system, 'x-object-meta-connectionid')).toBe(encodeURIComponent(USER));
-      for (const user of plan.users) {
-        const answer = await head(`/Users/${encodeURIComponent(user.id)}`);
-        expect({ user: user.id, status: answer.status, name: header(answer, 'x-object-meta-name'), active: header(answer, 'x-object-meta-active'), userid: header(answer, 'x-object-meta-userid') }).toEqual({
-          user: user.id,
-          status: 200,
-          name: encodeURIComponent(user.name),
-          active: 'True',
-          userid: encodeURIComponent(user.id),
-        });
-      }
-      for (const device of plan.devices) {
-        const answer = await head(`/Devices/${encodeURIComponent(device.serial)}`);
-        expect({ device: device.serial, status: answer.status, model: header(answer, 'x-object-meta-model') }).toEqual({ device: device.serial, status: 200, model: 'W110' });
-      }
-
-      // Each clip stored with the clip's MD5 as its ETag; containers Complete; bookmark and GNSS trail beside them.
-      const expanded = expandPlan(plan, { now, containerType: 'mkv', storeUserIdKey: true });
-      for (const recording of expanded.recordings) {
-        const container = await head(`/${encodeURIComponent(recording.container)}`);
-        expect({ container: recording.container, status: container.status, state: header(container, 'x-container-meta-status') }).toEqual({ container: recording.container, status: 204, state: 'Complete' });
-        expect(header(container, 'x-container-meta-userid')).toBe(encodeURIComponent(recording.userId));
-        expect(Number(header(container, 'x-container-object-count'))).toBe(recording.clips.length + recording.bookmarks.length + (recording.gpsTrail ? 1 : 0));
-        for (const clip of recording.clips) {
-          const md5 = await clipMd5({ type: clip.type, bytes: clip.bytes, durationSeconds: clip.stop - clip.start, seed: clip.seed });
-          const answer = await head(`/${encodeURIComponent(recording.container)}/${encodeURIComponent(clip.name)}`);
-          expect({ clip: clip.name, status: answer.status, etag: header(answer, 'etag')?.replace(/"/g, ''), length: Number(header(answer, 'content-length')) }).toEqual({ clip: clip.name, status: 200, etag: md5, length: clip.bytes });
-        }
-        for (const extra of [...recording.bookmarks, ...(recording.gpsTrail ? [recording.gpsTrail] : [])]) {
-          const answer = await head(`/${encodeURIComponent(recording.container)}/${encodeURIComponent(extra.name)}`);
-          expect({ object: extra.name, status: answer.status, etag: header(answer, 'etag')?.replace(/"/g, '') }).toEqual({ object: extra.name, status: 200, etag: createHash('md5').update(extra.body).digest('hex') });
-        }
-      }
-    },
-    TEST_TIMEOUT,
-  );
-
-  it(
-    'reads a System/Capabilities.json uploaded to it and obeys it',
-    async () => {
-      // Stock Swift has no capabilities of its own: the operator uploads them. Put
-      // back whatever was there (or nothing) afterwards.
-      const path = `${storageUrl}/System/Capabilities.json`;
-      const before = await send('GET', path, { 'X-Auth-Token': token });
-      const document = { Read: { ReadCategories: false }, Store: { StoreUserIDKey: false, StoreBookmarks: false, StoreSignedVideo: false, StoreGNSSTrackRecording: false, StoreRejectedContent: false }, StoreAndRead: { StoreReadSystemID: false } };
-      expect((await send('PUT', `${storageUrl}/System`, { 'X-Auth-Token': token })).status).toBeLessThan(300);
-      expect((await send('PUT', path, { 'X-Auth-Token': token, 'Content-Type': 'application/json' }, Buffer.from(JSON.stringify(document)))).status).toBe(201);
-      try {
-        const input = smallPlan('b');
-        const plan = PlanSchema.parse({ ...input, recordings: input.recordings!.slice(0, 1) });
+    it(
+      'registers the system, users and cameras and transfers every recording (FullStoreAndReadSupport)',
+      async () => {
+        const plan = PlanSchema.parse(smallPlan('a'));
         const now = Date.now();
-        const report = await runBodyWornSystem({ connection: connectionFile(), plan, now: () => now });
-        expect(report.capabilitiesSource).toBe('file');
-        expect(Object.values(report.capabilities).every((v) => v === false)).toBe(true);
-        expect(report.totals).toMatchObject({ recordings: 1, transferred: 1, failed: 0 });
-        // Without StoreBookmarks / StoreGNSSTrackRecording only the clips are stored; without StoreReadSystemID no System/{id}.
-        const [recording] = expandPlan(plan, { now, containerType: 'mkv', storeUserIdKey: false }).recordings;
-        const listing = await send('GET', `${storageUrl}/${encodeURIComponent(recording.container)}?format=json`, { 'X-Auth-Token': token });
-        expect(listing.status).toBe(200);
-        const objects = JSON.parse(listing.body.toString('utf8')) as { name: string; hash: string }[];
-        expect(objects.map((o) => o.name).sort()).toEqual(recording.clips.map((c) => c.name).sort());
-        expect((await head(`/System/${encodeURIComponent(plan.system!.id)}`)).status).toBe(404);
-        expect(header(await head(`/Users/${encodeURIComponent(plan.users[0].id)}`), 'x-object-meta-userid')).toBeUndefined();
-      } finally {
-        if (before.status === 200) await send('PUT', path, { 'X-Auth-Token': token, 'Content-Type': 'application/json' }, before.body);
-        else await send('DELETE', path, { 'X-Auth-Token': token });
-      }
-    },
-    TEST_TIMEOUT,
-  );
+        const report = await runBodyWornSystem({
+          connection: connectionFile({ FullStoreAndReadSupport: true }),
+          plan,
+          now: () => now,
+          concurrency: 2,
+        });
 
-  it(
-    'stores a recording of an unregistered user and camera too: stock Swift has no body worn rules (no 400)',
-    async () => {
-      const plan = PlanSchema.parse({ recordings: [{ user: `ghost_${id}`, device: `GHOST${id}`.toUpperCase(), 'clip-size': '50KB' }] });
-      const report = await runBodyWornSystem({ connection: connectionFile({ FullStoreAndReadSupport: true }), plan });
-      expect(report.recordings.map((r) => ({ status: r.status, request: r.request }))).toEqual([{ status: 'transferred', request: undefined }]);
-      expect((await head(`/${encodeURIComponent(report.recordings[0].container)}`)).status).toBe(204);
-    },
-    TEST_TIMEOUT,
-  );
-});
+        expect(report.storageUrl).toBe(storageUrl);
+        expect(report.capabilitiesSource).toBe('FullStoreAndReadSupport');
+        expect(report.registrationFailures).toEqual([]);
+        expect({ users: report.usersRegistered, devices: report.devicesRegistered }).toEqual({ users: 2, devices: 2 });
+        expect(report.totals).toMatchObject({ recordings: 3, transferred: 3, notTransferred: 0, failed: 0 });
+        expect(
+          report.recordings.map((r) => ({ container: r.container, warnings: r.warnings, request: r.request })),
+        ).toEqual(report.recordings.map((r) => ({ container: r.container, warnings: [], request: undefined })));
+
+        // Registration objects, as a plain client sees them.
+        const system = await head(`/System/${encodeURIComponent(plan.system!.id)}`);
+        expect(system.status).toBe(200);
+        expect(header(system, 'x-object-meta-systemname')).toBe(encodeURIComponent('bwc-emu interop'));
+        expect(header(system, 'x-object-meta-connectionid')).toBe(encodeURIComponent(USER));
+        for (const user of plan.users) {
+          const answer = await head(`/Users/${encodeURIComponent(user.id)}`);
+          expect({
+            user: user.id,
+            status: answer.status,
+            name: header(answer, 'x-object-meta-name'),
+            active: header(answer, 'x-object-meta-active'),
+            userid: header(answer, 'x-object-meta-userid'),
+          }).toEqual({
+            user: user.id,
+            status: 200,
+            name: encodeURIComponent(user.name),
+            active: 'True',
+            userid: encodeURIComponent(user.id),
+          });
+        }
+        for (const device of plan.devices) {
+          const answer = await head(`/Devices/${encodeURIComponent(device.serial)}`);
+          expect({
+            device: device.serial,
+            status: answer.status,
+            model: header(answer, 'x-object-meta-model'),
+          }).toEqual({ device: device.serial, status: 200, model: 'W110' });
+        }
+
+        // Each clip stored with the clip's MD5 as its ETag; containers Complete; bookmark and GNSS trail beside them.
+        const expanded = expandPlan(plan, { now, containerType: 'mkv', storeUserIdKey: true });
+        for (const recording of expanded.recordings) {
+          const container = await head(`/${encodeURIComponent(recording.container)}`);
+          expect({
+            container: recording.container,
+            status: container.status,
+            state: header(container, 'x-container-meta-status'),
+          }).toEqual({ container: recording.container, status: 204, state: 'Complete' });
+          expect(header(container, 'x-container-meta-userid')).toBe(encodeURIComponent(recording.userId));
+          expect(Number(header(container, 'x-container-object-count'))).toBe(
+            recording.clips.length + recording.bookmarks.length + (recording.gpsTrail ? 1 : 0),
+          );
+          for (const clip of recording.clips) {
+            const md5 = await clipMd5({
+              type: clip.type,
+              bytes: clip.bytes,
+              durationSeconds: clip.stop - clip.start,
+              seed: clip.seed,
+            });
+            const answer = await head(`/${encodeURIComponent(recording.container)}/${encodeURIComponent(clip.name)}`);
+            expect({
+              clip: clip.name,
+              status: answer.status,
+              etag: header(answer, 'etag')?.replace(/"/g, ''),
+              length: Number(header(answer, 'content-length')),
+            }).toEqual({ clip: clip.name, status: 200, etag: md5, length: clip.bytes });
+          }
+          for (const extra of [...recording.bookmarks, ...(recording.gpsTrail ? [recording.gpsTrail] : [])]) {
+            const answer = await head(`/${encodeURIComponent(recording.container)}/${encodeURIComponent(extra.name)}`);
+            expect({
+              object: extra.name,
+              status: answer.status,
+              etag: header(answer, 'etag')?.replace(/"/g, ''),
+            }).toEqual({ object: extra.name, status: 200, etag: createHash('md5').update(extra.body).digest('hex') });
+          }
+        }
+      },
+      TEST_TIMEOUT,
+    );
+
+    it(
+      'reads a System/Capabilities.json uploaded to it and obeys it',
+      async () => {
+        // Stock Swift has no capabilities of its own: the operator uploads them. Put
+        // back whatever was there (or nothing) afterwards.
+        const path = `${storageUrl}/System/Capabilities.json`;
+        const before = await send('GET', path, { 'X-Auth-Token': token });
+        const document = {
+          Read: { ReadCategories: false },
+          Store: {
+            StoreUserIDKey: false,
+            StoreBookmarks: false,
+            StoreSignedVideo: false,
+            StoreGNSSTrackRecording: false,
+            StoreRejectedContent: false,
+          },
+          StoreAndRead: { StoreReadSystemID: false },
+        };
+        expect((await send('PUT', `${storageUrl}/System`, { 'X-Auth-Token': token })).status).toBeLessThan(300);
+        expect(
+          (
+            await send(
+              'PUT',
+              path,
+              { 'X-Auth-Token': token, 'Content-Type': 'application/json' },
+              Buffer.from(JSON.stringify(document)),
+            )
+          ).status,
+        ).toBe(201);
+        try {
+          const input = smallPlan('b');
+          const plan = PlanSchema.parse({ ...input, recordings: input.recordings!.slice(0, 1) });
+          const now = Date.now();
+          const report = await runBodyWornSystem({ connection: connectionFile(), plan, now: () => now });
+          expect(report.capabilitiesSource).toBe('file');
+          expect(Object.values(report.capabilities).every((v) => v === false)).toBe(true);
+          expect(report.totals).toMatchObject({ recordings: 1, transferred: 1, failed: 0 });
+          // Without StoreBookmarks / StoreGNSSTrackRecording only the clips are stored; without StoreReadSystemID no System/{id}.
+          const [recording] = expandPlan(plan, { now, containerType: 'mkv', storeUserIdKey: false }).recordings;
+          const listing = await send('GET', `${storageUrl}/${encodeURIComponent(recording.container)}?format=json`, {
+            'X-Auth-Token': token,
+          });
+          expect(listing.status).toBe(200);
+          const objects = JSON.parse(listing.body.toString('utf8')) as { name: string; hash: string }[];
+          expect(objects.map((o) => o.name).sort()).toEqual(recording.clips.map((c) => c.name).sort());
+          expect((await head(`/System/${encodeURIComponent(plan.system!.id)}`)).status).toBe(404);
+          expect(
+            header(await head(`/Users/${encodeURIComponent(plan.users[0].id)}`), 'x-object-meta-userid'),
+          ).toBeUndefined();
+        } finally {
+          if (before.status === 200)
+            await send('PUT', path, { 'X-Auth-Token': token, 'Content-Type': 'application/json' }, before.body);
+          else await send('DELETE', path, { 'X-Auth-Token': token });
+        }
+      },
+      TEST_TIMEOUT,
+    );
+
+    it(
+      'stores a recording of an unregistered user and camera too: stock Swift has no body worn rules (no 400)',
+      async () => {
+        const plan = PlanSchema.parse({
+          recordings: [{ user: `ghost_${id}`, device: `GHOST${id}`.toUpperCase(), 'clip-size': '50KB' }],
+        });
+        const report = await runBodyWornSystem({ connection: connectionFile({ FullStoreAndReadSupport: true }), plan });
+        expect(report.recordings.map((r) => ({ status: r.status, request: r.request }))).toEqual([
+          { status: 'transferred', request: undefined },
+        ]);
+        expect((await head(`/${encodeURIComponent(report.recordings[0].container)}`)).status).toBe(204);
+      },
+      TEST_TIMEOUT,
+    );
+  },
+);

@@ -33,18 +33,28 @@ describeWithSwift(`swift CLI (${version ?? 'not installed'})`, () => {
   });
 
   /** Runs `swift -A {authUrl} -U bws -K secret [--os-cacert file] args...`. */
-  async function swift(destination: DestinationHandle, args: string[], options: { cwd?: string; key?: string } = {}): Promise<ToolRun> {
+  async function swift(
+    destination: DestinationHandle,
+    args: string[],
+    options: { cwd?: string; key?: string } = {},
+  ): Promise<ToolRun> {
     const tls: string[] = [];
     if (destination.certificate) {
       const caFile = join(scratch, 'ca.pem');
       writeFileSync(caFile, destination.certificate);
       tls.push('--os-cacert', caFile);
     }
-    return runTool(SWIFT, ['-A', destination.authUrl, '-U', 'bws', '-K', options.key ?? 'secret', ...tls, ...args], { cwd: options.cwd });
+    return runTool(SWIFT, ['-A', destination.authUrl, '-U', 'bws', '-K', options.key ?? 'secret', ...tls, ...args], {
+      cwd: options.cwd,
+    });
   }
 
   /** Runs swift and expects success, showing its stderr otherwise. */
-  async function swiftOk(destination: DestinationHandle, args: string[], options: { cwd?: string } = {}): Promise<string> {
+  async function swiftOk(
+    destination: DestinationHandle,
+    args: string[],
+    options: { cwd?: string } = {},
+  ): Promise<string> {
     const run = await swift(destination, args, options);
     expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code: 0, stderr: '' });
     return run.stdout;
@@ -63,7 +73,10 @@ describeWithSwift(`swift CLI (${version ?? 'not installed'})`, () => {
   const lines = (stdout: string): string[] => stdout.split('\n').filter((l) => l !== '');
 
   /** Uploads the sample tree to `container` with `Color: blue`, from inside its directory. */
-  async function uploadSample(destination: DestinationHandle, container: string): Promise<ReturnType<typeof sampleTree>> {
+  async function uploadSample(
+    destination: DestinationHandle,
+    container: string,
+  ): Promise<ReturnType<typeof sampleTree>> {
     const tree = sampleTree();
     const source = join(scratch, 'upload');
     writeTree(source, tree);
@@ -72,82 +85,140 @@ describeWithSwift(`swift CLI (${version ?? 'not installed'})`, () => {
     return tree;
   }
 
-  it('stat shows the account; a wrong key is refused', async () => {
-    const destination = await start();
-    const account = fields(await swiftOk(destination, ['stat']));
-    expect(account).toMatchObject({ Account: 'AUTH_bws', Containers: '1' });
-    const refused = await swift(destination, ['stat'], { key: 'wrong' });
-    expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toMatch(/Auth GET failed: .*401/);
-  }, TEST_TIMEOUT);
+  it(
+    'stat shows the account; a wrong key is refused',
+    async () => {
+      const destination = await start();
+      const account = fields(await swiftOk(destination, ['stat']));
+      expect(account).toMatchObject({ Account: 'AUTH_bws', Containers: '1' });
+      const refused = await swift(destination, ['stat'], { key: 'wrong' });
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/Auth GET failed: .*401/);
+    },
+    TEST_TIMEOUT,
+  );
 
-  it('upload -m, list, stat of an object with its metadata', async () => {
-    const destination = await start();
-    const tree = await uploadSample(destination, 'evidence');
+  it(
+    'upload -m, list, stat of an object with its metadata',
+    async () => {
+      const destination = await start();
+      const tree = await uploadSample(destination, 'evidence');
 
-    expect(lines(await swiftOk(destination, ['list']))).toEqual(['System', 'evidence']);
-    expect(lines(await swiftOk(destination, ['list', 'evidence']))).toEqual(['clips/clip-0001.json', 'hello.txt', 'video.bin']);
-    expect(lines(await swiftOk(destination, ['list', 'evidence', '--prefix', 'clips/']))).toEqual(['clips/clip-0001.json']);
+      expect(lines(await swiftOk(destination, ['list']))).toEqual(['System', 'evidence']);
+      expect(lines(await swiftOk(destination, ['list', 'evidence']))).toEqual([
+        'clips/clip-0001.json',
+        'hello.txt',
+        'video.bin',
+      ]);
+      expect(lines(await swiftOk(destination, ['list', 'evidence', '--prefix', 'clips/']))).toEqual([
+        'clips/clip-0001.json',
+      ]);
 
-    const object = fields(await swiftOk(destination, ['stat', 'evidence', 'video.bin']));
-    expect(object).toMatchObject({ Account: 'AUTH_bws', Container: 'evidence', Object: 'video.bin', 'Content Length': String(tree['video.bin'].length), 'Meta Color': 'blue' });
-    expect(object['Meta Mtime']).toMatch(/^\d+(\.\d+)?$/);
-    const container = fields(await swiftOk(destination, ['stat', 'evidence']));
-    expect(container).toMatchObject({ Container: 'evidence', Objects: '3', Bytes: String(Object.values(tree).reduce((n, b) => n + b.length, 0)) });
-    const account = fields(await swiftOk(destination, ['stat']));
-    expect(account).toMatchObject({ Containers: '2' });
-  }, TEST_TIMEOUT);
+      const object = fields(await swiftOk(destination, ['stat', 'evidence', 'video.bin']));
+      expect(object).toMatchObject({
+        Account: 'AUTH_bws',
+        Container: 'evidence',
+        Object: 'video.bin',
+        'Content Length': String(tree['video.bin'].length),
+        'Meta Color': 'blue',
+      });
+      expect(object['Meta Mtime']).toMatch(/^\d+(\.\d+)?$/);
+      const container = fields(await swiftOk(destination, ['stat', 'evidence']));
+      expect(container).toMatchObject({
+        Container: 'evidence',
+        Objects: '3',
+        Bytes: String(Object.values(tree).reduce((n, b) => n + b.length, 0)),
+      });
+      const account = fields(await swiftOk(destination, ['stat']));
+      expect(account).toMatchObject({ Containers: '2' });
+    },
+    TEST_TIMEOUT,
+  );
 
-  it('download of the container compared byte for byte', async () => {
-    const destination = await start();
-    const tree = await uploadSample(destination, 'evidence');
-    const target = join(scratch, 'download');
-    await swiftOk(destination, ['download', 'evidence', '-D', target]);
-    expect(treeDigests(readTree(target))).toEqual(treeDigests(tree));
-  }, TEST_TIMEOUT);
+  it(
+    'download of the container compared byte for byte',
+    async () => {
+      const destination = await start();
+      const tree = await uploadSample(destination, 'evidence');
+      const target = join(scratch, 'download');
+      await swiftOk(destination, ['download', 'evidence', '-D', target]);
+      expect(treeDigests(readTree(target))).toEqual(treeDigests(tree));
+    },
+    TEST_TIMEOUT,
+  );
 
-  it('post -m on a container and on an object', async () => {
-    const destination = await start();
-    await uploadSample(destination, 'evidence');
+  it(
+    'post -m on a container and on an object',
+    async () => {
+      const destination = await start();
+      await uploadSample(destination, 'evidence');
 
-    expect(await swiftOk(destination, ['post', '-m', 'Owner: me', 'evidence'])).toBe('');
-    expect(fields(await swiftOk(destination, ['stat', 'evidence']))).toMatchObject({ 'Meta Owner': 'me', Objects: '3' });
+      expect(await swiftOk(destination, ['post', '-m', 'Owner: me', 'evidence'])).toBe('');
+      expect(fields(await swiftOk(destination, ['stat', 'evidence']))).toMatchObject({
+        'Meta Owner': 'me',
+        Objects: '3',
+      });
 
-    expect(await swiftOk(destination, ['post', '-m', 'Shape: round', 'evidence', 'hello.txt'])).toBe('');
-    const object = fields(await swiftOk(destination, ['stat', 'evidence', 'hello.txt']));
-    expect(object).toMatchObject({ 'Meta Shape': 'round', 'Content Length': String(Buffer.byteLength('hello from bwc-emu\n')) });
-    // An object POST replaces the metadata, as in Swift.
-    expect(object['Meta Color']).toBeUndefined();
-    // The other objects keep theirs.
-    expect(fields(await swiftOk(destination, ['stat', 'evidence', 'video.bin']))).toMatchObject({ 'Meta Color': 'blue' });
-  }, TEST_TIMEOUT);
+      expect(await swiftOk(destination, ['post', '-m', 'Shape: round', 'evidence', 'hello.txt'])).toBe('');
+      const object = fields(await swiftOk(destination, ['stat', 'evidence', 'hello.txt']));
+      expect(object).toMatchObject({
+        'Meta Shape': 'round',
+        'Content Length': String(Buffer.byteLength('hello from bwc-emu\n')),
+      });
+      // An object POST replaces the metadata, as in Swift.
+      expect(object['Meta Color']).toBeUndefined();
+      // The other objects keep theirs.
+      expect(fields(await swiftOk(destination, ['stat', 'evidence', 'video.bin']))).toMatchObject({
+        'Meta Color': 'blue',
+      });
+    },
+    TEST_TIMEOUT,
+  );
 
-  it('delete removes the objects and the container', async () => {
-    const destination = await start();
-    await uploadSample(destination, 'evidence');
-    await swiftOk(destination, ['delete', 'evidence']);
-    expect(lines(await swiftOk(destination, ['list']))).toEqual(['System']);
-    const missing = await swift(destination, ['stat', 'evidence']);
-    expect(missing.code).not.toBe(0);
-    expect(missing.stderr).toMatch(/Container 'evidence' not found/);
-  }, TEST_TIMEOUT);
+  it(
+    'delete removes the objects and the container',
+    async () => {
+      const destination = await start();
+      await uploadSample(destination, 'evidence');
+      await swiftOk(destination, ['delete', 'evidence']);
+      expect(lines(await swiftOk(destination, ['list']))).toEqual(['System']);
+      const missing = await swift(destination, ['stat', 'evidence']);
+      expect(missing.code).not.toBe(0);
+      expect(missing.stderr).toMatch(/Container 'evidence' not found/);
+    },
+    TEST_TIMEOUT,
+  );
 
-  it('works over HTTPS with --os-cacert', async () => {
-    const destination = await start({ tls: true });
-    expect(destination.authUrl).toMatch(/^https:/);
-    await uploadSample(destination, 'secure');
-    expect(lines(await swiftOk(destination, ['list', 'secure']))).toEqual(['clips/clip-0001.json', 'hello.txt', 'video.bin']);
-    expect(fields(await swiftOk(destination, ['stat', 'secure', 'hello.txt']))).toMatchObject({ 'Meta Color': 'blue' });
-    const refused = await runTool(SWIFT, ['-A', destination.authUrl, '-U', 'bws', '-K', 'secret', 'stat']);
-    expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toMatch(/certificate verify failed|CERTIFICATE_VERIFY_FAILED/i);
-  }, TEST_TIMEOUT);
+  it(
+    'works over HTTPS with --os-cacert',
+    async () => {
+      const destination = await start({ tls: true });
+      expect(destination.authUrl).toMatch(/^https:/);
+      await uploadSample(destination, 'secure');
+      expect(lines(await swiftOk(destination, ['list', 'secure']))).toEqual([
+        'clips/clip-0001.json',
+        'hello.txt',
+        'video.bin',
+      ]);
+      expect(fields(await swiftOk(destination, ['stat', 'secure', 'hello.txt']))).toMatchObject({
+        'Meta Color': 'blue',
+      });
+      const refused = await runTool(SWIFT, ['-A', destination.authUrl, '-U', 'bws', '-K', 'secret', 'stat']);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/certificate verify failed|CERTIFICATE_VERIFY_FAILED/i);
+    },
+    TEST_TIMEOUT,
+  );
 
-  it('downloads over HTTPS with --os-cacert', async () => {
-    const destination = await start({ tls: true });
-    const tree = await uploadSample(destination, 'secure');
-    const target = join(scratch, 'download');
-    await swiftOk(destination, ['download', 'secure', '-D', target]);
-    expect(treeDigests(readTree(target))).toEqual(treeDigests(tree));
-  }, TEST_TIMEOUT);
+  it(
+    'downloads over HTTPS with --os-cacert',
+    async () => {
+      const destination = await start({ tls: true });
+      const tree = await uploadSample(destination, 'secure');
+      const target = join(scratch, 'download');
+      await swiftOk(destination, ['download', 'secure', '-D', target]);
+      expect(treeDigests(readTree(target))).toEqual(treeDigests(tree));
+    },
+    TEST_TIMEOUT,
+  );
 });

@@ -22,18 +22,31 @@ describe("urllib with digestAuth: 'root:pass'", () => {
       dataType: 'json',
     });
     expect(response.status).toBe(200);
-    expect(response.data).toMatchObject({ apiVersion: '1.0', context: 'urllib', method: 'listAll', data: { flags: expect.any(Array) } });
+    expect(response.data).toMatchObject({
+      apiVersion: '1.0',
+      context: 'urllib',
+      method: 'listAll',
+      data: { flags: expect.any(Array) },
+    });
     expect(response.data.data.flags.map((f: { name: string }) => f.name)).toContain('restrictRootAccess');
   });
 
   it('gets a session token', async () => {
-    const response = await client.request(`${device.url}/svc-cgi/wssession.cgi`, { method: 'GET', digestAuth: 'root:pass', dataType: 'text' });
+    const response = await client.request(`${device.url}/svc-cgi/wssession.cgi`, {
+      method: 'GET',
+      digestAuth: 'root:pass',
+      dataType: 'text',
+    });
     expect(response.status).toBe(200);
     expect(device.consumeToken(response.data as string).ok).toBe(true);
   });
 
   it('a wrong password ends with 401', async () => {
-    const response = await client.request(`${device.url}/svc-cgi/wssession.cgi`, { method: 'GET', digestAuth: 'root:wrong', dataType: 'text' });
+    const response = await client.request(`${device.url}/svc-cgi/wssession.cgi`, {
+      method: 'GET',
+      digestAuth: 'root:wrong',
+      dataType: 'text',
+    });
     expect(response.status).toBe(401);
   });
 

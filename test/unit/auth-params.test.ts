@@ -81,7 +81,9 @@ describe('parseCredentials: digest parameter lists', () => {
   });
 
   it('refuses more than one set of credentials', () => {
-    expect(reasonFor('Digest realm="a", Basic realm="b"', parseCredentials)).toMatch(/expected one set of credentials, found 2/);
+    expect(reasonFor('Digest realm="a", Basic realm="b"', parseCredentials)).toMatch(
+      /expected one set of credentials, found 2/,
+    );
   });
 });
 
@@ -121,14 +123,23 @@ describe('parseCredentials: token68', () => {
 
 describe('parseChallenges: several challenges in one header', () => {
   it('splits Digest and Basic challenges joined by commas', () => {
-    const value = challenges('Digest realm="SVC_ACCC8E000001", nonce="abc", algorithm=MD5, qop="auth", Basic realm="SVC_ACCC8E000001"');
+    const value = challenges(
+      'Digest realm="SVC_ACCC8E000001", nonce="abc", algorithm=MD5, qop="auth", Basic realm="SVC_ACCC8E000001"',
+    );
     expect(value.map((c) => c.scheme)).toEqual(['Digest', 'Basic']);
-    expect(Object.fromEntries(value[0].params)).toEqual({ realm: 'SVC_ACCC8E000001', nonce: 'abc', algorithm: 'MD5', qop: 'auth' });
+    expect(Object.fromEntries(value[0].params)).toEqual({
+      realm: 'SVC_ACCC8E000001',
+      nonce: 'abc',
+      algorithm: 'MD5',
+      qop: 'auth',
+    });
     expect(Object.fromEntries(value[1].params)).toEqual({ realm: 'SVC_ACCC8E000001' });
   });
 
   it('splits two Digest challenges with different algorithms', () => {
-    const value = challenges('Digest realm="r", nonce="n1", algorithm=SHA-256, qop="auth", Digest realm="r", nonce="n2", algorithm=MD5, qop="auth", stale=true');
+    const value = challenges(
+      'Digest realm="r", nonce="n1", algorithm=SHA-256, qop="auth", Digest realm="r", nonce="n2", algorithm=MD5, qop="auth", stale=true',
+    );
     expect(value.map((c) => c.params.get('algorithm'))).toEqual(['SHA-256', 'MD5']);
     expect(value[1].params.get('stale')).toBe('true');
   });
@@ -184,7 +195,28 @@ describe('quote', () => {
 describe('totality (property)', () => {
   /** Strings built from the pieces headers are made of, to reach deep into the parser. */
   const headerish = fc
-    .array(fc.constantFrom('Digest', 'Basic', 'realm', 'nonce', 'x', ' ', '\t', ',', '=', '==', '"', '\\', '"a\\"b"', 'abc', '/', ':', ';'), { maxLength: 30 })
+    .array(
+      fc.constantFrom(
+        'Digest',
+        'Basic',
+        'realm',
+        'nonce',
+        'x',
+        ' ',
+        '\t',
+        ',',
+        '=',
+        '==',
+        '"',
+        '\\',
+        '"a\\"b"',
+        'abc',
+        '/',
+        ':',
+        ';',
+      ),
+      { maxLength: 30 },
+    )
     .map((parts) => parts.join(''));
 
   it('any string gives a result and never throws', () => {

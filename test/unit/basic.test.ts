@@ -34,7 +34,10 @@ describe('verifyBasic', () => {
 
   it('refuses a wrong password, also one that is a prefix or an extension of the right one', () => {
     for (const guess of ['wrong', 'pas', 'passs', '', 'PASS']) {
-      expect(verifyBasic(basic(`root:${guess}`), passwordOf)).toEqual({ ok: false, reason: 'wrong password for user "root"' });
+      expect(verifyBasic(basic(`root:${guess}`), passwordOf)).toEqual({
+        ok: false,
+        reason: 'wrong password for user "root"',
+      });
     }
   });
 
@@ -47,16 +50,25 @@ describe('verifyBasic', () => {
   });
 
   it('refuses another scheme', () => {
-    expect(verifyBasic('Digest username="root"', passwordOf)).toEqual({ ok: false, reason: 'scheme Digest is not Basic' });
+    expect(verifyBasic('Digest username="root"', passwordOf)).toEqual({
+      ok: false,
+      reason: 'scheme Digest is not Basic',
+    });
   });
 
   it('refuses Basic with parameters instead of a token68', () => {
-    expect(verifyBasic('Basic realm="x"', passwordOf)).toEqual({ ok: false, reason: 'Basic credentials are not base64' });
+    expect(verifyBasic('Basic realm="x"', passwordOf)).toEqual({
+      ok: false,
+      reason: 'Basic credentials are not base64',
+    });
     expect(verifyBasic('Basic', passwordOf)).toEqual({ ok: false, reason: 'Basic credentials are not base64' });
   });
 
   it('refuses malformed headers with the parser reason', () => {
     expect(verifyBasic('', passwordOf)).toEqual({ ok: false, reason: 'malformed Authorization header: empty header' });
-    expect(verifyBasic('Basic abc def', passwordOf)).toMatchObject({ ok: false, reason: expect.stringMatching(/^malformed Authorization header/) });
+    expect(verifyBasic('Basic abc def', passwordOf)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^malformed Authorization header/),
+    });
   });
 });

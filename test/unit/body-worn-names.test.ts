@@ -22,7 +22,11 @@ const MAX_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 describe('parseRecordingContainer', () => {
   it('reads user ID, serial number and trigger-on time', () => {
-    expect(parseRecordingContainer('alice_BWC0001_20240102T030405Z')).toEqual({ userId: 'alice', serial: 'BWC0001', triggerOnTime: T_2024_01_02_03_04_05 });
+    expect(parseRecordingContainer('alice_BWC0001_20240102T030405Z')).toEqual({
+      userId: 'alice',
+      serial: 'BWC0001',
+      triggerOnTime: T_2024_01_02_03_04_05,
+    });
   });
 
   it.each([
@@ -36,15 +40,26 @@ describe('parseRecordingContainer', () => {
     expect(parsed && 'serial' in parsed && parsed.serial).not.toContain('_');
   });
 
-  it.each(['20231301T000000Z', '20240230T000000Z', '20230229T000000Z', '20240100T000000Z', '20240101T240000Z', '20240101T006000Z', '20240101T000060Z', '20241232T000000Z', '00000000T000000Z'])(
-    'gives { badTime } for the unreal time %s',
-    (time) => {
-      expect(parseRecordingContainer(`alice_BWC0001_${time}`)).toEqual({ badTime: time });
-    },
-  );
+  it.each([
+    '20231301T000000Z',
+    '20240230T000000Z',
+    '20230229T000000Z',
+    '20240100T000000Z',
+    '20240101T240000Z',
+    '20240101T006000Z',
+    '20240101T000060Z',
+    '20241232T000000Z',
+    '00000000T000000Z',
+  ])('gives { badTime } for the unreal time %s', (time) => {
+    expect(parseRecordingContainer(`alice_BWC0001_${time}`)).toEqual({ badTime: time });
+  });
 
   it('accepts 29 February of a leap year', () => {
-    expect(parseRecordingContainer('alice_BWC0001_20240229T235959Z')).toEqual({ userId: 'alice', serial: 'BWC0001', triggerOnTime: Date.UTC(2024, 1, 29, 23, 59, 59) });
+    expect(parseRecordingContainer('alice_BWC0001_20240229T235959Z')).toEqual({
+      userId: 'alice',
+      serial: 'BWC0001',
+      triggerOnTime: Date.UTC(2024, 1, 29, 23, 59, 59),
+    });
   });
 
   it.each([
@@ -71,7 +86,9 @@ describe('parseRecordingContainer', () => {
 describe('recordingContainerName', () => {
   it('joins user ID, serial and the compact UTC time', () => {
     expect(recordingContainerName('alice', 'BWC0001', T_2024_01_02_03_04_05)).toBe('alice_BWC0001_20240102T030405Z');
-    expect(recordingContainerName('first_last', 'SN1', Date.UTC(1999, 11, 31, 23, 59, 59, 999))).toBe('first_last_SN1_19991231T235959Z');
+    expect(recordingContainerName('first_last', 'SN1', Date.UTC(1999, 11, 31, 23, 59, 59, 999))).toBe(
+      'first_last_SN1_19991231T235959Z',
+    );
   });
 
   it('round-trips through parseRecordingContainer (times to the second)', () => {
@@ -79,7 +96,11 @@ describe('recordingContainerName', () => {
     const serial = fc.stringMatching(/^[A-Za-z0-9.-]{1,12}$/);
     fc.assert(
       fc.property(userId, serial, fc.integer({ min: 0, max: MAX_MS }), (user, sn, ms) => {
-        expect(parseRecordingContainer(recordingContainerName(user, sn, ms))).toEqual({ userId: user, serial: sn, triggerOnTime: Math.floor(ms / 1000) * 1000 });
+        expect(parseRecordingContainer(recordingContainerName(user, sn, ms))).toEqual({
+          userId: user,
+          serial: sn,
+          triggerOnTime: Math.floor(ms / 1000) * 1000,
+        });
       }),
       propertyRuns(1000),
     );
@@ -102,12 +123,19 @@ describe('formatCompactUtc and parseCompactUtc', () => {
     expect(parseCompactUtc('99991231T235959Z')).toBe(Date.UTC(9999, 11, 31, 23, 59, 59));
   });
 
-  it.each(['', '20240102T030405', '20240102 030405Z', '2024-01-02T03:04:05Z', '20240102T030405.000Z', ' 20240102T030405Z', '20231301T000000Z', '20240230T000000Z', '20240101T240000Z'])(
-    'refuses %j',
-    (text) => {
-      expect(parseCompactUtc(text)).toBeUndefined();
-    },
-  );
+  it.each([
+    '',
+    '20240102T030405',
+    '20240102 030405Z',
+    '2024-01-02T03:04:05Z',
+    '20240102T030405.000Z',
+    ' 20240102T030405Z',
+    '20231301T000000Z',
+    '20240230T000000Z',
+    '20240101T240000Z',
+  ])('refuses %j', (text) => {
+    expect(parseCompactUtc(text)).toBeUndefined();
+  });
 
   it('round-trips: parse(format(ms)) is ms truncated to the second', () => {
     fc.assert(
@@ -203,7 +231,23 @@ describe('parseEpochSeconds', () => {
     expect(parseEpochSeconds(text)).toBe(expected);
   });
 
-  it.each([undefined, '', ' ', '-1', '+1', '1e9', '1.', '.5', '1.1234567', '1234567890123', '0x10', '1,5', '17000 00000', 'NaN', 'Infinity'])('refuses %j', (text) => {
+  it.each([
+    undefined,
+    '',
+    ' ',
+    '-1',
+    '+1',
+    '1e9',
+    '1.',
+    '.5',
+    '1.1234567',
+    '1234567890123',
+    '0x10',
+    '1,5',
+    '17000 00000',
+    'NaN',
+    'Infinity',
+  ])('refuses %j', (text) => {
     expect(parseEpochSeconds(text)).toBeUndefined();
   });
 
@@ -219,7 +263,15 @@ describe('parseEpochSeconds', () => {
 
 describe('capabilities', () => {
   it('CAPABILITY_NAMES has the 7 names, in file order', () => {
-    expect(CAPABILITY_NAMES).toEqual(['ReadCategories', 'StoreUserIDKey', 'StoreBookmarks', 'StoreSignedVideo', 'StoreGNSSTrackRecording', 'StoreRejectedContent', 'StoreReadSystemID']);
+    expect(CAPABILITY_NAMES).toEqual([
+      'ReadCategories',
+      'StoreUserIDKey',
+      'StoreBookmarks',
+      'StoreSignedVideo',
+      'StoreGNSSTrackRecording',
+      'StoreRejectedContent',
+      'StoreReadSystemID',
+    ]);
     expect(new Set(CAPABILITY_NAMES).size).toBe(7);
     expect(Object.values(CAPABILITY_SECTIONS).flat()).toEqual(CAPABILITY_NAMES);
   });
@@ -227,15 +279,34 @@ describe('capabilities', () => {
   it('capabilitiesDocument({}) says false for every name, by section', () => {
     expect(capabilitiesDocument({})).toEqual({
       Read: { ReadCategories: false },
-      Store: { StoreUserIDKey: false, StoreBookmarks: false, StoreSignedVideo: false, StoreGNSSTrackRecording: false, StoreRejectedContent: false },
+      Store: {
+        StoreUserIDKey: false,
+        StoreBookmarks: false,
+        StoreSignedVideo: false,
+        StoreGNSSTrackRecording: false,
+        StoreRejectedContent: false,
+      },
       StoreAndRead: { StoreReadSystemID: false },
     });
   });
 
   it('says true only for the names given as true', () => {
-    expect(capabilitiesDocument({ ReadCategories: true, StoreRejectedContent: true, StoreBookmarks: false, StoreReadSystemID: true })).toEqual({
+    expect(
+      capabilitiesDocument({
+        ReadCategories: true,
+        StoreRejectedContent: true,
+        StoreBookmarks: false,
+        StoreReadSystemID: true,
+      }),
+    ).toEqual({
       Read: { ReadCategories: true },
-      Store: { StoreUserIDKey: false, StoreBookmarks: false, StoreSignedVideo: false, StoreGNSSTrackRecording: false, StoreRejectedContent: true },
+      Store: {
+        StoreUserIDKey: false,
+        StoreBookmarks: false,
+        StoreSignedVideo: false,
+        StoreGNSSTrackRecording: false,
+        StoreRejectedContent: true,
+      },
       StoreAndRead: { StoreReadSystemID: true },
     });
   });
@@ -243,12 +314,15 @@ describe('capabilities', () => {
   it('for any subset, each name is true exactly when given true, and nothing else appears', () => {
     fc.assert(
       fc.property(fc.subarray([...CAPABILITY_NAMES]), (chosen) => {
-        const supported: Partial<Record<CapabilityName, boolean>> = Object.fromEntries(chosen.map((name) => [name, true]));
+        const supported: Partial<Record<CapabilityName, boolean>> = Object.fromEntries(
+          chosen.map((name) => [name, true]),
+        );
         const document = capabilitiesDocument(supported);
         const flat = { ...document.Read, ...document.Store, ...document.StoreAndRead };
         expect(Object.keys(flat).sort()).toEqual([...CAPABILITY_NAMES].sort());
         for (const name of CAPABILITY_NAMES) expect(flat[name]).toBe(chosen.includes(name));
-        for (const [section, list] of Object.entries(CAPABILITY_SECTIONS)) expect(Object.keys(document[section as keyof typeof document])).toEqual(list);
+        for (const [section, list] of Object.entries(CAPABILITY_SECTIONS))
+          expect(Object.keys(document[section as keyof typeof document])).toEqual(list);
       }),
       propertyRuns(200),
     );

@@ -4,7 +4,12 @@
  * that no input at all makes the parser throw.
  */
 import fc from 'fast-check';
-import { checkConnectionFile, MAX_CONNECTION_FILE_BYTES, parseConnectionFile, trustedCertificates } from '../../src/bws/connection-file';
+import {
+  checkConnectionFile,
+  MAX_CONNECTION_FILE_BYTES,
+  parseConnectionFile,
+  trustedCertificates,
+} from '../../src/bws/connection-file';
 import { pemToBase64 } from '../../src/protocol/connection-file';
 import { selfSignedCertificate } from '../../src/tls';
 import { propertyRuns } from '../helpers/fast-check-config';
@@ -51,7 +56,13 @@ describe('a valid file', () => {
     const result = parse({ ...BASE });
     expect(result).toEqual({
       ok: true,
-      file: { ...BASE, ContentDestinationAsNTPServer: false, ContainerType: 'mkv', FullStoreAndReadSupport: false, WantEncryption: false },
+      file: {
+        ...BASE,
+        ContentDestinationAsNTPServer: false,
+        ContainerType: 'mkv',
+        FullStoreAndReadSupport: false,
+        WantEncryption: false,
+      },
     });
   });
 
@@ -93,7 +104,9 @@ describe('text fields and their limits', () => {
   ])('%s: up to %d characters; longer, empty, not a string or missing are refused by name', (field, max) => {
     expect(parse({ ...BASE, [field]: 'x'.repeat(max) }).ok).toBe(true);
     expect(parse({ ...BASE, [field]: 'é'.repeat(max) }).ok).toBe(true); // characters, not bytes
-    expect(onlyError({ ...BASE, [field]: 'x'.repeat(max + 1) }, field)).toBe(`connection file: ${field} is longer than ${max} characters`);
+    expect(onlyError({ ...BASE, [field]: 'x'.repeat(max + 1) }, field)).toBe(
+      `connection file: ${field} is longer than ${max} characters`,
+    );
     expect(onlyError({ ...BASE, [field]: '' }, field)).toBe(`connection file: ${field} must not be empty`);
     expect(onlyError({ ...BASE, [field]: 42 }, field)).toBe(`connection file: ${field} must be a string`);
     expect(onlyError({ ...BASE, [field]: null }, field)).toBe(`connection file: ${field} must be a string`);
@@ -101,15 +114,27 @@ describe('text fields and their limits', () => {
   });
 
   it('ConnectionFileVersion must be "1.0"', () => {
-    for (const version of ['2.0', '1', 1, 1.0, '', null]) expect(onlyError({ ...BASE, ConnectionFileVersion: version }, 'ConnectionFileVersion')).toBe('connection file: ConnectionFileVersion must be "1.0"');
-    expect(onlyError(without('ConnectionFileVersion'), 'ConnectionFileVersion')).toBe('connection file: ConnectionFileVersion is required');
+    for (const version of ['2.0', '1', 1, 1.0, '', null])
+      expect(onlyError({ ...BASE, ConnectionFileVersion: version }, 'ConnectionFileVersion')).toBe(
+        'connection file: ConnectionFileVersion must be "1.0"',
+      );
+    expect(onlyError(without('ConnectionFileVersion'), 'ConnectionFileVersion')).toBe(
+      'connection file: ConnectionFileVersion is required',
+    );
   });
 
   it('every problem is reported at once, each naming its field', () => {
-    const errors = errorsOf({ ...BASE, SiteName: '', ApplicationName: 'x'.repeat(257), BlobAPIKey: 7, ContainerType: 'avi' });
+    const errors = errorsOf({
+      ...BASE,
+      SiteName: '',
+      ApplicationName: 'x'.repeat(257),
+      BlobAPIKey: 7,
+      ContainerType: 'avi',
+    });
     expect(errors).toHaveLength(4);
     expect(errors.join('\n')).toEqual(expect.stringContaining('SiteName'));
-    for (const field of ['SiteName', 'ApplicationName', 'BlobAPIKey', 'ContainerType']) expect(errors.some((e) => e.includes(field))).toBe(true);
+    for (const field of ['SiteName', 'ApplicationName', 'BlobAPIKey', 'ContainerType'])
+      expect(errors.some((e) => e.includes(field))).toBe(true);
   });
 
   it('messages carry the source name given', () => {
@@ -120,11 +145,15 @@ describe('text fields and their limits', () => {
 });
 
 describe('booleans', () => {
-  it.each(['ContentDestinationAsNTPServer', 'FullStoreAndReadSupport', 'WantEncryption'])('%s must be true or false (default false)', (field) => {
-    const result = parse({ ...BASE });
-    expect(result.ok && (result.file as unknown as Fields)[field]).toBe(false);
-    for (const value of ['true', 1, 0, null, 'yes']) expect(onlyError({ ...BASE, [field]: value }, field)).toBe(`connection file: ${field} must be true or false`);
-  });
+  it.each(['ContentDestinationAsNTPServer', 'FullStoreAndReadSupport', 'WantEncryption'])(
+    '%s must be true or false (default false)',
+    (field) => {
+      const result = parse({ ...BASE });
+      expect(result.ok && (result.file as unknown as Fields)[field]).toBe(false);
+      for (const value of ['true', 1, 0, null, 'yes'])
+        expect(onlyError({ ...BASE, [field]: value }, field)).toBe(`connection file: ${field} must be true or false`);
+    },
+  );
 });
 
 describe('AuthenticationTokenURI', () => {
@@ -135,33 +164,68 @@ describe('AuthenticationTokenURI', () => {
       const result = parse({ ...BASE, AuthenticationTokenURI: uris(n) });
       expect(result.ok && result.file.AuthenticationTokenURI).toEqual(uris(n));
     }
-    expect(onlyError({ ...BASE, AuthenticationTokenURI: [] }, 'AuthenticationTokenURI')).toBe('connection file: AuthenticationTokenURI needs at least 1 URL');
-    expect(onlyError({ ...BASE, AuthenticationTokenURI: uris(11) }, 'AuthenticationTokenURI')).toBe('connection file: AuthenticationTokenURI holds at most 10 URLs');
+    expect(onlyError({ ...BASE, AuthenticationTokenURI: [] }, 'AuthenticationTokenURI')).toBe(
+      'connection file: AuthenticationTokenURI needs at least 1 URL',
+    );
+    expect(onlyError({ ...BASE, AuthenticationTokenURI: uris(11) }, 'AuthenticationTokenURI')).toBe(
+      'connection file: AuthenticationTokenURI holds at most 10 URLs',
+    );
   });
 
   it('is a list of strings', () => {
-    expect(onlyError({ ...BASE, AuthenticationTokenURI: 'http://a' }, 'AuthenticationTokenURI')).toBe('connection file: AuthenticationTokenURI must be a list of URLs');
-    expect(errorsOf({ ...BASE, AuthenticationTokenURI: 'http://a.example/auth/v1.0' })[0]).toBe('connection file: AuthenticationTokenURI must be a list of URLs');
-    expect(onlyError({ ...BASE, AuthenticationTokenURI: [5] }, 'AuthenticationTokenURI')).toBe('connection file: AuthenticationTokenURI entries must be strings');
-    expect(onlyError(without('AuthenticationTokenURI'), 'AuthenticationTokenURI')).toBe('connection file: AuthenticationTokenURI is required');
+    expect(onlyError({ ...BASE, AuthenticationTokenURI: 'http://a' }, 'AuthenticationTokenURI')).toBe(
+      'connection file: AuthenticationTokenURI must be a list of URLs',
+    );
+    expect(errorsOf({ ...BASE, AuthenticationTokenURI: 'http://a.example/auth/v1.0' })[0]).toBe(
+      'connection file: AuthenticationTokenURI must be a list of URLs',
+    );
+    expect(onlyError({ ...BASE, AuthenticationTokenURI: [5] }, 'AuthenticationTokenURI')).toBe(
+      'connection file: AuthenticationTokenURI entries must be strings',
+    );
+    expect(onlyError(without('AuthenticationTokenURI'), 'AuthenticationTokenURI')).toBe(
+      'connection file: AuthenticationTokenURI is required',
+    );
   });
 
   it('a single string instead of a list gets exactly one message', () => {
     for (const value of ['http://a.example/auth/v1.0', '', { length: 20 }]) {
-      expect(errorsOf({ ...BASE, AuthenticationTokenURI: value })).toEqual(['connection file: AuthenticationTokenURI must be a list of URLs']);
+      expect(errorsOf({ ...BASE, AuthenticationTokenURI: value })).toEqual([
+        'connection file: AuthenticationTokenURI must be a list of URLs',
+      ]);
     }
   });
 
-  it.each(['http://127.0.0.1:8080/auth/v1.0', 'https://dest.example/auth/v1.0', 'HTTPS://DEST.EXAMPLE/auth/v1.0', 'http://[::1]:8080/auth/v1.0', 'http://dest.example'])('accepts %s', (uri) => {
+  it.each([
+    'http://127.0.0.1:8080/auth/v1.0',
+    'https://dest.example/auth/v1.0',
+    'HTTPS://DEST.EXAMPLE/auth/v1.0',
+    'http://[::1]:8080/auth/v1.0',
+    'http://dest.example',
+  ])('accepts %s', (uri) => {
     expect(parse({ ...BASE, AuthenticationTokenURI: [uri] }).ok).toBe(true);
   });
 
-  it.each(['ftp://dest.example/auth', 'file:///etc/passwd', 'javascript:alert(1)', 'dest.example/auth/v1.0', 'http:/dest.example', 'http://', 'http://a b/auth', '', 'ws://dest.example/auth'])('refuses %j, naming it', (uri) => {
-    expect(onlyError({ ...BASE, AuthenticationTokenURI: [uri] }, 'AuthenticationTokenURI')).toBe(`connection file: AuthenticationTokenURI "${uri}" is not an http(s) URL`);
+  it.each([
+    'ftp://dest.example/auth',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'dest.example/auth/v1.0',
+    'http:/dest.example',
+    'http://',
+    'http://a b/auth',
+    '',
+    'ws://dest.example/auth',
+  ])('refuses %j, naming it', (uri) => {
+    expect(onlyError({ ...BASE, AuthenticationTokenURI: [uri] }, 'AuthenticationTokenURI')).toBe(
+      `connection file: AuthenticationTokenURI "${uri}" is not an http(s) URL`,
+    );
   });
 
   it('names the bad entry among good ones', () => {
-    const errors = errorsOf({ ...BASE, AuthenticationTokenURI: ['http://ok.example/auth/v1.0', 'gopher://bad.example/'] });
+    const errors = errorsOf({
+      ...BASE,
+      AuthenticationTokenURI: ['http://ok.example/auth/v1.0', 'gopher://bad.example/'],
+    });
     expect(errors).toEqual(['connection file: AuthenticationTokenURI "gopher://bad.example/" is not an http(s) URL']);
   });
 });
@@ -187,22 +251,39 @@ describe('HTTPSCertificate', () => {
   it.each([
     ['the PEM itself, not base64', () => certificate],
     ['base64 of text that is no PEM', () => Buffer.from('hello').toString('base64')],
-    ['base64 of a PEM header around garbage', () => pemToBase64('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n')],
+    [
+      'base64 of a PEM header around garbage',
+      () => pemToBase64('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n'),
+    ],
     ['base64 of a private key', () => pemToBase64('-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n')],
     ['not base64 at all', () => '!!!'],
     ['empty', () => ''],
   ])('refuses %s', (_, entry) => {
-    expect(onlyError({ ...https, HTTPSCertificate: [entry()] }, 'HTTPSCertificate')).toBe('connection file: HTTPSCertificate entries must be base64 of a PEM certificate');
+    expect(onlyError({ ...https, HTTPSCertificate: [entry()] }, 'HTTPSCertificate')).toBe(
+      'connection file: HTTPSCertificate entries must be base64 of a PEM certificate',
+    );
   });
 
   it('must be a list of strings', () => {
-    expect(onlyError({ ...https, HTTPSCertificate: pemToBase64(certificate) }, 'HTTPSCertificate')).toBe('connection file: HTTPSCertificate must be a list of base64 PEM certificates');
-    expect(onlyError({ ...https, HTTPSCertificate: [42] }, 'HTTPSCertificate')).toBe('connection file: HTTPSCertificate entries must be strings');
+    expect(onlyError({ ...https, HTTPSCertificate: pemToBase64(certificate) }, 'HTTPSCertificate')).toBe(
+      'connection file: HTTPSCertificate must be a list of base64 PEM certificates',
+    );
+    expect(onlyError({ ...https, HTTPSCertificate: [42] }, 'HTTPSCertificate')).toBe(
+      'connection file: HTTPSCertificate entries must be strings',
+    );
   });
 
   it('makes no sense without an https AuthenticationTokenURI', () => {
-    expect(onlyError({ ...BASE, HTTPSCertificate: [pemToBase64(certificate)] }, 'HTTPSCertificate')).toBe('connection file: HTTPSCertificate is given but no AuthenticationTokenURI uses https');
-    expect(parse({ ...BASE, AuthenticationTokenURI: ['http://a.example/auth/v1.0', 'https://b.example/auth/v1.0'], HTTPSCertificate: [pemToBase64(certificate)] }).ok).toBe(true);
+    expect(onlyError({ ...BASE, HTTPSCertificate: [pemToBase64(certificate)] }, 'HTTPSCertificate')).toBe(
+      'connection file: HTTPSCertificate is given but no AuthenticationTokenURI uses https',
+    );
+    expect(
+      parse({
+        ...BASE,
+        AuthenticationTokenURI: ['http://a.example/auth/v1.0', 'https://b.example/auth/v1.0'],
+        HTTPSCertificate: [pemToBase64(certificate)],
+      }).ok,
+    ).toBe(true);
   });
 });
 
@@ -212,34 +293,59 @@ describe('ContainerType', () => {
       const result = parse({ ...BASE, ContainerType: type });
       expect(result.ok && result.file.ContainerType).toBe(type);
     }
-    for (const type of ['MKV', 'avi', 'mov', '', 1, null]) expect(onlyError({ ...BASE, ContainerType: type }, 'ContainerType')).toBe('connection file: ContainerType must be "mkv" or "mp4"');
+    for (const type of ['MKV', 'avi', 'mov', '', 1, null])
+      expect(onlyError({ ...BASE, ContainerType: type }, 'ContainerType')).toBe(
+        'connection file: ContainerType must be "mkv" or "mp4"',
+      );
   });
 });
 
 describe('encryption', () => {
   it('WantEncryption needs PublicKey and PublicKeyId', () => {
     expect(parse({ ...BASE, WantEncryption: true, PublicKey: 'pk', PublicKeyId: 'id' }).ok).toBe(true);
-    for (const extra of [{}, { PublicKey: 'pk' }, { PublicKeyId: 'id' }, { PublicKey: '', PublicKeyId: 'id' }, { PublicKey: 'pk', PublicKeyId: '' }]) {
-      expect(onlyError({ ...BASE, WantEncryption: true, ...extra }, 'WantEncryption')).toBe('connection file: WantEncryption needs PublicKey and PublicKeyId');
+    for (const extra of [
+      {},
+      { PublicKey: 'pk' },
+      { PublicKeyId: 'id' },
+      { PublicKey: '', PublicKeyId: 'id' },
+      { PublicKey: 'pk', PublicKeyId: '' },
+    ]) {
+      expect(onlyError({ ...BASE, WantEncryption: true, ...extra }, 'WantEncryption')).toBe(
+        'connection file: WantEncryption needs PublicKey and PublicKeyId',
+      );
     }
   });
 
   it('PublicKey and PublicKeyId go only with WantEncryption: true', () => {
-    for (const extra of [{ PublicKey: 'pk' }, { PublicKeyId: 'id' }, { PublicKey: 'pk', PublicKeyId: 'id', WantEncryption: false }]) {
-      expect(onlyError({ ...BASE, ...extra }, 'PublicKey')).toBe('connection file: PublicKey and PublicKeyId go only with WantEncryption: true');
+    for (const extra of [
+      { PublicKey: 'pk' },
+      { PublicKeyId: 'id' },
+      { PublicKey: 'pk', PublicKeyId: 'id', WantEncryption: false },
+    ]) {
+      expect(onlyError({ ...BASE, ...extra }, 'PublicKey')).toBe(
+        'connection file: PublicKey and PublicKeyId go only with WantEncryption: true',
+      );
     }
   });
 
   it('the keys are strings', () => {
-    expect(errorsOf({ ...BASE, WantEncryption: true, PublicKey: 5, PublicKeyId: 'id' })).toEqual(['connection file: PublicKey must be a string']);
-    expect(errorsOf({ ...BASE, WantEncryption: true, PublicKey: 'pk', PublicKeyId: ['id'] })).toEqual(['connection file: PublicKeyId must be a string']);
+    expect(errorsOf({ ...BASE, WantEncryption: true, PublicKey: 5, PublicKeyId: 'id' })).toEqual([
+      'connection file: PublicKey must be a string',
+    ]);
+    expect(errorsOf({ ...BASE, WantEncryption: true, PublicKey: 'pk', PublicKeyId: ['id'] })).toEqual([
+      'connection file: PublicKeyId must be a string',
+    ]);
   });
 });
 
 describe('the file as a whole', () => {
   it('unknown fields are refused by name', () => {
-    expect(errorsOf({ ...BASE, Foo: 1, BlobAPIPassword: 'x' })).toEqual(['connection file: unknown field(s): Foo, BlobAPIPassword']);
-    expect(errorsOf({ ...BASE, sitename: 'lower case is another field' })).toEqual(['connection file: unknown field(s): sitename']);
+    expect(errorsOf({ ...BASE, Foo: 1, BlobAPIPassword: 'x' })).toEqual([
+      'connection file: unknown field(s): Foo, BlobAPIPassword',
+    ]);
+    expect(errorsOf({ ...BASE, sitename: 'lower case is another field' })).toEqual([
+      'connection file: unknown field(s): sitename',
+    ]);
   });
 
   it('more than 64 kB is refused before it is parsed, counting bytes not characters', () => {
@@ -254,19 +360,28 @@ describe('the file as a whole', () => {
     expect(errorsOf('x'.repeat(MAX_CONNECTION_FILE_BYTES + 1))[0]).toMatch(/at most 64 kB/);
   });
 
-  it.each(['', '{', 'SiteName: x', "{'SiteName': 'x'}", '{"a":1,}', 'undefined', '\uFEFF'])('text that is not JSON (%j) is refused as such', (text) => {
-    const errors = errorsOf(text);
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^connection file: not JSON: /);
-  });
+  it.each(['', '{', 'SiteName: x', "{'SiteName': 'x'}", '{"a":1,}', 'undefined', '\uFEFF'])(
+    'text that is not JSON (%j) is refused as such',
+    (text) => {
+      const errors = errorsOf(text);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/^connection file: not JSON: /);
+    },
+  );
 
-  it.each(['[]', 'null', '5', '"text"', 'true', JSON.stringify([BASE])])('JSON that is no object (%s) is refused as such', (text) => {
-    expect(errorsOf(text)).toEqual(['connection file: a connection file is a JSON object']);
-  });
+  it.each(['[]', 'null', '5', '"text"', 'true', JSON.stringify([BASE])])(
+    'JSON that is no object (%s) is refused as such',
+    (text) => {
+      expect(errorsOf(text)).toEqual(['connection file: a connection file is a JSON object']);
+    },
+  );
 
   it('checkConnectionFile takes an object already parsed', () => {
     expect(checkConnectionFile({ ...BASE }).ok).toBe(true);
-    expect(checkConnectionFile(undefined, 'x')).toEqual({ ok: false, errors: ['x: a connection file is a JSON object'] });
+    expect(checkConnectionFile(undefined, 'x')).toEqual({
+      ok: false,
+      errors: ['x: a connection file is a JSON object'],
+    });
   });
 });
 
@@ -297,23 +412,39 @@ describe('never throws (properties)', () => {
   });
 
   it('on a valid file with any field replaced by any JSON value or removed, or any field added', () => {
-    const field = fc.constantFrom(...Object.keys(BASE), 'HTTPSCertificate', 'ContainerType', 'WantEncryption', 'PublicKey', 'PublicKeyId', 'FullStoreAndReadSupport', 'ContentDestinationAsNTPServer', '__proto__', 'constructor', 'toString');
+    const field = fc.constantFrom(
+      ...Object.keys(BASE),
+      'HTTPSCertificate',
+      'ContainerType',
+      'WantEncryption',
+      'PublicKey',
+      'PublicKeyId',
+      'FullStoreAndReadSupport',
+      'ContentDestinationAsNTPServer',
+      '__proto__',
+      'constructor',
+      'toString',
+    );
     fc.assert(
-      fc.property(fc.array(fc.tuple(field, fc.option(fc.jsonValue(), { nil: undefined })), { maxLength: 4 }), fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 }), (changes, added) => {
-        const fields: Fields = { ...BASE, ...added };
-        for (const [name, value] of changes) {
-          if (value === undefined) delete fields[name];
-          else Object.defineProperty(fields, name, { value, enumerable: true, configurable: true, writable: true });
-        }
-        const result = parseConnectionFile(JSON.stringify(fields));
-        check(result);
-        // Anything accepted is within the limits.
-        if (result.ok) {
-          expect(result.file.SiteName.length).toBeLessThanOrEqual(64);
-          expect(result.file.AuthenticationTokenURI.length).toBeGreaterThanOrEqual(1);
-          expect(['mkv', 'mp4']).toContain(result.file.ContainerType);
-        }
-      }),
+      fc.property(
+        fc.array(fc.tuple(field, fc.option(fc.jsonValue(), { nil: undefined })), { maxLength: 4 }),
+        fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 }),
+        (changes, added) => {
+          const fields: Fields = { ...BASE, ...added };
+          for (const [name, value] of changes) {
+            if (value === undefined) delete fields[name];
+            else Object.defineProperty(fields, name, { value, enumerable: true, configurable: true, writable: true });
+          }
+          const result = parseConnectionFile(JSON.stringify(fields));
+          check(result);
+          // Anything accepted is within the limits.
+          if (result.ok) {
+            expect(result.file.SiteName.length).toBeLessThanOrEqual(64);
+            expect(result.file.AuthenticationTokenURI.length).toBeGreaterThanOrEqual(1);
+            expect(['mkv', 'mp4']).toContain(result.file.ContainerType);
+          }
+        },
+      ),
       propertyRuns(300),
     );
   });
@@ -328,7 +459,10 @@ describe('never throws (properties)', () => {
           ApplicationName: text(256),
           ApplicationVersion: text(128),
           ContentDestinationAsNTPServer: fc.boolean(),
-          AuthenticationTokenURI: fc.array(fc.webUrl({ validSchemes: ['http', 'https'] }), { minLength: 1, maxLength: 10 }),
+          AuthenticationTokenURI: fc.array(fc.webUrl({ validSchemes: ['http', 'https'] }), {
+            minLength: 1,
+            maxLength: 10,
+          }),
           BlobAPIUserName: text(64),
           BlobAPIKey: text(64),
           ContainerType: fc.constantFrom('mkv' as const, 'mp4' as const),

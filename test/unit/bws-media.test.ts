@@ -69,7 +69,10 @@ function walk(bytes: Buffer, from: number, to: number): EbmlElement[] {
   let at = from;
   while (at < to) {
     const element = readElement(bytes, at);
-    if (element.end > to) throw new Error(`EBML element 0x${element.id.toString(16)} at ${at} ends at ${element.end}, past its parent's end ${to}`);
+    if (element.end > to)
+      throw new Error(
+        `EBML element 0x${element.id.toString(16)} at ${at} ends at ${element.end}, past its parent's end ${to}`,
+      );
     found.push(element);
     at = element.end;
   }
@@ -91,7 +94,15 @@ function one(elements: EbmlElement[], id: number): EbmlElement {
 }
 
 /** What a Matroska clip holds, read back by walking it from byte 0 to its last byte. */
-function readMatroska(bytes: Buffer): { docType: string; timecodeScale: number; durationTicks: number; segment: EbmlElement; voidElement: EbmlElement; topLevel: number[]; inSegment: number[] } {
+function readMatroska(bytes: Buffer): {
+  docType: string;
+  timecodeScale: number;
+  durationTicks: number;
+  segment: EbmlElement;
+  voidElement: EbmlElement;
+  topLevel: number[];
+  inSegment: number[];
+} {
   const top = walk(bytes, 0, bytes.length);
   const ebml = one(top, EBML);
   const docType = one(walk(bytes, ebml.dataStart, ebml.end), DOC_TYPE);
@@ -114,7 +125,10 @@ function readMatroska(bytes: Buffer): { docType: string; timecodeScale: number; 
 }
 
 /** The boxes of an MP4 from byte 0 (32-bit sizes, or 1 + a 64-bit largesize). */
-function readBoxes(bytes: Buffer, total = bytes.length): { type: string; start: number; size: number; headerSize: number }[] {
+function readBoxes(
+  bytes: Buffer,
+  total = bytes.length,
+): { type: string; start: number; size: number; headerSize: number }[] {
   const boxes = [];
   let at = 0;
   while (at < Math.min(total, bytes.length)) {
@@ -139,10 +153,18 @@ describe('clip sizes', () => {
   it.each<ClipType>(['mkv', 'mp4'])('%s: the stream has exactly the requested size (property)', async (type) => {
     const min = minimum(type);
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.integer({ min, max: min + 300 }), fc.integer({ min, max: 3 * CHUNK + 100 }), fc.constantFrom(CHUNK, CHUNK + 1, CHUNK - 1, 2 * CHUNK, 2 * CHUNK + min)), fc.string(), async (bytes, seed) => {
-        const body = await collect({ type, bytes, durationSeconds: 30, seed });
-        expect(body.length).toBe(bytes);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.integer({ min, max: min + 300 }),
+          fc.integer({ min, max: 3 * CHUNK + 100 }),
+          fc.constantFrom(CHUNK, CHUNK + 1, CHUNK - 1, 2 * CHUNK, 2 * CHUNK + min),
+        ),
+        fc.string(),
+        async (bytes, seed) => {
+          const body = await collect({ type, bytes, durationSeconds: 30, seed });
+          expect(body.length).toBe(bytes);
+        },
+      ),
       propertyRuns(60),
     );
   });
@@ -178,39 +200,52 @@ describe('clip sizes', () => {
 });
 
 describe('too small sizes', () => {
-  it.each<ClipType>(['mkv', 'mp4'])('%s: clipHeader and clipStream throw RangeError, clipMd5 rejects with it (property)', async (type) => {
-    const min = minimum(type);
-    await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: min - 1 }), async (bytes) => {
-        const spec = { type, bytes, durationSeconds: 1, seed: 'small' };
-        expect(() => clipHeader(spec)).toThrow(RangeError);
-        expect(() => clipHeader(spec)).toThrow(new RegExp(`a ${type} clip needs at least ${min} bytes, not ${bytes}`));
-        expect(() => clipStream(spec)).toThrow(RangeError);
-        await expect(clipMd5(spec)).rejects.toThrow(RangeError);
-      }),
-      propertyRuns(40),
-    );
-  });
+  it.each<ClipType>(['mkv', 'mp4'])(
+    '%s: clipHeader and clipStream throw RangeError, clipMd5 rejects with it (property)',
+    async (type) => {
+      const min = minimum(type);
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 0, max: min - 1 }), async (bytes) => {
+          const spec = { type, bytes, durationSeconds: 1, seed: 'small' };
+          expect(() => clipHeader(spec)).toThrow(RangeError);
+          expect(() => clipHeader(spec)).toThrow(
+            new RegExp(`a ${type} clip needs at least ${min} bytes, not ${bytes}`),
+          );
+          expect(() => clipStream(spec)).toThrow(RangeError);
+          await expect(clipMd5(spec)).rejects.toThrow(RangeError);
+        }),
+        propertyRuns(40),
+      );
+    },
+  );
 });
 
 describe('determinism', () => {
-  it.each<ClipType>(['mkv', 'mp4'])('%s: the same spec gives the same bytes; another seed other bytes (property)', async (type) => {
-    await fc.assert(
-      fc.asyncProperty(fc.integer({ min: minimum(type) + 16, max: 200_000 }), fc.string(), fc.string(), async (bytes, seedA, seedB) => {
-        fc.pre(seedA !== seedB);
-        const a = await collect({ type, bytes, durationSeconds: 12, seed: seedA });
-        const again = await collect({ type, bytes, durationSeconds: 12, seed: seedA });
-        const b = await collect({ type, bytes, durationSeconds: 12, seed: seedB });
-        expect(again.equals(a)).toBe(true);
-        expect(b.equals(a)).toBe(false);
-        // Only the payload differs between seeds: the header is the same.
-        const header = clipHeader({ type, bytes, durationSeconds: 12, seed: seedA });
-        expect(b.subarray(0, header.length).equals(header)).toBe(true);
-        expect(b.subarray(header.length).equals(a.subarray(header.length))).toBe(false);
-      }),
-      propertyRuns(25),
-    );
-  });
+  it.each<ClipType>(['mkv', 'mp4'])(
+    '%s: the same spec gives the same bytes; another seed other bytes (property)',
+    async (type) => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: minimum(type) + 16, max: 200_000 }),
+          fc.string(),
+          fc.string(),
+          async (bytes, seedA, seedB) => {
+            fc.pre(seedA !== seedB);
+            const a = await collect({ type, bytes, durationSeconds: 12, seed: seedA });
+            const again = await collect({ type, bytes, durationSeconds: 12, seed: seedA });
+            const b = await collect({ type, bytes, durationSeconds: 12, seed: seedB });
+            expect(again.equals(a)).toBe(true);
+            expect(b.equals(a)).toBe(false);
+            // Only the payload differs between seeds: the header is the same.
+            const header = clipHeader({ type, bytes, durationSeconds: 12, seed: seedA });
+            expect(b.subarray(0, header.length).equals(header)).toBe(true);
+            expect(b.subarray(header.length).equals(a.subarray(header.length))).toBe(false);
+          },
+        ),
+        propertyRuns(25),
+      );
+    },
+  );
 
   it('the payload looks random (not zeros, not a short repeat)', async () => {
     const body = await collect({ type: 'mp4', bytes: 4 * CHUNK, durationSeconds: 1, seed: 'entropy' });
@@ -236,12 +271,19 @@ describe('determinism', () => {
 describe('clipMd5', () => {
   it.each<ClipType>(['mkv', 'mp4'])('%s: equals the MD5 of the streamed bytes (property)', async (type) => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: minimum(type), max: 3 * CHUNK }), fc.string(), fc.integer({ min: 1, max: 3600 }), async (bytes, seed, durationSeconds) => {
-        const spec = { type, bytes, durationSeconds, seed };
-        const streamed = createHash('md5').update(await collect(spec)).digest('hex');
-        expect(await clipMd5(spec)).toBe(streamed);
-        expect(await clipMd5(spec)).toMatch(/^[0-9a-f]{32}$/);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: minimum(type), max: 3 * CHUNK }),
+        fc.string(),
+        fc.integer({ min: 1, max: 3600 }),
+        async (bytes, seed, durationSeconds) => {
+          const spec = { type, bytes, durationSeconds, seed };
+          const streamed = createHash('md5')
+            .update(await collect(spec))
+            .digest('hex');
+          expect(await clipMd5(spec)).toBe(streamed);
+          expect(await clipMd5(spec)).toMatch(/^[0-9a-f]{32}$/);
+        },
+      ),
       propertyRuns(30),
     );
   });
@@ -251,20 +293,25 @@ describe('Matroska clips', () => {
   it('walk as EBML from byte 0 to the end: EBML (matroska), Segment covering the rest, Info with Duration, Void with the payload (property)', async () => {
     const min = minimum('mkv');
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min, max: min + 200_000 }), fc.integer({ min: 1, max: 86_400 }), fc.string(), async (bytes, durationSeconds, seed) => {
-        const body = await collect({ type: 'mkv', bytes, durationSeconds, seed });
-        const mkv = readMatroska(body);
-        expect(mkv.topLevel).toEqual([EBML, SEGMENT]);
-        expect(mkv.docType).toBe('matroska');
-        // The Segment is the last element and covers every byte after its header.
-        expect(mkv.segment.end).toBe(body.length);
-        expect(mkv.inSegment).toEqual([INFO, VOID]);
-        expect(mkv.timecodeScale).toBe(1_000_000);
-        expect(mkv.durationTicks).toBe(durationSeconds * 1000);
-        // The Void element carries the payload: everything up to the end of the file.
-        expect(mkv.voidElement.end).toBe(body.length);
-        expect(mkv.voidElement.size).toBe(bytes - clipHeader({ type: 'mkv', bytes, durationSeconds, seed }).length);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min, max: min + 200_000 }),
+        fc.integer({ min: 1, max: 86_400 }),
+        fc.string(),
+        async (bytes, durationSeconds, seed) => {
+          const body = await collect({ type: 'mkv', bytes, durationSeconds, seed });
+          const mkv = readMatroska(body);
+          expect(mkv.topLevel).toEqual([EBML, SEGMENT]);
+          expect(mkv.docType).toBe('matroska');
+          // The Segment is the last element and covers every byte after its header.
+          expect(mkv.segment.end).toBe(body.length);
+          expect(mkv.inSegment).toEqual([INFO, VOID]);
+          expect(mkv.timecodeScale).toBe(1_000_000);
+          expect(mkv.durationTicks).toBe(durationSeconds * 1000);
+          // The Void element carries the payload: everything up to the end of the file.
+          expect(mkv.voidElement.end).toBe(body.length);
+          expect(mkv.voidElement.size).toBe(bytes - clipHeader({ type: 'mkv', bytes, durationSeconds, seed }).length);
+        },
+      ),
       propertyRuns(40),
     );
   });
@@ -272,7 +319,9 @@ describe('Matroska clips', () => {
   it('the EBML header declares version 1 and DocType versions', async () => {
     const body = await collect({ type: 'mkv', bytes: 4096, durationSeconds: 3, seed: 'h' });
     const [ebml] = walk(body, 0, body.length);
-    const fields = new Map(walk(body, ebml.dataStart, ebml.end).map((e) => [e.id, body.readUIntBE(e.dataStart, Math.min(e.size, 6))]));
+    const fields = new Map(
+      walk(body, ebml.dataStart, ebml.end).map((e) => [e.id, body.readUIntBE(e.dataStart, Math.min(e.size, 6))]),
+    );
     expect(fields.get(0x4286)).toBe(1); // EBMLVersion
     expect(fields.get(0x42f7)).toBe(1); // EBMLReadVersion
     expect(fields.get(0x42f2)).toBe(4); // EBMLMaxIDLength
@@ -333,14 +382,17 @@ describe('MP4 clips', () => {
     [2 ** 32 + 24, 16], // one more: largesize
     [5 * 2 ** 30, 16],
     [5 * 2 ** 40 + 3, 16],
-  ])('clipHeader for %d bytes: mdat header of %d bytes, sized to the end of the file (nothing streamed)', (bytes, headerSize) => {
-    const header = clipHeader({ type: 'mp4', bytes, durationSeconds: 60, seed: 'big' });
-    expect(header.length).toBe(24 + headerSize);
-    const boxes = readBoxes(header, bytes);
-    expect(boxes.map((b) => b.type)).toEqual(['ftyp', 'mdat']);
-    expect(boxes[1]).toMatchObject({ start: 24, size: bytes - 24, headerSize });
-    if (headerSize === 16) expect(header.readUInt32BE(24)).toBe(1);
-  });
+  ])(
+    'clipHeader for %d bytes: mdat header of %d bytes, sized to the end of the file (nothing streamed)',
+    (bytes, headerSize) => {
+      const header = clipHeader({ type: 'mp4', bytes, durationSeconds: 60, seed: 'big' });
+      expect(header.length).toBe(24 + headerSize);
+      const boxes = readBoxes(header, bytes);
+      expect(boxes.map((b) => b.type)).toEqual(['ftyp', 'mdat']);
+      expect(boxes[1]).toMatchObject({ start: 24, size: bytes - 24, headerSize });
+      if (headerSize === 16) expect(header.readUInt32BE(24)).toBe(1);
+    },
+  );
 });
 
 describe('memory', () => {

@@ -28,13 +28,32 @@ function errors(text: string) {
 const plan = (input: PlanInput): Plan => PlanSchema.parse(input);
 
 /** One user, one camera, and the recordings given. */
-const small = (recordings: PlanInput['recordings']): Plan => plan({ users: [{ id: 'u1', name: 'User One' }], devices: [{ serial: 'CAM1', name: 'Camera', model: 'W200', firmware: '1.2.3' }], recordings });
+const small = (recordings: PlanInput['recordings']): Plan =>
+  plan({
+    users: [{ id: 'u1', name: 'User One' }],
+    devices: [{ serial: 'CAM1', name: 'Camera', model: 'W200', firmware: '1.2.3' }],
+    recordings,
+  });
 
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 describe('loadPlan errors: file:line:col', () => {
   it('an unknown key, at the key, at every level', () => {
-    const text = ['users:', '  - id: u1', '    name: U', '    colour: red', 'devices:', '  - { serial: CAM1, name: C, lens: wide }', 'recordings:', '  - user: u1', '    device: CAM1', '    bookmarks: [ { at: 2s, colour: red } ]', '    speed: fast', 'extra: 1', ''].join('\n');
+    const text = [
+      'users:',
+      '  - id: u1',
+      '    name: U',
+      '    colour: red',
+      'devices:',
+      '  - { serial: CAM1, name: C, lens: wide }',
+      'recordings:',
+      '  - user: u1',
+      '    device: CAM1',
+      '    bookmarks: [ { at: 2s, colour: red } ]',
+      '    speed: fast',
+      'extra: 1',
+      '',
+    ].join('\n');
     expect(errors(text).map((e) => [e.code, e.text])).toEqual([
       ['UNKNOWN_KEY', 'plan.yaml:4:5: unknown key "colour" in users.0'],
       ['UNKNOWN_KEY', 'plan.yaml:6:30: unknown key "lens" in devices.0'],
@@ -50,7 +69,9 @@ describe('loadPlan errors: file:line:col', () => {
     ['0MB', 'must be more than 0 bytes'],
     ['-5MB', '"-5MB" is not a size (e.g. 500MB, 2GiB, 1048576)'],
   ])('a bad size %s, at the value', (size, message) => {
-    const found = errors(`users: [ { id: u1, name: U } ]\ndevices: [ { serial: CAM1, name: C } ]\nrecordings:\n  - user: u1\n    device: CAM1\n    clip-size: ${size}\n`);
+    const found = errors(
+      `users: [ { id: u1, name: U } ]\ndevices: [ { serial: CAM1, name: C } ]\nrecordings:\n  - user: u1\n    device: CAM1\n    clip-size: ${size}\n`,
+    );
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ code: 'INVALID_VALUE', file: 'plan.yaml', line: 6, col: 16 });
     expect(found[0].text).toBe(`plan.yaml:6:16: ${message}`);
@@ -63,32 +84,67 @@ describe('loadPlan errors: file:line:col', () => {
     expect(found[0].col).toBe(`generate: { users: 1, devices: 1, recordings: 1, clip-size: `.length + 1);
   });
 
-  it.each(['2026-13-01T00:00:00Z', '2026-11-23T10:15:00+01:00', '2026-11-23', '2026-11-23 10:15:00Z', 'yesterday', '2026-11-23T10:15Z'])('a bad time %s, at the value', (time) => {
-    const found = errors(`users: [ { id: u1, name: U } ]\ndevices: [ { serial: CAM1, name: C } ]\nrecordings:\n  - user: u1\n    device: CAM1\n    trigger-on: "${time}"\n`);
+  it.each([
+    '2026-13-01T00:00:00Z',
+    '2026-11-23T10:15:00+01:00',
+    '2026-11-23',
+    '2026-11-23 10:15:00Z',
+    'yesterday',
+    '2026-11-23T10:15Z',
+  ])('a bad time %s, at the value', (time) => {
+    const found = errors(
+      `users: [ { id: u1, name: U } ]\ndevices: [ { serial: CAM1, name: C } ]\nrecordings:\n  - user: u1\n    device: CAM1\n    trigger-on: "${time}"\n`,
+    );
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ code: 'INVALID_VALUE', line: 6, col: 17 });
     expect(found[0].text).toBe(`plan.yaml:6:17: "${time}" is not an RFC 3339 UTC time like 2026-11-23T10:15:00Z`);
   });
 
   it('a time that is not a string', () => {
-    const found = errors('users: [ { id: u1, name: U } ]\ndevices: [ { serial: CAM1, name: C } ]\nrecordings: [ { user: u1, device: CAM1, trigger-on: 20261123 } ]\n');
-    expect(found.map((e) => [e.line, e.col, e.message])).toEqual([[3, 53, 'expected an RFC 3339 UTC time like 2026-11-23T10:15:00Z']]);
+    const found = errors(
+      'users: [ { id: u1, name: U } ]\ndevices: [ { serial: CAM1, name: C } ]\nrecordings: [ { user: u1, device: CAM1, trigger-on: 20261123 } ]\n',
+    );
+    expect(found.map((e) => [e.line, e.col, e.message])).toEqual([
+      [3, 53, 'expected an RFC 3339 UTC time like 2026-11-23T10:15:00Z'],
+    ]);
   });
 
   it('an impossible date or hour is refused, not rolled over', () => {
-    for (const time of ['2026-02-30T10:00:00Z', '2026-04-31T00:00:00Z', '2026-03-01T24:00:00Z', '2025-02-29T00:00:00Z']) {
-      const found = errors(`users: [ { id: u1, name: U } ]\ndevices: [ { serial: CAM1, name: C } ]\nrecordings:\n  - user: u1\n    device: CAM1\n    trigger-on: "${time}"\n`);
+    for (const time of [
+      '2026-02-30T10:00:00Z',
+      '2026-04-31T00:00:00Z',
+      '2026-03-01T24:00:00Z',
+      '2025-02-29T00:00:00Z',
+    ]) {
+      const found = errors(
+        `users: [ { id: u1, name: U } ]\ndevices: [ { serial: CAM1, name: C } ]\nrecordings:\n  - user: u1\n    device: CAM1\n    trigger-on: "${time}"\n`,
+      );
       expect(found.map((e) => [e.line, e.col])).toEqual([[6, 17]]);
     }
   });
 
   it('a bad duration', () => {
-    const found = errors('users: [ { id: u1, name: U } ]\ndevices: [ { serial: CAM1, name: C } ]\nrecordings:\n  - user: u1\n    device: CAM1\n    clip-duration: 30\n');
-    expect(found.map((e) => [e.code, e.text])).toEqual([['BAD_DURATION', 'plan.yaml:6:20: duration 30 has no unit; write 30ms or 30s']]);
+    const found = errors(
+      'users: [ { id: u1, name: U } ]\ndevices: [ { serial: CAM1, name: C } ]\nrecordings:\n  - user: u1\n    device: CAM1\n    clip-duration: 30\n',
+    );
+    expect(found.map((e) => [e.code, e.text])).toEqual([
+      ['BAD_DURATION', 'plan.yaml:6:20: duration 30 has no unit; write 30ms or 30s'],
+    ]);
   });
 
   it('a user or camera a recording names that is not in the plan, at the reference', () => {
-    const text = ['users:', '  - { id: u1, name: U }', 'devices:', '  - { serial: CAM1, name: C }', 'recordings:', '  - user: u1', '    device: CAM1', '  - user: ghost', '    device: CAM9', ''].join('\n');
+    const text = [
+      'users:',
+      '  - { id: u1, name: U }',
+      'devices:',
+      '  - { serial: CAM1, name: C }',
+      'recordings:',
+      '  - user: u1',
+      '    device: CAM1',
+      '  - user: ghost',
+      '    device: CAM9',
+      '',
+    ].join('\n');
     expect(errors(text).map((e) => [e.code, e.text])).toEqual([
       ['UNKNOWN_USER', 'plan.yaml:8:11: user "ghost" is not in users: (u1)'],
       ['UNKNOWN_DEVICE', 'plan.yaml:9:13: device "CAM9" is not in devices: (CAM1)'],
@@ -96,7 +152,10 @@ describe('loadPlan errors: file:line:col', () => {
   });
 
   it('references with no users or devices at all say "none"', () => {
-    expect(errors('recordings: [ { user: u1, device: CAM1 } ]\n').map((e) => e.message)).toEqual(['user "u1" is not in users: (none)', 'device "CAM1" is not in devices: (none)']);
+    expect(errors('recordings: [ { user: u1, device: CAM1 } ]\n').map((e) => e.message)).toEqual([
+      'user "u1" is not in users: (none)',
+      'device "CAM1" is not in devices: (none)',
+    ]);
   });
 
   it('ids and serials that cannot be part of names are refused', () => {
@@ -121,10 +180,16 @@ describe('loadPlan errors: file:line:col', () => {
 
   it('never throws (property)', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.jsonValue().map((v) => stringify(v))), (text) => {
-        const result = loadPlan(text, 'p.yaml');
-        if (!result.ok) for (const e of result.errors) expect(e.text).toMatch(/^p\.yaml:\d+:\d+: /);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.jsonValue().map((v) => stringify(v)),
+        ),
+        (text) => {
+          const result = loadPlan(text, 'p.yaml');
+          if (!result.ok) for (const e of result.errors) expect(e.text).toMatch(/^p\.yaml:\d+:\d+: /);
+        },
+      ),
       propertyRuns(200),
     );
   });
@@ -136,7 +201,9 @@ describe('defaults', () => {
   });
 
   it('fills in every default of users, devices, recordings and bookmarks', () => {
-    const loaded = load('users: [ { id: u1, name: U } ]\ndevices: [ { serial: CAM1, name: C } ]\nrecordings: [ { user: u1, device: CAM1, bookmarks: [ { at: 1s, tags: { n: 42 } } ] } ]\n');
+    const loaded = load(
+      'users: [ { id: u1, name: U } ]\ndevices: [ { serial: CAM1, name: C } ]\nrecordings: [ { user: u1, device: CAM1, bookmarks: [ { at: 1s, tags: { n: 42 } } ] } ]\n',
+    );
     expect(loaded.users).toEqual([{ id: 'u1', name: 'U', active: true }]);
     expect(loaded.devices).toEqual([{ serial: 'CAM1', name: 'C', model: 'W110', firmware: '11.11.73', active: true }]);
     expect(loaded.recordings).toEqual([
@@ -156,11 +223,20 @@ describe('defaults', () => {
   });
 
   it('generate: defaults one clip of 1 MiB and 30 s', () => {
-    expect(load('generate: { users: 1, devices: 1, recordings: 1 }\n').generate).toEqual({ users: 1, devices: 1, recordings: 1, clips: 1, 'clip-size': 1024 * 1024, 'clip-duration': 30_000 });
+    expect(load('generate: { users: 1, devices: 1, recordings: 1 }\n').generate).toEqual({
+      users: 1,
+      devices: 1,
+      recordings: 1,
+      clips: 1,
+      'clip-size': 1024 * 1024,
+      'clip-duration': 30_000,
+    });
   });
 
   it('sizes and times as written', () => {
-    const loaded = load('users: [ { id: u1, name: U } ]\ndevices: [ { serial: CAM1, name: C } ]\nrecordings: [ { user: u1, device: CAM1, clip-size: 5MB, trigger-on: "2026-11-23T10:15:00Z" }, { user: u1, device: CAM1, clip-size: 512KiB }, { user: u1, device: CAM1, clip-size: 1000 } ]\n');
+    const loaded = load(
+      'users: [ { id: u1, name: U } ]\ndevices: [ { serial: CAM1, name: C } ]\nrecordings: [ { user: u1, device: CAM1, clip-size: 5MB, trigger-on: "2026-11-23T10:15:00Z" }, { user: u1, device: CAM1, clip-size: 512KiB }, { user: u1, device: CAM1, clip-size: 1000 } ]\n',
+    );
     expect(loaded.recordings.map((r) => r['clip-size'])).toEqual([5_000_000, 512 * 1024, 1000]);
     expect(loaded.recordings[0]['trigger-on']).toBe(Date.UTC(2026, 10, 23, 10, 15, 0));
   });
@@ -176,15 +252,39 @@ describe('defaults', () => {
 
 describe('generate: expansion', () => {
   it('makes the users, cameras and recordings asked for, after the listed ones, round robin', () => {
-    const loaded = load(['users: [ { id: listed, name: Listed } ]', 'devices: [ { serial: LISTED1, name: L } ]', 'recordings: [ { user: listed, device: LISTED1 } ]', 'generate: { users: 3, devices: 2, recordings: 7, clips: 2, clip-size: 10KB, clip-duration: 5s }', ''].join('\n'));
+    const loaded = load(
+      [
+        'users: [ { id: listed, name: Listed } ]',
+        'devices: [ { serial: LISTED1, name: L } ]',
+        'recordings: [ { user: listed, device: LISTED1 } ]',
+        'generate: { users: 3, devices: 2, recordings: 7, clips: 2, clip-size: 10KB, clip-duration: 5s }',
+        '',
+      ].join('\n'),
+    );
     const expanded = expandPlan(loaded, OPTIONS);
     expect(expanded.users.map((u) => u.id)).toEqual(['listed', 'user_0001', 'user_0002', 'user_0003']);
     expect(expanded.devices.map((d) => d.id)).toEqual(['LISTED1', 'BWC00000001', 'BWC00000002']);
     expect(expanded.recordings).toHaveLength(8);
     expect(expanded.recordings[0]).toMatchObject({ userId: 'listed', serial: 'LISTED1' });
     const generated = expanded.recordings.slice(1);
-    expect(generated.map((r) => r.userId)).toEqual(['user_0001', 'user_0002', 'user_0003', 'user_0001', 'user_0002', 'user_0003', 'user_0001']);
-    expect(generated.map((r) => r.serial)).toEqual(['BWC00000001', 'BWC00000002', 'BWC00000001', 'BWC00000002', 'BWC00000001', 'BWC00000002', 'BWC00000001']);
+    expect(generated.map((r) => r.userId)).toEqual([
+      'user_0001',
+      'user_0002',
+      'user_0003',
+      'user_0001',
+      'user_0002',
+      'user_0003',
+      'user_0001',
+    ]);
+    expect(generated.map((r) => r.serial)).toEqual([
+      'BWC00000001',
+      'BWC00000002',
+      'BWC00000001',
+      'BWC00000002',
+      'BWC00000001',
+      'BWC00000002',
+      'BWC00000001',
+    ]);
     for (const r of generated) {
       expect(r.clips).toHaveLength(2);
       expect(r.clips.every((c) => c.bytes === 10_000 && c.stop - c.start === 5)).toBe(true);
@@ -194,18 +294,27 @@ describe('generate: expansion', () => {
 
   it('counts match for any sizes (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 30 }), fc.integer({ min: 0, max: 60 }), fc.integer({ min: 1, max: 4 }), (users, devices, recordings, clips) => {
-        const expanded = expandPlan(plan({ generate: { users, devices, recordings, clips, 'clip-size': 1000, 'clip-duration': '2s' } }), OPTIONS);
-        expect(expanded.users).toHaveLength(users);
-        expect(expanded.devices).toHaveLength(devices);
-        expect(expanded.recordings).toHaveLength(recordings);
-        expect(expanded.recordings.reduce((n, r) => n + r.clips.length, 0)).toBe(recordings * clips);
-        expect(new Set(expanded.recordings.map((r) => r.container)).size).toBe(recordings);
-        expect(new Set(expanded.recordings.map((r) => r.id)).size).toBe(recordings);
-        const ids = new Set(expanded.users.map((u) => u.id));
-        const serials = new Set(expanded.devices.map((d) => d.id));
-        expect(expanded.recordings.every((r) => ids.has(r.userId) && serials.has(r.serial))).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 1, max: 4 }),
+        (users, devices, recordings, clips) => {
+          const expanded = expandPlan(
+            plan({ generate: { users, devices, recordings, clips, 'clip-size': 1000, 'clip-duration': '2s' } }),
+            OPTIONS,
+          );
+          expect(expanded.users).toHaveLength(users);
+          expect(expanded.devices).toHaveLength(devices);
+          expect(expanded.recordings).toHaveLength(recordings);
+          expect(expanded.recordings.reduce((n, r) => n + r.clips.length, 0)).toBe(recordings * clips);
+          expect(new Set(expanded.recordings.map((r) => r.container)).size).toBe(recordings);
+          expect(new Set(expanded.recordings.map((r) => r.id)).size).toBe(recordings);
+          const ids = new Set(expanded.users.map((u) => u.id));
+          const serials = new Set(expanded.devices.map((d) => d.id));
+          expect(expanded.recordings.every((r) => ids.has(r.userId) && serials.has(r.serial))).toBe(true);
+        },
+      ),
       propertyRuns(60),
     );
   });
@@ -216,11 +325,20 @@ describe('expandPlan names and times', () => {
   const triggerSeconds = Date.UTC(2026, 10, 23, 10, 15, 0) / 1000;
 
   it('container {user}_{serial}_{YYYYMMDDTHHMMSSZ}, clips {start}_{id}.{type}, contiguous', () => {
-    const [r] = expandPlan(small([{ user: 'u1', device: 'CAM1', 'trigger-on': TRIGGER, clips: 3, 'clip-duration': '20s', 'clip-size': '2KB' }]), OPTIONS).recordings;
+    const [r] = expandPlan(
+      small([
+        { user: 'u1', device: 'CAM1', 'trigger-on': TRIGGER, clips: 3, 'clip-duration': '20s', 'clip-size': '2KB' },
+      ]),
+      OPTIONS,
+    ).recordings;
     expect(r.container).toBe('u1_CAM1_20261123T101500Z');
     expect(r.id).toBe('20261123T101500Z_0001');
     expect(r.triggerOn).toBe(triggerSeconds * 1000);
-    expect(r.clips.map((c) => c.name)).toEqual([`${triggerSeconds}_${r.id}.mkv`, `${triggerSeconds + 20}_${r.id}.mkv`, `${triggerSeconds + 40}_${r.id}.mkv`]);
+    expect(r.clips.map((c) => c.name)).toEqual([
+      `${triggerSeconds}_${r.id}.mkv`,
+      `${triggerSeconds + 20}_${r.id}.mkv`,
+      `${triggerSeconds + 40}_${r.id}.mkv`,
+    ]);
     expect(r.clips.map((c) => [c.start, c.stop])).toEqual([
       [triggerSeconds, triggerSeconds + 20],
       [triggerSeconds + 20, triggerSeconds + 40],
@@ -231,33 +349,57 @@ describe('expandPlan names and times', () => {
   });
 
   it('mp4 clips end .mp4', () => {
-    const [r] = expandPlan(small([{ user: 'u1', device: 'CAM1', 'trigger-on': TRIGGER, clips: 2 }]), { ...OPTIONS, containerType: 'mp4' }).recordings;
+    const [r] = expandPlan(small([{ user: 'u1', device: 'CAM1', 'trigger-on': TRIGGER, clips: 2 }]), {
+      ...OPTIONS,
+      containerType: 'mp4',
+    }).recordings;
     expect(r.clips.map((c) => c.name)).toEqual([`${triggerSeconds}_${r.id}.mp4`, `${triggerSeconds + 30}_${r.id}.mp4`]);
     expect(r.clips.every((c) => c.type === 'mp4')).toBe(true);
   });
 
   it('a recording id carries its place in the plan', () => {
-    const expanded = expandPlan(small([{ user: 'u1', device: 'CAM1', 'trigger-on': TRIGGER }, { user: 'u1', device: 'CAM1', 'trigger-on': '2026-11-23T11:00:00Z' }]), OPTIONS);
+    const expanded = expandPlan(
+      small([
+        { user: 'u1', device: 'CAM1', 'trigger-on': TRIGGER },
+        { user: 'u1', device: 'CAM1', 'trigger-on': '2026-11-23T11:00:00Z' },
+      ]),
+      OPTIONS,
+    );
     expect(expanded.recordings.map((r) => r.id)).toEqual(['20261123T101500Z_0001', '20261123T110000Z_0002']);
   });
 
   it('clip times are contiguous and cover the recording for any plan (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 600 }), fc.integer({ min: 0, max: 10 * 365 * 86_400 }), (clips, seconds, offset) => {
-        const trigger = new Date(Date.UTC(2020, 0, 1) + offset * 1000).toISOString().replace('.000Z', 'Z');
-        const [r] = expandPlan(small([{ user: 'u1', device: 'CAM1', 'trigger-on': trigger, clips, 'clip-duration': `${seconds}s` }]), OPTIONS).recordings;
-        expect(r.clips[0].start).toBe(Number(r.metadata.StartTime));
-        for (let i = 1; i < r.clips.length; i++) expect(r.clips[i].start).toBe(r.clips[i - 1].stop);
-        expect(r.clips[r.clips.length - 1].stop).toBe(Number(r.metadata.StopTime));
-        expect(Number(r.metadata.StopTime) - Number(r.metadata.StartTime)).toBe(clips * seconds);
-        expect(r.container.endsWith(`_${trigger.replace(/[-:]/g, '')}`)).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 1, max: 600 }),
+        fc.integer({ min: 0, max: 10 * 365 * 86_400 }),
+        (clips, seconds, offset) => {
+          const trigger = new Date(Date.UTC(2020, 0, 1) + offset * 1000).toISOString().replace('.000Z', 'Z');
+          const [r] = expandPlan(
+            small([{ user: 'u1', device: 'CAM1', 'trigger-on': trigger, clips, 'clip-duration': `${seconds}s` }]),
+            OPTIONS,
+          ).recordings;
+          expect(r.clips[0].start).toBe(Number(r.metadata.StartTime));
+          for (let i = 1; i < r.clips.length; i++) expect(r.clips[i].start).toBe(r.clips[i - 1].stop);
+          expect(r.clips[r.clips.length - 1].stop).toBe(Number(r.metadata.StopTime));
+          expect(Number(r.metadata.StopTime) - Number(r.metadata.StartTime)).toBe(clips * seconds);
+          expect(r.container.endsWith(`_${trigger.replace(/[-:]/g, '')}`)).toBe(true);
+        },
+      ),
       propertyRuns(100),
     );
   });
 
   it('recordings without a trigger time end before now, 10 minutes apart, in plan order', () => {
-    const expanded = expandPlan(small([{ user: 'u1', device: 'CAM1', clips: 2, 'clip-duration': '1m' }, { user: 'u1', device: 'CAM1', clips: 2, 'clip-duration': '1m' }, { user: 'u1', device: 'CAM1', clips: 2, 'clip-duration': '1m' }]), OPTIONS);
+    const expanded = expandPlan(
+      small([
+        { user: 'u1', device: 'CAM1', clips: 2, 'clip-duration': '1m' },
+        { user: 'u1', device: 'CAM1', clips: 2, 'clip-duration': '1m' },
+        { user: 'u1', device: 'CAM1', clips: 2, 'clip-duration': '1m' },
+      ]),
+      OPTIONS,
+    );
     const stops = expanded.recordings.map((r) => Number(r.metadata.StopTime) * 1000);
     const starts = expanded.recordings.map((r) => r.triggerOn);
     expect(stops.every((stop) => stop <= NOW)).toBe(true);
@@ -271,14 +413,42 @@ describe('expandPlan names and times', () => {
 describe('expandPlan metadata', () => {
   const TIMES = ['TriggerOnTime', 'TriggerOffTime', 'StartTime', 'StopTime'];
 
-  function oneRecording(extra: Partial<PlanInput['recordings'] extends (infer R)[] | undefined ? R : never> = {}): PlannedRecording {
-    return expandPlan(small([{ user: 'u1', device: 'CAM1', 'trigger-on': '2026-11-23T10:15:00Z', clips: 2, 'clip-duration': '30s', 'trigger-on-reason': 'Holster', 'trigger-off-reason': 'Timeout', timezone: 'America/New_York', ...extra }]), OPTIONS).recordings[0];
+  function oneRecording(
+    extra: Partial<PlanInput['recordings'] extends (infer R)[] | undefined ? R : never> = {},
+  ): PlannedRecording {
+    return expandPlan(
+      small([
+        {
+          user: 'u1',
+          device: 'CAM1',
+          'trigger-on': '2026-11-23T10:15:00Z',
+          clips: 2,
+          'clip-duration': '30s',
+          'trigger-on-reason': 'Holster',
+          'trigger-off-reason': 'Timeout',
+          timezone: 'America/New_York',
+          ...extra,
+        },
+      ]),
+      OPTIONS,
+    ).recordings[0];
   }
 
   it('the container carries every field of the reference, with an ISO twin for each time', () => {
     const r = oneRecording();
     expect(Object.keys(r.metadata).sort()).toEqual(
-      ['ContainerName', 'BWCSerialNumber', 'SCUSerialNumber', 'FirmwareVersion', 'UserID', 'BWCModel', 'TimeZone', 'TriggerOn', 'TriggerOff', ...TIMES.flatMap((t) => [t, `${t}ISO`])].sort(),
+      [
+        'ContainerName',
+        'BWCSerialNumber',
+        'SCUSerialNumber',
+        'FirmwareVersion',
+        'UserID',
+        'BWCModel',
+        'TimeZone',
+        'TriggerOn',
+        'TriggerOff',
+        ...TIMES.flatMap((t) => [t, `${t}ISO`]),
+      ].sort(),
     );
     expect(r.metadata).toMatchObject({
       ContainerName: r.container,
@@ -318,7 +488,16 @@ describe('expandPlan metadata', () => {
   });
 
   it('registrations: users Name/Active (Userid with StoreUserIDKey), cameras Name/Active/Model', () => {
-    const p = plan({ users: [{ id: 'u1', name: 'Alex Smith' }, { id: 'u2', name: 'Sam', active: false }], devices: [{ serial: 'CAM1', name: 'Camera 1', model: 'W200' }, { serial: 'CAM2', name: 'Camera 2', active: false }] });
+    const p = plan({
+      users: [
+        { id: 'u1', name: 'Alex Smith' },
+        { id: 'u2', name: 'Sam', active: false },
+      ],
+      devices: [
+        { serial: 'CAM1', name: 'Camera 1', model: 'W200' },
+        { serial: 'CAM2', name: 'Camera 2', active: false },
+      ],
+    });
     const plain = expandPlan(p, OPTIONS);
     expect(plain.users).toEqual([
       { id: 'u1', metadata: { Name: 'Alex Smith', Active: 'True' } },
@@ -328,15 +507,43 @@ describe('expandPlan metadata', () => {
       { id: 'CAM1', metadata: { Name: 'Camera 1', Active: 'True', Model: 'W200' } },
       { id: 'CAM2', metadata: { Name: 'Camera 2', Active: 'False', Model: 'W110' } },
     ]);
-    expect(expandPlan(p, { ...OPTIONS, storeUserIdKey: true }).users.map((u) => u.metadata.Userid)).toEqual(['u1', 'u2']);
+    expect(expandPlan(p, { ...OPTIONS, storeUserIdKey: true }).users.map((u) => u.metadata.Userid)).toEqual([
+      'u1',
+      'u2',
+    ]);
   });
 
   it('bookmarks: bookmark_{Timestamp}_{n}, CategoryID, StartTime, EndTime, Tags k:v;k:v', () => {
     const start = Date.UTC(2026, 10, 23, 10, 15) / 1000;
-    const r = oneRecording({ bookmarks: [{ at: '12s', category: '3', tags: { plate: 'ABC123', colour: 'red', count: 2 } }, { at: '40.5s', length: '5s' }] });
+    const r = oneRecording({
+      bookmarks: [
+        { at: '12s', category: '3', tags: { plate: 'ABC123', colour: 'red', count: 2 } },
+        { at: '40.5s', length: '5s' },
+      ],
+    });
     expect(r.bookmarks).toEqual([
-      { name: `bookmark_${start + 12}_1`, metadata: { CategoryID: '3', CategoryName: '', StartTime: String(start + 12), EndTime: String(start + 12), Tags: 'plate:ABC123;colour:red;count:2' }, body: '' },
-      { name: `bookmark_${start + 40}_2`, metadata: { CategoryID: '1', CategoryName: '', StartTime: String(start + 40.5), EndTime: String(start + 45.5), Tags: '' }, body: '' },
+      {
+        name: `bookmark_${start + 12}_1`,
+        metadata: {
+          CategoryID: '3',
+          CategoryName: '',
+          StartTime: String(start + 12),
+          EndTime: String(start + 12),
+          Tags: 'plate:ABC123;colour:red;count:2',
+        },
+        body: '',
+      },
+      {
+        name: `bookmark_${start + 40}_2`,
+        metadata: {
+          CategoryID: '1',
+          CategoryName: '',
+          StartTime: String(start + 40.5),
+          EndTime: String(start + 45.5),
+          Tags: '',
+        },
+        body: '',
+      },
     ]);
   });
 
@@ -345,7 +552,10 @@ describe('expandPlan metadata', () => {
     const byDefault = oneRecording({ gps: true });
     expect(byDefault.gpsTrail?.name).toBe(`${start}_${byDefault.id}_gpstrail.json`);
     expect(byDefault.gpsTrail?.metadata).toEqual({ StartTime: String(start), StopTime: String(start + 60) });
-    const track = JSON.parse(byDefault.gpsTrail?.body ?? '') as { RecordingID: string; Points: { Time: string; Latitude: number; Longitude: number }[] };
+    const track = JSON.parse(byDefault.gpsTrail?.body ?? '') as {
+      RecordingID: string;
+      Points: { Time: string; Latitude: number; Longitude: number }[];
+    };
     expect(track.RecordingID).toBe(byDefault.id);
     expect(track.Points).toHaveLength(7); // 0, 10, ... 60 s
     expect(track.Points[0].Time).toBe('2026-11-23T10:15:00.000Z');
@@ -355,33 +565,59 @@ describe('expandPlan metadata', () => {
       expect(Math.abs(p.Longitude)).toBeLessThanOrEqual(180);
     }
     const given = oneRecording({ gps: [{ at: '5s', lat: 59.3, lon: 18.07 }] });
-    expect(JSON.parse(given.gpsTrail?.body ?? '')).toEqual({ RecordingID: given.id, Points: [{ Time: '2026-11-23T10:15:05.000Z', Latitude: 59.3, Longitude: 18.07 }] });
+    expect(JSON.parse(given.gpsTrail?.body ?? '')).toEqual({
+      RecordingID: given.id,
+      Points: [{ Time: '2026-11-23T10:15:05.000Z', Latitude: 59.3, Longitude: 18.07 }],
+    });
     expect(oneRecording({ gps: false }).gpsTrail).toBeUndefined();
     expect(oneRecording({ gps: [] }).gpsTrail).toBeUndefined();
   });
 
   it('a recording of a camera not in the plan still expands (the destination refuses it), with the default model', () => {
-    const [r] = expandPlan(small([{ user: 'u1', device: 'NOCAM', 'trigger-on': '2026-11-23T10:15:00Z' }]), OPTIONS).recordings;
+    const [r] = expandPlan(
+      small([{ user: 'u1', device: 'NOCAM', 'trigger-on': '2026-11-23T10:15:00Z' }]),
+      OPTIONS,
+    ).recordings;
     expect(r.metadata).toMatchObject({ BWCSerialNumber: 'NOCAM', BWCModel: 'W110', FirmwareVersion: '11.11.73' });
   });
 
   it('two recordings that would share a container are refused', () => {
-    const found = errors('users: [ { id: u1, name: U } ]\ndevices: [ { serial: CAM1, name: C } ]\nrecordings:\n  - { user: u1, device: CAM1, trigger-on: "2026-11-23T10:15:00Z" }\n  - { user: u1, device: CAM1, trigger-on: "2026-11-23T10:15:00Z" }\n');
+    const found = errors(
+      'users: [ { id: u1, name: U } ]\ndevices: [ { serial: CAM1, name: C } ]\nrecordings:\n  - { user: u1, device: CAM1, trigger-on: "2026-11-23T10:15:00Z" }\n  - { user: u1, device: CAM1, trigger-on: "2026-11-23T10:15:00Z" }\n',
+    );
     expect(found.map((e) => e.line)).toEqual([5]);
   });
 
   it('two recordings of one user and camera in the same second get their own containers, a second apart', () => {
-    const expanded = expandPlan(small([{ user: 'u1', device: 'CAM1', 'trigger-on': '2026-11-23T10:15:00Z' }, { user: 'u1', device: 'CAM1', 'trigger-on': '2026-11-23T10:15:00.500Z' }]), OPTIONS);
-    expect(expanded.recordings.map((r) => r.container)).toEqual(['u1_CAM1_20261123T101500Z', 'u1_CAM1_20261123T101501Z']);
+    const expanded = expandPlan(
+      small([
+        { user: 'u1', device: 'CAM1', 'trigger-on': '2026-11-23T10:15:00Z' },
+        { user: 'u1', device: 'CAM1', 'trigger-on': '2026-11-23T10:15:00.500Z' },
+      ]),
+      OPTIONS,
+    );
+    expect(expanded.recordings.map((r) => r.container)).toEqual([
+      'u1_CAM1_20261123T101500Z',
+      'u1_CAM1_20261123T101501Z',
+    ]);
   });
 });
 
 describe('determinism', () => {
   it('the same plan and now give the same expansion; another now moves only untimed recordings', () => {
-    const p = plan({ ...DEFAULT_PLAN, recordings: [...(DEFAULT_PLAN.recordings ?? []), { user: 'officer_1', device: 'AABBCCDD1234', 'trigger-on': '2026-01-01T00:00:00Z' }], generate: { users: 2, devices: 2, recordings: 4 } });
+    const p = plan({
+      ...DEFAULT_PLAN,
+      recordings: [
+        ...(DEFAULT_PLAN.recordings ?? []),
+        { user: 'officer_1', device: 'AABBCCDD1234', 'trigger-on': '2026-01-01T00:00:00Z' },
+      ],
+      generate: { users: 2, devices: 2, recordings: 4 },
+    });
     const a = expandPlan(p, OPTIONS);
     expect(expandPlan(p, OPTIONS)).toEqual(a);
-    expect(JSON.stringify(expandPlan(PlanSchema.parse(JSON.parse(JSON.stringify(DEFAULT_PLAN))), OPTIONS))).toBe(JSON.stringify(expandPlan(PlanSchema.parse(DEFAULT_PLAN), OPTIONS)));
+    expect(JSON.stringify(expandPlan(PlanSchema.parse(JSON.parse(JSON.stringify(DEFAULT_PLAN))), OPTIONS))).toBe(
+      JSON.stringify(expandPlan(PlanSchema.parse(DEFAULT_PLAN), OPTIONS)),
+    );
     const later = expandPlan(p, { ...OPTIONS, now: NOW + 3600_000 });
     const timed = 3; // the fourth recording of the plan
     expect(later.recordings[timed]).toEqual(a.recordings[timed]);
@@ -390,11 +626,16 @@ describe('determinism', () => {
 
   it('loading the same text twice gives the same plan (property over generate counts)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 1, max: 50 }), fc.integer({ min: 0, max: 50 }), (users, devices, recordings) => {
-        const text = `generate: { users: ${users}, devices: ${devices}, recordings: ${recordings} }\n`;
-        expect(load(text)).toEqual(load(text));
-        expect(expandPlan(load(text), OPTIONS)).toEqual(expandPlan(load(text), OPTIONS));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 0, max: 50 }),
+        (users, devices, recordings) => {
+          const text = `generate: { users: ${users}, devices: ${devices}, recordings: ${recordings} }\n`;
+          expect(load(text)).toEqual(load(text));
+          expect(expandPlan(load(text), OPTIONS)).toEqual(expandPlan(load(text), OPTIONS));
+        },
+      ),
       propertyRuns(30),
     );
   });

@@ -78,7 +78,10 @@ describe('compileContentFilter: productions', () => {
   });
 
   it('ElementItem never matches, since JSON notifications carry no element items', () => {
-    for (const expr of ["boolean(//ElementItem[@Name='port'])", "boolean(//tt:ElementItem[@Name='port' or @Value='1'])"]) {
+    for (const expr of [
+      "boolean(//ElementItem[@Name='port'])",
+      "boolean(//tt:ElementItem[@Name='port' or @Value='1'])",
+    ]) {
       const filter = compile(expr);
       expect([PORT_1, PORT_2, VIRTUAL, EMPTY].some((m) => filter.matches(m))).toBe(false);
     }
@@ -165,21 +168,45 @@ describe('compileContentFilter: errors', () => {
     ['  \t\n ', 'content filter is empty', 1],
     ["boolean(//SimpleItem[@Name='port' and @Value='1')", "expected ']' at column 49, found ')'", 49],
     ["boolean(//SimpleItem[@Name='port'", "expected ']' at column 34, found the end of the filter", 34],
-    ["boolean(//SimpleItem[@Name='port'])  and boolean(//SimpleItem[@Name='x)", 'unterminated string starting at column 69', 69],
-    ["boolean(//SimpleItem[@Name='port' and Value='1'])", "expected '@Name' or '@Value' at column 39, found 'Value'", 39],
+    [
+      "boolean(//SimpleItem[@Name='port'])  and boolean(//SimpleItem[@Name='x)",
+      'unterminated string starting at column 69',
+      69,
+    ],
+    [
+      "boolean(//SimpleItem[@Name='port' and Value='1'])",
+      "expected '@Name' or '@Value' at column 39, found 'Value'",
+      39,
+    ],
     ["boolean(//SimpleItem[@name='port'])", "expected '@Name' or '@Value' at column 22, found '@name'", 22],
     ['boolean(//SimpleItem[@ Name="x"])', "expected '@Name' or '@Value' at column 22", 22],
     ['(   xyz', "unexpected 'xyz' at column 5: expected 'boolean(', 'not(' or '('", 5],
-    ["boolean(//SimpleItem[@Name='a']) xyz", "unexpected 'xyz' at column 34: expected 'and', 'or' or the end of the filter", 34],
-    ["boolean(//SimpleItem[@Name='a']) and", "unexpected end of filter at column 37: expected 'boolean(', 'not(' or '('", 37],
-    ["boolean(//SimpleItem[@Name='a']) AND boolean(//SimpleItem[@Name='b'])", "unexpected 'AND' at column 34: expected 'and', 'or' or the end of the filter", 34],
+    [
+      "boolean(//SimpleItem[@Name='a']) xyz",
+      "unexpected 'xyz' at column 34: expected 'and', 'or' or the end of the filter",
+      34,
+    ],
+    [
+      "boolean(//SimpleItem[@Name='a']) and",
+      "unexpected end of filter at column 37: expected 'boolean(', 'not(' or '('",
+      37,
+    ],
+    [
+      "boolean(//SimpleItem[@Name='a']) AND boolean(//SimpleItem[@Name='b'])",
+      "unexpected 'AND' at column 34: expected 'and', 'or' or the end of the filter",
+      34,
+    ],
     ["Boolean(//SimpleItem[@Name='a'])", "unexpected 'Boolean' at column 1: expected 'boolean(', 'not(' or '('", 1],
     ["boolean //SimpleItem[@Name='a']", "expected '(' after 'boolean' at column 9, found '//'", 9],
     ["not boolean(//SimpleItem[@Name='a'])", "expected '(' after 'not' at column 5, found 'boolean'", 5],
     ["boolean(/SimpleItem[@Name='a'])", "unexpected '/' at column 9: expected '//'", 9],
     ["boolean(SimpleItem[@Name='a'])", "expected '//' at column 9, found 'SimpleItem'", 9],
     ["boolean(//Item[@Name='a'])", "expected 'SimpleItem' or 'ElementItem' at column 11, found 'Item'", 11],
-    ["boolean(//tt:simpleitem[@Name='a'])", "expected 'SimpleItem' or 'ElementItem' at column 11, found 'tt:simpleitem'", 11],
+    [
+      "boolean(//tt:simpleitem[@Name='a'])",
+      "expected 'SimpleItem' or 'ElementItem' at column 11, found 'tt:simpleitem'",
+      11,
+    ],
     ["boolean(//SimpleItem(@Name='a'))", "expected '[' at column 21, found '('", 21],
     ["boolean(//SimpleItem[@Name 'a'])", "expected '=' at column 28, found string 'a'", 28],
     ['boolean(//SimpleItem[@Name=port])', "expected a quoted string at column 28, found 'port'", 28],
@@ -188,8 +215,12 @@ describe('compileContentFilter: errors', () => {
     ["boolean(//SimpleItem[@Name='a'])#", "invalid character '#' at column 33", 33],
     ["boolean(//SimpleItem[@Name='a'])\u0000", 'invalid character U+0000 at column 33', 33],
     ["(boolean(//SimpleItem[@Name='a'])", "expected ')' at column 34, found the end of the filter", 34],
-    ["boolean(//SimpleItem[@Name='a'])) ", "unexpected ')' at column 33: expected 'and', 'or' or the end of the filter", 33],
-    ["boolean(//SimpleItem[])", "expected '@Name' or '@Value' at column 22, found ']'", 22],
+    [
+      "boolean(//SimpleItem[@Name='a'])) ",
+      "unexpected ')' at column 33: expected 'and', 'or' or the end of the filter",
+      33,
+    ],
+    ['boolean(//SimpleItem[])', "expected '@Name' or '@Value' at column 22, found ']'", 22],
     ['@Name="x"', "unexpected '@Name' at column 1: expected 'boolean(', 'not(' or '('", 1],
   ];
 
@@ -256,7 +287,12 @@ describe('compileContentFilter: properties', () => {
     }
   }
 
-  const filterChars = fc.constantFrom(...`()[]=/@'" \tandornotbooleanSimpleItemElementItemNameValue:#x1`.split(''), '\u0000', '\ud800', 'Ω');
+  const filterChars = fc.constantFrom(
+    ...`()[]=/@'" \tandornotbooleanSimpleItemElementItemNameValue:#x1`.split(''),
+    '\u0000',
+    '\ud800',
+    'Ω',
+  );
 
   it('any string yields a result with a column inside the input, never an exception', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), checkResultShape), { numRuns: 1500 });
@@ -265,7 +301,8 @@ describe('compileContentFilter: properties', () => {
 
   // A random tree, its rendering, and a direct evaluation of the tree as the reference.
   type Attr = { op: 'name' | 'value'; text: string } | { op: 'and' | 'or'; l: Attr; r: Attr } | { op: 'not'; x: Attr };
-  type Expr = { op: 'item'; element: boolean; attr: Attr } | { op: 'and' | 'or'; l: Expr; r: Expr } | { op: 'not'; x: Expr };
+  type Expr =
+    { op: 'item'; element: boolean; attr: Attr } | { op: 'and' | 'or'; l: Expr; r: Expr } | { op: 'not'; x: Expr };
   const texts = fc.constantFrom('a', 'b', '1', '');
 
   const attrArb = fc.letrec<{ attr: Attr }>((tie) => ({
@@ -279,7 +316,11 @@ describe('compileContentFilter: properties', () => {
   const exprArb = fc.letrec<{ expr: Expr }>((tie) => ({
     expr: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
-      fc.record({ op: fc.constant('item' as const), element: fc.constantFrom(false, false, false, true), attr: attrArb }),
+      fc.record({
+        op: fc.constant('item' as const),
+        element: fc.constantFrom(false, false, false, true),
+        attr: attrArb,
+      }),
       fc.record({ op: fc.constantFrom('and' as const, 'or' as const), l: tie('expr'), r: tie('expr') }),
       fc.record({ op: fc.constant('not' as const), x: tie('expr') }),
     ),
@@ -347,8 +388,13 @@ describe('compileContentFilter: properties', () => {
   }
 
   const record = fc.dictionary(texts, texts, { maxKeys: 3 });
-  const message: fc.Arbitrary<NotificationMessage> = fc.record({ source: record, key: record, data: record }, { requiredKeys: [] });
-  const validExpression = fc.tuple(exprArb, fc.constantFrom("'", '"')).map(([tree, quote]) => ({ tree, text: renderExpr(tree, quote) }));
+  const message: fc.Arbitrary<NotificationMessage> = fc.record(
+    { source: record, key: record, data: record },
+    { requiredKeys: [] },
+  );
+  const validExpression = fc
+    .tuple(exprArb, fc.constantFrom("'", '"'))
+    .map(([tree, quote]) => ({ tree, text: renderExpr(tree, quote) }));
 
   it('agrees with a direct evaluation of the expression tree it was rendered from', () => {
     fc.assert(

@@ -9,7 +9,8 @@ function paramsOf(header: string): Record<string, string> {
   return Object.fromEntries(parsed.value.params);
 }
 
-const RFC_CHALLENGE = 'Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=MD5, nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS"';
+const RFC_CHALLENGE =
+  'Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=MD5, nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS"';
 
 describe('digestAuthorization', () => {
   it('answers the RFC 7616 example challenge with the RFC answer', () => {
@@ -31,9 +32,16 @@ describe('digestAuthorization', () => {
   });
 
   it('answers the SHA-256 challenge of the RFC example with the RFC answer', () => {
-    const header = digestAuthorization(RFC_CHALLENGE.replace('MD5', 'SHA-256'), 'Mufasa', 'Circle of Life', 'GET', '/dir/index.html', {
-      cnonce: 'f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ',
-    });
+    const header = digestAuthorization(
+      RFC_CHALLENGE.replace('MD5', 'SHA-256'),
+      'Mufasa',
+      'Circle of Life',
+      'GET',
+      '/dir/index.html',
+      {
+        cnonce: 'f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ',
+      },
+    );
     expect(paramsOf(header).response).toBe('753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1');
     expect(paramsOf(header).algorithm).toBe('SHA-256');
   });
@@ -51,17 +59,32 @@ describe('digestAuthorization', () => {
   });
 
   it('treats a challenge without algorithm as MD5', () => {
-    const header = digestAuthorization('Digest realm="r", nonce="n", qop="auth"', 'u', 'p', 'GET', '/x', { cnonce: 'c' });
+    const header = digestAuthorization('Digest realm="r", nonce="n", qop="auth"', 'u', 'p', 'GET', '/x', {
+      cnonce: 'c',
+    });
     const params = paramsOf(header);
     expect(params.algorithm).toBe('MD5');
     expect(params.opaque).toBeUndefined();
     expect(params.response).toBe(
-      digestResponse({ algorithm: 'MD5', username: 'u', password: 'p', realm: 'r', nonce: 'n', method: 'GET', uri: '/x', nc: '00000001', cnonce: 'c', qop: 'auth' }),
+      digestResponse({
+        algorithm: 'MD5',
+        username: 'u',
+        password: 'p',
+        realm: 'r',
+        nonce: 'n',
+        method: 'GET',
+        uri: '/x',
+        nc: '00000001',
+        cnonce: 'c',
+        qop: 'auth',
+      }),
     );
   });
 
   it('quotes user names and URIs with quotes and backslashes so they parse back', () => {
-    const params = paramsOf(digestAuthorization('Digest realm="r\\"x", nonce="n"', 'we"ird\\name', 'p', 'GET', '/a?b="c"'));
+    const params = paramsOf(
+      digestAuthorization('Digest realm="r\\"x", nonce="n"', 'we"ird\\name', 'p', 'GET', '/a?b="c"'),
+    );
     expect(params.username).toBe('we"ird\\name');
     expect(params.realm).toBe('r"x');
     expect(params.uri).toBe('/a?b="c"');
@@ -85,12 +108,20 @@ describe('digestAuthorization', () => {
     });
 
     it('finds a Digest challenge after a Basic one in the same header value', () => {
-      expect(paramsOf(digestAuthorization('Basic realm="r", Digest realm="r", nonce="n2"', 'u', 'p', 'GET', '/')).nonce).toBe('n2');
+      expect(
+        paramsOf(digestAuthorization('Basic realm="r", Digest realm="r", nonce="n2"', 'u', 'p', 'GET', '/')).nonce,
+      ).toBe('n2');
     });
 
     it('skips unparseable values, unknown algorithms and challenges without realm or nonce', () => {
       const header = digestAuthorization(
-        ['Digest realm="broken', 'Digest realm="r", nonce="x", algorithm=SHA-1', 'Digest nonce="no-realm"', 'Digest realm="no-nonce"', 'Digest realm="r", nonce="good"'],
+        [
+          'Digest realm="broken',
+          'Digest realm="r", nonce="x", algorithm=SHA-1',
+          'Digest nonce="no-realm"',
+          'Digest realm="no-nonce"',
+          'Digest realm="r", nonce="good"',
+        ],
         'u',
         'p',
         'GET',
@@ -102,7 +133,9 @@ describe('digestAuthorization', () => {
     it('throws when no usable Digest challenge is offered', () => {
       expect(() => digestAuthorization('Basic realm="r"', 'u', 'p', 'GET', '/')).toThrow(/no usable Digest challenge/);
       expect(() => digestAuthorization([], 'u', 'p', 'GET', '/')).toThrow(/no usable Digest challenge/);
-      expect(() => digestAuthorization(offered, 'u', 'p', 'GET', '/', { algorithm: 'SHA-512-256' })).toThrow(/no usable Digest challenge for SHA-512-256/);
+      expect(() => digestAuthorization(offered, 'u', 'p', 'GET', '/', { algorithm: 'SHA-512-256' })).toThrow(
+        /no usable Digest challenge for SHA-512-256/,
+      );
     });
   });
 });

@@ -1,4 +1,10 @@
-import { DIGEST_ALGORITHMS, type DigestInputs, digestResponse, hasher, parseAlgorithm } from '../../src/auth/digest-hash';
+import {
+  DIGEST_ALGORITHMS,
+  type DigestInputs,
+  digestResponse,
+  hasher,
+  parseAlgorithm,
+} from '../../src/auth/digest-hash';
 
 /** RFC 7616 section 3.9.1: the same request answered with MD5 and with SHA-256. */
 const RFC7616_EXAMPLE: Omit<DigestInputs, 'algorithm'> = {
@@ -19,7 +25,9 @@ describe('digestResponse: RFC 7616 section 3.9.1 known answers', () => {
   });
 
   it('SHA-256 gives 753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1', () => {
-    expect(digestResponse({ ...RFC7616_EXAMPLE, algorithm: 'SHA-256' })).toBe('753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1');
+    expect(digestResponse({ ...RFC7616_EXAMPLE, algorithm: 'SHA-256' })).toBe(
+      '753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1',
+    );
   });
 
   it('RFC 2617 section 3.5 (MD5, qop=auth) gives 6629fae49393a05397450978507c4ef1', () => {
@@ -68,7 +76,9 @@ describe('digestResponse: -sess algorithms', () => {
     const { username, realm, password, nonce, cnonce, method, uri, nc } = RFC7616_EXAMPLE;
     const ha1 = h(`${h(`${username}:${realm}:${password}`)}:${nonce}:${cnonce}`);
     const ha2 = h(`${method}:${uri}`);
-    expect(digestResponse({ ...RFC7616_EXAMPLE, algorithm: 'MD5-sess' })).toBe(h(`${ha1}:${nonce}:${nc}:${cnonce}:auth:${ha2}`));
+    expect(digestResponse({ ...RFC7616_EXAMPLE, algorithm: 'MD5-sess' })).toBe(
+      h(`${ha1}:${nonce}:${nc}:${cnonce}:auth:${ha2}`),
+    );
   });
 
   it('every algorithm gives a different answer of the right length', () => {

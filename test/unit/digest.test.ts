@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { parseChallenges, parseCredentials, quote } from '../../src/auth/auth-params';
-import { DIGEST_ALGORITHMS, type DigestAlgorithm, DigestServer, type DigestServerOptions, type DigestVerdict } from '../../src/auth/digest';
+import {
+  DIGEST_ALGORITHMS,
+  type DigestAlgorithm,
+  DigestServer,
+  type DigestServerOptions,
+  type DigestVerdict,
+} from '../../src/auth/digest';
 import { digestAuthorization } from '../../src/auth/digest-client';
 import { digestResponse } from '../../src/auth/digest-hash';
 import { ManualClock } from '../../src/clock';
@@ -65,14 +71,45 @@ function edit(header: string, change: (params: Map<string, string>) => void): st
 }
 
 /** Builds correct credentials from parts, for nonces and realms a challenge does not offer. */
-function crafted(parts: { nonce: string; realm?: string; algorithm?: DigestAlgorithm; uri?: string; password?: string; nc?: string; cnonce?: string }): string {
+function crafted(parts: {
+  nonce: string;
+  realm?: string;
+  algorithm?: DigestAlgorithm;
+  uri?: string;
+  password?: string;
+  nc?: string;
+  cnonce?: string;
+}): string {
   const realm = parts.realm ?? REALM;
   const algorithm = parts.algorithm ?? 'MD5';
   const uri = parts.uri ?? '/x';
   const nc = parts.nc ?? '00000001';
   const cnonce = parts.cnonce ?? 'abc';
-  const response = digestResponse({ algorithm, username: 'root', password: parts.password ?? 'pass', realm, method: 'GET', uri, nonce: parts.nonce, nc, cnonce, qop: 'auth' });
-  return build(new Map([['username', 'root'], ['realm', realm], ['nonce', parts.nonce], ['uri', uri], ['algorithm', algorithm], ['response', response], ['qop', 'auth'], ['nc', nc], ['cnonce', cnonce]]));
+  const response = digestResponse({
+    algorithm,
+    username: 'root',
+    password: parts.password ?? 'pass',
+    realm,
+    method: 'GET',
+    uri,
+    nonce: parts.nonce,
+    nc,
+    cnonce,
+    qop: 'auth',
+  });
+  return build(
+    new Map([
+      ['username', 'root'],
+      ['realm', realm],
+      ['nonce', parts.nonce],
+      ['uri', uri],
+      ['algorithm', algorithm],
+      ['response', response],
+      ['qop', 'auth'],
+      ['nc', nc],
+      ['cnonce', cnonce],
+    ]),
+  );
 }
 
 function nonceOf(challenge: string): string {
@@ -109,7 +146,9 @@ describe('DigestServer.challenges', () => {
 
   it('writes the challenge like a real device: realm, nonce, algorithm, qop', () => {
     const { server } = setup();
-    expect(server.challenges()[0]).toMatch(/^Digest realm="SVC_ACCC8E000001", nonce="[0-9a-f]{64}", algorithm=MD5, qop="auth"$/);
+    expect(server.challenges()[0]).toMatch(
+      /^Digest realm="SVC_ACCC8E000001", nonce="[0-9a-f]{64}", algorithm=MD5, qop="auth"$/,
+    );
   });
 
   it('adds stale=true when asked', () => {
@@ -142,7 +181,9 @@ describe('DigestServer.verify: round trips', () => {
 
   it('accepts every account with its own password', () => {
     const { server } = setup();
-    expect(server.verify(answer(server, { username: 'operator', password: 'op-secret' }), 'GET', '/svc-cgi/wssession.cgi')).toEqual({ ok: true, username: 'operator' });
+    expect(
+      server.verify(answer(server, { username: 'operator', password: 'op-secret' }), 'GET', '/svc-cgi/wssession.cgi'),
+    ).toEqual({ ok: true, username: 'operator' });
   });
 
   it('accepts an upper-case response hash', () => {
@@ -165,7 +206,13 @@ describe('DigestServer.verify: round trips', () => {
 
   it('accepts a request target with a query string when the uri carries it too', () => {
     const { server } = setup();
-    expect(server.verify(answer(server, { uri: '/svc/ws-data-stream?sources=events' }), 'GET', '/svc/ws-data-stream?sources=events').ok).toBe(true);
+    expect(
+      server.verify(
+        answer(server, { uri: '/svc/ws-data-stream?sources=events' }),
+        'GET',
+        '/svc/ws-data-stream?sources=events',
+      ).ok,
+    ).toBe(true);
   });
 });
 
@@ -179,7 +226,10 @@ describe('DigestServer.verify: rejections', () => {
 
   it('refuses an unknown user', () => {
     const { server } = setup();
-    expectRejected(server.verify(answer(server, { username: 'mallory', password: 'pass' }), 'GET', URI), /unknown user "mallory"/);
+    expectRejected(
+      server.verify(answer(server, { username: 'mallory', password: 'pass' }), 'GET', URI),
+      /unknown user "mallory"/,
+    );
   });
 
   it('refuses an answer computed for another method', () => {
@@ -190,7 +240,10 @@ describe('DigestServer.verify: rejections', () => {
   it('refuses a wrong realm, even with a response computed for that realm', () => {
     const { server } = setup();
     const nonce = nonceOf(server.challenges()[0]);
-    expectRejected(server.verify(crafted({ nonce, realm: 'OTHER_REALM', uri: URI }), 'GET', URI), /realm "OTHER_REALM" does not match "SVC_ACCC8E000001"/);
+    expectRejected(
+      server.verify(crafted({ nonce, realm: 'OTHER_REALM', uri: URI }), 'GET', URI),
+      /realm "OTHER_REALM" does not match "SVC_ACCC8E000001"/,
+    );
   });
 
   it.each([
@@ -202,13 +255,26 @@ describe('DigestServer.verify: rejections', () => {
     ['an absolute URI', 'http://127.0.0.1/svc-cgi/wssession.cgi', '/svc-cgi/wssession.cgi'],
   ])('refuses a uri that differs from the request target: %s', (_what, uri, target) => {
     const { server } = setup();
-    expectRejected(server.verify(answer(server, { uri }), 'GET', target), /digest uri ".*" does not match the request target/);
+    expectRejected(
+      server.verify(answer(server, { uri }), 'GET', target),
+      /digest uri ".*" does not match the request target/,
+    );
   });
 
-  it.each(['qop', 'nc', 'cnonce', 'nonce', 'response', 'uri', 'realm', 'username'])('refuses credentials without %s', (field) => {
-    const { server } = setup();
-    expectRejected(server.verify(edit(answer(server), (p) => p.delete(field)), 'GET', URI), new RegExp(`digest credentials lack .*${field}`));
-  });
+  it.each(['qop', 'nc', 'cnonce', 'nonce', 'response', 'uri', 'realm', 'username'])(
+    'refuses credentials without %s',
+    (field) => {
+      const { server } = setup();
+      expectRejected(
+        server.verify(
+          edit(answer(server), (p) => p.delete(field)),
+          'GET',
+          URI,
+        ),
+        new RegExp(`digest credentials lack .*${field}`),
+      );
+    },
+  );
 
   it('names every missing field at once', () => {
     const { server } = setup();
@@ -222,17 +288,34 @@ describe('DigestServer.verify: rejections', () => {
 
   it.each(['auth-int', 'AUTH', ''])('refuses qop=%j', (qop) => {
     const { server } = setup();
-    expectRejected(server.verify(edit(answer(server), (p) => p.set('qop', qop)), 'GET', URI), /qop ".*" is not supported/);
+    expectRejected(
+      server.verify(
+        edit(answer(server), (p) => p.set('qop', qop)),
+        'GET',
+        URI,
+      ),
+      /qop ".*" is not supported/,
+    );
   });
 
   it.each(['1', '0000001', '000000001', '0000000g', '-0000001', ''])('refuses nc=%j (not 8 hex digits)', (nc) => {
     const { server } = setup();
-    expectRejected(server.verify(edit(answer(server), (p) => p.set('nc', nc)), 'GET', URI), /nc ".*" is not 8 hex digits/);
+    expectRejected(
+      server.verify(
+        edit(answer(server), (p) => p.set('nc', nc)),
+        'GET',
+        URI,
+      ),
+      /nc ".*" is not 8 hex digits/,
+    );
   });
 
   it('refuses a nonce it never issued', () => {
     const { server } = setup();
-    expectRejected(server.verify(crafted({ nonce: randomBytes(32).toString('hex'), uri: URI }), 'GET', URI), /nonce was not issued by this device/);
+    expectRejected(
+      server.verify(crafted({ nonce: randomBytes(32).toString('hex'), uri: URI }), 'GET', URI),
+      /nonce was not issued by this device/,
+    );
   });
 
   it('refuses a nonce altered in one digit, even with a response computed for it', () => {
@@ -250,7 +333,10 @@ describe('DigestServer.verify: rejections', () => {
     const raw = Buffer.from(nonce, 'hex');
     raw.writeBigUInt64BE(BigInt(clock.now() + 10 * LIFETIME), 0);
     clock.advance(LIFETIME);
-    expectRejected(server.verify(crafted({ nonce: raw.toString('hex'), uri: URI }), 'GET', URI), /nonce was not issued/);
+    expectRejected(
+      server.verify(crafted({ nonce: raw.toString('hex'), uri: URI }), 'GET', URI),
+      /nonce was not issued/,
+    );
   });
 
   it('refuses malformed nonces: wrong length, upper case, not hex', () => {
@@ -277,7 +363,10 @@ describe('DigestServer.verify: rejections', () => {
   it('refuses an algorithm it does not offer', () => {
     const { server } = setup({ algorithms: ['SHA-256'] });
     const md5Challenge = server.challenges()[0].replace('algorithm=SHA-256', 'algorithm=MD5');
-    expectRejected(server.verify(answer(server, { challenges: [md5Challenge] }), 'GET', URI), /algorithm MD5 is not offered \(offered: SHA-256\)/);
+    expectRejected(
+      server.verify(answer(server, { challenges: [md5Challenge] }), 'GET', URI),
+      /algorithm MD5 is not offered \(offered: SHA-256\)/,
+    );
   });
 
   it('refuses credentials without algorithm when MD5 is not offered', () => {
@@ -288,12 +377,26 @@ describe('DigestServer.verify: rejections', () => {
 
   it('refuses an unknown algorithm name', () => {
     const { server } = setup();
-    expectRejected(server.verify(edit(answer(server), (p) => p.set('algorithm', 'SHA-1')), 'GET', URI), /algorithm SHA-1 is not offered/);
+    expectRejected(
+      server.verify(
+        edit(answer(server), (p) => p.set('algorithm', 'SHA-1')),
+        'GET',
+        URI,
+      ),
+      /algorithm SHA-1 is not offered/,
+    );
   });
 
   it('refuses userhash=true', () => {
     const { server } = setup();
-    expectRejected(server.verify(edit(answer(server), (p) => p.set('userhash', 'true')), 'GET', URI), /userhash is not supported/);
+    expectRejected(
+      server.verify(
+        edit(answer(server), (p) => p.set('userhash', 'true')),
+        'GET',
+        URI,
+      ),
+      /userhash is not supported/,
+    );
   });
 
   it('refuses another scheme and malformed headers', () => {
@@ -402,7 +505,9 @@ describe('DigestServer.verify: replay policy', () => {
     it('does not spend a triple on a failed attempt', () => {
       const { server } = setup({ replay: 'strict' });
       const challenges = server.challenges();
-      expect(server.verify(answer(server, { challenges, uri: URI, cnonce: 'c', password: 'wrong' }), 'GET', URI).ok).toBe(false);
+      expect(
+        server.verify(answer(server, { challenges, uri: URI, cnonce: 'c', password: 'wrong' }), 'GET', URI).ok,
+      ).toBe(false);
       expect(server.verify(answer(server, { challenges, uri: URI, cnonce: 'c' }), 'GET', URI).ok).toBe(true);
     });
 

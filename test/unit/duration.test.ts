@@ -26,8 +26,14 @@ describe('parseDuration', () => {
     ['1d', 'duration "1d" is not a duration (e.g. 500ms, 2s, 1.5s, 1m30s, 1h)'],
     ['1e3ms', 'duration "1e3ms" is not a duration (e.g. 500ms, 2s, 1.5s, 1m30s, 1h)'],
     ['.5s', 'duration ".5s" is not a duration (e.g. 500ms, 2s, 1.5s, 1m30s, 1h)'],
-    ['30s1m', 'duration "30s1m" repeats or misorders units; write the largest unit first, each once (e.g. 500ms, 2s, 1.5s, 1m30s, 1h)'],
-    ['1s1s', 'duration "1s1s" repeats or misorders units; write the largest unit first, each once (e.g. 500ms, 2s, 1.5s, 1m30s, 1h)'],
+    [
+      '30s1m',
+      'duration "30s1m" repeats or misorders units; write the largest unit first, each once (e.g. 500ms, 2s, 1.5s, 1m30s, 1h)',
+    ],
+    [
+      '1s1s',
+      'duration "1s1s" repeats or misorders units; write the largest unit first, each once (e.g. 500ms, 2s, 1.5s, 1m30s, 1h)',
+    ],
     ['25d', 'duration "25d" is not a duration (e.g. 500ms, 2s, 1.5s, 1m30s, 1h)'],
     ['600h', 'duration "600h" is longer than the limit of 596h31m23s647ms (about 24.8 days)'],
   ])('rejects %j: %s', (text, message) => {
@@ -35,8 +41,14 @@ describe('parseDuration', () => {
   });
 
   it('rejects a YAML number with a hint and a non-string without throwing', () => {
-    expect(parseDuration(500)).toEqual({ ok: false, message: 'duration 500 has no unit; write 500ms or 500s (e.g. 500ms, 2s, 1.5s, 1m30s, 1h)' });
-    expect(parseDuration(null)).toEqual({ ok: false, message: 'a duration must be a string (e.g. 500ms, 2s, 1.5s, 1m30s, 1h)' });
+    expect(parseDuration(500)).toEqual({
+      ok: false,
+      message: 'duration 500 has no unit; write 500ms or 500s (e.g. 500ms, 2s, 1.5s, 1m30s, 1h)',
+    });
+    expect(parseDuration(null)).toEqual({
+      ok: false,
+      message: 'a duration must be a string (e.g. 500ms, 2s, 1.5s, 1m30s, 1h)',
+    });
   });
 
   it('accepts exactly the limit', () => {
@@ -71,7 +83,11 @@ describe('parseDuration', () => {
   });
 
   it('round-trips: a well-formed duration formats back to its canonical form', () => {
-    const part = (unit: string, max: number) => fc.option(fc.integer({ min: 0, max }).map((n) => `${n}${unit}`), { nil: '' });
+    const part = (unit: string, max: number) =>
+      fc.option(
+        fc.integer({ min: 0, max }).map((n) => `${n}${unit}`),
+        { nil: '' },
+      );
     fc.assert(
       fc.property(part('h', 500), part('m', 59), part('s', 59), part('ms', 999), (h, m, s, ms) => {
         const text = `${h}${m}${s}${ms}`;

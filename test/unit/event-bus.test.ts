@@ -108,7 +108,11 @@ describe('EventBus.publish: timestamps', () => {
   });
 
   it('a per-event timestamp overrides the mode; null means none', () => {
-    for (const mode of [{ mode: 'utc' } as const, { mode: 'none' } as const, { mode: 'local', offsetMinutes: 60 } as const]) {
+    for (const mode of [
+      { mode: 'utc' } as const,
+      { mode: 'none' } as const,
+      { mode: 'local', offsetMinutes: 60 } as const,
+    ]) {
       const { bus } = busAt(mode);
       const given = bus.publish(PORT, {}, { timestamp: 1639385866198 });
       expect(given.timestamp).toBe(1639385866198);
@@ -138,14 +142,20 @@ describe('EventBus: stateful events', () => {
     expect(states).toContain(latest);
     const port1 = states.filter((s) => s.topic === PORT && s.message.source?.port === '1');
     expect(port1).toEqual([latest]);
-    expect(states.find((s) => s.topic === PORT && s.message.source?.port === '2')?.message.data).toEqual({ state: '0' });
+    expect(states.find((s) => s.topic === PORT && s.message.source?.port === '2')?.message.data).toEqual({
+      state: '0',
+    });
   });
 
   it('tells states apart by key as well as source, whatever the member order', () => {
     const { bus } = busAt();
     bus.publish(MOTION, { source: { a: '1', b: '2' }, key: { id: '1' }, data: { on: '0' } }, { stateful: true });
     bus.publish(MOTION, { source: { a: '1', b: '2' }, key: { id: '2' }, data: { on: '0' } }, { stateful: true });
-    const replaced = bus.publish(MOTION, { source: { b: '2', a: '1' }, key: { id: '1' }, data: { on: '1' } }, { stateful: true });
+    const replaced = bus.publish(
+      MOTION,
+      { source: { b: '2', a: '1' }, key: { id: '1' }, data: { on: '1' } },
+      { stateful: true },
+    );
     expect(bus.currentStates()).toHaveLength(2);
     expect(bus.currentStates()).toContain(replaced);
   });
@@ -177,24 +187,34 @@ describe('EventBus: stateful events', () => {
 });
 
 describe('EventBus.publish: bad events', () => {
-  it.each(['', 'tns1:', ':Device', 'tns1:Device/', '/tns1:Device', 'tns1:Device//', 'a b', 'tns1:Dev ice', '1tns:Device', 'tns1:Device|x', 'a:b:c'])(
-    'BAD_EVENT for the topic %p',
-    (topic) => {
-      const { bus } = busAt();
-      const listener = jest.fn();
-      bus.subscribe(listener);
-      const err = thrown(() => bus.publish(topic, {}, { stateful: true }));
-      expect(err.code).toBe('BAD_EVENT');
-      expect(err.message).toContain('topic');
-      expect(listener).not.toHaveBeenCalled();
-      expect(bus.currentStates()).toEqual([]);
-      expect(bus.publishedCount).toBe(0);
-    },
-  );
+  it.each([
+    '',
+    'tns1:',
+    ':Device',
+    'tns1:Device/',
+    '/tns1:Device',
+    'tns1:Device//',
+    'a b',
+    'tns1:Dev ice',
+    '1tns:Device',
+    'tns1:Device|x',
+    'a:b:c',
+  ])('BAD_EVENT for the topic %p', (topic) => {
+    const { bus } = busAt();
+    const listener = jest.fn();
+    bus.subscribe(listener);
+    const err = thrown(() => bus.publish(topic, {}, { stateful: true }));
+    expect(err.code).toBe('BAD_EVENT');
+    expect(err.message).toContain('topic');
+    expect(listener).not.toHaveBeenCalled();
+    expect(bus.currentStates()).toEqual([]);
+    expect(bus.publishedCount).toBe(0);
+  });
 
   it('BAD_EVENT for a topic that is not a string', () => {
     const { bus } = busAt();
-    for (const topic of [undefined, null, 5, {}]) expect(thrown(() => bus.publish(topic as unknown as string)).code).toBe('BAD_EVENT');
+    for (const topic of [undefined, null, 5, {}])
+      expect(thrown(() => bus.publish(topic as unknown as string)).code).toBe('BAD_EVENT');
   });
 
   it.each<[string, unknown]>([
@@ -219,7 +239,14 @@ describe('EventBus.publish: bad events', () => {
 
   it('accepts topics of the grammar: QNames, NCNames, dots, dashes, underscores', () => {
     const { bus } = busAt();
-    for (const topic of ['tns1:Device', 'Device', '_x', 'tns1:Device/tnsvendor:IO/Port', 'a.b-c:d_e/f', 'tns1:VideoSource/MotionAlarm']) {
+    for (const topic of [
+      'tns1:Device',
+      'Device',
+      '_x',
+      'tns1:Device/tnsvendor:IO/Port',
+      'a.b-c:d_e/f',
+      'tns1:VideoSource/MotionAlarm',
+    ]) {
       expect(bus.publish(topic).topic).toBe(topic);
     }
     expect(bus.publishedCount).toBe(6);

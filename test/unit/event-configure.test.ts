@@ -1,4 +1,12 @@
-import { compileConfigure, type CompiledFilter, type ConfigureResult, type ConfigureRules, DEFAULT_MAX_FILTERS, EVENT_STREAM_API, filterMatches } from '../../src/events/configure';
+import {
+  compileConfigure,
+  type CompiledFilter,
+  type ConfigureResult,
+  type ConfigureRules,
+  DEFAULT_MAX_FILTERS,
+  EVENT_STREAM_API,
+  filterMatches,
+} from '../../src/events/configure';
 import type { NotificationMessage } from '../../src/events/content-filter';
 import { DEFAULT_TOPIC_ALIASES } from '../../src/events/topic-filter';
 import { RpcErrorCode, type RpcRequest } from '../../src/protocol/rpc';
@@ -39,7 +47,10 @@ describe('EVENT_STREAM_API', () => {
 describe('compileConfigure: eventFilterList itself', () => {
   it('2103 when params has no eventFilterList', () => {
     const result = compileConfigure(request({}), RULES);
-    expect(result).toEqual({ ok: false, error: { code: RpcErrorCode.PARAMETER_MISSING, message: expect.stringContaining('eventFilterList') } });
+    expect(result).toEqual({
+      ok: false,
+      error: { code: RpcErrorCode.PARAMETER_MISSING, message: expect.stringContaining('eventFilterList') },
+    });
     expect(RpcErrorCode.PARAMETER_MISSING).toBe(2103);
   });
 
@@ -70,7 +81,9 @@ describe('compileConfigure: eventFilterList itself', () => {
   });
 
   it('accepts the default limit of 256 filters', () => {
-    expect(filters(Array.from({ length: DEFAULT_MAX_FILTERS }, () => ({ topicFilter: PORT })))).toHaveLength(DEFAULT_MAX_FILTERS);
+    expect(filters(Array.from({ length: DEFAULT_MAX_FILTERS }, () => ({ topicFilter: PORT })))).toHaveLength(
+      DEFAULT_MAX_FILTERS,
+    );
     expect(error(Array.from({ length: DEFAULT_MAX_FILTERS + 1 }, () => ({ topicFilter: PORT }))).code).toBe(2104);
   });
 });
@@ -153,7 +166,11 @@ describe('compileConfigure: entries', () => {
   });
 
   it('compiles every entry, in order, keeping the source text', () => {
-    const compiled = filters([{ topicFilter: PORT }, { contentFilter: PORT1_ACTIVE }, { topicFilter: MOTION, contentFilter: PORT1_ACTIVE }]);
+    const compiled = filters([
+      { topicFilter: PORT },
+      { contentFilter: PORT1_ACTIVE },
+      { topicFilter: MOTION, contentFilter: PORT1_ACTIVE },
+    ]);
     expect(compiled.map((f) => [f.topic?.source, f.content?.source])).toEqual([
       [PORT, undefined],
       [undefined, PORT1_ACTIVE],
@@ -166,7 +183,10 @@ describe('compileConfigure: entries', () => {
     expect(withAlias.topic?.matches(PORT)).toBe(true);
     const [noAlias] = filters([{ topicFilter: 'onvif:Device/tnsvendor:IO/Port' }], { ...RULES, topicAliases: {} });
     expect(noAlias.topic?.matches(PORT)).toBe(false);
-    const [vendor] = filters([{ topicFilter: 'tns1:Device/tnsaxis:IO/Port' }], { ...RULES, topicAliases: { tnsaxis: 'tnsvendor' } });
+    const [vendor] = filters([{ topicFilter: 'tns1:Device/tnsaxis:IO/Port' }], {
+      ...RULES,
+      topicAliases: { tnsaxis: 'tnsvendor' },
+    });
     expect(vendor.topic?.matches(PORT)).toBe(true);
   });
 

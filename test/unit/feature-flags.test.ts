@@ -36,15 +36,24 @@ describe('FeatureFlags in memory', () => {
   });
 
   it('gets named flags', () => {
-    expect(new FeatureFlags(DEFINITIONS).get(['beta', 'alpha'])).toEqual({ ok: true, value: { beta: true, alpha: false } });
+    expect(new FeatureFlags(DEFINITIONS).get(['beta', 'alpha'])).toEqual({
+      ok: true,
+      value: { beta: true, alpha: false },
+    });
   });
 
   it('get names every unknown flag', () => {
-    expect(new FeatureFlags(DEFINITIONS).get(['alpha', 'nope', 'nada'])).toEqual({ ok: false, unknown: ['nope', 'nada'] });
+    expect(new FeatureFlags(DEFINITIONS).get(['alpha', 'nope', 'nada'])).toEqual({
+      ok: false,
+      unknown: ['nope', 'nada'],
+    });
   });
 
   it('get does not take inherited object members for flags', () => {
-    expect(new FeatureFlags(DEFINITIONS).get(['constructor', '__proto__', 'toString'])).toEqual({ ok: false, unknown: ['constructor', '__proto__', 'toString'] });
+    expect(new FeatureFlags(DEFINITIONS).get(['constructor', '__proto__', 'toString'])).toEqual({
+      ok: false,
+      unknown: ['constructor', '__proto__', 'toString'],
+    });
   });
 
   it('set changes values and keeps defaults', async () => {
@@ -124,7 +133,8 @@ describe('FeatureFlags persistence', () => {
     const flags = new FeatureFlags(DEFINITIONS, file);
     for (let round = 0; round < 5; round++) {
       const writes: Array<Promise<unknown>> = [];
-      for (let i = 0; i < 40; i++) writes.push(flags.set({ alpha: (i + round) % 2 === 0, gamma: (i + round) % 3 === 0 }));
+      for (let i = 0; i < 40; i++)
+        writes.push(flags.set({ alpha: (i + round) % 2 === 0, gamma: (i + round) % 3 === 0 }));
       await Promise.all(writes);
       expect(valuesOf(flags)).toEqual({ alpha: (39 + round) % 2 === 0, beta: true, gamma: (39 + round) % 3 === 0 });
       expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(valuesOf(flags));
@@ -155,11 +165,14 @@ describe('FeatureFlags persistence', () => {
       expect(problems).toHaveLength(1);
     });
 
-    it.each([['[]'], ['null'], ['true'], ['"alpha"'], ['3']])('a JSON %s that is not an object: defaults, one problem', (content) => {
-      const { values, problems } = load(content);
-      expect(values).toEqual(DEFAULTS);
-      expect(problems).toEqual([expect.stringMatching(/flags\.json is not a JSON object; using defaults$/)]);
-    });
+    it.each([['[]'], ['null'], ['true'], ['"alpha"'], ['3']])(
+      'a JSON %s that is not an object: defaults, one problem',
+      (content) => {
+        const { values, problems } = load(content);
+        expect(values).toEqual(DEFAULTS);
+        expect(problems).toEqual([expect.stringMatching(/flags\.json is not a JSON object; using defaults$/)]);
+      },
+    );
 
     it('an unknown flag name: ignored, the other values kept', () => {
       const { values, problems } = load('{"alpha": true, "retired": true}');
@@ -170,7 +183,10 @@ describe('FeatureFlags persistence', () => {
     it('a value that is not a boolean: ignored, the other values kept', () => {
       const { values, problems } = load('{"alpha": "yes", "beta": false, "gamma": 1}');
       expect(values).toEqual({ ...DEFAULTS, beta: false });
-      expect(problems).toEqual([expect.stringMatching(/flag "alpha" is not a boolean; ignored$/), expect.stringMatching(/flag "gamma" is not a boolean; ignored$/)]);
+      expect(problems).toEqual([
+        expect.stringMatching(/flag "alpha" is not a boolean; ignored$/),
+        expect.stringMatching(/flag "gamma" is not a boolean; ignored$/),
+      ]);
     });
 
     it('a "__proto__" entry is an unknown flag, nothing more', () => {

@@ -26,16 +26,32 @@ describe('createLogger', () => {
 
   it('redacts Authorization headers and tokens', () => {
     const { lines, log } = capture('json');
-    log.info({ authorization: 'Digest secret', headers: { authorization: 'Basic secret' }, token: 'T0KEN', wssession: 'T0KEN' }, 'hello');
+    log.info(
+      {
+        authorization: 'Digest secret',
+        headers: { authorization: 'Basic secret' },
+        token: 'T0KEN',
+        wssession: 'T0KEN',
+      },
+      'hello',
+    );
     expect(lines).toHaveLength(1);
     expect(lines[0]).not.toMatch(/secret|T0KEN/);
-    expect(JSON.parse(lines[0])).toMatchObject({ msg: 'hello', authorization: '[redacted]', headers: { authorization: '[redacted]' }, token: '[redacted]', wssession: '[redacted]' });
+    expect(JSON.parse(lines[0])).toMatchObject({
+      msg: 'hello',
+      authorization: '[redacted]',
+      headers: { authorization: '[redacted]' },
+      token: '[redacted]',
+      wssession: '[redacted]',
+    });
   });
 
   it('pretty format writes one readable line with the fields', () => {
     const { lines, log } = capture('pretty');
     log.warn({ user: 'root', reason: 'two words' }, 'authentication failed');
-    expect(lines).toEqual([expect.stringMatching(/^\d\d:\d\d:\d\d WARN {2}authentication failed user=root reason="two words"\n$/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^\d\d:\d\d:\d\d WARN {2}authentication failed user=root reason="two words"\n$/),
+    ]);
   });
 
   it('respects the level', () => {

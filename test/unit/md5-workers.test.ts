@@ -55,7 +55,13 @@ afterAll(async () => {
 
 describe('Md5WorkerPool digests', () => {
   it('equal node:crypto for any chunking, inline or on a worker', async () => {
-    const small = pool({ size: 2, batchBytes: 4096, maxJobBytesInFlight: 16384, maxWorkerBytesInFlight: 32768, inlineBytes: 1000 });
+    const small = pool({
+      size: 2,
+      batchBytes: 4096,
+      maxJobBytesInFlight: 16384,
+      maxWorkerBytesInFlight: 32768,
+      inlineBytes: 1000,
+    });
     await fc.assert(
       fc.asyncProperty(
         fc.uint8Array({ maxLength: 200_000 }),
@@ -79,9 +85,17 @@ describe('Md5WorkerPool digests', () => {
   });
 
   it('keep many concurrent jobs apart, each in order', async () => {
-    const shared = pool({ size: 2, batchBytes: 64 * 1024, maxJobBytesInFlight: 128 * 1024, maxWorkerBytesInFlight: 256 * 1024, inlineBytes: 0 });
+    const shared = pool({
+      size: 2,
+      batchBytes: 64 * 1024,
+      maxJobBytesInFlight: 128 * 1024,
+      maxWorkerBytesInFlight: 256 * 1024,
+      inlineBytes: 0,
+    });
     const bodies = Array.from({ length: 60 }, (_, i) => randomBytes(1000 + i * 7919));
-    const digests = await Promise.all(bodies.map((body, i) => hashChunks(shared.createJob(), cut(body, [1 + (i % 5) * 3001, 17_000]))));
+    const digests = await Promise.all(
+      bodies.map((body, i) => hashChunks(shared.createJob(), cut(body, [1 + (i % 5) * 3001, 17_000]))),
+    );
     expect(digests).toEqual(bodies.map(md5));
     expect(shared.threads).toBe(2);
     expect(shared.jobs).toBe(0);
@@ -131,7 +145,13 @@ describe('Md5WorkerPool digests', () => {
 describe('Md5WorkerPool flow control', () => {
   it('never has more than the bound in flight for a job, and makes the caller wait', async () => {
     const bound = 64 * 1024;
-    const slow = pool({ size: 1, batchBytes: 16 * 1024, maxJobBytesInFlight: bound, maxWorkerBytesInFlight: 1024 * 1024, inlineBytes: 0 });
+    const slow = pool({
+      size: 1,
+      batchBytes: 16 * 1024,
+      maxJobBytesInFlight: bound,
+      maxWorkerBytesInFlight: 1024 * 1024,
+      inlineBytes: 0,
+    });
     const job = slow.createJob();
     const data = randomBytes(16 * 1024 * 1024);
     const chunks = cut(data, [8192, 40_000, 65_536, 100]);
@@ -169,12 +189,21 @@ describe('Md5WorkerPool flow control', () => {
 
   it('bounds what all the jobs of a worker have in flight together', async () => {
     const workerBound = 128 * 1024;
-    const shared = pool({ size: 1, batchBytes: 32 * 1024, maxJobBytesInFlight: 96 * 1024, maxWorkerBytesInFlight: workerBound, inlineBytes: 0 });
+    const shared = pool({
+      size: 1,
+      batchBytes: 32 * 1024,
+      maxJobBytesInFlight: 96 * 1024,
+      maxWorkerBytesInFlight: workerBound,
+      inlineBytes: 0,
+    });
     const jobs = Array.from({ length: 10 }, () => shared.createJob());
     const bodies = jobs.map(() => randomBytes(2 * 1024 * 1024));
     let highest = 0;
     const sample = setInterval(() => {
-      highest = Math.max(highest, jobs.reduce((sum, job) => sum + job.bytesInFlight, 0));
+      highest = Math.max(
+        highest,
+        jobs.reduce((sum, job) => sum + job.bytesInFlight, 0),
+      );
     }, 1);
     try {
       const digests = await Promise.all(
@@ -186,7 +215,10 @@ describe('Md5WorkerPool flow control', () => {
               },
               update: (chunk, callback) =>
                 job.update(chunk, (err) => {
-                  highest = Math.max(highest, jobs.reduce((sum, j) => sum + j.bytesInFlight, 0));
+                  highest = Math.max(
+                    highest,
+                    jobs.reduce((sum, j) => sum + j.bytesInFlight, 0),
+                  );
                   callback(err);
                 }),
               digest: () => job.digest(),
@@ -300,16 +332,28 @@ describe('ObjectStore with MD5 workers', () => {
     return store;
   }
   const request = { contentType: 'application/octet-stream', metadata: {}, maxBytes: Infinity, quotaLeft: Infinity };
-  const objectFiles = (): string[] => readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.includes('objects/') && !f.includes('container.json'));
+  const objectFiles = (): string[] =>
+    readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).filter(
+      (f) => f.includes('objects/') && !f.includes('container.json'),
+    );
 
   it('stores the body with the MD5 ETag of exactly its bytes, large or small', async () => {
     const store = await openStore(pool({ size: 1 }));
     for (const size of [0, 10, 200_000, 3 * 1024 * 1024]) {
       const body = randomBytes(size);
-      const outcome = await store.putObject('AUTH_test', 'clips', `o${size}`, Readable.from(cut(body, [65_536, 1000]), { objectMode: false }), { ...request, contentLength: size, expectedEtag: md5(body) });
+      const outcome = await store.putObject(
+        'AUTH_test',
+        'clips',
+        `o${size}`,
+        Readable.from(cut(body, [65_536, 1000]), { objectMode: false }),
+        { ...request, contentLength: size, expectedEtag: md5(body) },
+      );
       expect(outcome.ok && outcome.record.etag).toBe(md5(body));
     }
-    const wrong = await store.putObject('AUTH_test', 'clips', 'wrong', Readable.from([randomBytes(100_000)]), { ...request, expectedEtag: EMPTY_MD5 });
+    const wrong = await store.putObject('AUTH_test', 'clips', 'wrong', Readable.from([randomBytes(100_000)]), {
+      ...request,
+      expectedEtag: EMPTY_MD5,
+    });
     expect(wrong).toMatchObject({ ok: false, reason: 'etag-mismatch' });
     expect(objectFiles().filter((f) => f.includes('wrong'))).toEqual([]);
   });

@@ -6,7 +6,15 @@ import { createLogger } from '../../src/log';
 const NAME = 'officer_1_AABBCCDD1234_20260101T120000Z';
 
 function clip(name: string, bytes: number, start: number, stop: number): ObjectRecord {
-  return { name, etag: '0'.repeat(32), bytes, contentType: 'video/x-matroska', lastModified: 0, metadata: { starttime: String(start), stoptime: String(stop) }, dataFile: 'x.data' };
+  return {
+    name,
+    etag: '0'.repeat(32),
+    bytes,
+    contentType: 'video/x-matroska',
+    lastModified: 0,
+    metadata: { starttime: String(start), stoptime: String(stop) },
+    dataFile: 'x.data',
+  };
 }
 
 function setup() {
@@ -25,7 +33,16 @@ describe('RecordingLog', () => {
     log.objectStored('AUTH_a', NAME, { ...clip('bookmark_1_x', 5, 0, 0) });
     log.containerWritten('AUTH_a', NAME, { status: 'Complete' });
     log.containerWritten('AUTH_a', NAME, { status: 'Complete' });
-    expect(log.list('AUTH_a')).toEqual([expect.objectContaining({ userId: 'officer_1', serial: 'AABBCCDD1234', status: 'complete', clips: 2, bytes: 160, durationSeconds: 40.5 })]);
+    expect(log.list('AUTH_a')).toEqual([
+      expect.objectContaining({
+        userId: 'officer_1',
+        serial: 'AABBCCDD1234',
+        status: 'complete',
+        clips: 2,
+        bytes: 160,
+        durationSeconds: 40.5,
+      }),
+    ]);
     expect(lines.filter((l) => l.includes('recording complete'))).toHaveLength(1);
     expect(log.list('AUTH_other')).toEqual([]);
   });
@@ -43,7 +60,12 @@ describe('RecordingLog', () => {
     log.objectStored('AUTH_a', NAME, clip('1767268800_r.mkv', 100, 1767268800, 1767268830));
     log.refused('AUTH_a', NAME, 'clip without duration', true);
     log.containerWritten('AUTH_a', NAME, { status: 'Complete' });
-    expect(log.list()[0]).toMatchObject({ status: 'not transferred', reason: 'clip without duration', clips: 1, bytes: 100 });
+    expect(log.list()[0]).toMatchObject({
+      status: 'not transferred',
+      reason: 'clip without duration',
+      clips: 1,
+      bytes: 100,
+    });
   });
 
   it('lets a container accepted after a refused PUT (say, once the user is registered) start over', () => {

@@ -24,11 +24,17 @@ const SPEC: RpcApiSpec = {
 };
 
 /** An API with two versions, to tell "newest" from "first" and to test minors. */
-const SPEC_TWO_VERSIONS: RpcApiSpec = { id: 'two', name: 'Two Versions', versions: ['1.0', '1.2'], methods: ['listAll'] };
+const SPEC_TWO_VERSIONS: RpcApiSpec = {
+  id: 'two',
+  name: 'Two Versions',
+  versions: ['1.0', '1.2'],
+  methods: ['listAll'],
+};
 
 function ok(body: unknown, spec: RpcApiSpec = SPEC): RpcRequest {
   const result = parseRpcRequest(typeof body === 'string' ? body : JSON.stringify(body), spec);
-  if (!result.ok) throw new Error(`expected ${JSON.stringify(body)} to be accepted: ${JSON.stringify(result.response)}`);
+  if (!result.ok)
+    throw new Error(`expected ${JSON.stringify(body)} to be accepted: ${JSON.stringify(result.response)}`);
   return result.request;
 }
 
@@ -40,11 +46,18 @@ function failure(body: unknown, spec: RpcApiSpec = SPEC): RpcResponse {
 
 describe('parseRpcRequest: accepted requests', () => {
   it('accepts a listAll request and keeps context and method', () => {
-    expect(ok({ apiVersion: '1.0', context: 'abc', method: 'listAll' })).toEqual({ apiVersion: '1.0', context: 'abc', method: 'listAll', params: {} });
+    expect(ok({ apiVersion: '1.0', context: 'abc', method: 'listAll' })).toEqual({
+      apiVersion: '1.0',
+      context: 'abc',
+      method: 'listAll',
+      params: {},
+    });
   });
 
   it('passes params through', () => {
-    expect(ok({ apiVersion: '1.0', method: 'set', params: { flagValues: { a: true } } }).params).toEqual({ flagValues: { a: true } });
+    expect(ok({ apiVersion: '1.0', method: 'set', params: { flagValues: { a: true } } }).params).toEqual({
+      flagValues: { a: true },
+    });
   });
 
   it('accepts "1" as "1.0" (one real client sends a bare major)', () => {
@@ -61,7 +74,12 @@ describe('parseRpcRequest: accepted requests', () => {
   });
 
   it('accepts getSupportedVersions without apiVersion and answers with the newest version', () => {
-    expect(ok({ method: 'getSupportedVersions' })).toEqual({ apiVersion: '1.0', context: undefined, method: 'getSupportedVersions', params: {} });
+    expect(ok({ method: 'getSupportedVersions' })).toEqual({
+      apiVersion: '1.0',
+      context: undefined,
+      method: 'getSupportedVersions',
+      params: {},
+    });
     expect(ok({ context: 'c', method: 'getSupportedVersions' }).context).toBe('c');
   });
 
@@ -75,7 +93,10 @@ describe('parseRpcRequest: accepted requests', () => {
   });
 
   it('accepts a Buffer body with UTF-8 text', () => {
-    const result = parseRpcRequest(Buffer.from(JSON.stringify({ apiVersion: '1.0', context: 'ü', method: 'listAll' }), 'utf8'), SPEC);
+    const result = parseRpcRequest(
+      Buffer.from(JSON.stringify({ apiVersion: '1.0', context: 'ü', method: 'listAll' }), 'utf8'),
+      SPEC,
+    );
     expect(result.ok && result.request.context).toBe('ü');
   });
 
@@ -100,7 +121,10 @@ describe('parseRpcRequest: 2100 API version not supported', () => {
 
   it('refuses a minor newer than any served', () => {
     expect(failure({ apiVersion: '1.1', method: 'listAll' }).error?.code).toBe(2100);
-    expect(failure({ apiVersion: '1.3', method: 'listAll' }, SPEC_TWO_VERSIONS).error).toEqual({ code: 2100, message: 'API version not supported: 1.3 (supported: 1.0, 1.2)' });
+    expect(failure({ apiVersion: '1.3', method: 'listAll' }, SPEC_TWO_VERSIONS).error).toEqual({
+      code: 2100,
+      message: 'API version not supported: 1.3 (supported: 1.0, 1.2)',
+    });
   });
 
   it('refuses major 0', () => {
@@ -118,16 +142,25 @@ describe('parseRpcRequest: 2101 invalid JSON', () => {
     expect(response.method).toBeUndefined();
   });
 
-  it.each([['[]'], ['[{"method":"listAll"}]'], ['null'], ['1'], ['"listAll"'], ['true']])('refuses the non-object %s', (body) => {
-    expect(failure(body)).toEqual({ apiVersion: '1.0', error: { code: 2101, message: 'Invalid JSON: the request must be a JSON object' } });
-  });
+  it.each([['[]'], ['[{"method":"listAll"}]'], ['null'], ['1'], ['"listAll"'], ['true']])(
+    'refuses the non-object %s',
+    (body) => {
+      expect(failure(body)).toEqual({
+        apiVersion: '1.0',
+        error: { code: 2101, message: 'Invalid JSON: the request must be a JSON object' },
+      });
+    },
+  );
 
   it('falls back to the newest served version', () => {
     expect(failure('nope', SPEC_TWO_VERSIONS).apiVersion).toBe('1.2');
   });
 
   it('refuses invalid UTF-8 that does not decode to JSON', () => {
-    expect(parseRpcRequest(Buffer.from([0xff, 0xfe, 0x7b]), SPEC)).toMatchObject({ ok: false, response: { error: { code: 2101 } } });
+    expect(parseRpcRequest(Buffer.from([0xff, 0xfe, 0x7b]), SPEC)).toMatchObject({
+      ok: false,
+      response: { error: { code: 2101 } },
+    });
   });
 });
 
@@ -148,7 +181,11 @@ describe('parseRpcRequest: 2102 method not supported', () => {
 
 describe('parseRpcRequest: 2103 required parameter missing', () => {
   it('refuses a request without method', () => {
-    expect(failure({ apiVersion: '1.0', context: 'c' })).toEqual({ apiVersion: '1.0', context: 'c', error: { code: 2103, message: 'Required parameter missing: method' } });
+    expect(failure({ apiVersion: '1.0', context: 'c' })).toEqual({
+      apiVersion: '1.0',
+      context: 'c',
+      error: { code: 2103, message: 'Required parameter missing: method' },
+    });
   });
 
   it('refuses a request without apiVersion (for a method that needs one)', () => {
@@ -192,14 +229,17 @@ describe('parseRpcRequest: 2104 invalid parameter value', () => {
     });
   });
 
-  it.each(['1.0.0', 'v1', '1.', '.1', '', ' 1.0', '1.0 ', 'one', '12345.0'])('refuses apiVersion %j that is not <major>.<minor>', (apiVersion) => {
-    expect(failure({ apiVersion, context: 'c', method: 'listAll' })).toEqual({
-      apiVersion,
-      context: 'c',
-      method: 'listAll',
-      error: { code: 2104, message: `Invalid parameter: apiVersion "${apiVersion}" is not <major>.<minor>` },
-    });
-  });
+  it.each(['1.0.0', 'v1', '1.', '.1', '', ' 1.0', '1.0 ', 'one', '12345.0'])(
+    'refuses apiVersion %j that is not <major>.<minor>',
+    (apiVersion) => {
+      expect(failure({ apiVersion, context: 'c', method: 'listAll' })).toEqual({
+        apiVersion,
+        context: 'c',
+        method: 'listAll',
+        error: { code: 2104, message: `Invalid parameter: apiVersion "${apiVersion}" is not <major>.<minor>` },
+      });
+    },
+  );
 
   it.each([
     ['a list', []],
@@ -254,12 +294,18 @@ describe('rpcSuccess and rpcFailure', () => {
 
   it('rpcFailure carries error.code and error.message instead of data', () => {
     const response = rpcFailure(request, 2200, 'Flag(s) does not exist: x');
-    expect(JSON.stringify(response)).toBe('{"apiVersion":"1.0","context":"c","method":"listAll","error":{"code":2200,"message":"Flag(s) does not exist: x"}}');
+    expect(JSON.stringify(response)).toBe(
+      '{"apiVersion":"1.0","context":"c","method":"listAll","error":{"code":2200,"message":"Flag(s) does not exist: x"}}',
+    );
   });
 
   it('leaves context out when the request had none', () => {
     expect(Object.keys(rpcSuccess({ ...request, context: undefined }, {}))).toEqual(['apiVersion', 'method', 'data']);
-    expect(Object.keys(rpcFailure({ apiVersion: '1.0', method: 'x' }, 1100, 'Internal error'))).toEqual(['apiVersion', 'method', 'error']);
+    expect(Object.keys(rpcFailure({ apiVersion: '1.0', method: 'x' }, 1100, 'Internal error'))).toEqual([
+      'apiVersion',
+      'method',
+      'error',
+    ]);
   });
 
   it('RpcFault carries a code', () => {
@@ -371,7 +417,9 @@ describe('parseRpcRequest: totality (property)', () => {
 
   it('any JSON value gives ok or an error response', () => {
     fc.assert(
-      fc.property(fc.jsonValue(), (value) => checkAnswer(JSON.stringify(value), isPlainObject(value) ? value.context : undefined)),
+      fc.property(fc.jsonValue(), (value) =>
+        checkAnswer(JSON.stringify(value), isPlainObject(value) ? value.context : undefined),
+      ),
       propertyRuns(1000),
     );
   });
@@ -379,7 +427,11 @@ describe('parseRpcRequest: totality (property)', () => {
   it('requests close to valid ones give ok or an error response, with the context echoed', () => {
     const almost = fc.record(
       {
-        apiVersion: fc.oneof(fc.constantFrom('1.0', '1', '1.1', '2.0', '0.0', '1.0.0', ''), fc.string(), fc.jsonValue()),
+        apiVersion: fc.oneof(
+          fc.constantFrom('1.0', '1', '1.1', '2.0', '0.0', '1.0.0', ''),
+          fc.string(),
+          fc.jsonValue(),
+        ),
         context: fc.oneof(fc.string(), fc.jsonValue()),
         method: fc.oneof(fc.constantFrom(...SPEC.methods, 'unknown', '__proto__'), fc.string(), fc.jsonValue()),
         params: fc.oneof(fc.dictionary(fc.string(), fc.jsonValue()), fc.jsonValue()),

@@ -57,13 +57,25 @@ describe('loadScenario', () => {
     const { scenario } = result;
     expect(scenario.device).toEqual({ serial: 'ACCC8E000001', model: 'W110', name: 'Body cam 1', firmware: '11.2.3' });
     expect(scenario.flags).toEqual({ recording_indicator: true, pre_buffer: false });
-    expect(scenario.states).toEqual([{ topic: 'tns1:Device/tnsvendor:IO/Port', source: { port: '1' }, data: { state: 'false' } }]);
+    expect(scenario.states).toEqual([
+      { topic: 'tns1:Device/tnsvendor:IO/Port', source: { port: '1' }, data: { state: 'false' } },
+    ]);
     expect(scenario.groups?.burst[1]).toEqual({ pause: 200 });
     expect(scenario.timeline?.[1]).toMatchObject({ every: 5000, times: 3, jitter: 500 });
     expect(scenario.timeline?.[2]).toEqual({ after: 90_000, 'set-flag': { recording_indicator: false } });
-    expect(scenario.timeline?.[3].steps).toEqual([{ disconnect: { code: 1012, reason: 'rebooting' } }, { 'reject-auth': { for: 10_000 } }]);
-    expect(scenario.timeline?.[4]).toEqual({ on: 'connect', emit: { topic: 'tns1:Device/Hello', timestamp: 'device' } });
-    expect(scenario.timeline?.[5]).toEqual({ on: { configure: 'tns1:VideoSource/MotionAlarm' }, after: 100, run: 'burst' });
+    expect(scenario.timeline?.[3].steps).toEqual([
+      { disconnect: { code: 1012, reason: 'rebooting' } },
+      { 'reject-auth': { for: 10_000 } },
+    ]);
+    expect(scenario.timeline?.[4]).toEqual({
+      on: 'connect',
+      emit: { topic: 'tns1:Device/Hello', timestamp: 'device' },
+    });
+    expect(scenario.timeline?.[5]).toEqual({
+      on: { configure: 'tns1:VideoSource/MotionAlarm' },
+      after: 100,
+      run: 'burst',
+    });
     expect(scenario.timeline?.[6]).toEqual({ disconnect: {} });
     expect(scenario.loop).toEqual({ times: 2 });
   });
@@ -82,11 +94,13 @@ describe('loadScenario', () => {
   });
 
   it('reports unknown keys at the key, each one', () => {
-    expect(errorsOf(lines('nmae: a', 'timeline:', '  - pause: 1s', '    emitt: { topic: a }', '    wait: 1s'))).toEqual([
-      'UNKNOWN_KEY demo.yaml:1:1: unknown key "nmae" at the top level',
-      'UNKNOWN_KEY demo.yaml:4:5: unknown key "emitt" in timeline.0',
-      'UNKNOWN_KEY demo.yaml:5:5: unknown key "wait" in timeline.0',
-    ]);
+    expect(errorsOf(lines('nmae: a', 'timeline:', '  - pause: 1s', '    emitt: { topic: a }', '    wait: 1s'))).toEqual(
+      [
+        'UNKNOWN_KEY demo.yaml:1:1: unknown key "nmae" at the top level',
+        'UNKNOWN_KEY demo.yaml:4:5: unknown key "emitt" in timeline.0',
+        'UNKNOWN_KEY demo.yaml:5:5: unknown key "wait" in timeline.0',
+      ],
+    );
   });
 
   it('reports a missing key at the map that lacks it', () => {
@@ -113,11 +127,15 @@ describe('loadScenario', () => {
   });
 
   it('reports an unknown named group at the run value, from the timeline, groups and inline steps', () => {
-    expect(errorsOf(lines('groups:', '  a:', '    - run: b', 'timeline:', '  - run: a', '  - steps:', '      - run: c'))).toEqual([
+    expect(
+      errorsOf(lines('groups:', '  a:', '    - run: b', 'timeline:', '  - run: a', '  - steps:', '      - run: c')),
+    ).toEqual([
       'UNKNOWN_GROUP demo.yaml:3:12: unknown group "b"; groups defined: a',
       'UNKNOWN_GROUP demo.yaml:7:14: unknown group "c"; groups defined: a',
     ]);
-    expect(errorsOf(lines('timeline:', '  - run: a'))).toEqual(['UNKNOWN_GROUP demo.yaml:2:10: unknown group "a"; no groups are defined']);
+    expect(errorsOf(lines('timeline:', '  - run: a'))).toEqual([
+      'UNKNOWN_GROUP demo.yaml:2:10: unknown group "a"; no groups are defined',
+    ]);
   });
 
   it('reports a group that runs itself', () => {
@@ -127,7 +145,17 @@ describe('loadScenario', () => {
   });
 
   it('reports step rules at the offending key', () => {
-    expect(errorsOf(lines('timeline:', '  - at: 1s', '  - pause: 1s', '    run: g', 'groups: { g: [ { on: connect, pause: 1s } ] }'))).toEqual([
+    expect(
+      errorsOf(
+        lines(
+          'timeline:',
+          '  - at: 1s',
+          '  - pause: 1s',
+          '    run: g',
+          'groups: { g: [ { on: connect, pause: 1s } ] }',
+        ),
+      ),
+    ).toEqual([
       'INVALID_VALUE demo.yaml:2:5: a step needs one action: emit, set, set-flag, disconnect, reject-auth, pause, run, steps',
       'INVALID_VALUE demo.yaml:4:5: a step has one action, but this one has both pause and run; put them in separate steps',
       'INVALID_VALUE demo.yaml:5:18: on: triggers belong in the top-level timeline, not in groups or steps',
@@ -159,7 +187,34 @@ describe('loadScenario', () => {
   });
 
   it('never throws: any text loads or gives positioned errors', () => {
-    const yamlish = fc.array(fc.constantFrom('timeline:', '  - ', 'pause: ', '1s', 'run: a', 'emit:', ' { topic: a }', '[', ']', '{', '}', ': ', '\n', '  ', '&x ', '*x', '- ', 'groups:', 'a:', '"', '#'), { maxLength: 30 }).map((parts) => parts.join(''));
+    const yamlish = fc
+      .array(
+        fc.constantFrom(
+          'timeline:',
+          '  - ',
+          'pause: ',
+          '1s',
+          'run: a',
+          'emit:',
+          ' { topic: a }',
+          '[',
+          ']',
+          '{',
+          '}',
+          ': ',
+          '\n',
+          '  ',
+          '&x ',
+          '*x',
+          '- ',
+          'groups:',
+          'a:',
+          '"',
+          '#',
+        ),
+        { maxLength: 30 },
+      )
+      .map((parts) => parts.join(''));
     fc.assert(
       fc.property(fc.oneof(fc.string(), yamlish), (text) => {
         const result = loadScenario(text, 'p.yaml');
@@ -194,13 +249,21 @@ describe('loadScenarioFile', () => {
     const bad = join(dir, 'bad.yaml');
     writeFileSync(bad, 'timeline:\n  - pause: 5\n');
     const result = await loadScenarioFile(bad);
-    expect(result.ok ? [] : result.errors.map((e) => e.text)).toEqual([`${bad}:2:12: duration 5 has no unit; write 5ms or 5s`]);
+    expect(result.ok ? [] : result.errors.map((e) => e.text)).toEqual([
+      `${bad}:2:12: duration 5 has no unit; write 5ms or 5s`,
+    ]);
   });
 
   it('reports a file it cannot read', async () => {
     const missing = join(dir, 'missing.yaml');
     const result = await loadScenarioFile(missing);
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.errors[0]).toMatchObject({ code: 'READ_FAILED', line: 1, col: 1, text: expect.stringMatching(/^.*missing\.yaml:1:1: cannot read the scenario file: ENOENT/) });
+    if (!result.ok)
+      expect(result.errors[0]).toMatchObject({
+        code: 'READ_FAILED',
+        line: 1,
+        col: 1,
+        text: expect.stringMatching(/^.*missing\.yaml:1:1: cannot read the scenario file: ENOENT/),
+      });
   });
 });

@@ -28,7 +28,14 @@ function fakeTarget(scheduler: ManualScheduler): ScenarioTarget & { calls: Call[
   return {
     calls,
     publish(topic, message, options) {
-      calls.push({ t: scheduler.now(), kind: 'publish', topic, data: message.data, stateful: options.stateful, timestamp: options.timestamp });
+      calls.push({
+        t: scheduler.now(),
+        kind: 'publish',
+        topic,
+        data: message.data,
+        stateful: options.stateful,
+        timestamp: options.timestamp,
+      });
     },
     async setFlags(values) {
       calls.push({ t: scheduler.now(), kind: 'flags', value: values });
@@ -48,7 +55,8 @@ function setup(scenario: Scenario, options: ScenarioPlayerOptions = {}) {
   const target = fakeTarget(scheduler);
   const player = new ScenarioPlayer(scenario, target, { scheduler, ...options });
   /** Times of publishes relative to the start (1000), optionally for one topic. */
-  const times = (topic?: string): number[] => target.calls.filter((c) => c.kind === 'publish' && (!topic || c.topic === topic)).map((c) => c.t - 1000);
+  const times = (topic?: string): number[] =>
+    target.calls.filter((c) => c.kind === 'publish' && (!topic || c.topic === topic)).map((c) => c.t - 1000);
   return { scheduler, target, player, times };
 }
 
@@ -88,7 +96,13 @@ describe('seededRandom', () => {
 describe('ScenarioPlayer', () => {
   it('plays at and after steps against the list cursor', () => {
     const { scheduler, player, times } = setup(
-      scenarioOf('timeline:', `  - { at: 1s, emit: { topic: ${A} } }`, `  - { after: 500ms, emit: { topic: ${B} } }`, `  - { emit: { topic: ${A} } }`, `  - { at: 300ms, emit: { topic: ${B} } }`),
+      scenarioOf(
+        'timeline:',
+        `  - { at: 1s, emit: { topic: ${A} } }`,
+        `  - { after: 500ms, emit: { topic: ${B} } }`,
+        `  - { emit: { topic: ${A} } }`,
+        `  - { at: 300ms, emit: { topic: ${B} } }`,
+      ),
     );
     player.start();
     scheduler.advance(10_000);
@@ -98,7 +112,13 @@ describe('ScenarioPlayer', () => {
 
   it('maps emit timestamps: device, none, a number', () => {
     const { scheduler, target, player } = setup(
-      scenarioOf('timeline:', `  - emit: { topic: ${A}, timestamp: device }`, `  - emit: { topic: ${A}, timestamp: none }`, `  - emit: { topic: ${A}, timestamp: 1234 }`, `  - emit: { topic: ${A}, data: { x: 1 } }`),
+      scenarioOf(
+        'timeline:',
+        `  - emit: { topic: ${A}, timestamp: device }`,
+        `  - emit: { topic: ${A}, timestamp: none }`,
+        `  - emit: { topic: ${A}, timestamp: 1234 }`,
+        `  - emit: { topic: ${A}, data: { x: 1 } }`,
+      ),
     );
     player.start();
     scheduler.advance(0);
@@ -108,7 +128,13 @@ describe('ScenarioPlayer', () => {
   });
 
   it('runs every with times at start + k * period, then the next step after it', async () => {
-    const { scheduler, player, times } = setup(scenarioOf('timeline:', `  - { every: 2s, times: 3, emit: { topic: ${A} } }`, `  - { after: 1s, emit: { topic: ${B} } }`));
+    const { scheduler, player, times } = setup(
+      scenarioOf(
+        'timeline:',
+        `  - { every: 2s, times: 3, emit: { topic: ${A} } }`,
+        `  - { after: 1s, emit: { topic: ${B} } }`,
+      ),
+    );
     player.start();
     scheduler.advance(60_000);
     expect(times(A)).toEqual([2000, 4000, 6000]);
@@ -155,7 +181,15 @@ describe('ScenarioPlayer', () => {
   });
 
   it('pause moves the cursor', () => {
-    const { scheduler, player, times } = setup(scenarioOf('timeline:', `  - emit: { topic: ${A} }`, '  - pause: 2s', `  - emit: { topic: ${A} }`, `  - { after: 1s, emit: { topic: ${A} } }`));
+    const { scheduler, player, times } = setup(
+      scenarioOf(
+        'timeline:',
+        `  - emit: { topic: ${A} }`,
+        '  - pause: 2s',
+        `  - emit: { topic: ${A} }`,
+        `  - { after: 1s, emit: { topic: ${A} } }`,
+      ),
+    );
     player.start();
     scheduler.advance(10_000);
     expect(times()).toEqual([0, 2000, 3000]);
@@ -180,7 +214,14 @@ describe('ScenarioPlayer', () => {
 
   it('plays inline steps relative to their step', () => {
     const { scheduler, player, times } = setup(
-      scenarioOf('timeline:', '  - at: 2s', '    steps:', `      - { after: 100ms, emit: { topic: ${A} } }`, `      - { every: 1s, times: 2, emit: { topic: ${A} } }`, `  - emit: { topic: ${B} }`),
+      scenarioOf(
+        'timeline:',
+        '  - at: 2s',
+        '    steps:',
+        `      - { after: 100ms, emit: { topic: ${A} } }`,
+        `      - { every: 1s, times: 2, emit: { topic: ${A} } }`,
+        `  - emit: { topic: ${B} }`,
+      ),
     );
     player.start();
     scheduler.advance(10_000);
@@ -190,7 +231,13 @@ describe('ScenarioPlayer', () => {
 
   it('loops n times with each iteration starting exactly at a multiple of its length', async () => {
     const { scheduler, player, times } = setup(
-      scenarioOf('timeline:', `  - { emit: { topic: ${A} } }`, `  - { at: 700ms, jitter: 200ms, emit: { topic: ${B} } }`, '  - { at: 1s, pause: 500ms }', 'loop: { times: 4 }'),
+      scenarioOf(
+        'timeline:',
+        `  - { emit: { topic: ${A} } }`,
+        `  - { at: 700ms, jitter: 200ms, emit: { topic: ${B} } }`,
+        '  - { at: 1s, pause: 500ms }',
+        'loop: { times: 4 }',
+      ),
     );
     player.start();
     scheduler.advance(100_000);
@@ -203,7 +250,9 @@ describe('ScenarioPlayer', () => {
   });
 
   it('loops forever with loop: true, without drift', () => {
-    const { scheduler, player, times } = setup(scenarioOf('timeline:', `  - { every: 300ms, times: 3, emit: { topic: ${A} } }`, 'loop: true'));
+    const { scheduler, player, times } = setup(
+      scenarioOf('timeline:', `  - { every: 300ms, times: 3, emit: { topic: ${A} } }`, 'loop: true'),
+    );
     player.start();
     scheduler.advance(900 * 1000);
     const t = times();
@@ -214,7 +263,13 @@ describe('ScenarioPlayer', () => {
 
   it('speed 2 halves every time and reject-auth duration', () => {
     const { scheduler, target, player, times } = setup(
-      scenarioOf('timeline:', `  - { at: 1s, emit: { topic: ${A} } }`, `  - { every: 400ms, times: 2, emit: { topic: ${A} } }`, '  - { after: 1s, reject-auth: { for: 10s } }', 'loop: { times: 2 }'),
+      scenarioOf(
+        'timeline:',
+        `  - { at: 1s, emit: { topic: ${A} } }`,
+        `  - { every: 400ms, times: 2, emit: { topic: ${A} } }`,
+        '  - { after: 1s, reject-auth: { for: 10s } }',
+        'loop: { times: 2 }',
+      ),
       { speed: 2 },
     );
     player.start();
@@ -228,7 +283,13 @@ describe('ScenarioPlayer', () => {
 
   it('runs set, set-flag and disconnect actions', () => {
     const { scheduler, target, player } = setup(
-      scenarioOf('timeline:', `  - set: { topic: ${A}, data: { state: 1 } }`, '  - set-flag: { x: true }', '  - disconnect:', '  - disconnect: { code: 4000, reason: bye }'),
+      scenarioOf(
+        'timeline:',
+        `  - set: { topic: ${A}, data: { state: 1 } }`,
+        '  - set-flag: { x: true }',
+        '  - disconnect:',
+        '  - disconnect: { code: 4000, reason: bye }',
+      ),
     );
     player.start();
     scheduler.advance(0);
@@ -242,7 +303,13 @@ describe('ScenarioPlayer', () => {
 
   it('applies states and flags at start, before any step', () => {
     const { target, player } = setup(
-      scenarioOf('flags: { rec: true }', 'states:', `  - { topic: ${A}, source: { port: 1 }, data: { state: 0 } }`, 'timeline:', `  - emit: { topic: ${B} }`),
+      scenarioOf(
+        'flags: { rec: true }',
+        'states:',
+        `  - { topic: ${A}, source: { port: 1 }, data: { state: 0 } }`,
+        'timeline:',
+        `  - emit: { topic: ${B} }`,
+      ),
     );
     player.start();
     expect(target.calls).toEqual([
@@ -293,7 +360,14 @@ describe('ScenarioPlayer', () => {
 
   it('stop cancels every pending timer, triggers included', async () => {
     const { scheduler, player } = setup(
-      scenarioOf('groups: { g: [ { at: 5s, emit: { topic: tns1:Test/A } } ] }', 'timeline:', '  - { on: connect, after: 9s, run: g }', '  - { at: 1s, run: g }', '  - { every: 1s, jitter: 10ms, emit: { topic: tns1:Test/B } }', 'loop: true'),
+      scenarioOf(
+        'groups: { g: [ { at: 5s, emit: { topic: tns1:Test/A } } ] }',
+        'timeline:',
+        '  - { on: connect, after: 9s, run: g }',
+        '  - { at: 1s, run: g }',
+        '  - { every: 1s, jitter: 10ms, emit: { topic: tns1:Test/B } }',
+        'loop: true',
+      ),
     );
     player.start();
     player.onConnect();
@@ -307,7 +381,9 @@ describe('ScenarioPlayer', () => {
   });
 
   it('restart plays from the beginning again, optionally another scenario', async () => {
-    const { scheduler, player, times } = setup(scenarioOf('timeline:', `  - { at: 1s, emit: { topic: ${A} } }`, `  - { at: 5s, emit: { topic: ${A} } }`));
+    const { scheduler, player, times } = setup(
+      scenarioOf('timeline:', `  - { at: 1s, emit: { topic: ${A} } }`, `  - { at: 5s, emit: { topic: ${A} } }`),
+    );
     player.start();
     scheduler.advance(2000);
     player.restart();
@@ -336,7 +412,11 @@ describe('ScenarioPlayer', () => {
         return target.publish(topic, message, options);
       },
     };
-    const player = new ScenarioPlayer(scenarioOf('timeline:', `  - { every: 1s, times: 3, emit: { topic: ${A} } }`), failing, { scheduler, log: (msg) => logged.push(msg) });
+    const player = new ScenarioPlayer(
+      scenarioOf('timeline:', `  - { every: 1s, times: 3, emit: { topic: ${A} } }`),
+      failing,
+      { scheduler, log: (msg) => logged.push(msg) },
+    );
     player.start();
     scheduler.advance(5000);
     expect(logged).toEqual(['scenario emit failed']);

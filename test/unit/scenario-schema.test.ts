@@ -7,9 +7,12 @@ import { ScenarioSchema } from '../../src/scenario/schema';
 describe('schema/*.schema.json', () => {
   if (process.env.UPDATE_SCHEMA === '1') writeJsonSchemaFiles();
 
-  it.each(Object.entries(JSON_SCHEMA_FILES))('%s: the committed file is current with its zod schema (regenerate: npm run schema)', (_kind, file) => {
-    expect(readFileSync(file.path, 'utf8')).toBe(jsonSchemaText(file.schema));
-  });
+  it.each(Object.entries(JSON_SCHEMA_FILES))(
+    '%s: the committed file is current with its zod schema (regenerate: npm run schema)',
+    (_kind, file) => {
+      expect(readFileSync(file.path, 'utf8')).toBe(jsonSchemaText(file.schema));
+    },
+  );
 
   it('names each file after what it describes', () => {
     expect(Object.entries(JSON_SCHEMA_FILES).map(([kind, file]) => [kind, basename(file.path)])).toEqual([
@@ -53,23 +56,37 @@ describe('ScenarioSchema step rules', () => {
   });
 
   it('turns message values into strings and `disconnect:` with no value into {}', () => {
-    const result = ScenarioSchema.parse({ timeline: [{ emit: { topic: 'tns1:A/B', data: { n: 1, on: true } } }, { disconnect: null }] });
+    const result = ScenarioSchema.parse({
+      timeline: [{ emit: { topic: 'tns1:A/B', data: { n: 1, on: true } } }, { disconnect: null }],
+    });
     expect(result.timeline?.[0].emit?.data).toEqual({ n: '1', on: 'true' });
     expect(result.timeline?.[1].disconnect).toEqual({});
   });
 
   it('reports a step with no action, two actions, two timings, stray times and jitter', () => {
-    expect(messages([{ at: '1s' }])).toEqual(['timeline.0: a step needs one action: emit, set, set-flag, disconnect, reject-auth, pause, run, steps']);
-    expect(messages([{ pause: '1s', run: 'x' }])).toEqual(['timeline.0.run: a step has one action, but this one has both pause and run; put them in separate steps']);
-    expect(messages([{ at: '1s', after: '1s', pause: '1s' }])).toEqual(['timeline.0.after: a step has at most one timing key, but this one has both at and after']);
+    expect(messages([{ at: '1s' }])).toEqual([
+      'timeline.0: a step needs one action: emit, set, set-flag, disconnect, reject-auth, pause, run, steps',
+    ]);
+    expect(messages([{ pause: '1s', run: 'x' }])).toEqual([
+      'timeline.0.run: a step has one action, but this one has both pause and run; put them in separate steps',
+    ]);
+    expect(messages([{ at: '1s', after: '1s', pause: '1s' }])).toEqual([
+      'timeline.0.after: a step has at most one timing key, but this one has both at and after',
+    ]);
     expect(messages([{ times: 2, pause: '1s' }])).toEqual(['timeline.0.times: times only goes with every']);
-    expect(messages([{ jitter: '1s', pause: '1s' }])).toEqual(['timeline.0.jitter: jitter needs a timing key: at, after or every']);
+    expect(messages([{ jitter: '1s', pause: '1s' }])).toEqual([
+      'timeline.0.jitter: jitter needs a timing key: at, after or every',
+    ]);
   });
 
   it('allows on: triggers only at the top level', () => {
     expect(messages([{ on: 'connect', steps: [{ pause: '1s' }] }])).toEqual([]);
     expect(messages([{ on: { configure: 'tns1:A' }, after: '1s', run: 'g' }])).toEqual([]);
-    expect(messages([{ steps: [{ on: 'connect', pause: '1s' }] }])).toEqual(['timeline.0.steps.0.on: on: triggers belong in the top-level timeline, not in groups or steps']);
-    expect(messages([{ on: 'connect', at: '1s', pause: '1s' }])).toEqual(['timeline.0.at: a trigger step runs when its trigger fires; use after, not at']);
+    expect(messages([{ steps: [{ on: 'connect', pause: '1s' }] }])).toEqual([
+      'timeline.0.steps.0.on: on: triggers belong in the top-level timeline, not in groups or steps',
+    ]);
+    expect(messages([{ on: 'connect', at: '1s', pause: '1s' }])).toEqual([
+      'timeline.0.at: a trigger step runs when its trigger fires; use after, not at',
+    ]);
   });
 });

@@ -20,19 +20,26 @@ import { propertyRuns } from '../helpers/fast-check-config';
 
 function accepted(rawPath: string): SwiftPath {
   const result = parseSwiftPath(rawPath);
-  if (!result.ok) throw new Error(`expected ${JSON.stringify(rawPath)} to be accepted: ${result.refusal.status} ${result.refusal.message}`);
+  if (!result.ok)
+    throw new Error(
+      `expected ${JSON.stringify(rawPath)} to be accepted: ${result.refusal.status} ${result.refusal.message}`,
+    );
   return result.value;
 }
 
 function refused(rawPath: string): SwiftRefusal {
   const result = parseSwiftPath(rawPath);
-  if (result.ok) throw new Error(`expected ${JSON.stringify(rawPath)} to be refused, got ${JSON.stringify(result.value)}`);
+  if (result.ok)
+    throw new Error(`expected ${JSON.stringify(rawPath)} to be refused, got ${JSON.stringify(result.value)}`);
   return result.refusal;
 }
 
 function query(text: string, accept?: string): ListingQuery {
   const result = parseListingQuery(new URLSearchParams(text), accept);
-  if (!result.ok) throw new Error(`expected ${JSON.stringify(text)} to be accepted: ${result.refusal.status} ${result.refusal.message}`);
+  if (!result.ok)
+    throw new Error(
+      `expected ${JSON.stringify(text)} to be accepted: ${result.refusal.status} ${result.refusal.message}`,
+    );
   return result.value;
 }
 
@@ -68,11 +75,21 @@ describe('parseSwiftPath: what the path names', () => {
   });
 
   it('reads an object path', () => {
-    expect(accepted('/v1/AUTH_test/System/Capabilities.json')).toEqual({ kind: 'object', account: 'AUTH_test', container: 'System', object: 'Capabilities.json' });
+    expect(accepted('/v1/AUTH_test/System/Capabilities.json')).toEqual({
+      kind: 'object',
+      account: 'AUTH_test',
+      container: 'System',
+      object: 'Capabilities.json',
+    });
   });
 
   it("keeps '/' inside object names, including a trailing one", () => {
-    expect(accepted('/v1/a/c/dir/sub/clip.mkv')).toEqual({ kind: 'object', account: 'a', container: 'c', object: 'dir/sub/clip.mkv' });
+    expect(accepted('/v1/a/c/dir/sub/clip.mkv')).toEqual({
+      kind: 'object',
+      account: 'a',
+      container: 'c',
+      object: 'dir/sub/clip.mkv',
+    });
     expect(accepted('/v1/a/c/dir/')).toEqual({ kind: 'object', account: 'a', container: 'c', object: 'dir/' });
     expect(accepted('/v1/a/c/a//b')).toEqual({ kind: 'object', account: 'a', container: 'c', object: 'a//b' });
   });
@@ -92,9 +109,12 @@ describe('parseSwiftPath: what the path names', () => {
     expect(accepted('/v1/a/.c').kind).toBe('container');
   });
 
-  it.each(['/', '', '/v1', '/v2/a/c', '/V1/a/c', 'v1/a/c', '/info', '/auth/v1.0', ' /v1/a'])('refuses %j with 404', (path) => {
-    expect(refused(path).status).toBe(404);
-  });
+  it.each(['/', '', '/v1', '/v2/a/c', '/V1/a/c', 'v1/a/c', '/info', '/auth/v1.0', ' /v1/a'])(
+    'refuses %j with 404',
+    (path) => {
+      expect(refused(path).status).toBe(404);
+    },
+  );
 
   it('refuses a missing account or container with 400', () => {
     expect(refused('/v1/').status).toBe(400);
@@ -134,29 +154,46 @@ describe('parseSwiftPath: names that could leave their container', () => {
     expect(refused(path).status).toBe(400);
   });
 
-  it.each(['/v1/a/c/x%5cy', '/v1/a/c/x%5Cy', '/v1/a/c/..%5c..%5cetc', '/v1/a/c/x\\y', '/v1/a/c%5c/o', '/v1/a%5cb/c'])('refuses the backslash in %j with 400', (path) => {
-    expect(refused(path).status).toBe(400);
-  });
+  it.each(['/v1/a/c/x%5cy', '/v1/a/c/x%5Cy', '/v1/a/c/..%5c..%5cetc', '/v1/a/c/x\\y', '/v1/a/c%5c/o', '/v1/a%5cb/c'])(
+    'refuses the backslash in %j with 400',
+    (path) => {
+      expect(refused(path).status).toBe(400);
+    },
+  );
 
-  it.each(['/v1/a/c//etc/passwd', '/v1/a/c/%2Fetc/passwd', '/v1/a/c/%2fx', '/v1/a/c//'])('refuses the absolute object name in %j with 400', (path) => {
-    expect(refused(path).status).toBe(400);
-  });
+  it.each(['/v1/a/c//etc/passwd', '/v1/a/c/%2Fetc/passwd', '/v1/a/c/%2fx', '/v1/a/c//'])(
+    'refuses the absolute object name in %j with 400',
+    (path) => {
+      expect(refused(path).status).toBe(400);
+    },
+  );
 
-  it.each(['/v1/..%2F..%2Fetc/c/o', '/v1/a%2F..%2Fb/c', '/v1/%2Fetc/c/o', '/v1/a%2Fb'])('refuses the account holding an encoded slash in %j with 400', (path) => {
-    expect(refused(path).status).toBe(400);
-  });
+  it.each(['/v1/..%2F..%2Fetc/c/o', '/v1/a%2F..%2Fb/c', '/v1/%2Fetc/c/o', '/v1/a%2Fb'])(
+    'refuses the account holding an encoded slash in %j with 400',
+    (path) => {
+      expect(refused(path).status).toBe(400);
+    },
+  );
 
   it('refuses a container name holding an encoded slash', () => {
     expect(refused('/v1/a/c%2Fd/o').status).toBe(400);
     expect(refused('/v1/a/c%2fd').status).toBe(400);
   });
 
-  it.each(['/v1/a/c/%ff', '/v1/a/c/%FF', '/v1/a/c/%C3', '/v1/a/c/%C3%28', '/v1/a/c/%ED%A0%80', '/v1/a/%ff/o', '/v1/%ff', '/v1/a/c/%', '/v1/a/c/%zz', '/v1/a/c/%4'])(
-    'refuses invalid UTF-8 or a broken escape in %j with 400',
-    (path) => {
-      expect(refused(path).status).toBe(400);
-    },
-  );
+  it.each([
+    '/v1/a/c/%ff',
+    '/v1/a/c/%FF',
+    '/v1/a/c/%C3',
+    '/v1/a/c/%C3%28',
+    '/v1/a/c/%ED%A0%80',
+    '/v1/a/%ff/o',
+    '/v1/%ff',
+    '/v1/a/c/%',
+    '/v1/a/c/%zz',
+    '/v1/a/c/%4',
+  ])('refuses invalid UTF-8 or a broken escape in %j with 400', (path) => {
+    expect(refused(path).status).toBe(400);
+  });
 
   it('refuses a decoded U+FFFD (what a lenient decoder makes of invalid UTF-8)', () => {
     expect(refused('/v1/a/c/%EF%BF%BD').status).toBe(400);
@@ -165,7 +202,11 @@ describe('parseSwiftPath: names that could leave their container', () => {
 
 describe('parseSwiftPath: name lengths, counted in UTF-8 bytes', () => {
   it(`accepts a container name of ${SWIFT_LIMITS.maxContainerNameBytes} bytes and refuses one more`, () => {
-    expect(accepted(`/v1/a/${'c'.repeat(256)}`)).toEqual({ kind: 'container', account: 'a', container: 'c'.repeat(256) });
+    expect(accepted(`/v1/a/${'c'.repeat(256)}`)).toEqual({
+      kind: 'container',
+      account: 'a',
+      container: 'c'.repeat(256),
+    });
     expect(accepted(`/v1/a/${'c'.repeat(256)}/o`).kind).toBe('object');
     expect(refused(`/v1/a/${'c'.repeat(257)}`).status).toBe(400);
     expect(refused(`/v1/a/${'c'.repeat(257)}/o`).status).toBe(400);
@@ -179,7 +220,12 @@ describe('parseSwiftPath: name lengths, counted in UTF-8 bytes', () => {
   });
 
   it(`accepts an object name of ${SWIFT_LIMITS.maxObjectNameBytes} bytes and refuses one more`, () => {
-    expect(accepted(`/v1/a/c/${'o'.repeat(1024)}`)).toEqual({ kind: 'object', account: 'a', container: 'c', object: 'o'.repeat(1024) });
+    expect(accepted(`/v1/a/c/${'o'.repeat(1024)}`)).toEqual({
+      kind: 'object',
+      account: 'a',
+      container: 'c',
+      object: 'o'.repeat(1024),
+    });
     expect(refused(`/v1/a/c/${'o'.repeat(1025)}`).status).toBe(400);
   });
 
@@ -201,8 +247,34 @@ describe('parseSwiftPath: name lengths, counted in UTF-8 bytes', () => {
 describe('parseSwiftPath: properties', () => {
   /** Pieces that exercise the decoder and the segment checks more often than random text would. */
   const piece = fc.oneof(
-    fc.constantFrom('/', '//', '.', '..', '%2e', '%2E', '%2e%2e', '%2E%2E', '%2f', '%2F', '%00', '%5c', '%5C', '\\', '%ff', '%C3%A9', '%E2%82%AC', '%', '%2', 'a', 'v1', '\0', '\ufffd'),
-    fc.tuple(fc.constantFrom(...'0123456789abcdefABCDEFgz%'), fc.constantFrom(...'0123456789abcdefABCDEFgz%')).map(([h, l]) => `%${h}${l}`),
+    fc.constantFrom(
+      '/',
+      '//',
+      '.',
+      '..',
+      '%2e',
+      '%2E',
+      '%2e%2e',
+      '%2E%2E',
+      '%2f',
+      '%2F',
+      '%00',
+      '%5c',
+      '%5C',
+      '\\',
+      '%ff',
+      '%C3%A9',
+      '%E2%82%AC',
+      '%',
+      '%2',
+      'a',
+      'v1',
+      '\0',
+      '\ufffd',
+    ),
+    fc
+      .tuple(fc.constantFrom(...'0123456789abcdefABCDEFgz%'), fc.constantFrom(...'0123456789abcdefABCDEFgz%'))
+      .map(([h, l]) => `%${h}${l}`),
     fc.string({ maxLength: 6 }),
     fc.string({ unit: 'binary', maxLength: 4 }),
   );
@@ -212,12 +284,22 @@ describe('parseSwiftPath: properties', () => {
     { weight: 3, arbitrary: fc.constantFrom('.', '..', '%2e', '%2E', '%2e%2e', '%2E%2E', '/', '//', '%2F') },
     { weight: 1, arbitrary: piece },
   );
-  const accountPart = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('AUTH_test', 'a') }, { weight: 1, arbitrary: fc.constantFrom('.', '..', '%2e%2e', 'a%5c', '') });
-  const containerPart = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('c', 'Users') }, { weight: 1, arbitrary: fc.constantFrom('.', '%2E', 'c%5c', 'c%2fd', '') });
+  const accountPart = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom('AUTH_test', 'a') },
+    { weight: 1, arbitrary: fc.constantFrom('.', '..', '%2e%2e', 'a%5c', '') },
+  );
+  const containerPart = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom('c', 'Users') },
+    { weight: 1, arbitrary: fc.constantFrom('.', '%2E', 'c%5c', 'c%2fd', '') },
+  );
   const structured = fc
     .tuple(accountPart, containerPart, fc.array(objectPiece, { minLength: 1, maxLength: 10 }))
     .map(([account, container, object]) => `/v1/${account}/${container}/${object.join('')}`);
-  const pathLike = fc.oneof(fc.array(piece, { maxLength: 14 }).map((list) => `/v1/${list.join('')}`), structured, structured);
+  const pathLike = fc.oneof(
+    fc.array(piece, { maxLength: 14 }).map((list) => `/v1/${list.join('')}`),
+    structured,
+    structured,
+  );
   const anyPath = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), pathLike, pathLike, pathLike);
 
   it('never throws, and refuses only with 400 or 404 and a message', () => {
@@ -262,11 +344,16 @@ describe('parseSwiftPath: properties', () => {
   it('accepts every object path built from safe segments, and gives the segments back', () => {
     const segment = fc.stringMatching(/^[A-Za-z0-9_.~ -]{1,12}$/).filter((s) => s !== '.' && s !== '..');
     fc.assert(
-      fc.property(segment, segment, fc.array(segment, { minLength: 1, maxLength: 5 }), (account, container, objectSegments) => {
-        const object = objectSegments.join('/');
-        const path = `/v1/${encodeURIComponent(account)}/${encodeURIComponent(container)}/${objectSegments.map(encodeURIComponent).join('/')}`;
-        expect(accepted(path)).toEqual({ kind: 'object', account, container, object });
-      }),
+      fc.property(
+        segment,
+        segment,
+        fc.array(segment, { minLength: 1, maxLength: 5 }),
+        (account, container, objectSegments) => {
+          const object = objectSegments.join('/');
+          const path = `/v1/${encodeURIComponent(account)}/${encodeURIComponent(container)}/${objectSegments.map(encodeURIComponent).join('/')}`;
+          expect(accepted(path)).toEqual({ kind: 'object', account, container, object });
+        },
+      ),
       propertyRuns(1000),
     );
   });
@@ -275,7 +362,12 @@ describe('parseSwiftPath: properties', () => {
 describe('readMetadata', () => {
   it('reads X-{Kind}-Meta-* from lower-cased header names, trimming values', () => {
     const update = readMetadata(
-      { 'x-container-meta-triggerontimeiso': '2024-01-02T03:04:05Z', 'x-container-meta-user': '  alice  ', 'content-type': 'text/plain', 'x-container-read': '.r:*' },
+      {
+        'x-container-meta-triggerontimeiso': '2024-01-02T03:04:05Z',
+        'x-container-meta-user': '  alice  ',
+        'content-type': 'text/plain',
+        'x-container-read': '.r:*',
+      },
       'container',
     );
     expect([...update.set]).toEqual([
@@ -291,13 +383,19 @@ describe('readMetadata', () => {
   });
 
   it('treats an empty or blank value as removal', () => {
-    const update = readMetadata({ 'x-container-meta-gone': '', 'x-container-meta-blank': '   ', 'x-container-meta-kept': 'v' }, 'container');
+    const update = readMetadata(
+      { 'x-container-meta-gone': '', 'x-container-meta-blank': '   ', 'x-container-meta-kept': 'v' },
+      'container',
+    );
     expect([...update.set]).toEqual([['kept', 'v']]);
     expect(update.remove.sort()).toEqual(['blank', 'gone']);
   });
 
   it('reads X-Remove-{Kind}-Meta-* as removal, whatever its value', () => {
-    const update = readMetadata({ 'x-remove-container-meta-old': 'x', 'x-remove-container-meta-older': '' }, 'container');
+    const update = readMetadata(
+      { 'x-remove-container-meta-old': 'x', 'x-remove-container-meta-older': '' },
+      'container',
+    );
     expect(update.set.size).toBe(0);
     expect(update.remove.sort()).toEqual(['old', 'older']);
   });
@@ -308,7 +406,10 @@ describe('readMetadata', () => {
   });
 
   it('skips undefined values', () => {
-    const update = readMetadata({ 'x-object-meta-missing': undefined, 'x-remove-object-meta-missing': undefined }, 'object');
+    const update = readMetadata(
+      { 'x-object-meta-missing': undefined, 'x-remove-object-meta-missing': undefined },
+      'object',
+    );
     expect(update.set.size).toBe(0);
     expect(update.remove).toEqual([]);
   });
@@ -328,7 +429,10 @@ describe('readMetadata', () => {
   });
 
   it('ignores look-alike headers without the full prefix', () => {
-    const update = readMetadata({ 'x-container-meta': 'v', 'x-containermeta-a': 'v', 'container-meta-a': 'v', 'x-remove-container-meta': 'v' }, 'container');
+    const update = readMetadata(
+      { 'x-container-meta': 'v', 'x-containermeta-a': 'v', 'container-meta-a': 'v', 'x-remove-container-meta': 'v' },
+      'container',
+    );
     expect(update.set.size).toBe(0);
     expect(update.remove).toEqual([]);
   });
@@ -374,7 +478,10 @@ describe('metadataProblem', () => {
 
   it(`accepts ${SWIFT_LIMITS.maxMetaOverallBytes} bytes of names and values overall and refuses one more`, () => {
     // 16 items of a 3-byte name and a 253-byte value: 16 * 256 = 4096 bytes.
-    const entries: [string, string][] = Array.from({ length: 16 }, (_, i) => [`k${String(i).padStart(2, '0')}`, 'v'.repeat(253)]);
+    const entries: [string, string][] = Array.from({ length: 16 }, (_, i) => [
+      `k${String(i).padStart(2, '0')}`,
+      'v'.repeat(253),
+    ]);
     expect(metadataProblem(meta(entries), 'container')).toBeUndefined();
     const over: [string, string][] = [...entries.slice(0, 15), ['k15', 'v'.repeat(254)]];
     expect(metadataProblem(meta(over), 'container')).toContain('4096');
@@ -400,8 +507,14 @@ describe('canonicalHeaderName and metadataHeaders', () => {
       ['triggerontimeiso', '2024-01-02T03:04:05Z'],
       ['foo-bar', 'x y'],
     ]);
-    expect(metadataHeaders(stored, 'container')).toEqual({ 'X-Container-Meta-Triggerontimeiso': '2024-01-02T03:04:05Z', 'X-Container-Meta-Foo-Bar': 'x y' });
-    expect(metadataHeaders(stored, 'object')).toEqual({ 'X-Object-Meta-Triggerontimeiso': '2024-01-02T03:04:05Z', 'X-Object-Meta-Foo-Bar': 'x y' });
+    expect(metadataHeaders(stored, 'container')).toEqual({
+      'X-Container-Meta-Triggerontimeiso': '2024-01-02T03:04:05Z',
+      'X-Container-Meta-Foo-Bar': 'x y',
+    });
+    expect(metadataHeaders(stored, 'object')).toEqual({
+      'X-Object-Meta-Triggerontimeiso': '2024-01-02T03:04:05Z',
+      'X-Object-Meta-Foo-Bar': 'x y',
+    });
     expect(metadataHeaders(new Map(), 'account')).toEqual({});
   });
 
@@ -410,14 +523,24 @@ describe('canonicalHeaderName and metadataHeaders', () => {
       ['userid', 'alice'],
       ['foo-bar', 'baz'],
     ]);
-    const lowered = Object.fromEntries(Object.entries(metadataHeaders(stored, 'object')).map(([k, v]) => [k.toLowerCase(), v]));
+    const lowered = Object.fromEntries(
+      Object.entries(metadataHeaders(stored, 'object')).map(([k, v]) => [k.toLowerCase(), v]),
+    );
     expect(readMetadata(lowered, 'object')).toEqual({ set: stored, remove: [] });
   });
 });
 
 describe('parseListingQuery', () => {
   it('defaults to text, the full limit, no markers, no delimiter, forward', () => {
-    expect(query('')).toEqual({ format: 'text', limit: SWIFT_LIMITS.containerListingLimit, marker: '', endMarker: '', prefix: '', delimiter: '', reverse: false });
+    expect(query('')).toEqual({
+      format: 'text',
+      limit: SWIFT_LIMITS.containerListingLimit,
+      marker: '',
+      endMarker: '',
+      prefix: '',
+      delimiter: '',
+      reverse: false,
+    });
   });
 
   it.each([
@@ -454,9 +577,12 @@ describe('parseListingQuery', () => {
     expect(query(text).limit).toBe(Number(text.slice('limit='.length)));
   });
 
-  it.each(['limit=abc', 'limit=-1', 'limit=1.5', 'limit=NaN', 'limit=Infinity'])('refuses the bad limit in %j with 412', (text) => {
-    expect(queryRefusal(text).status).toBe(412);
-  });
+  it.each(['limit=abc', 'limit=-1', 'limit=1.5', 'limit=NaN', 'limit=Infinity'])(
+    'refuses the bad limit in %j with 412',
+    (text) => {
+      expect(queryRefusal(text).status).toBe(412);
+    },
+  );
 
   it('refuses a limit above the listing limit with 412', () => {
     expect(queryRefusal('limit=10001').status).toBe(412);
@@ -464,7 +590,12 @@ describe('parseListingQuery', () => {
   });
 
   it('reads prefix, marker, end_marker and a one-character delimiter', () => {
-    expect(query('prefix=a%2Fb&marker=m&end_marker=z&delimiter=%2F')).toMatchObject({ prefix: 'a/b', marker: 'm', endMarker: 'z', delimiter: '/' });
+    expect(query('prefix=a%2Fb&marker=m&end_marker=z&delimiter=%2F')).toMatchObject({
+      prefix: 'a/b',
+      marker: 'm',
+      endMarker: 'z',
+      delimiter: '/',
+    });
   });
 
   it('refuses a delimiter of more than one character with 412', () => {
@@ -500,8 +631,24 @@ describe('selectListing', () => {
   });
 
   it('starts strictly after the marker', () => {
-    expect(names(selectListing(stored, listing({ marker: 'b/2' })))).toEqual(['b/3/x', 'c', 'c/1', 'd.mkv', 'd.mp4', 'e/']);
-    expect(names(selectListing(stored, listing({ marker: 'b' })))).toEqual(['b/1', 'b/2', 'b/3/x', 'c', 'c/1', 'd.mkv', 'd.mp4', 'e/']);
+    expect(names(selectListing(stored, listing({ marker: 'b/2' })))).toEqual([
+      'b/3/x',
+      'c',
+      'c/1',
+      'd.mkv',
+      'd.mp4',
+      'e/',
+    ]);
+    expect(names(selectListing(stored, listing({ marker: 'b' })))).toEqual([
+      'b/1',
+      'b/2',
+      'b/3/x',
+      'c',
+      'c/1',
+      'd.mkv',
+      'd.mp4',
+      'e/',
+    ]);
   });
 
   it('stops strictly before the end marker', () => {
@@ -510,9 +657,30 @@ describe('selectListing', () => {
   });
 
   it('folds names containing the delimiter after the prefix into one subdir each', () => {
-    expect(names(selectListing(stored, listing({ delimiter: '/' })))).toEqual(['a', 'subdir:b/', 'c', 'subdir:c/', 'd.mkv', 'd.mp4', 'subdir:e/']);
-    expect(names(selectListing(stored, listing({ delimiter: '/', prefix: 'b/' })))).toEqual(['b/1', 'b/2', 'subdir:b/3/']);
-    expect(names(selectListing(stored, listing({ delimiter: '.' })))).toEqual(['a', 'b/1', 'b/2', 'b/3/x', 'c', 'c/1', 'subdir:d.', 'e/']);
+    expect(names(selectListing(stored, listing({ delimiter: '/' })))).toEqual([
+      'a',
+      'subdir:b/',
+      'c',
+      'subdir:c/',
+      'd.mkv',
+      'd.mp4',
+      'subdir:e/',
+    ]);
+    expect(names(selectListing(stored, listing({ delimiter: '/', prefix: 'b/' })))).toEqual([
+      'b/1',
+      'b/2',
+      'subdir:b/3/',
+    ]);
+    expect(names(selectListing(stored, listing({ delimiter: '.' })))).toEqual([
+      'a',
+      'b/1',
+      'b/2',
+      'b/3/x',
+      'c',
+      'c/1',
+      'subdir:d.',
+      'e/',
+    ]);
   });
 
   it('counts a subdir as one entry towards the limit', () => {
@@ -539,10 +707,33 @@ describe('selectListing', () => {
 
   it('reverses the order, with marker and end_marker swapping sides', () => {
     expect(names(selectListing(stored, listing({ reverse: true, limit: 3 })))).toEqual(['e/', 'd.mp4', 'd.mkv']);
-    expect(names(selectListing(stored, listing({ reverse: true, marker: 'c/1' })))).toEqual(['c', 'b/3/x', 'b/2', 'b/1', 'a']);
-    expect(names(selectListing(stored, listing({ reverse: true, endMarker: 'c' })))).toEqual(['e/', 'd.mp4', 'd.mkv', 'c/1']);
-    expect(names(selectListing(stored, listing({ reverse: true, delimiter: '/', prefix: 'b/' })))).toEqual(['subdir:b/3/', 'b/2', 'b/1']);
-    expect(names(selectListing(stored, listing({ reverse: true, delimiter: '/' })))).toEqual(['subdir:e/', 'd.mp4', 'd.mkv', 'subdir:c/', 'c', 'subdir:b/', 'a']);
+    expect(names(selectListing(stored, listing({ reverse: true, marker: 'c/1' })))).toEqual([
+      'c',
+      'b/3/x',
+      'b/2',
+      'b/1',
+      'a',
+    ]);
+    expect(names(selectListing(stored, listing({ reverse: true, endMarker: 'c' })))).toEqual([
+      'e/',
+      'd.mp4',
+      'd.mkv',
+      'c/1',
+    ]);
+    expect(names(selectListing(stored, listing({ reverse: true, delimiter: '/', prefix: 'b/' })))).toEqual([
+      'subdir:b/3/',
+      'b/2',
+      'b/1',
+    ]);
+    expect(names(selectListing(stored, listing({ reverse: true, delimiter: '/' })))).toEqual([
+      'subdir:e/',
+      'd.mp4',
+      'd.mkv',
+      'subdir:c/',
+      'c',
+      'subdir:b/',
+      'a',
+    ]);
   });
 
   it('does not reorder the caller’s array', () => {
@@ -563,27 +754,36 @@ describe('selectListing', () => {
 
 describe('selectListing: properties', () => {
   const nameArb = fc.stringMatching(/^[ab/.]{1,6}$/);
-  const sortedUnique = fc.uniqueArray(nameArb, { maxLength: 30 }).map((list) => [...list].sort().map((name) => ({ name })));
+  const sortedUnique = fc
+    .uniqueArray(nameArb, { maxLength: 30 })
+    .map((list) => [...list].sort().map((name) => ({ name })));
   const shortText = fc.stringMatching(/^[ab/.]{0,3}$/);
 
   it('lists names ascending, with the prefix, after the marker, before the end marker, at most limit of them', () => {
     fc.assert(
-      fc.property(sortedUnique, shortText, shortText, shortText, fc.integer({ min: 0, max: 40 }), (list, prefix, marker, endMarker, limit) => {
-        const out = names(selectListing(list, listing({ prefix, marker, endMarker, limit })));
-        expect(out.length).toBeLessThanOrEqual(limit);
-        for (let i = 1; i < out.length; i++) expect(out[i - 1] < out[i]).toBe(true);
-        for (const name of out) {
-          expect(name.startsWith(prefix)).toBe(true);
-          if (marker) expect(name > marker).toBe(true);
-          if (endMarker) expect(name < endMarker).toBe(true);
-        }
-        // And nothing is skipped: it is the first `limit` names that qualify.
-        const expected = list
-          .map((i) => i.name)
-          .filter((n) => n.startsWith(prefix) && (!marker || n > marker) && (!endMarker || n < endMarker))
-          .slice(0, limit);
-        expect(out).toEqual(expected);
-      }),
+      fc.property(
+        sortedUnique,
+        shortText,
+        shortText,
+        shortText,
+        fc.integer({ min: 0, max: 40 }),
+        (list, prefix, marker, endMarker, limit) => {
+          const out = names(selectListing(list, listing({ prefix, marker, endMarker, limit })));
+          expect(out.length).toBeLessThanOrEqual(limit);
+          for (let i = 1; i < out.length; i++) expect(out[i - 1] < out[i]).toBe(true);
+          for (const name of out) {
+            expect(name.startsWith(prefix)).toBe(true);
+            if (marker) expect(name > marker).toBe(true);
+            if (endMarker) expect(name < endMarker).toBe(true);
+          }
+          // And nothing is skipped: it is the first `limit` names that qualify.
+          const expected = list
+            .map((i) => i.name)
+            .filter((n) => n.startsWith(prefix) && (!marker || n > marker) && (!endMarker || n < endMarker))
+            .slice(0, limit);
+          expect(out).toEqual(expected);
+        },
+      ),
       propertyRuns(2000),
     );
   });

@@ -1,5 +1,10 @@
 import fc from 'fast-check';
-import { compileTopicFilter, DEFAULT_TOPIC_ALIASES, type TopicFilter, type TopicFilterOptions } from '../../src/events/topic-filter';
+import {
+  compileTopicFilter,
+  DEFAULT_TOPIC_ALIASES,
+  type TopicFilter,
+  type TopicFilterOptions,
+} from '../../src/events/topic-filter';
 import type { FilterSyntaxError } from '../../src/events/filter-result';
 
 const PORT = 'tns1:Device/tnsvendor:IO/Port';
@@ -227,7 +232,16 @@ describe('compileTopicFilter: properties', () => {
 
   // Slow but obviously right: split both sides into segments and compare them.
   const ALIASES: Readonly<Record<string, string>> = { onvif: 'tns1', axis: 'tnsvendor' };
-  const FILTER_SEGMENTS = ['tns1:Device', 'onvif:Device', 'tns1:DeviceX', 'tnsvendor:IO', 'axis:IO', 'Port', 'P', 'tns1:VideoSource'];
+  const FILTER_SEGMENTS = [
+    'tns1:Device',
+    'onvif:Device',
+    'tns1:DeviceX',
+    'tnsvendor:IO',
+    'axis:IO',
+    'Port',
+    'P',
+    'tns1:VideoSource',
+  ];
   const TOPIC_SEGMENTS = ['tns1:Device', 'tns1:DeviceX', 'tnsvendor:IO', 'Port', 'P', 'tns1:VideoSource'];
 
   interface Alternative {
@@ -254,13 +268,24 @@ describe('compileTopicFilter: properties', () => {
   }
 
   const alternative: fc.Arbitrary<Alternative> = fc.oneof(
-    { weight: 30, arbitrary: fc.record({ segments: fc.array(fc.constantFrom(...FILTER_SEGMENTS), { minLength: 1, maxLength: 4 }), tail: fc.constantFrom<Alternative['tail']>('', '//', '//.') }) },
+    {
+      weight: 30,
+      arbitrary: fc.record({
+        segments: fc.array(fc.constantFrom(...FILTER_SEGMENTS), { minLength: 1, maxLength: 4 }),
+        tail: fc.constantFrom<Alternative['tail']>('', '//', '//.'),
+      }),
+    },
     { weight: 1, arbitrary: fc.constant<Alternative>({ segments: [], tail: '//.' }) },
   );
   const separator = fc.constantFrom('|', ' | ', '\t|', '|  ', ' \t| \t');
   const padding = fc.constantFrom('', ' ', '\t', '  \n');
   const expression = fc
-    .tuple(fc.array(alternative, { minLength: 1, maxLength: 4 }), fc.array(separator, { minLength: 3, maxLength: 3 }), padding, padding)
+    .tuple(
+      fc.array(alternative, { minLength: 1, maxLength: 4 }),
+      fc.array(separator, { minLength: 3, maxLength: 3 }),
+      padding,
+      padding,
+    )
     .map(([alternatives, separators, before, after]) => {
       const text = alternatives
         .map((a) => (a.segments.length === 0 ? '//.' : a.segments.join('/') + a.tail))

@@ -7,7 +7,12 @@ import { createProgressOutput, finishedLine, progressLine } from '../../src/bws/
 import { formatBytes, formatReport, formatRequest, writeReportJson } from '../../src/bws/report-format';
 import { CAPABILITY_NAMES, type CapabilityName } from '../../src/protocol/body-worn';
 
-const progress = (recordingsDone: number, bytesSent: number, recordingsTotal = 3, bytesTotal = 3_000_000): Progress => ({ recordingsDone, recordingsTotal, bytesSent, bytesTotal });
+const progress = (
+  recordingsDone: number,
+  bytesSent: number,
+  recordingsTotal = 3,
+  bytesTotal = 3_000_000,
+): Progress => ({ recordingsDone, recordingsTotal, bytesSent, bytesTotal });
 
 /** A progress output writing into a list, on a clock the test moves. */
 function output(isTty: boolean) {
@@ -19,12 +24,16 @@ function output(isTty: boolean) {
 
 describe('progressLine', () => {
   it('shows the bar, the share, recordings, bytes in human units and the rate', () => {
-    expect(progressLine(progress(1, 1_500_000), 1000, 10)).toBe('[#####-----]   50%  1/3 recordings  1.5 MB / 3.0 MB  1.50 MB/s');
+    expect(progressLine(progress(1, 1_500_000), 1000, 10)).toBe(
+      '[#####-----]   50%  1/3 recordings  1.5 MB / 3.0 MB  1.50 MB/s',
+    );
     expect(progressLine(progress(0, 0), 0, 10)).toBe('[----------]    0%  0/3 recordings  0 B / 3.0 MB  0.00 MB/s');
   });
 
   it('stays at 100% when retries send more bytes than planned, and counts recordings when there are no bytes', () => {
-    expect(progressLine(progress(3, 4_000_000), 2000, 10)).toMatch(/^\[#{10}\]  100%  3\/3 recordings  4\.0 MB \/ 3\.0 MB  2\.00 MB\/s$/);
+    expect(progressLine(progress(3, 4_000_000), 2000, 10)).toMatch(
+      /^\[#{10}\]  100%  3\/3 recordings  4\.0 MB \/ 3\.0 MB  2\.00 MB\/s$/,
+    );
     expect(progressLine(progress(1, 0, 4, 0), 1000, 8)).toMatch(/^\[##------\]   25%  1\/4 recordings/);
   });
 });
@@ -83,8 +92,24 @@ describe('progress in a log (not a terminal)', () => {
       at(i * 200);
       out.update(progress(0, i * 10_000));
     }
-    out.recordingDone({ container: 'officer_1_CAM1_20260101T000000Z', status: 'transferred', bytes: 2_000_000, seconds: 0.314 });
-    out.recordingDone({ container: 'officer_2_CAM2_20260101T000000Z', status: 'failed', bytes: 0, seconds: 0.02, request: { method: 'PUT', path: '/officer_2_CAM2_20260101T000000Z/1_a.mkv', status: 507, message: 'Insufficient Storage' } });
+    out.recordingDone({
+      container: 'officer_1_CAM1_20260101T000000Z',
+      status: 'transferred',
+      bytes: 2_000_000,
+      seconds: 0.314,
+    });
+    out.recordingDone({
+      container: 'officer_2_CAM2_20260101T000000Z',
+      status: 'failed',
+      bytes: 0,
+      seconds: 0.02,
+      request: {
+        method: 'PUT',
+        path: '/officer_2_CAM2_20260101T000000Z/1_a.mkv',
+        status: 507,
+        message: 'Insufficient Storage',
+      },
+    });
     out.update(progress(2, 3_000_000));
     out.finish();
     expect(writes.join('')).toBe(
@@ -105,7 +130,15 @@ describe('progress in a log (not a terminal)', () => {
   });
 
   it('leaves the request out of a transferred recording', () => {
-    expect(finishedLine({ container: 'c', status: 'transferred', bytes: 10, seconds: 1, request: { method: 'PUT', path: '/c', status: 500, message: 'x' } })).toBe('c -> transferred, 10 B, 1.00 s');
+    expect(
+      finishedLine({
+        container: 'c',
+        status: 'transferred',
+        bytes: 10,
+        seconds: 1,
+        request: { method: 'PUT', path: '/c', status: 500, message: 'x' },
+      }),
+    ).toBe('c -> transferred, 10 B, 1.00 s');
   });
 });
 
@@ -124,24 +157,44 @@ describe('formatBytes and formatRequest', () => {
   });
 
   it('shows the method, path, status and message, on one line', () => {
-    expect(formatRequest({ method: 'PUT', path: '/c/a.mkv', status: 507, message: 'Insufficient\n  Storage' })).toBe('PUT /c/a.mkv -> 507 Insufficient Storage');
+    expect(formatRequest({ method: 'PUT', path: '/c/a.mkv', status: 507, message: 'Insufficient\n  Storage' })).toBe(
+      'PUT /c/a.mkv -> 507 Insufficient Storage',
+    );
     expect(formatRequest({ method: 'POST', path: '/c', status: 500, message: '' })).toBe('POST /c -> 500');
-    expect(formatRequest({ method: 'PUT', path: '/c', message: 'socket hang up (after 5 tries)' })).toBe('PUT /c -> socket hang up (after 5 tries)');
+    expect(formatRequest({ method: 'PUT', path: '/c', message: 'socket hang up (after 5 tries)' })).toBe(
+      'PUT /c -> socket hang up (after 5 tries)',
+    );
   });
 });
 
-const capabilities = (on: CapabilityName[]): Record<CapabilityName, boolean> => Object.fromEntries(CAPABILITY_NAMES.map((name) => [name, on.includes(name)])) as Record<CapabilityName, boolean>;
+const capabilities = (on: CapabilityName[]): Record<CapabilityName, boolean> =>
+  Object.fromEntries(CAPABILITY_NAMES.map((name) => [name, on.includes(name)])) as Record<CapabilityName, boolean>;
 
 const REPORT: UploadReport = {
   storageUrl: 'http://127.0.0.1:8090/v1/AUTH_bws',
   capabilities: capabilities(['StoreBookmarks', 'StoreRejectedContent']),
   capabilitiesSource: 'file',
   categories: [],
-  registrationFailures: [{ kind: 'device', id: 'CAM2', request: { method: 'PUT', path: '/Devices/CAM2', status: 402, message: 'no licence left' } }],
+  registrationFailures: [
+    {
+      kind: 'device',
+      id: 'CAM2',
+      request: { method: 'PUT', path: '/Devices/CAM2', status: 402, message: 'no licence left' },
+    },
+  ],
   usersRegistered: 2,
   devicesRegistered: 1,
   recordings: [
-    { container: 'u1_CAM1_20260101T000000Z', userId: 'u1', serial: 'CAM1', status: 'transferred', clips: 2, bytes: 4_000_000, seconds: 1.234, warnings: [] },
+    {
+      container: 'u1_CAM1_20260101T000000Z',
+      userId: 'u1',
+      serial: 'CAM1',
+      status: 'transferred',
+      clips: 2,
+      bytes: 4_000_000,
+      seconds: 1.234,
+      warnings: [],
+    },
     {
       container: 'u2_CAM2_20260101T001000Z',
       userId: 'u2',
@@ -150,7 +203,12 @@ const REPORT: UploadReport = {
       clips: 0,
       bytes: 0,
       seconds: 0.05,
-      request: { method: 'PUT', path: '/u2_CAM2_20260101T001000Z', status: 400, message: 'camera "CAM2" is not registered' },
+      request: {
+        method: 'PUT',
+        path: '/u2_CAM2_20260101T001000Z',
+        status: 400,
+        message: 'camera "CAM2" is not registered',
+      },
       rejectedContent: 'RejectedContent_20260101T001000Z_x',
       warnings: [],
     },
@@ -162,11 +220,24 @@ const REPORT: UploadReport = {
       clips: 1,
       bytes: 1_000_000,
       seconds: 12.5,
-      request: { method: 'PUT', path: '/u1_CAM1_20260101T002000Z/2_r.mkv', status: 507, message: 'Insufficient Storage' },
+      request: {
+        method: 'PUT',
+        path: '/u1_CAM1_20260101T002000Z/2_r.mkv',
+        status: 507,
+        message: 'Insufficient Storage',
+      },
       warnings: ['PUT /u1_CAM1_20260101T002000Z/1_r.mkv answered 201 without an ETag; the clip could not be verified'],
     },
   ],
-  totals: { recordings: 3, transferred: 1, notTransferred: 1, failed: 1, bytes: 5_000_000, seconds: 13.8, megabytesPerSecond: 0.36 },
+  totals: {
+    recordings: 3,
+    transferred: 1,
+    notTransferred: 1,
+    failed: 1,
+    bytes: 5_000_000,
+    seconds: 13.8,
+    megabytesPerSecond: 0.36,
+  },
   requests: 14,
   retries: 1,
 };
@@ -199,9 +270,28 @@ describe('formatReport', () => {
 
   it('marks the --check probes and says when nothing was uploaded', () => {
     const probe = { ...REPORT.recordings[1], probe: 'unknown-device' as const };
-    expect(formatReport({ ...REPORT, recordings: [probe] })).toContain(`u2_CAM2_20260101T001000Z  not transferred      0    0 B     0.05\n    --check probe (unknown-device): meant to be refused with 400\n`);
-    const empty: UploadReport = { ...REPORT, storageUrl: '', capabilities: capabilities([]), registrationFailures: [], recordings: [], totals: { recordings: 0, transferred: 0, notTransferred: 0, failed: 0, bytes: 0, seconds: 0, megabytesPerSecond: 0 } };
-    expect(formatReport(empty)).toBe('No recordings were uploaded.\n\nTotal: 0 recordings: 0 transferred, 0 not transferred, 0 failed\n       0 B in 0.00 s (0.00 MB/s), 14 requests (1 retried)\n       2 users and 1 camera registered\n');
+    expect(formatReport({ ...REPORT, recordings: [probe] })).toContain(
+      `u2_CAM2_20260101T001000Z  not transferred      0    0 B     0.05\n    --check probe (unknown-device): meant to be refused with 400\n`,
+    );
+    const empty: UploadReport = {
+      ...REPORT,
+      storageUrl: '',
+      capabilities: capabilities([]),
+      registrationFailures: [],
+      recordings: [],
+      totals: {
+        recordings: 0,
+        transferred: 0,
+        notTransferred: 0,
+        failed: 0,
+        bytes: 0,
+        seconds: 0,
+        megabytesPerSecond: 0,
+      },
+    };
+    expect(formatReport(empty)).toBe(
+      'No recordings were uploaded.\n\nTotal: 0 recordings: 0 transferred, 0 not transferred, 0 failed\n       0 B in 0.00 s (0.00 MB/s), 14 requests (1 retried)\n       2 users and 1 camera registered\n',
+    );
   });
 });
 
