@@ -7,13 +7,13 @@ import { parseCommandLine } from './cli-parse';
 import { type DestinationHandle, startDestination } from './destination/destination';
 import type { DestinationOptions, DestinationUser } from './destination/destination-options';
 import { checkRule, type FaultRule } from './destination/faults';
-import { EmulatorError } from './errors';
-import { createLogger, LOG_LEVELS, type LogLevel } from './log';
+import { EmulatorError } from './base/errors';
+import { createLogger, LOG_LEVELS, type LogLevel } from './base/log';
 import { CAPABILITY_NAMES, type CapabilityName } from './protocol/body-worn';
-import { parseDuration } from './duration';
-import { writeFileAtomic } from './storage/atomic-file';
-import { parseSize } from './size';
-import { loadCertificate } from './tls';
+import { parseDuration } from './base/duration';
+import { writeFileAtomic } from './base/atomic-file';
+import { parseSize } from './base/size';
+import { loadCertificate } from './base/tls';
 
 /** Where `destination` writes and how it is told to stop. */
 export interface DestinationIo {

@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import yargs from 'yargs';
 import { parseCommandLine } from './cli-parse';
-import { parseDuration } from './duration';
+import { parseDuration } from './base/duration';
 import { recordEvents, toScenarioYaml } from './scenario/recorder';
 
 /** Where `record` writes and how it is told to stop. */

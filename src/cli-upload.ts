@@ -10,14 +10,14 @@ import { stringify } from 'yaml';
 import { type BodyWornOptions, runBodyWornSystem, type UploadReport } from './bws/body-worn-system';
 import { readConnectionFile } from './bws/connection-file';
 import { type ConformanceResult, formatFindings, runConformance } from './bws/conformance';
-import { DEFAULT_PLAN, loadPlanFile } from './bws/plan';
+import { DEFAULT_PLAN, loadPlanFile, PLAN_SCHEMA_FILE } from './bws/plan';
 import { createProgressOutput } from './bws/progress';
 import { formatReport, writeReportJson } from './bws/report-format';
 import { DEFAULT_RETRY, SwiftClientError } from './bws/swift-client';
 import { parseCommandLine } from './cli-parse';
-import { parseDuration } from './duration';
-import { JSON_SCHEMA_FILES } from './json-schema';
-import { createLogger, LOG_LEVELS, type LogLevel } from './log';
+import { parseDuration } from './base/duration';
+
+import { createLogger, LOG_LEVELS, type LogLevel } from './base/log';
 
 /** Where `upload` writes. */
 export interface UploadIo {
@@ -170,7 +170,7 @@ export async function uploadCommand(argv: string[], io: UploadIo): Promise<numbe
 
 /** Writes {@link DEFAULT_PLAN} as YAML with a schema line for editors; never overwrites a file. */
 async function generatePlan(file: string, io: UploadIo): Promise<number> {
-  const schema = relative(dirname(resolve(file)), JSON_SCHEMA_FILES.plan.path)
+  const schema = relative(dirname(resolve(file)), PLAN_SCHEMA_FILE.path)
     .split(sep)
     .join('/');
   const text = [

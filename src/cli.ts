@@ -8,19 +8,19 @@ import { AUTH_MODES, type AuthMode } from './auth/authenticator';
 import { type DigestAlgorithm, DIGEST_ALGORITHMS } from './auth/digest';
 import { type DeviceHandle, startDevice } from './device/device';
 import type { DeviceOptions } from './device/device-options';
-import { loadCertificate } from './tls';
+import { loadCertificate } from './base/tls';
 import { parseCommandLine } from './cli-parse';
 import { destinationCommand } from './cli-destination';
 import { recordCommand } from './cli-record';
 import { uploadCommand } from './cli-upload';
 import { listScenarios, loadForRun, type LoadedScenario, validateCommand } from './cli-scenarios';
-import { EmulatorError } from './errors';
+import { EmulatorError } from './base/errors';
 import { deviceOptionsForScenario, playOnDevice, type ScenarioRun } from './scenario/play-on-device';
 import { readConnectionFile } from './bws/connection-file';
 import type { ConnectionFile } from './protocol/connection-file';
 import { type ScenarioWatcher, watchScenario } from './scenario/watcher';
 import type { TimestampMode } from './events/event-bus';
-import { createLogger, LOG_LEVELS, type LogLevel } from './log';
+import { createLogger, LOG_LEVELS, type LogLevel } from './base/log';
 
 /** Where the CLI writes; tests pass their own. */
 export interface CliIo {

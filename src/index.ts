@@ -17,7 +17,7 @@ export type { DeviceHandle } from './device/device';
 export type { DeviceOptions } from './device/device-options';
 export { DEFAULT_FLAGS } from './device/feature-flags';
 export type { FlagDefinition, FlagState } from './device/feature-flags';
-export type { TlsMaterial } from './tls';
+export type { TlsMaterial } from './base/tls';
 
 export type { SessionInfo, SessionState } from './events/event-session';
 export type { SessionChange, SessionListener } from './events/stream-server';
@@ -77,8 +77,8 @@ export { RpcErrorCode } from './protocol/rpc';
 export type { RpcError, RpcResponse } from './protocol/rpc';
 
 // Infrastructure
-export { ManualClock, systemClock } from './clock';
-export type { Clock } from './clock';
-export { EmulatorError } from './errors';
-export type { EmulatorErrorCode } from './errors';
-export type { Logger, LogLevel } from './log';
+export { ManualClock, systemClock } from './base/clock';
+export type { Clock } from './base/clock';
+export { EmulatorError } from './base/errors';
+export type { EmulatorErrorCode } from './base/errors';
+export type { Logger, LogLevel } from './base/log';

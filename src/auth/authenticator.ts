@@ -4,7 +4,7 @@
  * Basic according to the auth mode, and builds the 401 answer real devices give.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Clock } from '../clock';
+import type { Clock } from '../base/clock';
 import { type Account, AccountDirectory } from './accounts';
 import { basicChallenge, verifyBasic } from './basic';
 import { type DigestAlgorithm, DigestServer, type ReplayMode } from './digest';

@@ -5,7 +5,7 @@
  * so Express routes and raw WebSocket upgrade requests share it.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Clock } from '../clock';
+import type { Clock } from '../base/clock';
 import { parseCredentials, quote } from './auth-params';
 import { type DigestAlgorithm, digestResponse, parseAlgorithm } from './digest-hash';
 

@@ -1,22 +1,20 @@
 /** Express glue for the {@link Authenticator}: 401 with challenges, or the account in `res.locals`. */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Logger } from '../log';
-import { redactUrl } from '../log';
+import type { Logger } from '../base/log';
+import type { AuthLocals } from '../base/request-log';
+import { redactUrl } from '../base/log';
 import type { Account } from './accounts';
 import type { Authenticator } from './authenticator';
 
-/** What a route finds in `res.locals` after {@link requireAuth}. */
-export interface AuthLocals {
-  /** The authenticated account; undefined when the device runs with auth `none`. */
-  account: Account | undefined;
-}
+/** What a route finds in `res.locals` after {@link requireAuth}: the device account (undefined with auth `none`). */
+export type DeviceAuthLocals = AuthLocals<Account>;
 
 /** Lets the request through with valid credentials; answers 401 with challenges otherwise. */
 export function requireAuth(authenticator: Authenticator, log: Logger): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const verdict = authenticator.verify(req);
     if (verdict.ok) {
-      (res.locals as AuthLocals).account = verdict.account;
+      (res.locals as DeviceAuthLocals).account = verdict.account;
       next();
       return;
     }

@@ -4,7 +4,7 @@
  * digest over HTTP and passes it as `?wssession=TOKEN`.
  */
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../clock';
+import type { Clock } from '../base/clock';
 
 /** Why a token was refused. */
 export type TokenRefusal = 'unknown' | 'expired' | 'reused';

@@ -5,7 +5,7 @@
  * reports what became of each.
  */
 import { createHash } from 'node:crypto';
-import type { Logger } from '../log';
+import type { Logger } from '../base/log';
 import {
   CAPABILITY_NAMES,
   CAPABILITY_SECTIONS,

@@ -13,9 +13,10 @@
  * ```
  */
 import { z } from 'zod';
-import { DurationSchema } from '../duration';
-import { type Found, loadYaml, loadYamlFile, valueOffset, type YamlError, type YamlErrorCode } from '../yaml-load';
-import { parseSize } from '../size';
+import { DurationSchema } from '../base/duration';
+import { type Found, loadYaml, loadYamlFile, valueOffset, type YamlError, type YamlErrorCode } from '../base/yaml-load';
+import { parseSize } from '../base/size';
+import { schemaFile } from '../base/json-schema';
 
 const size = z
   .union([z.number().int().positive(), z.string()], { error: 'expected a size like 5MB, 512KiB or a number of bytes' })
@@ -37,11 +38,9 @@ const time = z
   .transform((text) => Date.parse(text));
 
 const id = (what: string) =>
-  z
-    .string({ error: `${what} is a string` })
-    .regex(/^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/, {
-      error: `${what} is 1-64 letters, digits, _ . @ - (it becomes part of object and container names)`,
-    });
+  z.string({ error: `${what} is a string` }).regex(/^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/, {
+    error: `${what} is 1-64 letters, digits, _ . @ - (it becomes part of object and container names)`,
+  });
 
 /** A user to register. */
 export const PlanUserSchema = z.strictObject({
@@ -113,6 +112,9 @@ export const PlanSchema = z
 
 /** A plan after loading. */
 export type Plan = z.output<typeof PlanSchema>;
+
+/** `schema/plan.schema.json`, for editors (see ../base/json-schema). */
+export const PLAN_SCHEMA_FILE = schemaFile('plan.schema.json', PlanSchema);
 /** A plan as written. */
 export type PlanInput = z.input<typeof PlanSchema>;
 /** A recording of a plan after loading. */

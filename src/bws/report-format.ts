@@ -3,7 +3,7 @@
  * clips, bytes, seconds, and the request that failed it), the registrations that
  * failed, and the totals with the throughput; and the report as a JSON file.
  */
-import { writeFileAtomic } from '../storage/atomic-file';
+import { writeFileAtomic } from '../base/atomic-file';
 import type { UploadReport } from './body-worn-system';
 import type { Finding } from './conformance';
 import type { FailedRequest, RecordingReport } from './upload-recording';

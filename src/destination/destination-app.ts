@@ -1,7 +1,7 @@
 /** The destination's Express app: faults first, then auth, storage, the recordings page, control. */
 import express, { type Express } from 'express';
 import type { DestinationContext } from './destination-context';
-import { requestLog } from '../request-log';
+import { requestLog } from '../base/request-log';
 import { applyFaults, faultsRouter } from './faults-route';
 import { recordingsPage } from './recordings-page';
 import { storageRoute } from './storage-route';

@@ -1,5 +1,5 @@
 /** What every route of the destination shares: options, store, tokens, rules, log. */
-import type { Logger } from '../log';
+import type { Logger } from '../base/log';
 import { RESERVED_CONTAINERS } from '../protocol/body-worn';
 import { isActive, type Registry, type RulePolicy } from './body-worn-rules';
 import type { ResolvedDestinationOptions } from './destination-options';

@@ -5,12 +5,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type Clock, systemClock } from '../clock';
-import { EmulatorError } from '../errors';
-import type { Logger, LogLevel } from '../log';
+import { type Clock, systemClock } from '../base/clock';
+import { EmulatorError } from '../base/errors';
+import type { Logger, LogLevel } from '../base/log';
 import { CAPABILITY_NAMES, type CapabilityName, type Category } from '../protocol/body-worn';
 import { SWIFT_LIMITS } from '../protocol/swift';
-import type { TlsMaterial } from '../tls';
+import type { TlsMaterial } from '../base/tls';
 import { checkRule, type FaultRule } from './faults';
 import type { OpenWrite } from './object-store';
 

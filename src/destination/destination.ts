@@ -4,12 +4,12 @@
  * worn system (or `bwc-emu upload`), watch the recordings arrive.
  */
 import { Readable } from 'node:stream';
-import { EmulatorError } from '../errors';
-import { createLogger } from '../log';
+import { EmulatorError } from '../base/errors';
+import { createLogger } from '../base/log';
 import { buildConnectionFile, type ConnectionFile } from '../protocol/connection-file';
-import { listenApp } from '../http-server';
+import { listenApp } from '../base/listening-server';
 import { capabilitiesDocument, RESERVED_CONTAINERS, SYSTEM_OBJECTS } from '../protocol/body-worn';
-import { selfSignedCertificate } from '../tls';
+import { selfSignedCertificate } from '../base/tls';
 import { buildDestinationApp } from './destination-app';
 import type { DestinationContext } from './destination-context';
 import {

@@ -4,7 +4,7 @@
  * transferred` when a rule refused it), clips, bytes and duration. Rebuilt from the
  * store at start; logs each recording as it completes or is refused.
  */
-import type { Logger } from '../log';
+import type { Logger } from '../base/log';
 import { isClipObject, parseEpochSeconds, parseRecordingContainer } from '../protocol/body-worn';
 import type { ContainerRecord, ObjectRecord, StoredMetadata } from './object-store';
 

@@ -6,7 +6,7 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { parseSwiftPath, type SwiftPath } from '../protocol/swift';
-import type { RequestLocals } from '../request-log';
+import type { RequestLocals } from '../base/request-log';
 import type { DestinationContext } from './destination-context';
 import { accountOperation, containerOperation } from './container-routes';
 import { objectOperation } from './object-routes';

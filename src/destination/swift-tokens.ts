@@ -5,7 +5,7 @@
  * answer 401.
  */
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../clock';
+import type { Clock } from '../base/clock';
 
 /** Who a token belongs to. */
 export interface TokenOwner {

@@ -1,6 +1,6 @@
 /** `apidiscovery.cgi`: which APIs this device serves, the first call of many real clients. */
 import type { RequestHandler } from 'express';
-import type { Logger } from '../log';
+import type { Logger } from '../base/log';
 import { latestVersion, RpcErrorCode, RpcFault, type RpcApiSpec } from '../protocol/rpc';
 import { rpcEndpoint } from './rpc-endpoint';
 

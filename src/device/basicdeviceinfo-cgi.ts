@@ -1,6 +1,6 @@
 /** `basicdeviceinfo.cgi`: the device's identity as a property list. */
 import type { RequestHandler } from 'express';
-import type { Logger } from '../log';
+import type { Logger } from '../base/log';
 import { RpcErrorCode, RpcFault, type RpcApiSpec } from '../protocol/rpc';
 import type { DeviceIdentity } from './identity';
 import { rpcEndpoint } from './rpc-endpoint';

@@ -3,7 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Authenticator } from '../auth/authenticator';
 import { requireAuth } from '../auth/middleware';
 import type { SessionTokens } from '../auth/session-tokens';
-import { type Logger, redactUrl } from '../log';
+import { type Logger, redactUrl } from '../base/log';
 import type { ResolvedDeviceOptions } from './device-options';
 import type { FeatureFlags } from './feature-flags';
 import { EVENT_STREAM_API } from '../events/configure';
@@ -11,7 +11,7 @@ import { API_DISCOVERY_API, apiDiscoveryCgi } from './apidiscovery-cgi';
 import { BASIC_DEVICE_INFO_API, basicDeviceInfoCgi } from './basicdeviceinfo-cgi';
 import { FEATURE_FLAG_API, featureFlagCgi } from './featureflag-cgi';
 import { paramCgi } from './param-cgi';
-import { requestLog } from '../request-log';
+import { requestLog } from '../base/request-log';
 import { allowMethods } from './rpc-endpoint';
 import { wssessionCgi } from './wssession-cgi';
 

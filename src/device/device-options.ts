@@ -5,16 +5,16 @@
 import { type Account, DEFAULT_ACCOUNT, ROLES } from '../auth/accounts';
 import { AUTH_MODES, type AuthMode } from '../auth/authenticator';
 import { type DigestAlgorithm, parseAlgorithm, type ReplayMode } from '../auth/digest';
-import { type Clock, systemClock } from '../clock';
-import { EmulatorError } from '../errors';
-import type { Logger, LogLevel } from '../log';
+import { type Clock, systemClock } from '../base/clock';
+import { EmulatorError } from '../base/errors';
+import type { Logger, LogLevel } from '../base/log';
 import { DEFAULT_MAX_FILTERS } from '../events/configure';
 import type { NotificationMessage } from '../events/content-filter';
 import type { TimestampMode } from '../events/event-bus';
 import { DEFAULT_TOPIC_ALIASES } from '../events/topic-filter';
 import { DEFAULT_FLAGS, type FlagDefinition } from './feature-flags';
 import { DEFAULT_IDENTITY, type DeviceIdentity, type IdentityOptions, resolveIdentity } from './identity';
-import type { TlsMaterial } from '../tls';
+import type { TlsMaterial } from '../base/tls';
 
 /** Everything a device can be told; every field is optional. */
 export interface DeviceOptions {

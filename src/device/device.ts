@@ -6,17 +6,17 @@
 import { join } from 'node:path';
 import { Authenticator } from '../auth/authenticator';
 import { SessionTokens, type TokenVerdict } from '../auth/session-tokens';
-import { EmulatorError } from '../errors';
+import { EmulatorError } from '../base/errors';
 import type { NotificationMessage } from '../events/content-filter';
 import { type DeviceEvent, EventBus, type PublishOptions } from '../events/event-bus';
 import type { SessionInfo } from '../events/event-session';
 import { type SessionListener, StreamServer } from '../events/stream-server';
-import { listenApp } from '../http-server';
-import { createLogger } from '../log';
+import { listenApp } from '../base/listening-server';
+import { createLogger } from '../base/log';
 import { buildDeviceApp } from './device-app';
 import { type DeviceOptions, resolveDeviceOptions, type ResolvedDeviceOptions } from './device-options';
 import { FeatureFlags, type FlagState } from './feature-flags';
-import { selfSignedCertificate } from '../tls';
+import { selfSignedCertificate } from '../base/tls';
 
 /** A running device. */
 export interface DeviceHandle {

@@ -3,7 +3,7 @@
  * updates, and optional persistence in a state file that is always whole.
  */
 import { readFileSync } from 'node:fs';
-import { writeFileAtomic } from '../storage/atomic-file';
+import { writeFileAtomic } from '../base/atomic-file';
 
 /** One flag as configured: its name, what it does, and its default. */
 export interface FlagDefinition {

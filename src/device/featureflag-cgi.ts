@@ -1,6 +1,6 @@
 /** `featureflag.cgi`: list, read and set the device's beta feature flags (spec part B). */
 import type { RequestHandler } from 'express';
-import type { Logger } from '../log';
+import type { Logger } from '../base/log';
 import { isPlainObject, RpcErrorCode, RpcFault, type RpcApiSpec } from '../protocol/rpc';
 import type { FeatureFlags } from './feature-flags';
 import { rpcEndpoint } from './rpc-endpoint';

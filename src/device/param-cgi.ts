@@ -3,7 +3,7 @@
  * text/plain. Errors are text with HTTP 200, as real devices answer them.
  */
 import type { RequestHandler } from 'express';
-import type { Logger } from '../log';
+import type { Logger } from '../base/log';
 import { type DeviceIdentity, parameterGroups } from './identity';
 
 /** The handler for `GET {cgi-prefix}/param.cgi`. */

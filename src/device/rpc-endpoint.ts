@@ -7,8 +7,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Account, Role } from '../auth/accounts';
 import { hasRole } from '../auth/accounts';
-import type { AuthLocals } from '../auth/middleware';
-import { type Logger, redactUrl } from '../log';
+import type { DeviceAuthLocals } from '../auth/middleware';
+import { type Logger, redactUrl } from '../base/log';
 import {
   latestVersion,
   parseRpcRequest,
@@ -80,7 +80,7 @@ export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
       return;
     }
     const request = parsed.request;
-    const { account } = res.locals as AuthLocals;
+    const { account } = res.locals as DeviceAuthLocals;
     const open = options.openMethods?.includes(request.method) ?? false;
     if (options.requiredRole && account && !open && !hasRole(account.role, options.requiredRole)) {
       send(

@@ -1,13 +1,13 @@
 /** `wssession.cgi`: hands out a short-lived single-use token for the event stream. */
 import type { RequestHandler } from 'express';
-import type { AuthLocals } from '../auth/middleware';
+import type { DeviceAuthLocals } from '../auth/middleware';
 import type { SessionTokens } from '../auth/session-tokens';
-import type { Logger } from '../log';
+import type { Logger } from '../base/log';
 
 /** Answers the token as `text/plain`, no newline (clients use the body as is). */
 export function wssessionCgi(tokens: SessionTokens, log: Logger): RequestHandler {
   return (_req, res) => {
-    const { account } = res.locals as AuthLocals;
+    const { account } = res.locals as DeviceAuthLocals;
     const username = account?.name ?? 'anonymous';
     const token = tokens.issue(username);
     log.info({ user: username, validMs: tokens.lifetimeMs }, 'session token issued');

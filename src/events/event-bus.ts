@@ -4,8 +4,8 @@
  * {@link DeviceEvent}. Stateful ("property") topics keep their last state per
  * source and key, so a new subscription can be told the current state.
  */
-import type { Clock } from '../clock';
-import { EmulatorError } from '../errors';
+import type { Clock } from '../base/clock';
+import { EmulatorError } from '../base/errors';
 import type { NotificationMessage } from './content-filter';
 
 /** How notifications are timestamped: device UTC clock, no timestamp, or local time. */

@@ -5,7 +5,7 @@
  */
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
-import type { Logger } from '../log';
+import type { Logger } from '../base/log';
 import { parseRpcRequest, RpcErrorCode, rpcFailure, rpcSuccess, type RpcResponse } from '../protocol/rpc';
 import {
   type CompiledFilter,

@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Authenticator } from '../auth/authenticator';
 import type { SessionTokens } from '../auth/session-tokens';
-import { type Logger, redactUrl } from '../log';
+import { type Logger, redactUrl } from '../base/log';
 import type { ConfigureRules } from './configure';
 import type { EventBus } from './event-bus';
 import { EventSession, type SessionInfo } from './event-session';

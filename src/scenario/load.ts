@@ -12,7 +12,7 @@ import {
   valueOffset,
   type YamlError,
   type YamlErrorCode,
-} from '../yaml-load';
+} from '../base/yaml-load';
 import { BodyWornSchema, ScenarioSchema, type Scenario } from './schema';
 
 /** What kind of problem a {@link ScenarioError} is. */

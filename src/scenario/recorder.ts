@@ -32,7 +32,7 @@ import { request as httpsRequest } from 'node:https';
 import WebSocket, { type ClientOptions } from 'ws';
 import { stringify } from 'yaml';
 import { digestAuthorization } from '../auth/digest-client';
-import { formatDuration } from '../duration';
+import { formatDuration } from '../base/duration';
 
 /** What {@link recordEvents} is told. */
 export interface RecordOptions {

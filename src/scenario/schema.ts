@@ -26,7 +26,8 @@
  */
 import { z } from 'zod';
 import { TOPIC_PATH } from '../events/event-bus';
-import { DurationSchema } from '../duration';
+import { DurationSchema } from '../base/duration';
+import { schemaFile } from '../base/json-schema';
 import { PlanDeviceSchema, PlanRecordingSchema, PlanUserSchema } from '../bws/plan';
 
 /** Keys that say when a step runs. */
@@ -36,11 +37,9 @@ export const ACTION_KEYS = ['emit', 'set', 'set-flag', 'disconnect', 'reject-aut
 
 const duration = DurationSchema;
 
-const topic = z
-  .string({ error: 'expected a topic string like tns1:Device/tnsvendor:IO/Port' })
-  .regex(TOPIC_PATH, {
-    error: (iss) => `"${String(iss.input)}" is not a topic path like tns1:Device/tnsvendor:IO/Port`,
-  });
+const topic = z.string({ error: 'expected a topic string like tns1:Device/tnsvendor:IO/Port' }).regex(TOPIC_PATH, {
+  error: (iss) => `"${String(iss.input)}" is not a topic path like tns1:Device/tnsvendor:IO/Port`,
+});
 
 const scalar = z
   .union([z.string(), z.number(), z.boolean()], { error: 'expected a string, number or boolean value' })
@@ -173,6 +172,9 @@ export const ScenarioSchema = z
 
 /** A scenario after loading. */
 export type Scenario = z.output<typeof ScenarioSchema>;
+
+/** `schema/scenario.schema.json`, for editors (see ../base/json-schema). */
+export const SCENARIO_SCHEMA_FILE = schemaFile('scenario.schema.json', ScenarioSchema);
 /** A scenario as written in a file. */
 export type ScenarioInput = z.input<typeof ScenarioSchema>;
 /** The `body-worn:` section after loading. */

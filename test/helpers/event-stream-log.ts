@@ -3,7 +3,7 @@
  * for one: server-side happenings (a session closed, a client too slow) become
  * events to await instead of something to poll or sleep for.
  */
-import { createLogger, type Logger } from '../../src/log';
+import { createLogger, type Logger } from '../../src/base/log';
 import { WAIT_MS } from './event-stream-client';
 
 /** One parsed log entry (pino JSON line). */

@@ -18,7 +18,7 @@ import { type Exchange, type RetryPolicy, SwiftClientError } from '../../src/bws
 import type { DestinationHandle } from '../../src/destination/destination';
 import { recordingContainerName } from '../../src/protocol/body-worn';
 import type { ConnectionFile } from '../../src/protocol/connection-file';
-import { selfSignedCertificate } from '../../src/tls';
+import { selfSignedCertificate } from '../../src/base/tls';
 import { type ByteAnswer as Answer, destinationStarter, fetchBytes, login } from '../helpers/destinations';
 
 const start = destinationStarter();

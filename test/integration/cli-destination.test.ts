@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli';
 import { parseFault } from '../../src/cli-destination';
-import { parseSize } from '../../src/size';
+import { parseSize } from '../../src/base/size';
 import { capture } from '../helpers/cli-capture';
 import { sendRequest } from '../helpers/http';
 

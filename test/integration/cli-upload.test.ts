@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { DEFAULT_PLAN, loadPlanFile, PlanSchema } from '../../src/bws/plan';
 import { main } from '../../src/cli';
-import { JSON_SCHEMA_FILES } from '../../src/json-schema';
+import { PLAN_SCHEMA_FILE } from '../../src/bws/plan';
 import { capture } from '../helpers/cli-capture';
 import { destinationStarter } from '../helpers/destinations';
 
@@ -210,7 +210,7 @@ describe('bwc-emu upload', () => {
     const text = readFileSync(file, 'utf8');
     const schemaLine = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text);
     expect(schemaLine).not.toBeNull();
-    expect(resolve(dirname(file), schemaLine?.[1] ?? '')).toBe(JSON_SCHEMA_FILES.plan.path);
+    expect(resolve(dirname(file), schemaLine?.[1] ?? '')).toBe(PLAN_SCHEMA_FILE.path);
     const loaded = await loadPlanFile(file);
     expect(loaded.ok ? loaded.plan : loaded.errors).toEqual(PlanSchema.parse(DEFAULT_PLAN));
 

@@ -9,10 +9,10 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '../../src/clock';
+import { ManualClock } from '../../src/base/clock';
 import type { DestinationHandle } from '../../src/destination/destination';
 import { DEFAULT_CATEGORIES } from '../../src/destination/destination-options';
-import { createLogger } from '../../src/log';
+import { createLogger } from '../../src/base/log';
 import {
   CAPABILITY_NAMES,
   CAPABILITY_SECTIONS,

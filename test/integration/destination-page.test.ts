@@ -3,7 +3,7 @@
  * and Basic challenges, the page with Basic or Digest (the login's key as the
  * password), one account's recordings only, and names HTML-escaped.
  */
-import { ManualClock } from '../../src/clock';
+import { ManualClock } from '../../src/base/clock';
 import type { DestinationHandle } from '../../src/destination/destination';
 import { recordingContainerName } from '../../src/protocol/body-worn';
 import { destinationStarter, login, type SwiftSession } from '../helpers/destinations';

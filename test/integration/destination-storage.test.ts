@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Writable } from 'node:stream';
-import { ManualClock } from '../../src/clock';
+import { ManualClock } from '../../src/base/clock';
 import type { DestinationHandle } from '../../src/destination/destination';
 import { fileKey, type OpenWrite } from '../../src/destination/object-store';
 import { destinationStarter, fetchBytes, login, type SwiftSession } from '../helpers/destinations';

@@ -2,7 +2,7 @@
 import { parseChallenges } from '../../src/auth/auth-params';
 import { DIGEST_ALGORITHMS } from '../../src/auth/digest';
 import { digestAuthorization } from '../../src/auth/digest-client';
-import { ManualClock } from '../../src/clock';
+import { ManualClock } from '../../src/base/clock';
 import type { DeviceHandle } from '../../src/device/device';
 import { digestRequest, fetchChallenges } from '../helpers/digest-request';
 import { basicAuthorization, challengesOf, sendRequest } from '../helpers/http';

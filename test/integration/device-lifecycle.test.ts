@@ -3,7 +3,7 @@ import { Agent } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { startDevice } from '../../src/device/device';
 import type { DeviceOptions } from '../../src/device/device-options';
-import { EmulatorError } from '../../src/errors';
+import { EmulatorError } from '../../src/base/errors';
 import { basicAuthorization, sendRequest } from '../helpers/http';
 
 /** Resolves with 'closed' if `promise` settles first, 'timeout' after `ms` (the timer is always cleared). */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DeviceHandle, startDevice } from '../../src/device/device';
 import type { DeviceOptions } from '../../src/device/device-options';
-import { createLogger } from '../../src/log';
+import { createLogger } from '../../src/base/log';
 import { callFeatureFlags } from '../helpers/rpc-client';
 
 let stateDir: string;

@@ -7,7 +7,7 @@ import { Agent } from 'node:http';
 import fc from 'fast-check';
 import { parseCredentials } from '../../src/auth/auth-params';
 import { digestAuthorization } from '../../src/auth/digest-client';
-import { ManualClock } from '../../src/clock';
+import { ManualClock } from '../../src/base/clock';
 import { type DeviceHandle, startDevice } from '../../src/device/device';
 import { DEFAULT_FLAGS } from '../../src/device/feature-flags';
 import { fetchChallenges } from '../helpers/digest-request';

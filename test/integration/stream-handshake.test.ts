@@ -2,7 +2,7 @@
  * The event stream handshake over real sockets: digest (MD5, SHA-256), session
  * tokens, the exact 401 answer, the guard clauses, and permessage-deflate.
  */
-import { ManualClock } from '../../src/clock';
+import { ManualClock } from '../../src/base/clock';
 import { type DeviceHandle, startDevice } from '../../src/device/device';
 import {
   fetchToken,

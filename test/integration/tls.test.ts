@@ -2,7 +2,7 @@
 import { request as httpsRequest } from 'node:https';
 import { X509Certificate } from 'node:crypto';
 import { type DeviceHandle, startDevice } from '../../src/device/device';
-import { selfSignedCertificate } from '../../src/tls';
+import { selfSignedCertificate } from '../../src/base/tls';
 import { digestRequest } from '../helpers/digest-request';
 import { sendRequest } from '../helpers/http';
 import { callFeatureFlags } from '../helpers/rpc-client';

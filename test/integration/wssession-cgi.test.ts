@@ -1,5 +1,5 @@
 /** wssession.cgi: a short-lived, single-use token for the event stream, behind digest. */
-import { ManualClock } from '../../src/clock';
+import { ManualClock } from '../../src/base/clock';
 import { type DeviceHandle, startDevice } from '../../src/device/device';
 import { digestRequest } from '../helpers/digest-request';
 import { basicAuthorization, sendRequest } from '../helpers/http';

@@ -11,7 +11,7 @@ import {
   trustedCertificates,
 } from '../../src/bws/connection-file';
 import { pemToBase64 } from '../../src/protocol/connection-file';
-import { selfSignedCertificate } from '../../src/tls';
+import { selfSignedCertificate } from '../../src/base/tls';
 import { propertyRuns } from '../helpers/fast-check-config';
 
 /** A minimal valid file, as a destination would hand it out. */

@@ -9,7 +9,7 @@ import {
 } from '../../src/auth/digest';
 import { digestAuthorization } from '../../src/auth/digest-client';
 import { digestResponse } from '../../src/auth/digest-hash';
-import { ManualClock } from '../../src/clock';
+import { ManualClock } from '../../src/base/clock';
 
 const PASSWORDS: Record<string, string> = { root: 'pass', operator: 'op-secret' };
 const REALM = 'SVC_ACCC8E000001';

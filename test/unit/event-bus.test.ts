@@ -1,5 +1,5 @@
-import { ManualClock } from '../../src/clock';
-import { EmulatorError } from '../../src/errors';
+import { ManualClock } from '../../src/base/clock';
+import { EmulatorError } from '../../src/base/errors';
 import type { NotificationMessage } from '../../src/events/content-filter';
 import { type DeviceEvent, EventBus } from '../../src/events/event-bus';
 

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
-import { ManualClock } from '../../src/clock';
+import { ManualClock } from '../../src/base/clock';
 import { Md5WorkerPool, type Md5Job, type Md5WorkerPoolOptions } from '../../src/destination/md5-workers';
 import { ObjectStore } from '../../src/destination/object-store';
-import { createLogger } from '../../src/log';
+import { createLogger } from '../../src/base/log';
 import { propertyRuns } from '../helpers/fast-check-config';
 
 const EMPTY_MD5 = 'd41d8cd98f00b204e9800998ecf8427e';

@@ -1,7 +1,12 @@
 /** One log line per HTTP request with its status, duration and user. */
 import type { RequestHandler } from 'express';
-import type { AuthLocals } from './auth/middleware';
 import { type Logger, type LogLevel, redactUrl } from './log';
+
+/** What an authenticating middleware puts in `res.locals`: the account that logged in. */
+export interface AuthLocals<A extends { name: string } = { name: string }> {
+  /** The authenticated account; undefined when the server runs without authentication. */
+  account: A | undefined;
+}
 
 /** Who made a request, as a route put it in `res.locals` (a device account, a destination user). */
 export interface RequestLocals extends Partial<AuthLocals> {
