@@ -12,7 +12,7 @@ import {
   RESERVED_CONTAINERS,
   SYSTEM_OBJECTS,
 } from '../protocol/body-worn';
-import type { StoredMetadata } from './object-store';
+import type { StoredMetadata } from './store/object-store';
 
 /** What the rules need to know about registered users and cameras. */
 export interface Registry {
@@ -92,19 +92,21 @@ export function checkObjectDelete(container: string, object: string): RuleVerdic
   return OK;
 }
 
-/**
- * Checks an object PUT (`existing` is the object it replaces) or POST (`post`):
- * System objects, licences of Users/Devices, clips of recordings.
- */
-export function checkObjectWrite(
-  container: string,
-  object: string,
-  metadata: StoredMetadata,
-  existing: StoredMetadata | undefined,
-  registry: Registry,
-  policy: RulePolicy,
-  post = false,
-): RuleVerdict {
+/** An object write the rules judge: a PUT of a whole object or a POST of its metadata. */
+export interface ObjectWrite {
+  operation: 'put' | 'post';
+  container: string;
+  object: string;
+  /** The metadata the object will have. */
+  metadata: StoredMetadata;
+  /** The metadata of the object it replaces or updates, if there is one. */
+  existing: StoredMetadata | undefined;
+}
+
+/** Checks an object PUT or POST: System objects, licences of Users/Devices, clips of recordings. */
+export function checkObjectWrite(write: ObjectWrite, registry: Registry, policy: RulePolicy): RuleVerdict {
+  const { container, object, metadata, existing } = write;
+  const post = write.operation === 'post';
   if (container === RESERVED_CONTAINERS.system && (Object.values(SYSTEM_OBJECTS) as string[]).includes(object)) {
     return {
       ok: false,

@@ -2,11 +2,11 @@
 import express, { type Express } from 'express';
 import type { DestinationContext } from './destination-context';
 import { requestLog } from '../base/request-log';
-import { applyFaults, faultsRouter } from './faults-route';
-import { recordingsPage } from './recordings-page';
-import { storageRoute } from './storage-route';
-import { authRoute } from './swift-auth-route';
-import { sendError, setTransactionId } from './swift-response';
+import { applyFaults, faultsRouter } from './routes/faults-route';
+import { recordingsPage } from './routes/recordings-page';
+import { storageRoute } from './routes/storage-route';
+import { authRoute } from './routes/swift-auth-route';
+import { sendError, setTransactionId } from './routes/swift-response';
 
 /** Builds the app. No body parser runs globally: object bodies stream straight to the store. */
 export function buildDestinationApp(ctx: DestinationContext): Express {

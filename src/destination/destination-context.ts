@@ -4,7 +4,7 @@ import { RESERVED_CONTAINERS } from '../protocol/body-worn';
 import { isActive, type Registry, type RulePolicy } from './body-worn-rules';
 import type { ResolvedDestinationOptions } from './destination-options';
 import type { FaultInjector } from './faults';
-import type { ObjectStore } from './object-store';
+import type { ObjectStore } from './store/object-store';
 import type { RecordingLog } from './recordings';
 import type { SwiftTokens } from './swift-tokens';
 
@@ -17,6 +17,12 @@ export interface DestinationContext {
   recordings: RecordingLog;
   log: Logger;
   scheme: 'http' | 'https';
+}
+
+/** Who is asking a storage route, once its guards (token, account, permission) have passed. */
+export interface Caller {
+  account: string;
+  user: string;
 }
 
 /** Users and cameras registered in an account, as the body worn rules see them. */

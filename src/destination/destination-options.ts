@@ -12,7 +12,7 @@ import { CAPABILITY_NAMES, type CapabilityName, type Category } from '../protoco
 import { SWIFT_LIMITS } from '../protocol/swift';
 import type { TlsMaterial } from '../base/tls';
 import { checkRule, type FaultRule } from './faults';
-import type { OpenWrite } from './object-store';
+import type { OpenWrite } from './store/object-store';
 
 /** One login of the destination: `X-Auth-User` / key, the account it opens, and whether it may write. */
 export interface DestinationUser {

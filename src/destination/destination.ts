@@ -19,7 +19,7 @@ import {
   type ResolvedUser,
 } from './destination-options';
 import { FaultInjector, type FaultRule } from './faults';
-import { ObjectStore } from './object-store';
+import { ObjectStore } from './store/object-store';
 import { RecordingLog, type RecordingInfo } from './recordings';
 import { SwiftTokens } from './swift-tokens';
 

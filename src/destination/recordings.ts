@@ -6,7 +6,7 @@
  */
 import type { Logger } from '../base/log';
 import { isClipObject, parseEpochSeconds, parseRecordingContainer } from '../protocol/body-worn';
-import type { ContainerRecord, ObjectRecord, StoredMetadata } from './object-store';
+import type { ContainerRecord, ObjectRecord, StoredMetadata } from './store/object-store';
 
 /** Status of a recording at the destination. */
 export type RecordingStatus = 'transferring' | 'complete' | 'not transferred';
@@ -123,8 +123,8 @@ export class RecordingLog {
     });
   }
 
-  /** A rule refused (part of) a recording with 400: it is `not transferred`. */
-  refused(account: string, container: string, reason: string, clip = false): void {
+  /** A rule refused a recording's container or one of its clips with 400: it is `not transferred`. */
+  refused(account: string, container: string, reason: string, part: 'container' | 'clip' = 'container'): void {
     const name = parseRecordingContainer(container);
     const key = `${account}/${container}`;
     const current = this.byKey.get(key);
@@ -141,7 +141,7 @@ export class RecordingLog {
       updated: this.now(),
     };
     this.byKey.set(key, { ...base, status: 'not transferred', reason, updated: this.now() });
-    if (clip) this.clipRefused.add(key);
+    if (part === 'clip') this.clipRefused.add(key);
     this.log.warn({ account, recording: container, reason }, 'recording refused: not transferred');
   }
 

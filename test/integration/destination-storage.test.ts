@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 import { Writable } from 'node:stream';
 import { ManualClock } from '../../src/base/clock';
 import type { DestinationHandle } from '../../src/destination/destination';
-import { fileKey, type OpenWrite } from '../../src/destination/object-store';
+import { fileKey, type OpenWrite } from '../../src/destination/store/object-store';
 import { destinationStarter, fetchBytes, login, type SwiftSession } from '../helpers/destinations';
 import { rawExchange } from '../helpers/event-stream-raw';
 import { sendRequest } from '../helpers/http';

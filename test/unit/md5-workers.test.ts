@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { ManualClock } from '../../src/base/clock';
-import { Md5WorkerPool, type Md5Job, type Md5WorkerPoolOptions } from '../../src/destination/md5-workers';
-import { ObjectStore } from '../../src/destination/object-store';
+import { Md5WorkerPool, type Md5Job, type Md5WorkerPoolOptions } from '../../src/destination/store/md5-workers';
+import { ObjectStore } from '../../src/destination/store/object-store';
 import { createLogger } from '../../src/base/log';
 import { propertyRuns } from '../helpers/fast-check-config';
 

@@ -1,6 +1,6 @@
 /** The destination's recording log: statuses, totals, and how a refusal sticks. */
 import { RecordingLog } from '../../src/destination/recordings';
-import type { ObjectRecord } from '../../src/destination/object-store';
+import type { ObjectRecord } from '../../src/destination/store/object-store';
 import { createLogger } from '../../src/base/log';
 
 const NAME = 'officer_1_AABBCCDD1234_20260101T120000Z';
@@ -58,7 +58,7 @@ describe('RecordingLog', () => {
     const { log } = setup();
     log.containerWritten('AUTH_a', NAME, { status: 'Transferring' });
     log.objectStored('AUTH_a', NAME, clip('1767268800_r.mkv', 100, 1767268800, 1767268830));
-    log.refused('AUTH_a', NAME, 'clip without duration', true);
+    log.refused('AUTH_a', NAME, 'clip without duration', 'clip');
     log.containerWritten('AUTH_a', NAME, { status: 'Complete' });
     expect(log.list()[0]).toMatchObject({
       status: 'not transferred',

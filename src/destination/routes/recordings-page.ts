@@ -4,9 +4,9 @@
  * account with their status, clips, bytes and duration.
  */
 import type { RequestHandler } from 'express';
-import { Authenticator } from '../auth/authenticator';
-import type { DestinationContext } from './destination-context';
-import type { RecordingInfo } from './recordings';
+import { Authenticator } from '../../auth/authenticator';
+import type { DestinationContext } from '../destination-context';
+import type { RecordingInfo } from '../recordings';
 
 /** The page's handler. */
 export function recordingsPage(ctx: DestinationContext): RequestHandler {

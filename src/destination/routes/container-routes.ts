@@ -4,11 +4,10 @@
  * with metadata limits and the body worn rules for recording containers.
  */
 import type { Request, Response } from 'express';
-import { metadataHeaders, metadataProblem, parseListingQuery, readMetadata, selectListing } from '../protocol/swift';
-import { checkContainerWrite } from './body-worn-rules';
-import { type DestinationContext, policyOf, registryOf } from './destination-context';
-import type { StoredMetadata } from './object-store';
-import type { Caller } from './storage-route';
+import { metadataHeaders, metadataProblem, parseListingQuery, readMetadata, selectListing } from '../../protocol/swift';
+import { checkContainerWrite } from '../body-worn-rules';
+import { type Caller, type DestinationContext, policyOf, registryOf } from '../destination-context';
+import type { StoredMetadata } from '../store/object-store';
 import { listingDate, sendBody, sendEmpty, sendError, swiftTimestamp } from './swift-response';
 
 /** HEAD / GET of `/v1/{account}`: totals, and the container listing. */

@@ -4,11 +4,10 @@
  * Every refusal that can be decided from the headers is sent before the body is read.
  */
 import type { Request, Response } from 'express';
-import { metadataHeaders, metadataProblem, readMetadata, unquoteEtag, isMd5Hex } from '../protocol/swift';
-import { checkObjectDelete, checkObjectWrite } from './body-worn-rules';
-import { type DestinationContext, policyOf, registryOf } from './destination-context';
-import type { ObjectRecord, PutFailure } from './object-store';
-import type { Caller } from './storage-route';
+import { metadataHeaders, metadataProblem, readMetadata, unquoteEtag, isMd5Hex } from '../../protocol/swift';
+import { checkObjectDelete, checkObjectWrite } from '../body-worn-rules';
+import { type Caller, type DestinationContext, policyOf, registryOf } from '../destination-context';
+import type { ObjectRecord, PutFailure } from '../store/object-store';
 import { httpDate, sendEmpty, sendError, swiftTimestamp } from './swift-response';
 
 /** Status for each way a PUT can store nothing. */
@@ -86,15 +85,12 @@ async function putObject(
   if (!store.container(account, container)) return sendError(req, res, 404, 'Container not found');
   const existing = store.object(account, container, object);
   const verdict = checkObjectWrite(
-    container,
-    object,
-    metadata,
-    existing?.metadata,
+    { operation: 'put', container, object, metadata, existing: existing?.metadata },
     registryOf(ctx, account),
     policyOf(ctx),
   );
   if (!verdict.ok) {
-    if (verdict.recording) ctx.recordings.refused(account, container, verdict.message, true);
+    if (verdict.recording) ctx.recordings.refused(account, container, verdict.message, 'clip');
     else log.info({ ...where, status: verdict.status, reason: verdict.message }, 'PUT refused');
     return sendError(req, res, verdict.status, verdict.message);
   }
@@ -141,13 +137,9 @@ async function postObject(
   const limits = metadataProblem(new Map(Object.entries(metadata)), 'object');
   if (limits) return sendError(req, res, 400, limits);
   const verdict = checkObjectWrite(
-    container,
-    object,
-    metadata,
-    existing.metadata,
+    { operation: 'post', container, object, metadata, existing: existing.metadata },
     registryOf(ctx, account),
     policyOf(ctx),
-    true,
   );
   if (!verdict.ok) {
     ctx.log.info({ account, container, object, status: verdict.status, reason: verdict.message }, 'POST refused');

@@ -16,10 +16,10 @@ import type { ReadStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Clock } from '../base/clock';
-import type { Logger } from '../base/log';
-import { compareNames } from '../protocol/swift';
-import { DirectorySyncs, writeFileAtomic } from '../base/atomic-file';
+import type { Clock } from '../../base/clock';
+import type { Logger } from '../../base/log';
+import { compareNames } from '../../protocol/swift';
+import { DirectorySyncs, writeFileAtomic } from '../../base/atomic-file';
 import { KeyedLock } from './keyed-lock';
 import { Md5WorkerPool } from './md5-workers';
 import { type BodyLimits, type OpenWrite, type PutFailure, putFailure, receiveBody } from './receive-body';
@@ -176,13 +176,6 @@ export class ObjectStore {
       if (!existing) owner.containers.set(name, record);
       return existing ? 'exists' : 'created';
     });
-  }
-
-  /** Updates a container's metadata; false when it does not exist. */
-  async postContainer(account: string, name: string, set: StoredMetadata, remove: readonly string[]): Promise<boolean> {
-    if (!this.container(account, name)) return false;
-    await this.putContainer(account, name, set, remove);
-    return true;
   }
 
   /** Deletes an empty container: `deleted`, `not-empty` (409) or `missing` (404). */

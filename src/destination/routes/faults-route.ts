@@ -5,7 +5,7 @@
  * like the rest of the emulator it listens on 127.0.0.1 unless told otherwise.
  */
 import express, { type RequestHandler, type Router } from 'express';
-import type { DestinationContext } from './destination-context';
+import type { DestinationContext } from '../destination-context';
 import { sendError } from './swift-response';
 
 /** The control routes. */

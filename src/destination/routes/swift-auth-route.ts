@@ -4,7 +4,7 @@
  * carries the token twice, its lifetime, and the storage URL clients must use as given.
  */
 import type { RequestHandler } from 'express';
-import type { DestinationContext } from './destination-context';
+import type { DestinationContext } from '../destination-context';
 import { sendError } from './swift-response';
 
 /** The auth route's handler. */

@@ -5,21 +5,15 @@
  * judged before anything is decoded into a name.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import { parseSwiftPath, type SwiftPath } from '../protocol/swift';
-import type { RequestLocals } from '../base/request-log';
-import type { DestinationContext } from './destination-context';
+import { parseSwiftPath, type SwiftPath } from '../../protocol/swift';
+import type { RequestLocals } from '../../base/request-log';
+import type { Caller, DestinationContext } from '../destination-context';
 import { accountOperation, containerOperation } from './container-routes';
 import { objectOperation } from './object-routes';
 import { sendError } from './swift-response';
 
 /** Methods that change something: refused (403) for read-only users. */
 const WRITES = new Set(['PUT', 'POST', 'DELETE']);
-
-/** Who is asking, once the guards have passed. */
-export interface Caller {
-  account: string;
-  user: string;
-}
 
 /** The `/v1/...` handler. */
 export function storageRoute(ctx: DestinationContext): RequestHandler {
