@@ -8,7 +8,7 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import yargs from 'yargs';
 import { stringify } from 'yaml';
 import { type BodyWornOptions, runBodyWornSystem, type UploadReport } from './bws/body-worn-system';
-import { readConnectionFile } from './bws/connection-file';
+import { readConnectionFile } from './protocol/connection-file';
 import { type ConformanceResult, formatFindings, runConformance } from './bws/conformance';
 import { DEFAULT_PLAN, loadPlanFile, PLAN_SCHEMA_FILE } from './bws/plan';
 import { createProgressOutput } from './bws/progress';

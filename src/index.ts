@@ -51,8 +51,8 @@ export type { CapabilitiesDocument, CapabilityName, Category } from './protocol/
 // Simulated body worn system: uploads recordings to any content destination (docs/body-worn-system.md)
 export { BodyWornSystem, runBodyWornSystem } from './bws/body-worn-system';
 export type { BodyWornOptions, CapabilitiesSource, Progress, UploadReport } from './bws/body-worn-system';
-export { checkConnectionFile, parseConnectionFile } from './bws/connection-file';
-export type { ConnectionFileResult } from './bws/connection-file';
+export { checkConnectionFile, parseConnectionFile } from './protocol/connection-file';
+export type { ConnectionFileResult } from './protocol/connection-file';
 export { runConformance, formatFindings } from './bws/conformance';
 export type { ConformanceResult, Finding } from './bws/conformance';
 export { DEFAULT_PLAN, loadPlan, loadPlanFile, PlanSchema } from './bws/plan';

@@ -1,8 +1,7 @@
 /** Express glue for the {@link Authenticator}: 401 with challenges, or the account in `res.locals`. */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Logger } from '../base/log';
+import { type Logger, redactUrl } from '../base/log';
 import type { AuthLocals } from '../base/request-log';
-import { redactUrl } from '../base/log';
 import type { Account } from './accounts';
 import type { Authenticator } from './authenticator';
 

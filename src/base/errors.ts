@@ -1,10 +1,30 @@
-/** Errors the emulator reports to its user: a stable code and a message they can act on. */
+/**
+ * Errors the emulator throws to its user: a stable code and a message they can act on.
+ * Wire input never throws (parsers and checkers return a {@link Result} from ./result);
+ * these are for the public API: bad options, start-up failures, a client run that gave up.
+ */
+
+/** Every code an {@link EmulatorError} can carry, with what it means. */
+export const ERROR_CODES = {
+  BAD_OPTION: 'an option given to the API or the command line is invalid',
+  BAD_EVENT: 'an event to publish is malformed (topic, source, key or data)',
+  PORT_IN_USE: 'the port to listen on is taken',
+  LISTEN_FAILED: 'the server could not listen (address not available, permission)',
+  TLS_FAILED: 'the TLS certificate could not be made or read',
+  CLOSED: 'the object was used after it was closed',
+  UPLOAD_FAILED: 'the body worn system gave up on a request to the content destination',
+  CONNECT_FAILED: 'recording: the event stream could not be reached',
+  HANDSHAKE_REFUSED: 'recording: the device refused the event stream handshake',
+  TOKEN_REFUSED: 'recording: the device refused to issue a session token',
+  CONFIGURE_REFUSED: 'recording: the device refused the events:configure request',
+  CONNECTION_LOST: 'recording: the event stream closed before the recording ended',
+  TIMEOUT: 'recording: the device did not answer in time',
+} as const;
 
 /** Stable error codes of {@link EmulatorError}. */
-export type EmulatorErrorCode =
-  'BAD_OPTION' | 'BAD_EVENT' | 'PORT_IN_USE' | 'LISTEN_FAILED' | 'TLS_FAILED' | 'STATE_FAILED';
+export type EmulatorErrorCode = keyof typeof ERROR_CODES;
 
-/** An error with a code, thrown by the public API for bad options or start-up failures. */
+/** An error with a code, thrown by the public API for bad options, start-up failures and failed runs. */
 export class EmulatorError extends Error {
   constructor(
     readonly code: EmulatorErrorCode,

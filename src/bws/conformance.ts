@@ -18,9 +18,8 @@ import {
   RESERVED_CONTAINERS,
   SYSTEM_OBJECTS,
 } from '../protocol/body-worn';
-import type { ConnectionFile } from '../protocol/connection-file';
+import { type ConnectionFile, trustedCertificates } from '../protocol/connection-file';
 import { type BodyWornOptions, etagMatches, runBodyWornSystem, type UploadReport } from './body-worn-system';
-import { trustedCertificates } from './connection-file';
 import { type ExpandedPlan, type PlannedRecording, planRecording } from './expand-plan';
 import { DEFAULT_PLAN, type Plan, PlanSchema } from './plan';
 import { type Exchange, header, SwiftClient, type SwiftResponse } from './swift-client';

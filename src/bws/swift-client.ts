@@ -9,8 +9,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } 
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { rootCertificates } from 'node:tls';
 import type { Readable } from 'node:stream';
-import type { ConnectionFile } from '../protocol/connection-file';
-import { trustedCertificates } from './connection-file';
+import { type ConnectionFile, trustedCertificates } from '../protocol/connection-file';
 
 /** How failed requests are retried. */
 export interface RetryPolicy {

@@ -5,8 +5,7 @@
  * RPC errors alike, like real devices; only HTTP-level problems are non-200.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import type { Account, Role } from '../auth/accounts';
-import { hasRole } from '../auth/accounts';
+import { type Account, type Role, hasRole } from '../auth/accounts';
 import type { DeviceAuthLocals } from '../auth/middleware';
 import { type Logger, redactUrl } from '../base/log';
 import {

@@ -3,8 +3,7 @@
  * requests on the device's own HTTP server (each precondition ends the handshake
  * with its own status), then one {@link EventSession} per connection.
  */
-import type { IncomingMessage } from 'node:http';
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Authenticator } from '../auth/authenticator';

@@ -1,7 +1,12 @@
 /**
  * The connection file a content destination gives to a body worn system (JSON, at
- * most 64 kB): where to authenticate, which certificates to trust, the login.
+ * most 64 kB): where to authenticate, which certificates to trust, the login. Built
+ * by a destination, read as a body worn system does: every field and limit of the
+ * reference checked, each problem named by its field.
  */
+import { X509Certificate } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
 
 /** The connection file's fields, as the reference lists them. */
 export interface ConnectionFile {
@@ -55,4 +60,149 @@ export function buildConnectionFile(input: ConnectionFileInput): ConnectionFile 
 /** Base64 of a PEM text, as `HTTPSCertificate` holds it. */
 export function pemToBase64(pem: string): string {
   return Buffer.from(pem, 'utf8').toString('base64');
+}
+
+/** The largest connection file accepted. */
+export const MAX_CONNECTION_FILE_BYTES = 64 * 1024;
+
+const text = (field: string, max: number) =>
+  z
+    .string({ error: `${field} must be a string` })
+    .min(1, { error: `${field} must not be empty` })
+    .max(max, { error: `${field} is longer than ${max} characters` });
+
+const uri = z
+  .string({ error: 'AuthenticationTokenURI entries must be strings' })
+  .refine((value) => /^https?:\/\/[^/\s]+/i.test(value) && URL.canParse(value), {
+    error: (iss) => `AuthenticationTokenURI "${String(iss.input)}" is not an http(s) URL`,
+  });
+
+const certificate = z
+  .string({ error: 'HTTPSCertificate entries must be strings' })
+  .refine(isBase64Pem, { error: 'HTTPSCertificate entries must be base64 of a PEM certificate' });
+
+const ConnectionFileSchema = z
+  .strictObject(
+    {
+      ConnectionFileVersion: z.literal('1.0', { error: 'ConnectionFileVersion must be "1.0"' }),
+      SiteName: text('SiteName', 64),
+      ApplicationName: text('ApplicationName', 256),
+      ApplicationVersion: text('ApplicationVersion', 128),
+      ContentDestinationAsNTPServer: z
+        .boolean({ error: 'ContentDestinationAsNTPServer must be true or false' })
+        .default(false),
+      AuthenticationTokenURI: z
+        .array(uri, { error: 'AuthenticationTokenURI must be a list of URLs' })
+        .superRefine((list, ctx) => {
+          // Counted here, not with min/max, so a value that is not a list gets one message, not two.
+          if (list.length === 0)
+            ctx.addIssue({ code: 'custom', message: 'AuthenticationTokenURI needs at least 1 URL' });
+          if (list.length > 10)
+            ctx.addIssue({ code: 'custom', message: 'AuthenticationTokenURI holds at most 10 URLs' });
+        }),
+      HTTPSCertificate: z
+        .array(certificate, { error: 'HTTPSCertificate must be a list of base64 PEM certificates' })
+        .optional(),
+      BlobAPIUserName: text('BlobAPIUserName', 64),
+      BlobAPIKey: text('BlobAPIKey', 64),
+      ContainerType: z.enum(['mkv', 'mp4'], { error: 'ContainerType must be "mkv" or "mp4"' }).default('mkv'),
+      FullStoreAndReadSupport: z.boolean({ error: 'FullStoreAndReadSupport must be true or false' }).default(false),
+      WantEncryption: z.boolean({ error: 'WantEncryption must be true or false' }).default(false),
+      PublicKey: z.string({ error: 'PublicKey must be a string' }).optional(),
+      PublicKeyId: z.string({ error: 'PublicKeyId must be a string' }).optional(),
+    },
+    {
+      error: (iss) =>
+        iss.code === 'unrecognized_keys'
+          ? `unknown field(s): ${(iss as { keys?: string[] }).keys?.join(', ')}`
+          : 'a connection file is a JSON object',
+    },
+  )
+  .superRefine((file, ctx) => {
+    if (file.WantEncryption && (!file.PublicKey || !file.PublicKeyId))
+      ctx.addIssue({
+        code: 'custom',
+        message: 'WantEncryption needs PublicKey and PublicKeyId',
+        path: ['WantEncryption'],
+      });
+    if (!file.WantEncryption && (file.PublicKey !== undefined || file.PublicKeyId !== undefined))
+      ctx.addIssue({
+        code: 'custom',
+        message: 'PublicKey and PublicKeyId go only with WantEncryption: true',
+        path: ['PublicKey'],
+      });
+    if (
+      file.HTTPSCertificate?.length &&
+      !file.AuthenticationTokenURI.some((u) => u.toLowerCase().startsWith('https:'))
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'HTTPSCertificate is given but no AuthenticationTokenURI uses https',
+        path: ['HTTPSCertificate'],
+      });
+    }
+  });
+
+/** A valid connection file, or every problem found (each names its field). */
+export type ConnectionFileResult = { ok: true; file: ConnectionFile } | { ok: false; errors: string[] };
+
+/** Parses connection file text; `source` names it in messages. Never throws. */
+export function parseConnectionFile(content: string, source = 'connection file'): ConnectionFileResult {
+  if (Buffer.byteLength(content) > MAX_CONNECTION_FILE_BYTES)
+    return {
+      ok: false,
+      errors: [`${source}: ${Buffer.byteLength(content)} bytes; a connection file is at most 64 kB`],
+    };
+  let data: unknown;
+  try {
+    data = JSON.parse(content.replace(/^\uFEFF/, ''));
+  } catch (err) {
+    return { ok: false, errors: [`${source}: not JSON: ${(err as Error).message}`] };
+  }
+  return checkConnectionFile(data, source);
+}
+
+/** Reads and checks `--connection-file FILE`; every problem names the flag and the file. */
+export async function readConnectionFile(path: string): Promise<ConnectionFileResult> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    return { ok: false, errors: [`--connection-file ${path}: cannot read it: ${(err as Error).message}`] };
+  }
+  return parseConnectionFile(text, `--connection-file ${path}`);
+}
+
+/** Checks an already parsed connection file object. */
+export function checkConnectionFile(data: unknown, source = 'connection file'): ConnectionFileResult {
+  const parsed = ConnectionFileSchema.safeParse(data, { reportInput: true });
+  if (parsed.success) return { ok: true, file: parsed.data as ConnectionFile };
+  return {
+    ok: false,
+    errors: parsed.error.issues.map((issue) => {
+      const field = issue.path.length ? issue.path.map(String).join('.') : '';
+      const message =
+        issue.path.length === 1 && 'input' in issue && issue.input === undefined
+          ? `${field} is required`
+          : issue.message;
+      return `${source}: ${field && !message.startsWith(String(issue.path[0])) ? `${field}: ` : ''}${message}`;
+    }),
+  };
+}
+
+/** The PEM certificates of `HTTPSCertificate`, decoded. */
+export function trustedCertificates(file: ConnectionFile): string[] {
+  return (file.HTTPSCertificate ?? []).map((entry) => Buffer.from(entry, 'base64').toString('utf8'));
+}
+
+function isBase64Pem(value: string): boolean {
+  if (!/^[A-Za-z0-9+/=\s]+$/.test(value)) return false;
+  const pem = Buffer.from(value, 'base64').toString('utf8');
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) return false;
+  try {
+    new X509Certificate(pem);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -11,13 +11,12 @@ import { createHash } from 'node:crypto';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { type AddressInfo, createConnection, createServer as createTcpServer, type Socket } from 'node:net';
 import { type Progress, runBodyWornSystem, type UploadReport } from '../../src/bws/body-worn-system';
-import { parseConnectionFile } from '../../src/bws/connection-file';
+import { parseConnectionFile, type ConnectionFile } from '../../src/protocol/connection-file';
 import { clipMd5 } from '../../src/bws/media';
 import { type Plan, type PlanInput, PlanSchema } from '../../src/bws/plan';
 import { type Exchange, type RetryPolicy, SwiftClientError } from '../../src/bws/swift-client';
 import type { DestinationHandle } from '../../src/destination/destination';
 import { recordingContainerName } from '../../src/protocol/body-worn';
-import type { ConnectionFile } from '../../src/protocol/connection-file';
 import { selfSignedCertificate } from '../../src/base/tls';
 import { type ByteAnswer as Answer, destinationStarter, fetchBytes, login } from '../helpers/destinations';
 

@@ -9,7 +9,7 @@ import {
   MAX_CONNECTION_FILE_BYTES,
   parseConnectionFile,
   trustedCertificates,
-} from '../../src/bws/connection-file';
+} from '../../src/protocol/connection-file';
 import { pemToBase64 } from '../../src/protocol/connection-file';
 import { selfSignedCertificate } from '../../src/base/tls';
 import { propertyRuns } from '../helpers/fast-check-config';
