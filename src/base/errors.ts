@@ -7,6 +7,7 @@
 /** Every code an {@link EmulatorError} can carry, with what it means. */
 export const ERROR_CODES = {
   BAD_OPTION: 'an option given to the API or the command line is invalid',
+  BAD_SCENARIO: 'a scenario file has errors (each as file:line:col: message)',
   BAD_EVENT: 'an event to publish is malformed (topic, source, key or data)',
   PORT_IN_USE: 'the port to listen on is taken',
   LISTEN_FAILED: 'the server could not listen (address not available, permission)',

@@ -5,6 +5,7 @@ import { requireAuth } from '../auth/middleware';
 import type { SessionTokens } from '../auth/session-tokens';
 import { type Logger, redactUrl } from '../base/log';
 import type { ResolvedDeviceOptions } from './device-options';
+import { devicePaths } from './endpoints';
 import type { FeatureFlags } from './feature-flags';
 import { EVENT_STREAM_API } from '../events/configure';
 import { API_DISCOVERY_API, apiDiscoveryCgi } from './apidiscovery-cgi';
@@ -33,28 +34,23 @@ export function buildDeviceApp(options: ResolvedDeviceOptions, parts: DevicePart
   app.disable('x-powered-by');
   app.use(requestLog(log));
   const auth = requireAuth(authenticator, log);
-  const cgi = options.cgiPrefix;
-  app.all(
-    `${cgi}/featureflag.cgi`,
-    allowMethods(['POST'], log),
-    auth,
-    featureFlagCgi(flags, options.maxBodyBytes, log),
-  );
-  app.all(`${cgi}/wssession.cgi`, allowMethods(['GET', 'POST'], log), auth, wssessionCgi(tokens, log));
+  const paths = devicePaths(options.cgiPrefix, options.wsPrefix);
+  app.all(paths.featureFlags, allowMethods(['POST'], log), auth, featureFlagCgi(flags, options.maxBodyBytes, log));
+  app.all(paths.sessionToken, allowMethods(['GET', 'POST'], log), auth, wssessionCgi(tokens, log));
   const discoveryAuth = options.discoveryAuth === 'anonymous' ? [] : [auth];
   app.all(
-    `${cgi}/apidiscovery.cgi`,
+    paths.apiDiscovery,
     allowMethods(['POST'], log),
     ...discoveryAuth,
     apiDiscoveryCgi(SERVED_APIS, options.maxBodyBytes, log),
   );
   app.all(
-    `${cgi}/basicdeviceinfo.cgi`,
+    paths.basicDeviceInfo,
     allowMethods(['POST'], log),
     auth,
     basicDeviceInfoCgi(options.identity, options.maxBodyBytes, log),
   );
-  app.all(`${cgi}/param.cgi`, allowMethods(['GET', 'POST'], log), auth, paramCgi(options.identity, log));
+  app.all(paths.param, allowMethods(['GET', 'POST'], log), auth, paramCgi(options.identity, log));
   app.use((req: Request, res: Response) => {
     res.status(404).type('text/plain').send(`Not found: ${req.path}\n`);
   });

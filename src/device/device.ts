@@ -16,12 +16,15 @@ import { createLogger } from '../base/log';
 import { buildDeviceApp } from './device-app';
 import { type DeviceOptions, resolveDeviceOptions, type ResolvedDeviceOptions } from './device-options';
 import { FeatureFlags, type FlagState } from './feature-flags';
+import { devicePaths, deviceUrls, type DeviceUrls } from './endpoints';
 import { selfSignedCertificate } from '../base/tls';
 
 /** A running device. */
 export interface DeviceHandle {
   /** Base URL, e.g. `http://127.0.0.1:41234`. */
   readonly url: string;
+  /** The URL of every endpoint: feature flags, session token, event stream (`ws://`), discovery, ... */
+  readonly urls: DeviceUrls;
   readonly port: number;
   readonly host: string;
   readonly serial: string;
@@ -79,6 +82,7 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     replay: resolved.digestReplay,
     clock: resolved.clock,
   });
+  const paths = devicePaths(resolved.cgiPrefix, resolved.wsPrefix);
   const tokens = new SessionTokens(resolved.clock, resolved.tokenLifetimeMs);
   const stateFile = resolved.stateDir ? join(resolved.stateDir, resolved.serial, 'flags.json') : undefined;
   const flags = new FeatureFlags(resolved.flags, stateFile, (message) => log.warn({ stateFile }, message));
@@ -86,7 +90,7 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
   const bus = new EventBus(resolved.clock, resolved.timestamps);
   for (const initial of resolved.initialStates) bus.publish(initial.topic, initial.message, { stateful: true });
   const stream = new StreamServer({
-    path: `${resolved.wsPrefix}/ws-data-stream`,
+    path: paths.eventStream,
     authenticator,
     tokens,
     bus,
@@ -107,6 +111,7 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
   let closed: Promise<void> | undefined;
   return {
     url,
+    urls: deviceUrls(url, paths),
     port,
     host: resolved.host,
     serial: resolved.serial,

@@ -5,7 +5,6 @@
  * reference checked, each problem named by its field.
  */
 import { X509Certificate } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 
 /** The connection file's fields, as the reference lists them. */
@@ -160,17 +159,6 @@ export function parseConnectionFile(content: string, source = 'connection file')
     return { ok: false, errors: [`${source}: not JSON: ${(err as Error).message}`] };
   }
   return checkConnectionFile(data, source);
-}
-
-/** Reads and checks `--connection-file FILE`; every problem names the flag and the file. */
-export async function readConnectionFile(path: string): Promise<ConnectionFileResult> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    return { ok: false, errors: [`--connection-file ${path}: cannot read it: ${(err as Error).message}`] };
-  }
-  return parseConnectionFile(text, `--connection-file ${path}`);
 }
 
 /** Checks an already parsed connection file object. */

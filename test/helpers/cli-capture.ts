@@ -1,5 +1,5 @@
 /** Runs the CLI in-process with its output captured and its stop signal in the test's hands. */
-import type { CliIo } from '../../src/cli';
+import type { CliIo } from '../../src/cli/main';
 
 /** Captured output, and a way to stop the running command. */
 export interface Captured {

@@ -201,12 +201,12 @@ export type HandshakeOutcome = { ok: true; client: StreamClient } | ({ ok: false
 
 /** The request target of the event stream: path and query, as the digest `uri` must be. */
 export function streamTarget(device: DeviceHandle, query = '?sources=events'): string {
-  return `${device.options.wsPrefix}/ws-data-stream${query}`;
+  return `${new URL(device.urls.eventStream).pathname}${query}`;
 }
 
 /** The ws:// URL of a request target on the device. */
 export function wsUrl(device: DeviceHandle, target: string): string {
-  return `${device.url.replace(/^http/, 'ws')}${target}`;
+  return `${new URL(device.urls.eventStream).origin}${target}`;
 }
 
 /**
@@ -308,7 +308,7 @@ export async function openWithDigest(
 export async function fetchToken(device: DeviceHandle, username = 'root', password = 'pass'): Promise<string> {
   const answer = await digestRequest(device.url, {
     method: 'GET',
-    path: `${device.options.cgiPrefix}/wssession.cgi`,
+    path: new URL(device.urls.sessionToken).pathname,
     username,
     password,
   });

@@ -18,7 +18,7 @@ export async function callFeatureFlags(
   body: unknown,
   options: RpcCallOptions = {},
 ): Promise<RpcResult> {
-  const path = options.path ?? `${device.options.cgiPrefix}/featureflag.cgi`;
+  const path = options.path ?? new URL(device.urls.featureFlags).pathname;
   const raw = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   const answer = await digestRequest(device.url, {
     ...options,

@@ -6,8 +6,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../src/cli';
-import { parseFault } from '../../src/cli-destination';
+import { main } from '../../src/cli/main';
+import { parseFault } from '../../src/cli/destination';
 import { parseSize } from '../../src/base/size';
 import { capture } from '../helpers/cli-capture';
 import { sendRequest } from '../helpers/http';

@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { DEFAULT_PLAN, loadPlanFile, PlanSchema, PLAN_SCHEMA_FILE } from '../../src/bws/plan';
-import { main } from '../../src/cli';
+import { main } from '../../src/cli/main';
 import { capture } from '../helpers/cli-capture';
 import { destinationStarter } from '../helpers/destinations';
 

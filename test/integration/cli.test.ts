@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../src/cli';
+import { main } from '../../src/cli/main';
 import { capture } from '../helpers/cli-capture';
 import { startDevice } from '../../src/device/device';
 

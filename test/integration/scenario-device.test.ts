@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeviceHandle } from '../../src/device/device';
 import { loadScenario, loadScenarioFile } from '../../src/scenario/load';
-import { deviceOptionsForScenario, playOnDevice, type ScenarioRun } from '../../src/scenario/play-on-device';
+import { deviceOptionsForScenario, playOnDevice, type ScenarioRun } from '../../src/emulator/play-on-device';
 import { ManualScheduler } from '../../src/scenario/scheduler';
 import type { Scenario } from '../../src/scenario/schema';
 import { deviceStarter } from '../helpers/devices';

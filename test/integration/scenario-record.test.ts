@@ -8,7 +8,7 @@
 import type { DeviceHandle } from '../../src/device/device';
 import { DEFAULT_INITIAL_STATES } from '../../src/device/device-options';
 import { loadScenario } from '../../src/scenario/load';
-import { deviceOptionsForScenario, playOnDevice } from '../../src/scenario/play-on-device';
+import { deviceOptionsForScenario, playOnDevice } from '../../src/emulator/play-on-device';
 import {
   RecordError,
   type RecordedEvent,

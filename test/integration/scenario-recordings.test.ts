@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { main } from '../../src/cli';
+import { main } from '../../src/cli/main';
 import type { DeviceHandle } from '../../src/device/device';
 import { loadScenario, loadScenarioFile } from '../../src/scenario/load';
 import {
@@ -16,7 +16,7 @@ import {
   playOnDevice,
   type PlayOnDeviceOptions,
   type ScenarioRun,
-} from '../../src/scenario/play-on-device';
+} from '../../src/emulator/play-on-device';
 import type { ScenarioRecordingReport } from '../../src/scenario/play-recordings';
 import { ManualScheduler } from '../../src/scenario/scheduler';
 import type { Scenario } from '../../src/scenario/schema';

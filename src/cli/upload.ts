@@ -7,29 +7,19 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import yargs from 'yargs';
 import { stringify } from 'yaml';
-import { type BodyWornOptions, runBodyWornSystem, type UploadReport } from './bws/body-worn-system';
-import { readConnectionFile } from './protocol/connection-file';
-import { type ConformanceResult, formatFindings, runConformance } from './bws/conformance';
-import { DEFAULT_PLAN, loadPlanFile, PLAN_SCHEMA_FILE } from './bws/plan';
-import { createProgressOutput } from './bws/progress';
-import { formatReport, writeReportJson } from './bws/report-format';
-import { DEFAULT_RETRY, SwiftClientError } from './bws/swift-client';
-import { parseCommandLine } from './cli-parse';
-import { parseDuration } from './base/duration';
-
-import { createLogger, LOG_LEVELS, type LogLevel } from './base/log';
-
-/** Where `upload` writes. */
-export interface UploadIo {
-  out: (text: string) => void;
-  err: (text: string) => void;
-  isTty: boolean;
-}
+import { type BodyWornOptions, runBodyWornSystem, type UploadReport } from '../bws/body-worn-system';
+import { type ConformanceResult, formatFindings, runConformance } from '../bws/conformance';
+import { DEFAULT_PLAN, loadPlanFile, PLAN_SCHEMA_FILE } from '../bws/plan';
+import { createProgressOutput } from '../bws/progress';
+import { formatReport, writeReportJson } from '../bws/report-format';
+import { DEFAULT_RETRY, SwiftClientError } from '../bws/swift-client';
+import { type CliIo, logFlags, loggerFor, parseCommandLine, readConnectionFile } from './parse';
+import { parseDuration } from '../base/duration';
 
 const COMMAND = 'bwc-emu upload';
 
 /** Runs `bwc-emu upload ...` (argv after the word); resolves to the exit code. */
-export async function uploadCommand(argv: string[], io: UploadIo): Promise<number> {
+export async function uploadCommand(argv: string[], io: CliIo): Promise<number> {
   const parser = yargs(argv)
     .scriptName(COMMAND)
     .usage(
@@ -73,15 +63,7 @@ export async function uploadCommand(argv: string[], io: UploadIo): Promise<numbe
       type: 'string',
       describe: 'write the built-in plan as YAML to this file (a starting point to edit) and exit',
     })
-    .option('log-level', {
-      choices: LOG_LEVELS,
-      default: 'silent' as LogLevel,
-      describe: 'log verbosity, on stderr (info shows each recording and the capabilities)',
-    })
-    .option('log-format', {
-      choices: ['pretty', 'json'] as const,
-      describe: 'log line format (default: pretty on a terminal, json otherwise)',
-    })
+    .options(logFlags('silent', 'log verbosity, on stderr (info shows each recording and the capabilities)'))
     .check((args) => {
       if (args.help) return true; // --help needs nothing else
       if (args['generate-plan'] === undefined && args['connection-file'] === undefined)
@@ -120,11 +102,7 @@ export async function uploadCommand(argv: string[], io: UploadIo): Promise<numbe
   }
 
   const progress = createProgressOutput({ write: io.out, isTty: io.isTty });
-  const logger = createLogger({
-    level: args['log-level'],
-    format: args['log-format'] ?? (io.isTty ? 'pretty' : 'json'),
-    write: io.err,
-  });
+  const logger = loggerFor(args, io, io.err);
   const options: BodyWornOptions = {
     connection: connection.file,
     plan: plan?.ok ? plan.plan : undefined,
@@ -169,7 +147,7 @@ export async function uploadCommand(argv: string[], io: UploadIo): Promise<numbe
 }
 
 /** Writes {@link DEFAULT_PLAN} as YAML with a schema line for editors; never overwrites a file. */
-async function generatePlan(file: string, io: UploadIo): Promise<number> {
+async function generatePlan(file: string, io: CliIo): Promise<number> {
   const schema = relative(dirname(resolve(file)), PLAN_SCHEMA_FILE.path)
     .split(sep)
     .join('/');

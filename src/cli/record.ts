@@ -4,19 +4,12 @@
  */
 import { writeFile } from 'node:fs/promises';
 import yargs from 'yargs';
-import { parseCommandLine } from './cli-parse';
-import { parseDuration } from './base/duration';
-import { recordEvents, toScenarioYaml } from './scenario/recorder';
-
-/** Where `record` writes and how it is told to stop. */
-export interface RecordIo {
-  out: (text: string) => void;
-  err: (text: string) => void;
-  stopSignal: () => Promise<string>;
-}
+import { type CliIo, parseCommandLine } from './parse';
+import { parseDuration } from '../base/duration';
+import { recordEvents, toScenarioYaml } from '../scenario/recorder';
 
 /** Runs `bwc-emu record ...` (argv after the word `record`); resolves to the exit code. */
-export async function recordCommand(argv: string[], io: RecordIo): Promise<number> {
+export async function recordCommand(argv: string[], io: CliIo): Promise<number> {
   const parser = yargs(argv)
     .scriptName('bwc-emu record')
     .usage(

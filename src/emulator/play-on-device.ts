@@ -10,10 +10,10 @@ import type { DeviceHandle } from '../device/device';
 import type { DeviceOptions } from '../device/device-options';
 import { DEFAULT_FLAGS } from '../device/feature-flags';
 import type { ConnectionFile } from '../protocol/connection-file';
-import { ScenarioPlayer, type ScenarioPlayerOptions } from './player';
-import { playRecordings, type RecordingsRun, type ScenarioRecordingReport } from './play-recordings';
-import { realScheduler } from './scheduler';
-import type { Scenario } from './schema';
+import { ScenarioPlayer, type ScenarioPlayerOptions } from '../scenario/player';
+import { playRecordings, type RecordingsRun, type ScenarioRecordingReport } from '../scenario/play-recordings';
+import { realScheduler } from '../scenario/scheduler';
+import type { Scenario } from '../scenario/schema';
 
 /** Options of {@link playOnDevice}: the player's, and where the `body-worn:` recordings go. */
 export interface PlayOnDeviceOptions extends ScenarioPlayerOptions {

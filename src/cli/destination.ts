@@ -3,28 +3,20 @@
  * newcomer needs: the auth URL, the login, a connection file, commands to try.
  */
 import yargs from 'yargs';
-import { parseCommandLine } from './cli-parse';
-import { type DestinationHandle, startDestination } from './destination/destination';
-import type { DestinationOptions, DestinationUser } from './destination/destination-options';
-import { checkRule, type FaultRule } from './destination/faults';
-import { EmulatorError } from './base/errors';
-import { createLogger, LOG_LEVELS, type LogLevel } from './base/log';
-import { CAPABILITY_NAMES, type CapabilityName } from './protocol/body-worn';
-import { parseDuration } from './base/duration';
-import { writeFileAtomic } from './base/atomic-file';
-import { parseSize } from './base/size';
-import { loadCertificate } from './base/tls';
-
-/** Where `destination` writes and how it is told to stop. */
-export interface DestinationIo {
-  out: (text: string) => void;
-  err: (text: string) => void;
-  stopSignal: () => Promise<string>;
-  isTty: boolean;
-}
+import { type CliIo, logFlags, loggerFor, parseCommandLine } from './parse';
+import { destinationBanner } from './banner';
+import { type DestinationHandle, startDestination } from '../destination/destination';
+import type { DestinationOptions, DestinationUser } from '../destination/destination-options';
+import { checkRule, type FaultRule } from '../destination/faults';
+import { EmulatorError } from '../base/errors';
+import { CAPABILITY_NAMES, type CapabilityName } from '../protocol/body-worn';
+import { parseDuration } from '../base/duration';
+import { writeFileAtomic } from '../base/atomic-file';
+import { parseSize } from '../base/size';
+import { loadCertificate } from '../base/tls';
 
 /** Runs `bwc-emu destination ...` (argv after the word); resolves to the exit code. */
-export async function destinationCommand(argv: string[], io: DestinationIo): Promise<number> {
+export async function destinationCommand(argv: string[], io: CliIo): Promise<number> {
   const parser = yargs(argv)
     .scriptName('bwc-emu destination')
     .usage(
@@ -94,15 +86,7 @@ export async function destinationCommand(argv: string[], io: DestinationIo): Pro
       describe: 'base URL to put in X-Storage-Url (default: the one the client used)',
     })
     .option('connection-file', { type: 'string', describe: 'also write a connection file for the first user here' })
-    .option('log-level', {
-      choices: LOG_LEVELS,
-      default: 'info' as LogLevel,
-      describe: 'log verbosity (debug shows every request)',
-    })
-    .option('log-format', {
-      choices: ['pretty', 'json'] as const,
-      describe: 'log line format (default: pretty on a terminal, json otherwise)',
-    })
+    .options(logFlags('info', 'log verbosity (debug shows every request)'))
     .check((args) => {
       if ((args['tls-cert'] === undefined) !== (args['tls-key'] === undefined))
         throw new Error('--tls-cert and --tls-key go together');
@@ -133,11 +117,7 @@ export async function destinationCommand(argv: string[], io: DestinationIo): Pro
       faults: (args.fault ?? []).map(parseFault),
       tls: args['tls-cert'] && args['tls-key'] ? await loadCertificate(args['tls-cert'], args['tls-key']) : args.tls,
       publicUrl: args['public-url'],
-      logger: createLogger({
-        level: args['log-level'],
-        format: args['log-format'] ?? (io.isTty ? 'pretty' : 'json'),
-        write: io.out,
-      }),
+      logger: loggerFor(args, io),
     };
   } catch (err) {
     io.err(`bwc-emu destination: ${(err as Error).message}\n`);
@@ -160,7 +140,7 @@ export async function destinationCommand(argv: string[], io: DestinationIo): Pro
       return 1;
     }
   }
-  io.out(banner(destination, args['connection-file']));
+  io.out(destinationBanner(destination, args['connection-file']));
   const signal = await stopped;
   io.out(`\n${signal}: stopping\n`);
   await destination.close();
@@ -204,43 +184,4 @@ function capabilityName(name: string): CapabilityName {
   if (!(CAPABILITY_NAMES as readonly string[]).includes(name))
     throw new Error(`--disable-capability ${name}: unknown (known: ${CAPABILITY_NAMES.join(', ')})`);
   return name as CapabilityName;
-}
-
-/** Where it is, how to log in, what to hand a body worn system, what to try. */
-function banner(destination: DestinationHandle, connectionFile: string | undefined): string {
-  const o = destination.options;
-  const first = destination.users[0];
-  const insecure = destination.certificate ? ' --insecure' : '';
-  const curlInsecure = destination.certificate ? ' -k' : '';
-  const lines: (string | undefined)[] = [
-    '',
-    'bwc-emu: content destination is running',
-    `  url            ${destination.url}`,
-    `  auth           GET ${destination.authUrl}  (X-Auth-User + X-Auth-Key or Auth-Key)`,
-    ...destination.users.map(
-      (u, i) =>
-        `  ${i === 0 ? 'login' : '     '}          ${u.user} / ${u.key} -> ${destination.url}/v1/${u.account}${u.readOnly ? ' (read-only)' : ''}`,
-    ),
-    `  data dir       ${o.dataDir}`,
-    `  licences       ${Number.isFinite(o.licences.users) ? `${o.licences.users} users, ${o.licences.devices} cameras per account` : 'unlimited'}`,
-    o.faults.length ? `  faults         ${o.faults.map((f) => JSON.stringify(f)).join(' ')}` : undefined,
-    `  recordings     ${destination.url}/  (log in as ${first.user} / ${first.key})`,
-    `  fault control  ${destination.url}/_emu/faults  (GET, PUT a JSON list, POST one, DELETE)`,
-    destination.certificate
-      ? `  certificate    (base64 PEM, for a connection file's HTTPSCertificate)\n${Buffer.from(destination.certificate).toString('base64')}`
-      : undefined,
-    '',
-    connectionFile
-      ? `Connection file written to ${connectionFile}:`
-      : 'Connection file for a body worn system (--connection-file FILE writes it):',
-    JSON.stringify(destination.connectionFile(), null, 2),
-    '',
-    'Try it:',
-    `  curl -i${curlInsecure} -H 'X-Auth-User: ${first.user}' -H 'X-Auth-Key: ${first.key}' ${destination.authUrl}`,
-    `  swift${insecure} -A ${destination.authUrl} -U ${first.user} -K ${first.key} stat`,
-    '',
-    'Press Ctrl+C to stop.',
-    '',
-  ];
-  return `${lines.filter((l) => l !== undefined).join('\n')}\n`;
 }

@@ -1,0 +1,241 @@
+/**
+ * `bwc-emu [options]`: runs devices playing scenarios until Ctrl+C. A thin shell over
+ * {@link startEmulator}: parse the flags, start, print the banner, wait for the stop
+ * signal, close.
+ */
+import yargs from 'yargs';
+import { type Account, DEFAULT_ACCOUNT, parseAccount } from '../auth/accounts';
+import { AUTH_MODES, type AuthMode } from '../auth/authenticator';
+import { type DigestAlgorithm, DIGEST_ALGORITHMS } from '../auth/digest';
+import { EmulatorError } from '../base/errors';
+import type { LogLevel } from '../base/log';
+import { loadCertificate } from '../base/tls';
+import type { DeviceOptions } from '../device/device-options';
+import { startEmulator, type EmulatorHandle } from '../emulator';
+import type { TimestampMode } from '../events/event-bus';
+import { deviceBanner } from './banner';
+import { type CliIo, logFlags, loggerFor, parseCommandLine, readConnectionFile } from './parse';
+
+/** Runs `bwc-emu [options]`; resolves to the exit code. */
+export async function deviceCommand(argv: string[], io: CliIo): Promise<number> {
+  const parser = yargs(argv)
+    .scriptName('bwc-emu')
+    .usage(
+      "$0 [options]\n$0 validate FILE...   check scenario files (exit 1 with every error)\n$0 scenarios          list the shipped scenarios\n$0 record --url URL --out FILE   record a device's events into a scenario\n$0 destination [--data-dir DIR]  run the reference content destination (Swift subset)\n$0 upload --connection-file FILE   upload recordings to a content destination as a body worn system\n\n" +
+        'Runs a simulated body worn camera device: feature flags, session tokens and the\nevent stream behind real HTTP digest authentication, playing a scenario.',
+    )
+    .option('scenario', {
+      alias: 's',
+      type: 'string',
+      array: true,
+      describe: 'scenario file or shipped name, one device each (repeatable; default: default)',
+    })
+    .option('speed', { type: 'number', default: 1, describe: 'scenario playback speed (2 = twice as fast)' })
+    .option('seed', { type: 'number', default: 1, describe: 'seed of the scenario jitter, for reproducible runs' })
+    .option('watch', {
+      type: 'boolean',
+      default: true,
+      describe: 'reload a --scenario file when it is saved (--no-watch to turn off)',
+    })
+    .option('connection-file', {
+      type: 'string',
+      describe: "upload the scenario's body-worn: recordings to this content destination as it plays",
+    })
+    .option('port', { alias: 'p', type: 'number', default: 8080, describe: 'TCP port (0 picks a free one)' })
+    .option('host', {
+      type: 'string',
+      default: '127.0.0.1',
+      describe: 'address to listen on (0.0.0.0 for every interface)',
+    })
+    .option('serial', {
+      type: 'string',
+      describe: "device serial number, also names the digest realm (default: the scenario's, else ACCC8E000001)",
+    })
+    .option('model', { type: 'string', describe: 'product number the device reports (e.g. W110)' })
+    .option('firmware', { type: 'string', describe: 'firmware version the device reports (e.g. 11.11.73)' })
+    .option('discovery-auth', {
+      choices: ['anonymous', 'required'] as const,
+      default: 'anonymous' as const,
+      describe: 'whether apidiscovery.cgi needs credentials',
+    })
+    .option('user', { alias: 'u', type: 'string', default: DEFAULT_ACCOUNT.name, describe: 'admin user name' })
+    .option('password', { type: 'string', default: DEFAULT_ACCOUNT.password, describe: 'admin password' })
+    .option('account', {
+      type: 'string',
+      array: true,
+      describe: 'extra account name:password[:viewer|operator|admin] (repeatable)',
+    })
+    .option('auth', {
+      choices: AUTH_MODES,
+      default: 'both' as AuthMode,
+      describe: 'accepted schemes; none serves everything without credentials',
+    })
+    .option('digest-algorithms', {
+      type: 'string',
+      default: 'MD5',
+      describe: `comma-separated, one challenge each: ${DIGEST_ALGORITHMS.join(', ')}`,
+    })
+    .option('digest-replay', {
+      choices: ['lenient', 'strict'] as const,
+      default: 'lenient' as const,
+      describe: 'strict refuses a repeated digest nc',
+    })
+    .option('tls', {
+      type: 'boolean',
+      default: false,
+      describe: 'serve HTTPS/WSS with a self-signed certificate made at start',
+    })
+    .option('cert', { type: 'string', describe: 'PEM certificate file for --tls (with --key)' })
+    .option('key', { type: 'string', describe: 'PEM private key file for --tls (with --cert)' })
+    .option('cgi-prefix', {
+      type: 'string',
+      default: '/svc-cgi',
+      describe: 'CGI path prefix (a real device family uses /axis-cgi)',
+    })
+    .option('ws-prefix', {
+      type: 'string',
+      default: '/svc',
+      describe: 'event stream path prefix (real devices: /vapix)',
+    })
+    .option('ws-deflate', { type: 'boolean', default: false, describe: 'offer permessage-deflate on the event stream' })
+    .option('timestamps', {
+      type: 'string',
+      default: 'utc',
+      describe: 'notification timestamps: utc, none, or local:+HH:MM (device clock in local time)',
+    })
+    .option('state-dir', { type: 'string', describe: 'keep feature flag values here across restarts' })
+    .options(logFlags('info'))
+    .check((args) => {
+      if ((args.cert === undefined) !== (args.key === undefined)) throw new Error('--cert and --key go together');
+      return true;
+    })
+    .strict()
+    .help()
+    .alias('help', 'h')
+    .version()
+    .wrap(Math.min(100, process.stdout.columns || 100));
+  const parsed = await parseCommandLine(parser, argv, 'bwc-emu', io);
+  if (!parsed.ok) return parsed.code;
+  const args = parsed.args as unknown as DeviceArgs;
+
+  let options: DeviceOptions;
+  try {
+    options = await deviceOptionsFrom(args, io);
+  } catch (err) {
+    io.err(`bwc-emu: ${(err as Error).message}\n`);
+    return 2;
+  }
+  if (!(args.speed > 0)) {
+    io.err(`bwc-emu: --speed must be a positive number, not ${args.speed}\n`);
+    return 2;
+  }
+  const connection = args.connectionFile === undefined ? undefined : await readConnectionFile(args.connectionFile);
+  if (connection !== undefined && !connection.ok) {
+    io.err(connection.errors.map((e) => `bwc-emu: ${e}\n`).join(''));
+    return 2;
+  }
+  // Listen for the stop signal before anything is printed: a supervisor may signal
+  // as soon as it reads the banner.
+  const stopped = io.stopSignal();
+  let emulator: EmulatorHandle;
+  try {
+    emulator = await startEmulator({
+      scenarios: args.scenario,
+      device: options,
+      speed: args.speed,
+      seed: args.seed,
+      // Only files named on the command line are watched, not the shipped default.
+      watch: args.watch,
+      ...(connection?.ok ? { connection: connection.file } : {}),
+      onReload: (reload) => {
+        if (!reload.ok)
+          io.err(
+            `${reload.errors.map((e) => e.text).join('\n')}\nbwc-emu: ${reload.file} has errors; the last good version keeps running\n`,
+          );
+      },
+    });
+  } catch (err) {
+    if (!(err instanceof EmulatorError)) {
+      io.err(`bwc-emu: ${(err as Error).stack}\n`);
+      return 1;
+    }
+    io.err(`bwc-emu: ${err.message}\n`);
+    return 2;
+  }
+  for (const running of emulator.devices)
+    io.out(deviceBanner(running, args.speed, connection?.ok ? connection.file : undefined));
+  const signal = await stopped;
+  io.out(`\n${signal}: stopping\n`);
+  await emulator.close();
+  return 0;
+}
+
+/** The flags as yargs parses them. */
+interface DeviceArgs {
+  scenario?: string[];
+  watch: boolean;
+  connectionFile?: string;
+  speed: number;
+  seed: number;
+  port: number;
+  host: string;
+  serial?: string;
+  model?: string;
+  firmware?: string;
+  discoveryAuth: 'anonymous' | 'required';
+  user: string;
+  password: string;
+  account?: string[];
+  auth: AuthMode;
+  digestAlgorithms: string;
+  digestReplay: 'lenient' | 'strict';
+  tls: boolean;
+  cert?: string;
+  key?: string;
+  cgiPrefix: string;
+  wsPrefix: string;
+  stateDir?: string;
+  wsDeflate: boolean;
+  timestamps: string;
+  'log-level': LogLevel;
+  'log-format'?: 'pretty' | 'json';
+}
+
+async function deviceOptionsFrom(args: DeviceArgs, io: CliIo): Promise<DeviceOptions> {
+  const accounts: Account[] = [{ name: args.user, password: args.password, role: 'admin' }];
+  for (const text of args.account ?? []) {
+    const account = parseAccount(text);
+    if (typeof account === 'string') throw new Error(`--account: ${account}`);
+    accounts.push(account);
+  }
+  return {
+    port: args.port,
+    host: args.host,
+    serial: args.serial,
+    identity: { ...(args.model ? { ProdNbr: args.model } : {}), ...(args.firmware ? { Version: args.firmware } : {}) },
+    discoveryAuth: args.discoveryAuth,
+    accounts,
+    auth: args.auth,
+    digestAlgorithms: args.digestAlgorithms
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean) as DigestAlgorithm[],
+    digestReplay: args.digestReplay,
+    tls: args.cert && args.key ? await loadCertificate(args.cert, args.key) : args.tls,
+    cgiPrefix: args.cgiPrefix,
+    wsPrefix: args.wsPrefix,
+    stateDir: args.stateDir,
+    wsDeflate: args.wsDeflate,
+    timestamps: parseTimestamps(args.timestamps),
+    logger: loggerFor(args, io),
+  };
+}
+
+/** `utc`, `none` or `local:+02:00` as a {@link TimestampMode}. */
+function parseTimestamps(text: string): TimestampMode {
+  if (text === 'utc' || text === 'none') return { mode: text };
+  const match = /^local:([+-])(\d{1,2}):?(\d{2})?$/.exec(text);
+  if (!match) throw new Error(`--timestamps "${text}" must be utc, none or local:+HH:MM`);
+  const minutes = Number(match[2]) * 60 + Number(match[3] ?? '0');
+  return { mode: 'local', offsetMinutes: match[1] === '-' ? -minutes : minutes };
+}

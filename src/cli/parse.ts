@@ -1,0 +1,110 @@
+/**
+ * What every `bwc-emu` command shares: where it writes ({@link CliIo}), parsing its flags
+ * with yargs without exits and with one-line errors, and its logger from the log flags.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Argv } from 'yargs';
+import { createLogger, LOG_LEVELS, type Logger, type LogLevel } from '../base/log';
+import { type ConnectionFileResult, parseConnectionFile } from '../protocol/connection-file';
+
+/** Where a command writes and how it learns to stop; tests pass their own. */
+export interface CliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
+  stopSignal: () => Promise<string>;
+  /** Whether stdout is a terminal (pretty logs and progress bars then). */
+  isTty: boolean;
+}
+
+/** The process's own stdout, stderr and signals. */
+export const processIo: CliIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  stopSignal: () =>
+    new Promise((resolve) => {
+      const stop = (signal: string): void => resolve(signal);
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    }),
+  isTty: Boolean(process.stdout.isTTY),
+};
+
+/** Parsed flags, or the exit code when help was printed (0) or the flags were refused (2). */
+export type ParseOutcome<T> = { ok: true; args: T } | { ok: false; code: number };
+
+/**
+ * Parses `argv` with `parser`; prints `--help` to `out`, or a refusal as one line on
+ * `err` ("bwc-emu record: Missing required argument: out") with where to find help.
+ */
+export async function parseCommandLine<T>(
+  parser: Argv<T>,
+  argv: string[],
+  command: string,
+  io: Pick<CliIo, 'out' | 'err'>,
+): Promise<ParseOutcome<T>> {
+  let failure: string | undefined;
+  let help = '';
+  let args: T | undefined;
+  try {
+    args = (await parser
+      .exitProcess(false)
+      .fail((message, err) => {
+        failure = message ?? err?.message ?? 'invalid arguments';
+      })
+      .parseAsync(argv, {}, (_err, _argv, output) => {
+        help = output;
+      })) as T;
+  } catch (err) {
+    failure = (err as Error).message;
+  }
+  if (failure !== undefined || args === undefined) {
+    // yargs spreads some messages ("Invalid values: ...") over several lines; a CLI error is one.
+    io.err(
+      `${command}: ${(failure ?? 'invalid arguments').replace(/\s*\n\s*/g, ' ').trim()}\nRun '${command} --help' for the options.\n`,
+    );
+    return { ok: false, code: 2 };
+  }
+  if (help) {
+    io.out(`${help}\n`);
+    return { ok: false, code: 0 };
+  }
+  return { ok: true, args };
+}
+
+/** The `--log-level` and `--log-format` flags, for `parser.options(...)`. */
+export function logFlags(defaultLevel: LogLevel, levelHelp = 'log verbosity') {
+  return {
+    'log-level': { choices: LOG_LEVELS, default: defaultLevel, describe: levelHelp },
+    'log-format': {
+      choices: ['pretty', 'json'] as const,
+      describe: 'log line format (default: pretty on a terminal, json otherwise)',
+    },
+  };
+}
+
+/** The flags {@link loggerFor} reads. */
+export interface LogArgs {
+  'log-level': LogLevel;
+  'log-format'?: 'pretty' | 'json';
+}
+
+/** The logger the log flags ask for, writing to `write` (stdout by default); pretty on a terminal. */
+export function loggerFor(args: LogArgs, io: Pick<CliIo, 'out' | 'isTty'>, write = io.out): Logger {
+  return createLogger({
+    level: args['log-level'],
+    format: args['log-format'] ?? (io.isTty ? 'pretty' : 'json'),
+    write,
+  });
+}
+
+/** Reads and checks `--connection-file FILE`; every problem names the flag and the file. */
+export async function readConnectionFile(path: string): Promise<ConnectionFileResult> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    return { ok: false, errors: [`--connection-file ${path}: cannot read it: ${(err as Error).message}`] };
+  }
+  return parseConnectionFile(text, `--connection-file ${path}`);
+}
