@@ -298,7 +298,7 @@ function planDeliveries(deviceEvents, clients, rules) {
     if (!bySet.has(key)) {
       const compiled = compileConfigure(request, rules);
       if (!compiled.ok) throw new Error(`bench filter refused: ${compiled.error.message}`);
-      bySet.set(key, { filters: compiled.filters, clients: [] });
+      bySet.set(key, { filters: compiled.value, clients: [] });
     }
     const set = bySet.get(key);
     set.clients.push(c);

@@ -3,6 +3,7 @@
  * of every filter, once. Pure: returns the compiled filter set or the RPC error to
  * answer (2103 missing, 2104 invalid, with the entry and the reason).
  */
+import { fail, ok, type Result } from '../base/result';
 import { isPlainObject, RpcErrorCode, type RpcApiSpec, type RpcError, type RpcRequest } from '../protocol/rpc';
 import { type ContentFilter, compileContentFilter, type NotificationMessage } from './content-filter';
 import { type TopicFilter, compileTopicFilter } from './topic-filter';
@@ -33,7 +34,7 @@ export interface ConfigureRules {
 export const DEFAULT_MAX_FILTERS = 256;
 
 /** The compiled filter list, or the error to answer. */
-export type ConfigureResult = { ok: true; filters: CompiledFilter[] } | { ok: false; error: RpcError };
+export type ConfigureResult = Result<CompiledFilter[], RpcError>;
 
 /** Validates `params.eventFilterList` and compiles each entry. */
 export function compileConfigure(request: RpcRequest, rules: ConfigureRules): ConfigureResult {
@@ -75,7 +76,7 @@ export function compileConfigure(request: RpcRequest, rules: ConfigureRules): Co
           RpcErrorCode.INVALID_PARAMETER,
           `Invalid parameter: ${where}.topicFilter: ${compiled.error.message}`,
         );
-      topic = compiled.filter;
+      topic = compiled.value;
     }
     let content: ContentFilter | undefined;
     if (contentFilter !== undefined) {
@@ -87,19 +88,15 @@ export function compileConfigure(request: RpcRequest, rules: ConfigureRules): Co
           RpcErrorCode.INVALID_PARAMETER,
           `Invalid parameter: ${where}.contentFilter: ${compiled.error.message}`,
         );
-      content = compiled.filter;
+      content = compiled.value;
     }
     filters.push({ topic, content });
   }
-  return { ok: true, filters };
+  return ok(filters);
 }
 
 /** Whether one compiled filter selects an event. */
 export function filterMatches(filter: CompiledFilter, topic: string, message: NotificationMessage): boolean {
   if (filter.topic && !filter.topic.matches(topic)) return false;
   return !filter.content || filter.content.matches(message);
-}
-
-function fail(code: number, message: string): ConfigureResult {
-  return { ok: false, error: { code, message } };
 }

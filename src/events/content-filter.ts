@@ -16,7 +16,8 @@
  * small condition tree; evaluating a notification walks that tree and never
  * re-tokenizes. Keywords and attribute names are case-sensitive, as in XPath.
  */
-import type { FilterResult, FilterSyntaxError } from './filter-result';
+import { ok, type Err, type Result } from '../base/result';
+import { FilterCursor, type FilterSyntaxError, syntaxError, truncate } from './filter-syntax';
 
 /** The part of an `events:notify` notification a content filter looks at. */
 export interface NotificationMessage {
@@ -45,15 +46,15 @@ export const MAX_CONTENT_FILTER_NESTING = 64;
  * Compiles a content filter. Never throws: any input yields either a filter or an
  * error saying what was expected and at which 1-based column.
  */
-export function compileContentFilter(expression: string): FilterResult<ContentFilter> {
+export function compileContentFilter(expression: string): Result<ContentFilter, FilterSyntaxError> {
   // The wire format is JSON, so guard against callers that forward unchecked values.
-  if (typeof expression !== 'string') return fail('content filter must be a string', 0);
+  if (typeof expression !== 'string') return syntaxError('content filter must be a string', 0);
   const parser = new Parser(expression);
   const root = parser.parseFilter();
   if (!root.ok) return root;
   const tree = root.value;
   const matches = (message: NotificationMessage): boolean => evaluate(tree, testItem, message, undefined);
-  return { ok: true, filter: Object.freeze({ source: expression, matches }) };
+  return ok(Object.freeze({ source: expression, matches }));
 }
 
 // ---- condition tree ------------------------------------------------------------
@@ -92,11 +93,13 @@ function evaluate<L, A, B>(cond: Cond<L>, test: (leaf: L, a: A, b: B) => boolean
   }
 }
 
+/** One `boolean(//...Item[...])`: JSON notifications have only simple items, taken from all three maps. */
 function testItem(item: ItemTest, message: NotificationMessage, _unused: undefined): boolean {
   if (item.element) return false;
   return anyPair(message.source, item.attr) || anyPair(message.key, item.attr) || anyPair(message.data, item.attr);
 }
 
+/** Whether some own name/value pair satisfies `attr`; tolerates a missing or non-object map from loose callers. */
 function anyPair(record: Readonly<Record<string, string>> | undefined, attr: Cond<AttrTest>): boolean {
   if (record === null || typeof record !== 'object') return false;
   for (const name in record) {
@@ -105,6 +108,7 @@ function anyPair(record: Readonly<Record<string, string>> | undefined, attr: Con
   return false;
 }
 
+/** One `@Name='x'` or `@Value='x'`: exact, case-sensitive comparison, as XPath's '=' on strings. */
 function testAttr(test: AttrTest, name: string, value: string): boolean {
   return (test.field === 'name' ? name : value) === test.text;
 }
@@ -113,6 +117,7 @@ function testAttr(test: AttrTest, name: string, value: string): boolean {
 
 type TokenKind = '(' | ')' | '[' | ']' | '=' | '//' | 'string' | 'attr' | 'name' | 'end';
 
+/** One lexed token; kept with its raw text and position so messages can quote it. */
 interface Token {
   readonly kind: TokenKind;
   /** Raw source text (quotes included for strings), for messages. */
@@ -123,21 +128,24 @@ interface Token {
   readonly start: number;
 }
 
-type Step<T> = { ok: true; value: T } | { ok: false; error: FilterSyntaxError };
-type Failure = { ok: false; error: FilterSyntaxError };
+type Step<T> = Result<T, FilterSyntaxError>;
+type Failure = Err<FilterSyntaxError>;
 
 /** Recursive descent over a lazily lexed token stream, so the first error by position wins. */
 class Parser {
   private token: Token = { kind: 'end', text: '', value: '', start: 0 };
-  private pos = 0;
   private depth = 0;
+  private readonly cursor: FilterCursor;
 
-  constructor(private readonly src: string) {}
+  constructor(src: string) {
+    this.cursor = new FilterCursor(src);
+  }
 
+  /** Expression, then the end of the input: the whole filter or the first error by position. */
   parseFilter(): Step<Cond<ItemTest>> {
     const first = this.advance();
     if (first) return first;
-    if (this.peek() === 'end') return fail('content filter is empty', 0);
+    if (this.peek() === 'end') return syntaxError('content filter is empty', 0);
     const root = this.parseOr(() => this.parseBoolExpr());
     if (!root.ok) return root;
     if (this.peek() !== 'end') {
@@ -157,9 +165,10 @@ class Parser {
       const err = this.advance();
       if (err) return err;
     }
-    return { ok: true, value: terms.length === 1 ? terms[0] : { op: 'any', items: terms } };
+    return ok(terms.length === 1 ? terms[0] : { op: 'any', items: terms });
   }
 
+  /** AndExpr ::= UnaryExpr ('and' UnaryExpr)*; and binds tighter than or, as in XPath. */
   private parseAnd<L>(primary: () => Step<Cond<L>>): Step<Cond<L>> {
     const factors: Cond<L>[] = [];
     for (;;) {
@@ -170,7 +179,7 @@ class Parser {
       const err = this.advance();
       if (err) return err;
     }
-    return { ok: true, value: factors.length === 1 ? factors[0] : { op: 'all', items: factors } };
+    return ok(factors.length === 1 ? factors[0] : { op: 'all', items: factors });
   }
 
   /** '(' OrExpr ')' | 'not' '(' OrExpr ')' | primary. */
@@ -185,7 +194,7 @@ class Parser {
     }
     const inner = this.nested(() => this.parseOr(primary), ')');
     if (!inner.ok) return inner;
-    return { ok: true, value: negate ? { op: 'not', item: inner.value } : inner.value };
+    return ok(negate ? { op: 'not', item: inner.value } : inner.value);
   }
 
   /** BoolExpr ::= 'boolean' '(' '//' Prefix? ('SimpleItem' | 'ElementItem') '[' AttrExpr ']' ')'. */
@@ -199,6 +208,7 @@ class Parser {
     return this.nested(() => this.parsePathExpr(), ')');
   }
 
+  /** PathExpr ::= '//' Prefix? ('SimpleItem' | 'ElementItem') '[' AttrExpr ']'; any prefix is accepted. */
   private parsePathExpr(): Step<Cond<ItemTest>> {
     if (this.peek() !== '//') return this.expected(`'//'`);
     let err = this.advance();
@@ -210,7 +220,7 @@ class Parser {
     if (this.peek() !== '[') return this.expected(`'['`);
     const attr = this.nested(() => this.parseOr(() => this.parseAttrComp()), ']');
     if (!attr.ok) return attr;
-    return { ok: true, value: { op: 'leaf', leaf: { element: local === 'ElementItem', attr: attr.value } } };
+    return ok({ op: 'leaf', leaf: { element: local === 'ElementItem', attr: attr.value } });
   }
 
   /** AttrComp ::= ('@Name' | '@Value') '=' string. */
@@ -228,7 +238,7 @@ class Parser {
     const text = this.token.value;
     err = this.advance();
     if (err) return err;
-    return { ok: true, value: { op: 'leaf', leaf: { field: attr.value === 'Name' ? 'name' : 'value', text } } };
+    return ok({ op: 'leaf', leaf: { field: attr.value === 'Name' ? 'name' : 'value', text } });
   }
 
   /** Consumes the opening token, parses `body`, then requires `close`; enforces the nesting limit. */
@@ -251,41 +261,38 @@ class Parser {
 
   /** Moves to the next token; returns a failure when the text there cannot be lexed. */
   private advance(): Failure | undefined {
-    const src = this.src;
-    let i = this.pos;
-    while (i < src.length && isSpace(src[i])) i++;
-    const ch = src[i];
-    let end = i + 1;
+    const cur = this.cursor;
+    cur.skipSpace();
+    const start = cur.pos;
+    const ch = cur.peek();
     let kind: TokenKind;
     let value = '';
-    if (i >= src.length) {
+    if (ch === undefined) {
       kind = 'end';
-      end = i;
     } else if (ch === '(' || ch === ')' || ch === '[' || ch === ']' || ch === '=') {
       kind = ch;
+      cur.skip(1);
     } else if (ch === '/') {
-      if (src[i + 1] !== '/') return fail(`unexpected '/' at column ${i + 1}: expected '//'`, i);
+      if (cur.peek(1) !== '/') return cur.fail(`unexpected '/' at column ${cur.column}: expected '//'`);
       kind = '//';
-      end = i + 2;
+      cur.skip(2);
     } else if (ch === '"' || ch === "'") {
-      const close = src.indexOf(ch, i + 1);
-      if (close < 0) return fail(`unterminated string starting at column ${i + 1}`, i);
+      const close = cur.src.indexOf(ch, start + 1);
+      if (close < 0) return cur.fail(`unterminated string starting at column ${cur.column}`);
       kind = 'string';
-      value = src.slice(i + 1, close);
-      end = close + 1;
+      value = cur.src.slice(start + 1, close);
+      cur.pos = close + 1;
     } else if (ch === '@') {
-      end = matchNcName(src, i + 1);
-      if (end === i + 1) return fail(`expected '@Name' or '@Value' at column ${i + 1}`, i);
+      cur.skip(1);
+      value = cur.readNcName();
+      if (value === '') return cur.fail(`expected '@Name' or '@Value' at column ${start + 1}`, start);
       kind = 'attr';
-      value = src.slice(i + 1, end);
     } else {
-      end = matchQName(src, i);
-      if (end === i) return fail(`invalid character ${describeChar(src, i)} at column ${i + 1}`, i);
+      value = readQName(cur);
+      if (value === '') return cur.fail(`invalid character ${cur.describeChar()} at column ${cur.column}`);
       kind = 'name';
-      value = src.slice(i, end);
     }
-    this.token = { kind, text: src.slice(i, end), value, start: i };
-    this.pos = end;
+    this.token = { kind, text: cur.src.slice(start, cur.pos), value, start };
     return undefined;
   }
 
@@ -294,63 +301,48 @@ class Parser {
     return this.token.kind;
   }
 
+  /** Whether the current token is the bare name `word`; keywords are case-sensitive, as in XPath. */
   private atKeyword(word: 'and' | 'or' | 'not' | 'boolean'): boolean {
     return this.token.kind === 'name' && this.token.value === word;
   }
 
+  /** "expected X at column N, found Y" for the current token. */
   private expected(what: string): Failure {
     return this.failAtToken(`expected ${what} at column ${this.token.start + 1}, found ${this.describeToken()}`);
   }
 
+  /** "unexpected Y at column N", the start of a message whose ending says what would have fit. */
   private unexpected(): string {
     return this.token.kind === 'end'
       ? `unexpected end of filter at column ${this.token.start + 1}`
       : `unexpected ${this.describeToken()} at column ${this.token.start + 1}`;
   }
 
+  /** The current token as a message quotes it, shortened so a huge token cannot bloat the reply. */
   private describeToken(): string {
     if (this.token.kind === 'end') return 'the end of the filter';
-    const text = this.token.text.length <= 40 ? this.token.text : `${this.token.text.slice(0, 40)}...`;
+    const text = truncate(this.token.text);
     return this.token.kind === 'string' ? `string ${text}` : `'${text}'`;
   }
 
+  /** A failure at the start of the current token, where the client should look. */
   private failAtToken(message: string): Failure {
-    return fail(message, this.token.start);
+    return this.cursor.fail(message, this.token.start);
   }
 }
 
 // ---- small helpers -------------------------------------------------------------
 
-/** XML NCName with unicode letters, marks and digits; sticky so it scans in place. */
-const NCNAME = /[\p{L}_][\p{L}\p{M}\p{Nd}._-]*/uy;
-
-/** Returns the index after the NCName starting at `i`, or `i` when there is none. */
-function matchNcName(src: string, i: number): number {
-  NCNAME.lastIndex = i;
-  return NCNAME.test(src) ? NCNAME.lastIndex : i;
-}
-
-/** NCName or prefix:NCName as one token, since XPath allows no space inside a QName. */
-function matchQName(src: string, i: number): number {
-  const first = matchNcName(src, i);
-  if (first === i || src[first] !== ':') return first;
-  const local = matchNcName(src, first + 1);
-  return local === first + 1 ? first : local;
-}
-
-function isSpace(ch: string | undefined): boolean {
-  return ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r';
-}
-
-/** Quotes a printable character; names invisible ones by code point so the message stays readable. */
-function describeChar(src: string, i: number): string {
-  const cp = src.codePointAt(i) ?? 0;
-  const invisible =
-    cp <= 0x20 || (cp >= 0x7f && cp <= 0xa0) || (cp >= 0xd800 && cp <= 0xdfff) || /\s/u.test(String.fromCodePoint(cp));
-  if (invisible) return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
-  return `'${String.fromCodePoint(cp)}'`;
-}
-
-function fail(message: string, index: number): Failure {
-  return { ok: false, error: { message, column: index + 1 } };
+/**
+ * Reads NCName or prefix:NCName as one token, since XPath allows no space inside a
+ * QName; a ':' with no local name after it is left for the next token. Returns ''
+ * without moving when there is no name at the cursor.
+ */
+function readQName(cur: FilterCursor): string {
+  const start = cur.pos;
+  if (cur.readNcName() === '' || cur.peek() !== ':') return cur.src.slice(start, cur.pos);
+  const prefixEnd = cur.pos;
+  cur.skip(1);
+  if (cur.readNcName() === '') cur.pos = prefixEnd;
+  return cur.src.slice(start, cur.pos);
 }

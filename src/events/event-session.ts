@@ -172,7 +172,7 @@ export class EventSession {
     if (!parsed.ok) return this.answer(parsed.response);
     const compiled = compileConfigure(parsed.request, rules);
     if (!compiled.ok) return this.answer(rpcFailure(parsed.request, compiled.error.code, compiled.error.message));
-    this.filters = compiled.filters;
+    this.filters = compiled.value;
     this.state = 'CONFIGURED';
     log.info({ session: this.id, filters: this.info().filters }, 'events configured');
     this.answer(rpcSuccess(parsed.request, {}));

@@ -13,7 +13,8 @@
  * event, so all the work happens here: `matches()` is a Set lookup plus a few
  * `startsWith` calls, with no splitting, regexes or allocation.
  */
-import type { FilterResult, FilterSyntaxError } from './filter-result';
+import { ok, type Result } from '../base/result';
+import { FilterCursor, type FilterSyntaxError, isSpace, syntaxError, truncate } from './filter-syntax';
 
 /** Prefix aliases used when the caller gives none: clients of real devices write `onvif:` for `tns1:`. */
 export const DEFAULT_TOPIC_ALIASES: Readonly<Record<string, string>> = Object.freeze({ onvif: 'tns1' });
@@ -42,12 +43,15 @@ export interface TopicFilterOptions {
  * Compiles a topic expression. Never throws: any input yields either a filter or an
  * error naming the problem and its 1-based column.
  */
-export function compileTopicFilter(expression: string, options: TopicFilterOptions = {}): FilterResult<TopicFilter> {
+export function compileTopicFilter(
+  expression: string,
+  options: TopicFilterOptions = {},
+): Result<TopicFilter, FilterSyntaxError> {
   // The wire format is JSON, so guard against callers that forward unchecked values.
-  if (typeof expression !== 'string') return fail('topic filter must be a string', 0);
-  const parsed = parseExpression(expression, options.aliases ?? DEFAULT_TOPIC_ALIASES);
+  if (typeof expression !== 'string') return syntaxError('topic filter must be a string', 0);
+  const parsed = parseExpression(new FilterCursor(expression), options.aliases ?? DEFAULT_TOPIC_ALIASES);
   if (!parsed.ok) return parsed;
-  return { ok: true, filter: buildFilter(expression, parsed.paths) };
+  return ok(buildFilter(expression, parsed.value));
 }
 
 /** One alternative of the expression after alias resolution. */
@@ -58,74 +62,77 @@ interface CompiledPath {
   readonly subtree: boolean;
 }
 
-type ParseResult = { ok: true; paths: CompiledPath[] } | { ok: false; error: FilterSyntaxError };
-type PathResult = { ok: true; path: CompiledPath; end: number } | { ok: false; error: FilterSyntaxError };
-type NameResult = { ok: true; name: string; end: number } | { ok: false; error: FilterSyntaxError };
+type Aliases = Readonly<Record<string, string>>;
 
 const MATCH_ALL: CompiledPath = { path: '', subtree: true };
 
-function parseExpression(src: string, aliases: Readonly<Record<string, string>>): ParseResult {
-  let i = skipSpace(src, 0);
-  if (i === src.length) return { ok: true, paths: [MATCH_ALL] };
+/** TopicExpression: the alternatives in order, or the first error by position. */
+function parseExpression(cur: FilterCursor, aliases: Aliases): Result<CompiledPath[], FilterSyntaxError> {
+  cur.skipSpace();
+  if (cur.atEnd()) return ok([MATCH_ALL]);
   const paths: CompiledPath[] = [];
   for (;;) {
-    if (src[i] === '|') return fail(`'|' with nothing before it at column ${i + 1}`, i);
-    const parsed = parsePath(src, i, aliases);
+    if (cur.peek() === '|') return cur.fail(`'|' with nothing before it at column ${cur.column}`);
+    const parsed = parsePath(cur, aliases);
     if (!parsed.ok) return parsed;
-    paths.push(parsed.path);
-    const afterPath = parsed.end;
-    const next = skipSpace(src, afterPath);
-    if (next === src.length) return { ok: true, paths };
-    if (src[next] !== '|') {
+    paths.push(parsed.value);
+    const afterPath = cur.pos;
+    cur.skipSpace();
+    if (cur.atEnd()) return ok(paths);
+    if (cur.peek() !== '|') {
       // parsePath stops only at whitespace, '|' or the end, so we are past whitespace here.
-      if (src[next] === '/')
-        return fail(`${describeWhitespace(afterPath)}: whitespace is not allowed inside a topic path`, afterPath);
-      return fail(
-        `unexpected ${describeChar(src, next)} at column ${next + 1}: expected '|' between topic paths`,
-        next,
-      );
+      if (cur.peek() === '/')
+        return cur.fail(`${describeWhitespace(afterPath)}: whitespace is not allowed inside a topic path`, afterPath);
+      return cur.fail(`unexpected ${cur.describeChar()} at column ${cur.column}: expected '|' between topic paths`);
     }
-    i = skipSpace(src, next + 1);
-    if (i === src.length) return fail(`'|' with nothing after it at column ${next + 1}`, next);
+    const bar = cur.pos;
+    cur.skip(1);
+    cur.skipSpace();
+    if (cur.atEnd()) return cur.fail(`'|' with nothing after it at column ${bar + 1}`, bar);
   }
 }
 
-function parsePath(src: string, start: number, aliases: Readonly<Record<string, string>>): PathResult {
-  if (src.startsWith('//.', start) && isPathEnd(src, start + 3)) return { ok: true, path: MATCH_ALL, end: start + 3 };
+/** TopicPath: names joined by '/', optionally ending in `//` or `//.`; leaves the cursor after it. */
+function parsePath(cur: FilterCursor, aliases: Aliases): Result<CompiledPath, FilterSyntaxError> {
+  if (cur.lookingAt('//.') && isPathEnd(cur, 3)) {
+    cur.skip(3);
+    return ok(MATCH_ALL);
+  }
   let path = '';
-  let i = start;
   for (;;) {
-    const name = parseName(src, i, aliases);
+    const name = parseName(cur, aliases);
     if (!name.ok) return name;
-    path = path === '' ? name.name : `${path}/${name.name}`;
-    i = name.end;
-    if (isPathEnd(src, i)) return { ok: true, path: { path, subtree: false }, end: i };
-    if (src[i] !== '/') return fail(unexpectedAfterName(src, i), i);
-    if (src[i + 1] !== '/') {
-      i += 1;
+    path = path === '' ? name.value : `${path}/${name.value}`;
+    if (isPathEnd(cur)) return ok({ path, subtree: false });
+    if (cur.peek() !== '/') return cur.fail(unexpectedAfterName(cur));
+    if (cur.peek(1) !== '/') {
+      cur.skip(1);
       continue;
     }
-    i += src[i + 2] === '.' ? 3 : 2;
-    if (isPathEnd(src, i)) return { ok: true, path: { path, subtree: true }, end: i };
-    return fail(`unexpected ${describeChar(src, i)} at column ${i + 1}: '//' and '//.' may only end a topic path`, i);
+    cur.skip(cur.peek(2) === '.' ? 3 : 2);
+    if (isPathEnd(cur)) return ok({ path, subtree: true });
+    return cur.fail(
+      `unexpected ${cur.describeChar()} at column ${cur.column}: '//' and '//.' may only end a topic path`,
+    );
   }
 }
 
-/** Parses `NCName` or `prefix:NCName` at `i`, resolving the prefix through the aliases. */
-function parseName(src: string, i: number, aliases: Readonly<Record<string, string>>): NameResult {
-  const first = matchNcName(src, i);
-  if (first === i) return fail(expectedName(src, i, 'a topic name'), i);
-  if (src[first] !== ':') return { ok: true, name: src.slice(i, first), end: first };
-  const written = src.slice(i, first);
-  const local = matchNcName(src, first + 1);
-  if (local === first + 1) return fail(expectedName(src, local, `a local name after '${truncate(written)}:'`), local);
-  if (src[local] === ':')
-    return fail(`unexpected ':' at column ${local + 1}: a topic name has at most one prefix`, local);
+/** Parses `NCName` or `prefix:NCName` at the cursor, resolving the prefix through the aliases. */
+function parseName(cur: FilterCursor, aliases: Aliases): Result<string, FilterSyntaxError> {
+  const written = cur.readNcName();
+  if (written === '') return cur.fail(expectedName(cur, 'a topic name'));
+  if (cur.peek() !== ':') return ok(written);
+  cur.skip(1);
+  const local = cur.readNcName();
+  if (local === '') return cur.fail(expectedName(cur, `a local name after '${truncate(written)}:'`));
+  if (cur.peek() === ':')
+    return cur.fail(`unexpected ':' at column ${cur.column}: a topic name has at most one prefix`);
   // Object.hasOwn keeps prefixes such as "constructor" away from Object.prototype.
   const prefix = Object.hasOwn(aliases, written) ? aliases[written] : written;
-  return { ok: true, name: `${prefix}:${src.slice(first + 1, local)}`, end: local };
+  return ok(`${prefix}:${local}`);
 }
 
+/** Turns the parsed alternatives into the frozen filter whose `matches()` does no parsing at all. */
 function buildFilter(source: string, paths: readonly CompiledPath[]): TopicFilter {
   if (paths.some((p) => p === MATCH_ALL)) {
     return Object.freeze({ source, matchesAll: true, matches: (_topic: string) => true });
@@ -147,71 +154,36 @@ function buildFilter(source: string, paths: readonly CompiledPath[]): TopicFilte
 
 // ---- small helpers -------------------------------------------------------------
 
-/**
- * XML NCName, with unicode letters, marks and digits; sticky so it can scan in place.
- * Compile-time only: matching never touches it.
- */
-const NCNAME = /[\p{L}_][\p{L}\p{M}\p{Nd}._-]*/uy;
+/** Characters that may continue an NCName: tells "bad first character" from "invalid character". */
 const NAME_CHAR = /[\p{L}\p{M}\p{Nd}._-]/uy;
 
-/** Returns the index after the NCName starting at `i`, or `i` when there is none. */
-function matchNcName(src: string, i: number): number {
-  NCNAME.lastIndex = i;
-  return NCNAME.test(src) ? NCNAME.lastIndex : i;
+/** Whether a topic path ends `offset` characters past the cursor: at the end, a '|' or whitespace. */
+function isPathEnd(cur: FilterCursor, offset = 0): boolean {
+  const ch = cur.peek(offset);
+  return ch === undefined || ch === '|' || isSpace(ch);
 }
 
-function isSpace(ch: string | undefined): boolean {
-  return ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r';
-}
-
-function skipSpace(src: string, i: number): number {
-  while (i < src.length && isSpace(src[i])) i++;
-  return i;
-}
-
-function isPathEnd(src: string, i: number): boolean {
-  return i >= src.length || src[i] === '|' || isSpace(src[i]);
-}
-
-/** Message for a position where a name was required but something else is there. */
-function expectedName(src: string, i: number, what: string): string {
-  if (i >= src.length) return `expected ${what} at column ${i + 1}, found end of expression`;
-  const ch = src[i];
-  if (ch === '/') return `unexpected '/' at column ${i + 1}: empty topic name`;
-  if (isSpace(ch)) return `${describeWhitespace(i)}: whitespace is not allowed inside a topic path`;
-  if (ch === '|') return `unexpected '|' at column ${i + 1}: expected ${what}`;
-  if (ch === ':') return `unexpected ':' at column ${i + 1}: expected ${what}`;
-  NAME_CHAR.lastIndex = i;
-  if (NAME_CHAR.test(src))
-    return `unexpected ${describeChar(src, i)} at column ${i + 1}: a topic name must start with a letter or '_'`;
-  return `invalid character ${describeChar(src, i)} at column ${i + 1}`;
+/** Message for the cursor's position, where a name was required but something else is there. */
+function expectedName(cur: FilterCursor, what: string): string {
+  if (cur.atEnd()) return `expected ${what} at column ${cur.column}, found end of expression`;
+  const ch = cur.peek();
+  if (ch === '/') return `unexpected '/' at column ${cur.column}: empty topic name`;
+  if (isSpace(ch)) return `${describeWhitespace(cur.pos)}: whitespace is not allowed inside a topic path`;
+  if (ch === '|') return `unexpected '|' at column ${cur.column}: expected ${what}`;
+  if (ch === ':') return `unexpected ':' at column ${cur.column}: expected ${what}`;
+  NAME_CHAR.lastIndex = cur.pos;
+  if (NAME_CHAR.test(cur.src))
+    return `unexpected ${cur.describeChar()} at column ${cur.column}: a topic name must start with a letter or '_'`;
+  return `invalid character ${cur.describeChar()} at column ${cur.column}`;
 }
 
 /** Message for a character after a complete name that is not '/', '|', whitespace or the end. */
-function unexpectedAfterName(src: string, i: number): string {
-  if (src[i] === ':') return `unexpected ':' at column ${i + 1}: a topic name has at most one prefix`;
-  return `invalid character ${describeChar(src, i)} at column ${i + 1}`;
+function unexpectedAfterName(cur: FilterCursor): string {
+  if (cur.peek() === ':') return `unexpected ':' at column ${cur.column}: a topic name has at most one prefix`;
+  return `invalid character ${cur.describeChar()} at column ${cur.column}`;
 }
 
+/** The start of a whitespace message; whitespace is reported where it begins, not where the next token is. */
 function describeWhitespace(i: number): string {
   return `unexpected whitespace at column ${i + 1}`;
-}
-
-/** Quotes a printable character; names invisible ones by code point so the message stays readable. */
-function describeChar(src: string, i: number): string {
-  if (i >= src.length) return 'end of expression';
-  const cp = src.codePointAt(i) ?? 0;
-  const invisible =
-    cp <= 0x20 || (cp >= 0x7f && cp <= 0xa0) || (cp >= 0xd800 && cp <= 0xdfff) || /\s/u.test(String.fromCodePoint(cp));
-  if (invisible) return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
-  return `'${String.fromCodePoint(cp)}'`;
-}
-
-/** Keeps error messages short when a client sends a huge name. */
-function truncate(text: string): string {
-  return text.length <= 40 ? text : `${text.slice(0, 40)}...`;
-}
-
-function fail(message: string, index: number): { ok: false; error: FilterSyntaxError } {
-  return { ok: false, error: { message, column: index + 1 } };
 }

@@ -4,13 +4,13 @@ import {
   MAX_CONTENT_FILTER_NESTING,
   type ContentFilter,
   type NotificationMessage,
-} from '../../src/events/content-filter';
-import type { FilterSyntaxError } from '../../src/events/filter-result';
+} from '../../../src/events/content-filter';
+import type { FilterSyntaxError } from '../../../src/events/filter-syntax';
 
 function compile(expression: string): ContentFilter {
   const result = compileContentFilter(expression);
   if (!result.ok) throw new Error(`expected ${JSON.stringify(expression)} to compile: ${result.error.message}`);
-  return result.filter;
+  return result.value;
 }
 
 function compileError(expression: string): FilterSyntaxError {
@@ -225,13 +225,13 @@ describe('compileContentFilter: errors', () => {
   ];
 
   it.each(cases)('%j -> %s', (input, message, column) => {
-    expect(compileError(input)).toEqual({ message, column });
+    expect(compileError(input)).toEqual({ code: 'FILTER_SYNTAX', message, column });
   });
 
   it('rejects a non-string instead of throwing', () => {
     expect(compileContentFilter(undefined as unknown as string)).toEqual({
       ok: false,
-      error: { message: 'content filter must be a string', column: 1 },
+      error: { code: 'FILTER_SYNTAX', message: 'content filter must be a string', column: 1 },
     });
   });
 
@@ -261,7 +261,11 @@ describe('compileContentFilter: nesting and size limits', () => {
     expect(compile(`${'('.repeat(depth)}${leaf}${')'.repeat(depth)}`).matches(PORT_1)).toBe(true);
     const error = compileError(`${'('.repeat(depth + 1)}${leaf}${')'.repeat(depth + 1)}`);
     // The 65th level is the '[' after 63 parentheses and "boolean(//SimpleItem".
-    expect(error).toEqual({ message: 'expression nested too deeply at column 84 (more than 64 levels)', column: 84 });
+    expect(error).toEqual({
+      code: 'FILTER_SYNTAX',
+      message: 'expression nested too deeply at column 84 (more than 64 levels)',
+      column: 84,
+    });
   });
 
   it('handles very long flat chains without deep recursion', () => {
@@ -278,8 +282,8 @@ describe('compileContentFilter: properties', () => {
   function checkResultShape(input: string): void {
     const result = compileContentFilter(input);
     if (result.ok) {
-      expect(result.filter.source).toBe(input);
-      expect(typeof result.filter.matches(PORT_1)).toBe('boolean');
+      expect(result.value.source).toBe(input);
+      expect(typeof result.value.matches(PORT_1)).toBe('boolean');
     } else {
       expect(result.error.column).toBeGreaterThanOrEqual(1);
       expect(result.error.column).toBeLessThanOrEqual(input.length + 1);

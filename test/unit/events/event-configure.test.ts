@@ -6,10 +6,10 @@ import {
   DEFAULT_MAX_FILTERS,
   EVENT_STREAM_API,
   filterMatches,
-} from '../../src/events/configure';
-import type { NotificationMessage } from '../../src/events/content-filter';
-import { DEFAULT_TOPIC_ALIASES } from '../../src/events/topic-filter';
-import { RpcErrorCode, type RpcRequest } from '../../src/protocol/rpc';
+} from '../../../src/events/configure';
+import type { NotificationMessage } from '../../../src/events/content-filter';
+import { DEFAULT_TOPIC_ALIASES } from '../../../src/events/topic-filter';
+import { RpcErrorCode, type RpcRequest } from '../../../src/protocol/rpc';
 
 const RULES: ConfigureRules = { topicAliases: DEFAULT_TOPIC_ALIASES, maxFilters: DEFAULT_MAX_FILTERS };
 const PORT = 'tns1:Device/tnsvendor:IO/Port';
@@ -28,7 +28,7 @@ function configure(eventFilterList: unknown, rules: ConfigureRules = RULES): Con
 function filters(eventFilterList: unknown, rules: ConfigureRules = RULES): CompiledFilter[] {
   const result = configure(eventFilterList, rules);
   if (!result.ok) throw new Error(`expected the filters to compile: ${result.error.code} ${result.error.message}`);
-  return result.filters;
+  return result.value;
 }
 
 function error(eventFilterList: unknown, rules: ConfigureRules = RULES): { code: number; message: string } {

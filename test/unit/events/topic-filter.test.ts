@@ -4,8 +4,8 @@ import {
   DEFAULT_TOPIC_ALIASES,
   type TopicFilter,
   type TopicFilterOptions,
-} from '../../src/events/topic-filter';
-import type { FilterSyntaxError } from '../../src/events/filter-result';
+} from '../../../src/events/topic-filter';
+import type { FilterSyntaxError } from '../../../src/events/filter-syntax';
 
 const PORT = 'tns1:Device/tnsvendor:IO/Port';
 const VIRTUAL_INPUT = 'tns1:Device/tnsvendor:IO/VirtualInput';
@@ -19,7 +19,7 @@ const TOPICS = [PORT, VIRTUAL_INPUT, SYSTEM_READY, MOTION_ALARM, MOTION, DEVICE,
 function compile(expression: string, options?: TopicFilterOptions): TopicFilter {
   const result = compileTopicFilter(expression, options);
   if (!result.ok) throw new Error(`expected ${JSON.stringify(expression)} to compile: ${result.error.message}`);
-  return result.filter;
+  return result.value;
 }
 
 function compileError(expression: string, options?: TopicFilterOptions): FilterSyntaxError {
@@ -187,12 +187,15 @@ describe('compileTopicFilter: errors', () => {
   ];
 
   it.each(cases)('%j -> %s', (input, message, column) => {
-    expect(compileError(input)).toEqual({ message, column });
+    expect(compileError(input)).toEqual({ code: 'FILTER_SYNTAX', message, column });
   });
 
   it('rejects a non-string instead of throwing', () => {
     const result = compileTopicFilter(42 as unknown as string);
-    expect(result).toEqual({ ok: false, error: { message: 'topic filter must be a string', column: 1 } });
+    expect(result).toEqual({
+      ok: false,
+      error: { code: 'FILTER_SYNTAX', message: 'topic filter must be a string', column: 1 },
+    });
   });
 
   it('keeps messages short for huge names', () => {
@@ -208,8 +211,8 @@ describe('compileTopicFilter: properties', () => {
   function checkResultShape(input: string): void {
     const result = compileTopicFilter(input);
     if (result.ok) {
-      expect(result.filter.source).toBe(input);
-      expect(typeof result.filter.matches('tns1:Device')).toBe('boolean');
+      expect(result.value.source).toBe(input);
+      expect(typeof result.value.matches('tns1:Device')).toBe('boolean');
     } else {
       expect(result.error.column).toBeGreaterThanOrEqual(1);
       expect(result.error.column).toBeLessThanOrEqual(input.length + 1);
@@ -304,7 +307,7 @@ describe('compileTopicFilter: properties', () => {
         for (const t of topics) {
           const expected = referenceMatches(alternatives, t);
           if (expected) matched++;
-          expect(result.filter.matches(t)).toBe(expected);
+          expect(result.value.matches(t)).toBe(expected);
         }
       }),
       { numRuns: 3000 },
