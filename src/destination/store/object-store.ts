@@ -21,7 +21,7 @@ import type { Logger } from '../../base/log';
 import { compareNames } from '../../protocol/swift';
 import { DirectorySyncs, writeFileAtomic } from '../../base/atomic-file';
 import { KeyedLock } from './keyed-lock';
-import { Md5WorkerPool } from './md5-workers';
+import { Md5WorkerPool } from './md5-pool';
 import { type BodyLimits, type OpenWrite, type PutFailure, putFailure, receiveBody } from './receive-body';
 
 /** Metadata as stored: lower-case name -> value as sent. */

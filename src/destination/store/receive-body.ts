@@ -1,13 +1,13 @@
 /**
  * Receiving a PUT body into a part file: streamed, metered against the size and quota
- * limits, its MD5 computed on the way (md5-workers.ts), flushed to disk as it grows
+ * limits, its MD5 computed on the way (md5-pool.ts), flushed to disk as it grows
  * and fsynced at the end. Whatever goes wrong, the part file is gone afterwards.
  */
 import { createWriteStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Md5WorkerPool } from './md5-workers';
+import type { Md5WorkerPool } from './md5-pool';
 
 /** Why a PUT stored nothing. */
 export type PutFailure =

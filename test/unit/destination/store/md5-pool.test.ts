@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
-import { ManualClock } from '../../src/base/clock';
-import { Md5WorkerPool, type Md5Job, type Md5WorkerPoolOptions } from '../../src/destination/store/md5-workers';
-import { ObjectStore } from '../../src/destination/store/object-store';
-import { createLogger } from '../../src/base/log';
-import { propertyRuns } from '../helpers/fast-check-config';
+import { ManualClock } from '../../../../src/base/clock';
+import { Md5WorkerPool, type Md5Job, type Md5WorkerPoolOptions } from '../../../../src/destination/store/md5-pool';
+import { ObjectStore } from '../../../../src/destination/store/object-store';
+import { createLogger } from '../../../../src/base/log';
+import { EmulatorError } from '../../../../src/base/errors';
+import { propertyRuns } from '../../../helpers/fast-check-config';
 
 const EMPTY_MD5 = 'd41d8cd98f00b204e9800998ecf8427e';
 
@@ -309,9 +310,9 @@ describe('Md5WorkerPool life cycle', () => {
   });
 
   it('rejects bad options', () => {
-    expect(() => new Md5WorkerPool({ size: 0 })).toThrow(RangeError);
-    expect(() => new Md5WorkerPool({ batchBytes: 1.5 })).toThrow(RangeError);
-    expect(() => new Md5WorkerPool({ inlineBytes: -1 })).toThrow(RangeError);
+    expect(() => new Md5WorkerPool({ size: 0 })).toThrow(EmulatorError);
+    expect(() => new Md5WorkerPool({ batchBytes: 1.5 })).toThrow(EmulatorError);
+    expect(() => new Md5WorkerPool({ inlineBytes: -1 })).toThrow(EmulatorError);
     expect(() => new Md5WorkerPool({ inlineBytes: 0 })).not.toThrow();
   });
 });
