@@ -6,11 +6,13 @@
  */
 import { EmulatorError } from './base/errors';
 import type { Logger } from './base/log';
+import { err, ok, type Result } from './base/result';
+import { yamlErrors, type YamlErrors } from './base/yaml-load';
 import { type DeviceHandle, startDevice } from './device/device';
 import type { DeviceOptions } from './device/device-options';
 import { deviceOptionsForScenario, playOnDevice, type ScenarioRun } from './emulator/play-on-device';
 import type { ConnectionFile } from './protocol/connection-file';
-import { loadScenarioFile, type ScenarioError } from './scenario/load';
+import { loadScenarioFile, type ScenarioErrorCode } from './scenario/load';
 import type { Scenario } from './scenario/schema';
 import { scenarioPath } from './scenario/shipped';
 import { type ScenarioWatcher, watchScenario } from './scenario/watcher';
@@ -24,9 +26,17 @@ export interface LoadedScenario {
   scenario: Scenario;
 }
 
+/** A watched scenario file and the device playing it. */
+export interface ReloadedFile {
+  readonly device: string;
+  readonly file: string;
+}
+
+/** A save of a watched file that has errors: every one of them, and which file of which device. */
+export type ScenarioReloadError = YamlErrors<ScenarioErrorCode> & ReloadedFile;
+
 /** What became of a save of a watched scenario file. */
-export type ScenarioReload =
-  { ok: true; device: string; file: string } | { ok: false; device: string; file: string; errors: ScenarioError[] };
+export type ScenarioReload = Result<ReloadedFile, ScenarioReloadError>;
 
 /** Options of {@link startEmulator}; every field is optional. */
 export interface EmulatorOptions {
@@ -150,14 +160,14 @@ async function startOne(
         entry.scenario = reloaded.scenario;
         entry.run = playOnDevice(device, reloaded.scenario, playerOptions);
         log?.info({ file }, 'scenario changed: restarted with the new version');
-        options.onReload?.({ ok: true, device: device.serial, file });
+        options.onReload?.(ok({ device: device.serial, file }));
       },
       (errors) => {
         log?.warn(
           { file, errors: errors.map((e) => e.text) },
           'scenario changed but has errors: the last good version keeps running',
         );
-        options.onReload?.({ ok: false, device: device.serial, file, errors });
+        options.onReload?.(err({ ...yamlErrors(errors).error, device: device.serial, file }));
       },
       {
         onError: (err) =>
@@ -175,10 +185,10 @@ async function loadSource(source: ScenarioSource): Promise<LoadedScenario> {
   const file = scenarioPath(source);
   const result = await loadScenarioFile(file);
   if (!result.ok) {
-    const lines = result.errors.map((e) => `  ${e.text}`).join('\n');
+    const lines = result.error.errors.map((e) => `  ${e.text}`).join('\n');
     throw new EmulatorError('BAD_SCENARIO', `scenario ${source} has errors:\n${lines}`);
   }
-  return { file, scenario: result.scenario };
+  return { file, scenario: result.value };
 }
 
 /** `ACCC8E000001` + 2 -> `ACCC8E000003`: the serial of the i-th extra device. */

@@ -79,6 +79,7 @@ export type { RpcError, RpcResponse } from './protocol/rpc';
 // Infrastructure
 export { ManualClock, systemClock } from './base/clock';
 export type { Clock } from './base/clock';
-export { EmulatorError } from './base/errors';
+export { EmulatorError, ERROR_CODES } from './base/errors';
 export type { EmulatorErrorCode } from './base/errors';
+export type { ErrorInfo, Result } from './base/result';
 export type { Logger, LogLevel } from './base/log';

@@ -4,6 +4,7 @@
  * `WWW-Authenticate` challenges a client receives. Pure and total: every input
  * string gives a result or a reason, never an exception.
  */
+import { type ErrorInfo, fail, ok, type Result } from '../base/result';
 
 /** One challenge or credentials: the scheme and its parameters (names lower-cased). */
 export interface AuthParams {
@@ -13,8 +14,11 @@ export interface AuthParams {
   token68?: string;
 }
 
+/** Why a header could not be parsed. */
+export type HeaderSyntaxError = ErrorInfo<'MALFORMED'>;
+
 /** Result of parsing: the parsed value, or why it could not be parsed. */
-export type ParseResult<T> = { ok: true; value: T } | { ok: false; reason: string };
+export type ParseResult<T> = Result<T, HeaderSyntaxError>;
 
 const TOKEN_CHAR = /[!#$%&'*+.^_`|~0-9A-Za-z-]/;
 const TOKEN68_CHAR = /[A-Za-z0-9\-._~+/]/;
@@ -23,9 +27,8 @@ const TOKEN68_CHAR = /[A-Za-z0-9\-._~+/]/;
 export function parseCredentials(header: string): ParseResult<AuthParams> {
   const all = parseChallenges(header);
   if (!all.ok) return all;
-  if (all.value.length !== 1)
-    return { ok: false, reason: `expected one set of credentials, found ${all.value.length}` };
-  return { ok: true, value: all.value[0] };
+  if (all.value.length !== 1) return malformed(`expected one set of credentials, found ${all.value.length}`);
+  return ok(all.value[0]);
 }
 
 /**
@@ -38,18 +41,17 @@ export function parseChallenges(header: string): ParseResult<AuthParams[]> {
   reader.skipSpaceAndCommas();
   while (!reader.done()) {
     const scheme = reader.token();
-    if (!scheme) return { ok: false, reason: `expected an auth scheme at column ${reader.pos + 1}` };
+    if (!scheme) return malformed(`expected an auth scheme at column ${reader.pos + 1}`);
     const current: AuthParams = { scheme, params: new Map() };
     result.push(current);
     if (!reader.skipSpaces() && !reader.done() && reader.peek() !== ',') {
-      return { ok: false, reason: `expected a space after "${scheme}"` };
+      return malformed(`expected a space after "${scheme}"`);
     }
     const token68 = reader.tryToken68();
     if (token68 !== undefined) {
       current.token68 = token68;
       reader.skipSpaces();
-      if (!reader.done() && reader.peek() !== ',')
-        return { ok: false, reason: `unexpected text after ${scheme} credentials` };
+      if (!reader.done() && reader.peek() !== ',') return malformed(`unexpected text after ${scheme} credentials`);
       reader.skipSpaceAndCommas();
       continue;
     }
@@ -59,7 +61,7 @@ export function parseChallenges(header: string): ParseResult<AuthParams[]> {
       if (reader.done()) break;
       const mark = reader.pos;
       const name = reader.token();
-      if (!name) return { ok: false, reason: `expected a parameter name at column ${reader.pos + 1}` };
+      if (!name) return malformed(`expected a parameter name at column ${reader.pos + 1}`);
       reader.skipSpaces();
       if (reader.peek() !== '=') {
         reader.pos = mark; // a new challenge starts here
@@ -68,18 +70,20 @@ export function parseChallenges(header: string): ParseResult<AuthParams[]> {
       reader.pos++;
       reader.skipSpaces();
       const value = reader.peek() === '"' ? reader.quoted() : reader.token();
-      if (value === undefined)
-        return { ok: false, reason: `bad value for parameter "${name}" (unterminated quote or empty)` };
+      if (value === undefined) return malformed(`bad value for parameter "${name}" (unterminated quote or empty)`);
       const key = name.toLowerCase();
-      if (current.params.has(key)) return { ok: false, reason: `parameter "${key}" given twice` };
+      if (current.params.has(key)) return malformed(`parameter "${key}" given twice`);
       current.params.set(key, value);
       reader.skipSpaces();
-      if (!reader.done() && reader.peek() !== ',')
-        return { ok: false, reason: `expected ',' after parameter "${name}"` };
+      if (!reader.done() && reader.peek() !== ',') return malformed(`expected ',' after parameter "${name}"`);
     }
   }
-  if (result.length === 0) return { ok: false, reason: 'empty header' };
-  return { ok: true, value: result };
+  if (result.length === 0) return malformed('empty header');
+  return ok(result);
+}
+
+function malformed(message: string): ParseResult<never> {
+  return fail('MALFORMED', message);
 }
 
 /** Quotes a value as an RFC 7230 quoted-string. */

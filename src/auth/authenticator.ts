@@ -5,9 +5,10 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../base/clock';
+import { err, type Err, type ErrorInfo, ok, type Result } from '../base/result';
 import { type Account, AccountDirectory } from './accounts';
-import { basicChallenge, verifyBasic } from './basic';
-import { type DigestAlgorithm, DigestServer, type ReplayMode } from './digest';
+import { basicChallenge, type BasicRefusal, verifyBasic } from './basic';
+import { type DigestAlgorithm, type DigestRefusalCode, DigestServer, type ReplayMode } from './digest';
 
 /** Which schemes a device accepts; `none` serves everything without credentials. */
 export type AuthMode = 'digest' | 'basic' | 'both' | 'none';
@@ -15,10 +16,21 @@ export type AuthMode = 'digest' | 'basic' | 'both' | 'none';
 /** The auth modes, for validation of options and flags. */
 export const AUTH_MODES: readonly AuthMode[] = ['digest', 'basic', 'both', 'none'];
 
-/** Result of {@link Authenticator.verify}. `account` is undefined in mode `none`. */
-export type AuthVerdict =
-  | { ok: true; account: Account | undefined; scheme: 'digest' | 'basic' | 'none' | 'token' }
-  | { ok: false; reason: string; stale: boolean };
+/** Who a request comes from: `account` is undefined in mode `none`. */
+export interface Authenticated {
+  account: Account | undefined;
+  scheme: 'digest' | 'basic' | 'none' | 'token';
+}
+
+/** Why a request is refused; `stale` asks the 401 to say the nonce is stale (digest only). */
+export interface AuthRefusal extends ErrorInfo<
+  DigestRefusalCode | BasicRefusal['code'] | 'REJECTING' | 'NO_CREDENTIALS' | 'SCHEME_NOT_ACCEPTED'
+> {
+  readonly stale: boolean;
+}
+
+/** Result of {@link Authenticator.verify}. */
+export type AuthVerdict = Result<Authenticated, AuthRefusal>;
 
 /** How an {@link Authenticator} is set up. */
 export interface AuthenticatorOptions {
@@ -77,22 +89,22 @@ export class Authenticator {
    * with the original request target (Express's `originalUrl`, else `url`).
    */
   verify(req: IncomingMessage): AuthVerdict {
-    if (this.options.mode === 'none') return { ok: true, account: undefined, scheme: 'none' };
-    if (this.rejecting) return { ok: false, reason: 'logins are refused for a while (simulated reboot)', stale: false };
+    if (this.options.mode === 'none') return ok({ account: undefined, scheme: 'none' });
+    if (this.rejecting) return refuse('REJECTING', 'logins are refused for a while (simulated reboot)');
     const header = req.headers.authorization;
-    if (!header) return { ok: false, reason: 'no credentials', stale: false };
+    if (!header) return refuse('NO_CREDENTIALS', 'no credentials');
     const scheme = header.trimStart().split(/[ \t]/, 1)[0].toLowerCase();
     if (scheme === 'digest' && this.acceptsDigest()) {
       const verdict = this.digest.verify(header, req.method ?? 'GET', requestTarget(req));
       if (!verdict.ok) return verdict;
-      return { ok: true, account: this.accounts.find(verdict.username), scheme: 'digest' };
+      return ok({ account: this.accounts.find(verdict.value), scheme: 'digest' });
     }
     if (scheme === 'basic' && this.acceptsBasic()) {
       const verdict = verifyBasic(header, (name) => this.accounts.find(name)?.password);
-      if (!verdict.ok) return { ...verdict, stale: false };
-      return { ok: true, account: this.accounts.find(verdict.username), scheme: 'basic' };
+      if (!verdict.ok) return refuse(verdict.error.code, verdict.error.message);
+      return ok({ account: this.accounts.find(verdict.value), scheme: 'basic' });
     }
-    return { ok: false, reason: `scheme "${scheme}" is not accepted (auth mode ${this.options.mode})`, stale: false };
+    return refuse('SCHEME_NOT_ACCEPTED', `scheme "${scheme}" is not accepted (auth mode ${this.options.mode})`);
   }
 
   /** The 401 answer with one challenge per digest algorithm (and Basic, if accepted). */
@@ -125,6 +137,10 @@ export class Authenticator {
 export function requestTarget(req: IncomingMessage): string {
   const original = (req as IncomingMessage & { originalUrl?: unknown }).originalUrl;
   return typeof original === 'string' ? original : (req.url ?? '/');
+}
+
+function refuse(code: AuthRefusal['code'], message: string): Err<AuthRefusal> {
+  return err({ code, message, stale: false });
 }
 
 function unauthorizedPage(path: string): string {

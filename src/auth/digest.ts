@@ -6,6 +6,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../base/clock';
+import { err, type Err, type ErrorInfo, ok, type Result } from '../base/result';
 import { parseCredentials, quote } from './auth-params';
 import { type DigestAlgorithm, digestResponse, parseAlgorithm } from './digest-hash';
 
@@ -29,8 +30,27 @@ export interface DigestServerOptions {
   secret?: Buffer;
 }
 
-/** Outcome of a verification; `stale` is true only for a correct answer to an expired nonce. */
-export type DigestVerdict = { ok: true; username: string } | { ok: false; reason: string; stale: boolean };
+/** Why digest credentials were refused. */
+export type DigestRefusalCode =
+  | 'MALFORMED'
+  | 'WRONG_SCHEME'
+  | 'MISSING_PARAMETER'
+  | 'UNSUPPORTED'
+  | 'WRONG_REALM'
+  | 'WRONG_URI'
+  | 'BAD_NONCE'
+  | 'UNKNOWN_USER'
+  | 'WRONG_PASSWORD'
+  | 'STALE_NONCE'
+  | 'REPLAYED';
+
+/** A refusal; `stale` is true only for a correct answer to an expired nonce (`STALE_NONCE`). */
+export interface DigestRefusal extends ErrorInfo<DigestRefusalCode> {
+  readonly stale: boolean;
+}
+
+/** Outcome of a verification: the user name, or why not. */
+export type DigestVerdict = Result<string, DigestRefusal>;
 
 const REQUIRED = ['username', 'realm', 'nonce', 'uri', 'response', 'qop', 'nc', 'cnonce'] as const;
 const NONCE_BYTES = 8 + 8 + 16; // timestamp, random, truncated HMAC
@@ -72,28 +92,29 @@ export class DigestServer {
    */
   verify(authorization: string, method: string, requestTarget: string): DigestVerdict {
     const parsed = parseCredentials(authorization);
-    if (!parsed.ok) return reject(`malformed Authorization header: ${parsed.reason}`);
+    if (!parsed.ok) return reject('MALFORMED', `malformed Authorization header: ${parsed.error.message}`);
     const { scheme, params } = parsed.value;
-    if (scheme.toLowerCase() !== 'digest') return reject(`scheme ${scheme} is not Digest`);
+    if (scheme.toLowerCase() !== 'digest') return reject('WRONG_SCHEME', `scheme ${scheme} is not Digest`);
     const missing = REQUIRED.filter((name) => !params.has(name));
-    if (missing.length > 0) return reject(`digest credentials lack ${missing.join(', ')}`);
+    if (missing.length > 0) return reject('MISSING_PARAMETER', `digest credentials lack ${missing.join(', ')}`);
     const get = (name: (typeof REQUIRED)[number]): string => params.get(name) as string;
 
     const algorithm = parseAlgorithm(params.get('algorithm') ?? 'MD5');
     if (!algorithm || !this.options.algorithms.includes(algorithm)) {
       return reject(
+        'UNSUPPORTED',
         `algorithm ${params.get('algorithm')} is not offered (offered: ${this.options.algorithms.join(', ')})`,
       );
     }
-    if (params.get('userhash') === 'true') return reject('userhash is not supported');
+    if (params.get('userhash') === 'true') return reject('UNSUPPORTED', 'userhash is not supported');
     if (get('realm') !== this.options.realm)
-      return reject(`realm "${get('realm')}" does not match "${this.options.realm}"`);
+      return reject('WRONG_REALM', `realm "${get('realm')}" does not match "${this.options.realm}"`);
     if (get('uri') !== requestTarget)
-      return reject(`digest uri "${get('uri')}" does not match the request target "${requestTarget}"`);
-    if (get('qop') !== 'auth') return reject(`qop "${get('qop')}" is not supported (only auth)`);
-    if (!/^[0-9a-fA-F]{8}$/.test(get('nc'))) return reject(`nc "${get('nc')}" is not 8 hex digits`);
+      return reject('WRONG_URI', `digest uri "${get('uri')}" does not match the request target "${requestTarget}"`);
+    if (get('qop') !== 'auth') return reject('UNSUPPORTED', `qop "${get('qop')}" is not supported (only auth)`);
+    if (!/^[0-9a-fA-F]{8}$/.test(get('nc'))) return reject('MALFORMED', `nc "${get('nc')}" is not 8 hex digits`);
     const issuedAt = this.nonceTime(get('nonce'));
-    if (issuedAt === undefined) return reject('nonce was not issued by this device');
+    if (issuedAt === undefined) return reject('BAD_NONCE', 'nonce was not issued by this device');
 
     const username = get('username');
     const password = this.options.passwordOf(username);
@@ -110,19 +131,19 @@ export class DigestServer {
       qop: 'auth',
     });
     const matches = constantTimeEqual(expected, get('response').toLowerCase());
-    if (password === undefined) return reject(`unknown user "${username}"`);
-    if (!matches) return reject(`wrong password for user "${username}"`);
+    if (password === undefined) return reject('UNKNOWN_USER', `unknown user "${username}"`);
+    if (!matches) return reject('WRONG_PASSWORD', `wrong password for user "${username}"`);
 
     const expiresAt = issuedAt + this.options.nonceLifetimeMs;
     const now = this.options.clock.now();
-    if (now >= expiresAt) return { ok: false, reason: 'nonce expired', stale: true };
+    if (now >= expiresAt) return err({ code: 'STALE_NONCE', message: 'nonce expired', stale: true });
     if (
       this.options.replay === 'strict' &&
       !this.remember(`${get('nonce')} ${get('cnonce')} ${get('nc').toLowerCase()}`, expiresAt, now)
     ) {
-      return reject(`replayed request: nc ${get('nc')} was already used with this nonce and cnonce`);
+      return reject('REPLAYED', `replayed request: nc ${get('nc')} was already used with this nonce and cnonce`);
     }
-    return { ok: true, username };
+    return ok(username);
   }
 
   /** nonce = hex(timestamp | random | HMAC(timestamp | random)): checkable without state. */
@@ -159,8 +180,8 @@ export class DigestServer {
   }
 }
 
-function reject(reason: string): DigestVerdict {
-  return { ok: false, reason, stale: false };
+function reject(code: DigestRefusalCode, message: string): Err<DigestRefusal> {
+  return err({ code, message, stale: false });
 }
 
 function constantTimeEqual(a: string, b: string): boolean {

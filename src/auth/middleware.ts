@@ -13,17 +13,15 @@ export function requireAuth(authenticator: Authenticator, log: Logger): RequestH
   return (req: Request, res: Response, next: NextFunction) => {
     const verdict = authenticator.verify(req);
     if (verdict.ok) {
-      (res.locals as DeviceAuthLocals).account = verdict.account;
+      (res.locals as DeviceAuthLocals).account = verdict.value.account;
       next();
       return;
     }
+    const { code, message, stale } = verdict.error;
     // A missing header is the normal first leg of digest; only real failures are worth a warning.
-    const level = verdict.reason === 'no credentials' ? 'debug' : 'warn';
-    log[level](
-      { url: redactUrl(req.originalUrl), reason: verdict.reason, stale: verdict.stale },
-      'authentication failed',
-    );
-    const answer = authenticator.unauthorized(req, verdict.stale);
+    const level = code === 'NO_CREDENTIALS' ? 'debug' : 'warn';
+    log[level]({ url: redactUrl(req.originalUrl), reason: message, stale }, 'authentication failed');
+    const answer = authenticator.unauthorized(req, stale);
     // Raw writeHead: exactly the headers real devices send (no charset, no ETag).
     res.writeHead(answer.status, answer.headers).end(answer.body);
   };

@@ -5,12 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../base/clock';
+import { type ErrorInfo, fail, ok, type Result } from '../base/result';
 
-/** Why a token was refused. */
-export type TokenRefusal = 'unknown' | 'expired' | 'reused';
+/** Why a token was refused: the code, and `session token <code>` as the message. */
+export type TokenRefusal = ErrorInfo<'unknown' | 'expired' | 'reused'>;
 
-/** Outcome of {@link SessionTokens.consume}. */
-export type TokenVerdict = { ok: true; username: string } | { ok: false; reason: TokenRefusal };
+/** Outcome of {@link SessionTokens.consume}: the user the token was issued to, or why it is refused. */
+export type TokenVerdict = Result<string, TokenRefusal>;
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** Tokens waiting at once; past it the oldest ones are forgotten (bounded memory). */
@@ -39,11 +40,11 @@ export class SessionTokens {
   consume(token: string): TokenVerdict {
     const now = this.clock.now();
     const entry = this.live.get(token);
-    if (!entry) return { ok: false, reason: (this.used.get(token) ?? 0) > now ? 'reused' : 'unknown' };
+    if (!entry) return refuse((this.used.get(token) ?? 0) > now ? 'reused' : 'unknown');
     this.live.delete(token);
-    if (now >= entry.expiresAt) return { ok: false, reason: 'expired' };
+    if (now >= entry.expiresAt) return refuse('expired');
     this.used.set(token, entry.expiresAt);
-    return { ok: true, username: entry.username };
+    return ok(entry.username);
   }
 
   /** Number of tokens issued and neither used nor expired. */
@@ -59,6 +60,10 @@ export class SessionTokens {
     while (this.live.size >= MAX_LIVE) this.live.delete(this.live.keys().next().value as string);
     while (this.used.size >= MAX_LIVE) this.used.delete(this.used.keys().next().value as string);
   }
+}
+
+function refuse(code: TokenRefusal['code']): TokenVerdict {
+  return fail(code, `session token ${code}`);
 }
 
 function randomToken(): string {

@@ -11,12 +11,13 @@
  *   (the longest delay a Node.js timer can wait).
  */
 import { z } from 'zod';
+import { type Err, type ErrorInfo, fail as failWith, ok, type Result } from './result';
 
 /** The longest duration accepted: 2^31 - 1 ms (about 24.8 days), Node's timer limit. */
 export const MAX_DURATION_MS = 2 ** 31 - 1;
 
 /** The outcome of {@link parseDuration}: milliseconds, or a message the user can act on. */
-export type DurationResult = { ok: true; ms: number } | { ok: false; message: string };
+export type DurationResult = Result<number, ErrorInfo<'BAD_DURATION'>>;
 
 /** A JSON Schema `pattern` matching the shape of a duration (the limit is checked separately). */
 export const DURATION_PATTERN =
@@ -31,7 +32,7 @@ type Unit = 'h' | 'm' | 's' | 'ms';
 
 /**
  * Parses a duration into milliseconds. Never throws: any input yields either
- * `{ ok: true, ms }` or `{ ok: false, message }`.
+ * `{ ok: true, value: ms }` or `{ ok: false, error: { code: 'BAD_DURATION', message } }`.
  */
 export function parseDuration(text: unknown): DurationResult {
   if (typeof text === 'number') return fail(`duration ${text} has no unit; write ${text}ms or ${text}s (${EXAMPLES})`);
@@ -63,7 +64,7 @@ export function parseDuration(text: unknown): DurationResult {
   if (!Number.isFinite(rounded) || rounded > MAX_DURATION_MS) {
     return fail(`duration ${shown} is longer than the limit of ${formatDuration(MAX_DURATION_MS)} (about 24.8 days)`);
   }
-  return { ok: true, ms: rounded };
+  return ok(rounded);
 }
 
 /**
@@ -83,8 +84,8 @@ export function formatDuration(ms: number): string {
   return out;
 }
 
-function fail(message: string): DurationResult {
-  return { ok: false, message };
+function fail(message: string): Err<ErrorInfo<'BAD_DURATION'>> {
+  return failWith('BAD_DURATION', message);
 }
 
 /** A duration string in a YAML file (`500ms`, `1m30s`), as milliseconds; an error tells the user how to write it. */
@@ -98,7 +99,7 @@ export const DurationSchema = z
   .meta({ pattern: DURATION_PATTERN, description: 'A duration: 500ms, 2s, 1.5s, 1m, 1m30s, 1h' })
   .transform((text, ctx) => {
     const result = parseDuration(text);
-    if (result.ok) return result.ms;
-    ctx.addIssue({ code: 'custom', message: result.message, input: text, params: { kind: 'duration' } });
+    if (result.ok) return result.value;
+    ctx.addIssue({ code: 'custom', message: result.error.message, input: text, params: { kind: 'duration' } });
     return z.NEVER;
   });

@@ -4,8 +4,9 @@
  * adds its own cross-field checks with {@link valueOffset} for positions.
  */
 import { readFile } from 'node:fs/promises';
-import { isMap, isNode, isPair, isScalar, LineCounter, parseDocument, visit, type Document, type YAMLMap } from 'yaml';
+import { isMap, isNode, isPair, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import type { z } from 'zod';
+import { err, type Err, type ErrorInfo, ok, type Result } from './result';
 
 /** What kind of problem a {@link YamlError} is; loaders may add their own codes. */
 export type YamlErrorCode =
@@ -35,9 +36,16 @@ export interface Found<C extends string = YamlErrorCode> {
   message: string;
 }
 
+/**
+ * Why a file did not load: `READ_FAILED` or `INVALID`, with every error in file order;
+ * `message` is their `text` lines, one a line.
+ */
+export interface YamlErrors<C extends string = YamlErrorCode> extends ErrorInfo<'READ_FAILED' | 'INVALID'> {
+  readonly errors: YamlError<C>[];
+}
+
 /** The outcome of {@link loadYaml}: the value, or every error, in file order. */
-export type YamlLoadResult<T, C extends string = YamlErrorCode> =
-  { ok: true; value: T } | { ok: false; errors: YamlError<C>[] };
+export type YamlLoadResult<T, C extends string = YamlErrorCode> = Result<T, YamlErrors<C>>;
 
 type Path = readonly PropertyKey[];
 type Issue = z.core.$ZodIssue;
@@ -74,7 +82,7 @@ export function loadYaml<S extends z.ZodType, C extends string = YamlErrorCode>(
     data = doc.toJS({ maxAliasCount: 1000 });
   } catch (error) {
     report('YAML_SYNTAX', 0, (error as Error).message);
-    return { ok: false, errors: sorted(errors) };
+    return yamlErrors(sorted(errors));
   }
   const parsed = schema.safeParse(data, { reportInput: true });
   if (!parsed.success) {
@@ -82,10 +90,10 @@ export function loadYaml<S extends z.ZodType, C extends string = YamlErrorCode>(
       for (const found of locateIssue(doc, issue)) report(found.code, found.offset, found.message);
     }
   }
-  for (const found of check?.(doc, data, parsed.success ? (parsed.data as z.output<S>) : undefined) ?? [])
+  for (const found of check?.(doc, data, parsed.success ? parsed.data : undefined) ?? [])
     report(found.code, found.offset, found.message);
-  if (errors.length > 0 || !parsed.success) return { ok: false, errors: sorted(errors) };
-  return { ok: true, value: parsed.data as z.output<S> };
+  if (errors.length > 0 || !parsed.success) return yamlErrors(sorted(errors));
+  return ok(parsed.data);
 }
 
 /** Reads and loads a file; a read failure is reported as `file:1:1: cannot read ...`. */
@@ -99,13 +107,20 @@ export async function loadYamlFile<S extends z.ZodType, C extends string = YamlE
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    const message = `cannot read the ${what}: ${(error as Error).message}`;
-    return {
-      ok: false,
-      errors: [{ code: 'READ_FAILED', file: path, line: 1, col: 1, message, text: `${path}:1:1: ${message}` }],
-    };
+    return yamlErrors([readFailure(path, `cannot read the ${what}: ${(error as Error).message}`)]);
   }
   return loadYaml(text, path, schema, check);
+}
+
+/** The failure of a load with these errors: `READ_FAILED` when that is all there is, else `INVALID`. */
+export function yamlErrors<C extends string>(errors: YamlError<C>[]): Err<YamlErrors<C>> {
+  const code = errors.length > 0 && errors.every((e) => e.code === 'READ_FAILED') ? 'READ_FAILED' : 'INVALID';
+  return err({ code, message: errors.map((e) => e.text).join('\n'), errors });
+}
+
+/** A file that cannot be read (or is gone), reported at `file:1:1`. */
+export function readFailure<C extends string = YamlErrorCode>(file: string, message: string): YamlError<C> {
+  return { code: 'READ_FAILED', file, line: 1, col: 1, message, text: `${file}:1:1: ${message}` };
 }
 
 /** Turns one zod issue into positioned errors (an unknown-keys issue names several keys). */
@@ -159,7 +174,7 @@ function pairKeyOffset(doc: Document, path: Path): number {
   const parent = path.length === 1 ? doc.contents : doc.getIn(path.slice(0, -1), true);
   if (!isMap(parent)) return -1;
   const key = path[path.length - 1];
-  const pair = (parent as YAMLMap).items.find(
+  const pair = parent.items.find(
     (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(key),
   );
   return pair && isNode(pair.key) && pair.key.range ? pair.key.range[0] : -1;

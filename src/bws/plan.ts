@@ -14,7 +14,14 @@
  */
 import { z } from 'zod';
 import { DurationSchema } from '../base/duration';
-import { type Found, loadYaml, loadYamlFile, valueOffset, type YamlError, type YamlErrorCode } from '../base/yaml-load';
+import {
+  type Found,
+  loadYaml,
+  loadYamlFile,
+  valueOffset,
+  type YamlErrorCode,
+  type YamlLoadResult,
+} from '../base/yaml-load';
 import { parseSize } from '../base/size';
 import { schemaFile } from '../base/json-schema';
 
@@ -22,12 +29,10 @@ const size = z
   .union([z.number().int().positive(), z.string()], { error: 'expected a size like 5MB, 512KiB or a number of bytes' })
   .transform((value, ctx) => {
     if (typeof value === 'number') return value;
-    try {
-      return parseSize(value, 'size');
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', message: (err as Error).message.replace(/^size /, ''), input: value });
-      return z.NEVER;
-    }
+    const bytes = parseSize(value, 'size');
+    if (bytes.ok) return bytes.value;
+    ctx.addIssue({ code: 'custom', message: bytes.error.message.replace(/^size /, ''), input: value });
+    return z.NEVER;
   });
 
 const time = z
@@ -123,19 +128,17 @@ export type PlanRecording = z.output<typeof PlanRecordingSchema>;
 /** Problems a plan file can have beyond the schema's. */
 export type PlanErrorCode = YamlErrorCode | 'UNKNOWN_USER' | 'UNKNOWN_DEVICE' | 'DUPLICATE_RECORDING';
 
-/** The outcome of loading a plan. */
-export type LoadPlanResult = { ok: true; plan: Plan } | { ok: false; errors: YamlError<PlanErrorCode>[] };
+/** The outcome of loading a plan: the plan, or every error found in it, in file order (`error.errors`). */
+export type LoadPlanResult = YamlLoadResult<Plan, PlanErrorCode>;
 
 /** Parses and checks plan text; never throws for bad input. */
 export function loadPlan(text: string, fileName: string): LoadPlanResult {
-  const result = loadYaml(text, fileName, PlanSchema, checkReferences);
-  return result.ok ? { ok: true, plan: result.value } : result;
+  return loadYaml(text, fileName, PlanSchema, checkReferences);
 }
 
 /** Reads and loads a plan file. */
-export async function loadPlanFile(path: string): Promise<LoadPlanResult> {
-  const result = await loadYamlFile(path, 'plan file', PlanSchema, checkReferences);
-  return result.ok ? { ok: true, plan: result.value } : result;
+export function loadPlanFile(path: string): Promise<LoadPlanResult> {
+  return loadYamlFile(path, 'plan file', PlanSchema, checkReferences);
 }
 
 /** The built-in plan: two officers, two cameras, three short recordings with bookmarks and GPS. */

@@ -9,6 +9,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } 
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { rootCertificates } from 'node:tls';
 import type { Readable } from 'node:stream';
+import { EmulatorError } from '../base/errors';
 import { type ConnectionFile, trustedCertificates } from '../protocol/connection-file';
 
 /** How failed requests are retried. */
@@ -63,13 +64,13 @@ export interface SwiftClientOptions {
   onExchange?: (exchange: Exchange) => void;
 }
 
-/** Why the client gave up. */
-export class SwiftClientError extends Error {
+/** Why the client gave up (code `UPLOAD_FAILED`); `exchange` is the last request, if one was answered or tried. */
+export class SwiftClientError extends EmulatorError {
   constructor(
     message: string,
     readonly exchange: Exchange | undefined,
   ) {
-    super(message);
+    super('UPLOAD_FAILED', message);
     this.name = 'SwiftClientError';
   }
 }

@@ -9,6 +9,7 @@ import { type DestinationHandle, startDestination } from '../destination/destina
 import type { DestinationOptions, DestinationUser } from '../destination/destination-options';
 import { checkRule, type FaultRule } from '../destination/faults';
 import { EmulatorError } from '../base/errors';
+import type { Result } from '../base/result';
 import { CAPABILITY_NAMES, type CapabilityName } from '../protocol/body-worn';
 import { parseDuration } from '../base/duration';
 import { writeFileAtomic } from '../base/atomic-file';
@@ -110,8 +111,8 @@ export async function destinationCommand(argv: string[], io: CliIo): Promise<num
       dataDir: args['data-dir'],
       users: users(args.user ?? [], args.key ?? [], args['read-only'] ?? []),
       licences: args.licences,
-      quotaBytes: args.quota === undefined ? undefined : parseSize(args.quota, '--quota'),
-      maxObjectBytes: parseSize(args['max-object-size'], '--max-object-size'),
+      quotaBytes: args.quota === undefined ? undefined : valueOf(parseSize(args.quota, '--quota')),
+      maxObjectBytes: valueOf(parseSize(args['max-object-size'], '--max-object-size')),
       tokenLifetimeMs: durationMs(args['token-ttl'], '--token-ttl'),
       capabilities: Object.fromEntries((args['disable-capability'] ?? []).map((name) => [capabilityName(name), false])),
       faults: (args.fault ?? []).map(parseFault),
@@ -167,17 +168,17 @@ export function parseFault(text: string): FaultRule {
     else if (name === 'latency') rule.latencyMs = durationMs(value, '--fault latency');
     else throw new Error(`--fault "${text}": unknown part "${name}" (status, share, path, methods, latency, times)`);
   }
-  try {
-    return checkRule(rule);
-  } catch (err) {
-    throw new Error(`--fault "${text}": ${(err as Error).message}`);
-  }
+  return valueOf(checkRule(rule), `--fault "${text}": `);
 }
 
 function durationMs(text: string, flag: string): number {
-  const parsed = parseDuration(text);
-  if (!parsed.ok) throw new Error(`${flag}: ${parsed.message}`);
-  return parsed.ms;
+  return valueOf(parseDuration(text), `${flag}: `);
+}
+
+/** The value of a flag that parsed; else throws its message after `prefix`, for the one-line refusal. */
+function valueOf<T>(result: Result<T>, prefix = ''): T {
+  if (!result.ok) throw new Error(`${prefix}${result.error.message}`);
+  return result.value;
 }
 
 function capabilityName(name: string): CapabilityName {

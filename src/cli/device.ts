@@ -67,7 +67,7 @@ export async function deviceCommand(argv: string[], io: CliIo): Promise<number> 
     })
     .option('auth', {
       choices: AUTH_MODES,
-      default: 'both' as AuthMode,
+      default: 'both',
       describe: 'accepted schemes; none serves everything without credentials',
     })
     .option('digest-algorithms', {
@@ -131,7 +131,7 @@ export async function deviceCommand(argv: string[], io: CliIo): Promise<number> 
   }
   const connection = args.connectionFile === undefined ? undefined : await readConnectionFile(args.connectionFile);
   if (connection !== undefined && !connection.ok) {
-    io.err(connection.errors.map((e) => `bwc-emu: ${e}\n`).join(''));
+    io.err(connection.error.errors.map((e) => `bwc-emu: ${e}\n`).join(''));
     return 2;
   }
   // Listen for the stop signal before anything is printed: a supervisor may signal
@@ -146,11 +146,11 @@ export async function deviceCommand(argv: string[], io: CliIo): Promise<number> 
       seed: args.seed,
       // Only files named on the command line are watched, not the shipped default.
       watch: args.watch,
-      ...(connection?.ok ? { connection: connection.file } : {}),
+      ...(connection?.ok ? { connection: connection.value } : {}),
       onReload: (reload) => {
         if (!reload.ok)
           io.err(
-            `${reload.errors.map((e) => e.text).join('\n')}\nbwc-emu: ${reload.file} has errors; the last good version keeps running\n`,
+            `${reload.error.message}\nbwc-emu: ${reload.error.file} has errors; the last good version keeps running\n`,
           );
       },
     });
@@ -163,7 +163,7 @@ export async function deviceCommand(argv: string[], io: CliIo): Promise<number> 
     return 2;
   }
   for (const running of emulator.devices)
-    io.out(deviceBanner(running, args.speed, connection?.ok ? connection.file : undefined));
+    io.out(deviceBanner(running, args.speed, connection?.ok ? connection.value : undefined));
   const signal = await stopped;
   io.out(`\n${signal}: stopping\n`);
   await emulator.close();

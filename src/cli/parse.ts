@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { createLogger, LOG_LEVELS, type Logger, type LogLevel } from '../base/log';
-import { type ConnectionFileResult, parseConnectionFile } from '../protocol/connection-file';
+import { connectionFileError, type ConnectionFileResult, parseConnectionFile } from '../protocol/connection-file';
 
 /** Where a command writes and how it learns to stop; tests pass their own. */
 export interface CliIo {
@@ -104,7 +104,7 @@ export async function readConnectionFile(path: string): Promise<ConnectionFileRe
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    return { ok: false, errors: [`--connection-file ${path}: cannot read it: ${(err as Error).message}`] };
+    return connectionFileError('READ_FAILED', [`--connection-file ${path}: cannot read it: ${(err as Error).message}`]);
   }
   return parseConnectionFile(text, `--connection-file ${path}`);
 }

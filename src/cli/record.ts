@@ -42,10 +42,10 @@ export async function recordCommand(argv: string[], io: CliIo): Promise<number> 
   if (args.duration !== undefined) {
     const parsed = parseDuration(args.duration);
     if (!parsed.ok) {
-      io.err(`bwc-emu record: --duration: ${parsed.message}\n`);
+      io.err(`bwc-emu record: --duration: ${parsed.error.message}\n`);
       return 2;
     }
-    durationMs = parsed.ms;
+    durationMs = parsed.value;
   }
   const abort = new AbortController();
   void io.stopSignal().then(() => abort.abort());

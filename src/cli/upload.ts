@@ -87,27 +87,27 @@ export async function uploadCommand(argv: string[], io: CliIo): Promise<number> 
   if (args['generate-plan'] !== undefined) return generatePlan(args['generate-plan'], io);
   const retryBase = parseDuration(args['retry-base']);
   if (!retryBase.ok) {
-    io.err(`${COMMAND}: --retry-base: ${retryBase.message}\n`);
+    io.err(`${COMMAND}: --retry-base: ${retryBase.error.message}\n`);
     return 2;
   }
   const connection = await readConnectionFile(args['connection-file'] as string);
   const plan = args.plan === undefined ? undefined : await loadPlanFile(args.plan);
   if (!connection.ok || (plan && !plan.ok)) {
-    if (!connection.ok) io.err(connection.errors.map((e) => `${COMMAND}: ${e}\n`).join(''));
-    if (plan && !plan.ok)
-      io.err(
-        `${plan.errors.map((e) => e.text).join('\n')}\n${COMMAND}: --plan ${args.plan} has ${plan.errors.length} error${plan.errors.length === 1 ? '' : 's'}\n`,
-      );
+    if (!connection.ok) io.err(connection.error.errors.map((e) => `${COMMAND}: ${e}\n`).join(''));
+    if (plan && !plan.ok) {
+      const count = plan.error.errors.length;
+      io.err(`${plan.error.message}\n${COMMAND}: --plan ${args.plan} has ${count} error${count === 1 ? '' : 's'}\n`);
+    }
     return 2;
   }
 
   const progress = createProgressOutput({ write: io.out, isTty: io.isTty });
   const logger = loggerFor(args, io, io.err);
   const options: BodyWornOptions = {
-    connection: connection.file,
-    plan: plan?.ok ? plan.plan : undefined,
+    connection: connection.value,
+    plan: plan?.ok ? plan.value : undefined,
     concurrency: args.concurrency,
-    retry: { attempts: args.retries + 1, baseMs: retryBase.ms },
+    retry: { attempts: args.retries + 1, baseMs: retryBase.value },
     onProgress: (p) => progress.update(p),
     onRecording: (recording) => progress.recordingDone(recording),
     log: logger,

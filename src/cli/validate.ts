@@ -13,10 +13,10 @@ export async function validateCommand(files: string[], io: CliIo): Promise<numbe
   for (const name of files) {
     const result = await loadScenarioFile(scenarioPath(name));
     if (result.ok) {
-      io.out(`${name}: ok${result.scenario.name ? ` (${result.scenario.name})` : ''}\n`);
+      io.out(`${name}: ok${result.value.name ? ` (${result.value.name})` : ''}\n`);
     } else {
       failed++;
-      io.err(`${result.errors.map((e) => e.text).join('\n')}\n`);
+      io.err(`${result.error.message}\n`);
     }
   }
   if (failed > 0) io.err(`${failed} of ${files.length} scenario file(s) have errors\n`);

@@ -12,6 +12,7 @@ import {
   RESERVED_CONTAINERS,
   SYSTEM_OBJECTS,
 } from '../protocol/body-worn';
+import { err, type ErrorInfo, ok, type Result } from '../base/result';
 import type { StoredMetadata } from './store/object-store';
 
 /** What the rules need to know about registered users and cameras. */
@@ -35,10 +36,20 @@ export interface RulePolicy {
   maxAheadMs: number;
 }
 
-/** A refusal by a rule; `recording` is set when it makes a recording "not transferred". */
-export type RuleVerdict = { ok: true } | { ok: false; status: 400 | 402 | 403; message: string; recording?: string };
+/**
+ * A refusal by a rule: a recording that can never be stored (400), no licence left (402),
+ * a System object of the destination's (403). `recording` is set when it makes a recording
+ * "not transferred".
+ */
+export interface RuleRefusal extends ErrorInfo<'BAD_RECORDING' | 'NO_LICENCE' | 'RESERVED_OBJECT'> {
+  readonly status: 400 | 402 | 403;
+  readonly recording?: string;
+}
 
-const OK: RuleVerdict = { ok: true };
+/** What the rules say of a write: go ahead, or the refusal. */
+export type RuleVerdict = Result<void, RuleRefusal>;
+
+const OK: RuleVerdict = ok(undefined);
 
 /** Checks a container PUT or POST, with the container's metadata as it would be after it. */
 export function checkContainerWrite(
@@ -50,7 +61,7 @@ export function checkContainerWrite(
   if (isRejectedContentContainer(container)) return OK;
   const name = parseRecordingContainer(container);
   if (name === undefined) return OK;
-  const refuse = (message: string): RuleVerdict => ({ ok: false, status: 400, message, recording: container });
+  const refuse = (message: string): RuleVerdict => badRecording(container, message);
   if ('badTime' in name)
     return refuse(`TriggerOnTime "${name.badTime}" in the container name is not a valid UTC time (YYYYMMDDTHHMMSSZ)`);
   const registration = registered(name.userId, name.serial, registry);
@@ -82,13 +93,8 @@ export function checkContainerWrite(
 
 /** Checks an object DELETE: the destination's own System objects stay. */
 export function checkObjectDelete(container: string, object: string): RuleVerdict {
-  if (container === RESERVED_CONTAINERS.system && (Object.values(SYSTEM_OBJECTS) as string[]).includes(object)) {
-    return {
-      ok: false,
-      status: 403,
-      message: `System/${object} is published by the content destination and cannot be deleted`,
-    };
-  }
+  if (container === RESERVED_CONTAINERS.system && (Object.values(SYSTEM_OBJECTS) as string[]).includes(object))
+    return reservedObject(`System/${object} is published by the content destination and cannot be deleted`);
   return OK;
 }
 
@@ -107,13 +113,8 @@ export interface ObjectWrite {
 export function checkObjectWrite(write: ObjectWrite, registry: Registry, policy: RulePolicy): RuleVerdict {
   const { container, object, metadata, existing } = write;
   const post = write.operation === 'post';
-  if (container === RESERVED_CONTAINERS.system && (Object.values(SYSTEM_OBJECTS) as string[]).includes(object)) {
-    return {
-      ok: false,
-      status: 403,
-      message: `System/${object} is published by the content destination and cannot be written`,
-    };
-  }
+  if (container === RESERVED_CONTAINERS.system && (Object.values(SYSTEM_OBJECTS) as string[]).includes(object))
+    return reservedObject(`System/${object} is published by the content destination and cannot be written`);
   if (container === RESERVED_CONTAINERS.users || container === RESERVED_CONTAINERS.devices) {
     const kind = container === RESERVED_CONTAINERS.users ? 'users' : 'devices';
     const becomesActive = isActive(metadata) && (existing === undefined ? !post : !isActive(existing));
@@ -123,18 +124,18 @@ export function checkObjectWrite(write: ObjectWrite, registry: Registry, policy:
       Number.isFinite(policy.licences[kind]) &&
       registry.activeCount(kind) >= policy.licences[kind]
     ) {
-      return {
-        ok: false,
+      return err({
+        code: 'NO_LICENCE',
         status: 402,
         message: `No licence left for another ${kind === 'users' ? 'user' : 'camera'}: ${policy.licences[kind]} of ${policy.licences[kind]} in use`,
-      };
+      });
     }
     return OK;
   }
   if (post || isRejectedContentContainer(container) || !isClipObject(object)) return OK;
   const name = parseRecordingContainer(container);
   if (name === undefined || 'badTime' in name) return OK;
-  const refuse = (message: string): RuleVerdict => ({ ok: false, status: 400, message, recording: container });
+  const refuse = (message: string): RuleVerdict => badRecording(container, message);
   const registration = registered(name.userId, name.serial, registry);
   if (registration) return refuse(registration);
   const start = parseEpochSeconds(metadata.starttime);
@@ -150,6 +151,14 @@ export function checkObjectWrite(write: ObjectWrite, registry: Registry, policy:
 /** A registration object counts as active unless its `Active` metadata says False. */
 export function isActive(metadata: StoredMetadata): boolean {
   return (metadata.active ?? 'True').toLowerCase() !== 'false';
+}
+
+function badRecording(container: string, message: string): RuleVerdict {
+  return err({ code: 'BAD_RECORDING', status: 400, message, recording: container });
+}
+
+function reservedObject(message: string): RuleVerdict {
+  return err({ code: 'RESERVED_OBJECT', status: 403, message });
 }
 
 function registered(userId: string, serial: string, registry: Registry): string | undefined {

@@ -132,11 +132,8 @@ export function resolveDestinationOptions(options: DestinationOptions): Resolved
     if (!(CAPABILITY_NAMES as readonly string[]).includes(name))
       bad(`unknown capability "${name}" (known: ${CAPABILITY_NAMES.join(', ')})`);
   const faults = (options.faults ?? []).map((rule) => {
-    try {
-      return checkRule(rule);
-    } catch (err) {
-      return bad(`faults: ${(err as Error).message}`);
-    }
+    const checked = checkRule(rule);
+    return checked.ok ? checked.value : bad(`faults: ${checked.error.message}`);
   });
   const positive = (value: number | undefined, fallback: number, name: string): number => {
     if (value === undefined) return fallback;

@@ -6,6 +6,7 @@
 import { Readable } from 'node:stream';
 import { EmulatorError } from '../base/errors';
 import { createLogger } from '../base/log';
+import type { Result } from '../base/result';
 import { buildConnectionFile, type ConnectionFile } from '../protocol/connection-file';
 import { listenApp } from '../base/listening-server';
 import { capabilitiesDocument, RESERVED_CONTAINERS, SYSTEM_OBJECTS } from '../protocol/body-worn';
@@ -42,7 +43,7 @@ export interface DestinationHandle {
   connectionFile(user?: string): ConnectionFile;
   /** Recordings received (one account's, or all), with status, clips, bytes and duration. */
   recordings(account?: string): RecordingInfo[];
-  /** Fault injection: the same rules as the `/_emu/faults` endpoint. */
+  /** Fault injection: the same rules as the `/_emu/faults` endpoint; a bad rule throws `BAD_OPTION`. */
   readonly faults: {
     list(): (FaultRule & { hits: number })[];
     add(rule: FaultRule): void;
@@ -99,7 +100,7 @@ export async function startDestination(options: DestinationOptions = {}): Promis
   );
   // `Expect: 100-continue` goes to the app, which sends the 100 only when a PUT passed
   // every check: a refused upload's body is never sent (Swift's proxy does the same).
-  listening.server.on('checkContinue', (req, res) => app(req, res));
+  listening.server.on('checkContinue', (req, res) => void app(req, res));
   const { url, port } = listening;
   log.info({ url, dataDir: resolved.dataDir, accounts: resolved.accounts }, 'content destination listening');
 
@@ -124,8 +125,8 @@ export async function startDestination(options: DestinationOptions = {}): Promis
     recordings: (account) => recordings.list(account),
     faults: {
       list: () => ctx.faults.list(),
-      add: (rule) => ctx.faults.add(rule),
-      replace: (rules) => ctx.faults.replace(rules),
+      add: (rule) => orBadOption(ctx.faults.add(rule)),
+      replace: (rules) => orBadOption(ctx.faults.replace(rules)),
       clear: () => ctx.faults.replace([]),
     },
     revokeTokens: () => ctx.tokens.revokeAll(),
@@ -168,6 +169,11 @@ async function publishSystemObjects(
       maxBytes: Infinity,
       quotaLeft: Infinity,
     });
-    if (!outcome.ok) throw new Error(`cannot publish System/${name}: ${outcome.message}`);
+    if (!outcome.ok) throw new Error(`cannot publish System/${name}: ${outcome.error.message}`);
   }
+}
+
+/** Throws a failure of an API call as `BAD_OPTION`. */
+function orBadOption(result: Result<void>): void {
+  if (!result.ok) throw new EmulatorError('BAD_OPTION', result.error.message);
 }

@@ -4,6 +4,8 @@
  * share is spread evenly and deterministically (a share of 0.25 hits every 4th
  * matching request), so tests that use it are repeatable.
  */
+import { EmulatorError } from '../base/errors';
+import { type ErrorInfo, fail, ok, type Result } from '../base/result';
 
 /** Status codes a fault can answer with. */
 export const FAULT_STATUSES = [500, 503, 507] as const;
@@ -24,6 +26,9 @@ export interface FaultRule {
   times?: number;
 }
 
+/** Why a fault rule given by a user was refused. */
+export type FaultRuleError = ErrorInfo<'BAD_FAULT_RULE'>;
+
 /** What to do with one request. */
 export interface FaultDecision {
   status?: number;
@@ -40,19 +45,30 @@ interface ActiveRule {
 export class FaultInjector {
   private rules: ActiveRule[] = [];
 
+  /** Throws `BAD_OPTION` for a bad rule. */
   constructor(rules: readonly FaultRule[] = []) {
-    this.replace(rules);
+    const replaced = this.replace(rules);
+    if (!replaced.ok) throw new EmulatorError('BAD_OPTION', replaced.error.message);
   }
 
-  /** Replaces every rule (and resets the counters); throws a message for a bad rule. */
-  replace(rules: readonly FaultRule[]): void {
-    const checked = rules.map(checkRule);
+  /** Replaces every rule (and resets the counters); a bad rule changes nothing. */
+  replace(rules: readonly unknown[]): Result<void, FaultRuleError> {
+    const checked: FaultRule[] = [];
+    for (const input of rules) {
+      const rule = checkRule(input);
+      if (!rule.ok) return rule;
+      checked.push(rule.value);
+    }
     this.rules = checked.map((rule) => ({ rule, seen: 0, hits: 0 }));
+    return ok(undefined);
   }
 
-  /** Adds a rule after the others. */
-  add(rule: FaultRule): void {
-    this.rules.push({ rule: checkRule(rule), seen: 0, hits: 0 });
+  /** Adds a rule after the others; a bad rule is not added. */
+  add(input: unknown): Result<void, FaultRuleError> {
+    const rule = checkRule(input);
+    if (!rule.ok) return rule;
+    this.rules.push({ rule: rule.value, seen: 0, hits: 0 });
+    return ok(undefined);
   }
 
   /** The rules with how often each has fired. */
@@ -81,33 +97,36 @@ export class FaultInjector {
   }
 }
 
-/** Validates a rule given by a user (options or the control endpoint). */
-export function checkRule(input: unknown): FaultRule {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new Error('a fault rule is an object');
+/** Validates a rule given by a user (options or the control endpoint); never throws. */
+export function checkRule(input: unknown): Result<FaultRule, FaultRuleError> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return bad('a fault rule is an object');
   const rule = input as Record<string, unknown>;
   const known = ['status', 'share', 'pathPrefix', 'methods', 'latencyMs', 'times'];
   const unknown = Object.keys(rule).filter((k) => !known.includes(k));
-  if (unknown.length)
-    throw new Error(`unknown fault rule field(s): ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  if (unknown.length) return bad(`unknown fault rule field(s): ${unknown.join(', ')} (known: ${known.join(', ')})`);
   if (rule.status !== undefined && !(FAULT_STATUSES as readonly unknown[]).includes(rule.status))
-    throw new Error(`fault status must be one of ${FAULT_STATUSES.join(', ')}`);
+    return bad(`fault status must be one of ${FAULT_STATUSES.join(', ')}`);
   if (rule.share !== undefined && !(typeof rule.share === 'number' && rule.share >= 0 && rule.share <= 1))
-    throw new Error('fault share must be a number from 0 to 1');
+    return bad('fault share must be a number from 0 to 1');
   if (rule.pathPrefix !== undefined && typeof rule.pathPrefix !== 'string')
-    throw new Error('fault pathPrefix must be a string');
+    return bad('fault pathPrefix must be a string');
   if (rule.methods !== undefined && !(Array.isArray(rule.methods) && rule.methods.every((m) => typeof m === 'string')))
-    throw new Error('fault methods must be a list of strings');
+    return bad('fault methods must be a list of strings');
   if (
     rule.latencyMs !== undefined &&
     !(typeof rule.latencyMs === 'number' && rule.latencyMs >= 0 && rule.latencyMs <= 600_000)
   )
-    throw new Error('fault latencyMs must be 0..600000');
+    return bad('fault latencyMs must be 0..600000');
   if (rule.times !== undefined && !(Number.isInteger(rule.times) && (rule.times as number) >= 0))
-    throw new Error('fault times must be a whole number');
+    return bad('fault times must be a whole number');
   if (rule.status === undefined && rule.latencyMs === undefined)
-    throw new Error('a fault rule needs a status, a latencyMs, or both');
-  return {
+    return bad('a fault rule needs a status, a latencyMs, or both');
+  return ok({
     ...(rule as FaultRule),
-    ...(rule.methods ? { methods: (rule.methods as string[]).map((m) => m.toUpperCase()) } : {}),
-  };
+    ...(rule.methods ? { methods: rule.methods.map((m) => m.toUpperCase()) } : {}),
+  });
+}
+
+function bad(message: string): Result<FaultRule, FaultRuleError> {
+  return fail('BAD_FAULT_RULE', message);
 }

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../base/clock';
+import { type ErrorInfo, fail, ok, type Result } from '../base/result';
 
 /** Who a token belongs to. */
 export interface TokenOwner {
@@ -14,8 +15,11 @@ export interface TokenOwner {
   readOnly: boolean;
 }
 
-/** The result of {@link SwiftTokens.verify}. */
-export type SwiftTokenVerdict = ({ ok: true } & TokenOwner) | { ok: false; reason: 'missing' | 'unknown' | 'expired' };
+/** Why a token was refused; the message is the body of the 401 answer. */
+export type SwiftTokenRefusal = ErrorInfo<'missing' | 'unknown' | 'expired'>;
+
+/** The result of {@link SwiftTokens.verify}: who the token belongs to, or why it is refused. */
+export type SwiftTokenVerdict = Result<TokenOwner, SwiftTokenRefusal>;
 
 /** Issues and checks tokens. */
 export class SwiftTokens {
@@ -37,14 +41,14 @@ export class SwiftTokens {
 
   /** Checks an `X-Auth-Token` header value. */
   verify(token: string | undefined): SwiftTokenVerdict {
-    if (!token) return { ok: false, reason: 'missing' };
+    if (!token) return fail('missing', 'Unauthorized: X-Auth-Token is required');
     const entry = this.tokens.get(token);
-    if (!entry) return { ok: false, reason: 'unknown' };
+    if (!entry) return refuse('unknown');
     if (this.clock.now() >= entry.expires) {
       this.tokens.delete(token);
-      return { ok: false, reason: 'expired' };
+      return refuse('expired');
     }
-    return { ok: true, account: entry.account, user: entry.user, readOnly: entry.readOnly };
+    return ok({ account: entry.account, user: entry.user, readOnly: entry.readOnly });
   }
 
   /** Forgets every token (clients must log in again), as after a restart. */
@@ -56,4 +60,8 @@ export class SwiftTokens {
     const now = this.clock.now();
     for (const [token, entry] of this.tokens) if (now >= entry.expires) this.tokens.delete(token);
   }
+}
+
+function refuse(code: 'unknown' | 'expired'): SwiftTokenVerdict {
+  return fail(code, `Unauthorized: the token is ${code}; authenticate again`);
 }

@@ -121,7 +121,7 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     flags: () => flags.list(),
     setFlags: async (values) => {
       const result = await flags.set(values);
-      if (!result.ok) throw new EmulatorError('BAD_OPTION', `Flag(s) does not exist: ${result.unknown.join(', ')}`);
+      if (!result.ok) throw new EmulatorError('BAD_OPTION', result.error.message);
     },
     issueToken: (username = 'root') => tokens.issue(username),
     consumeToken: (token) => tokens.consume(token),

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../base/atomic-file';
+import { err, type Err, type ErrorInfo, ok, type Result } from '../base/result';
 
 /** One flag as configured: its name, what it does, and its default. */
 export interface FlagDefinition {
@@ -47,8 +48,13 @@ export const DEFAULT_FLAGS: readonly FlagDefinition[] = [
   },
 ];
 
-/** Outcome of a lookup or update: the names that do not exist, if any. */
-export type FlagResult<T> = { ok: true; value: T } | { ok: false; unknown: string[] };
+/** Names of flags the device does not have; the message is the one the device answers with. */
+export interface UnknownFlags extends ErrorInfo<'FLAG_NOT_FOUND'> {
+  readonly unknown: string[];
+}
+
+/** Outcome of a lookup or update: the value, or the names that do not exist. */
+export type FlagResult<T> = Result<T, UnknownFlags>;
 
 /** Flag values for one device; writes `stateFile` (if any) after every change. */
 export class FeatureFlags {
@@ -87,17 +93,17 @@ export class FeatureFlags {
   /** Values of the named flags; fails listing every unknown name. */
   get(names: readonly string[]): FlagResult<Record<string, boolean>> {
     const unknown = names.filter((n) => !this.definitions.has(n));
-    if (unknown.length > 0) return { ok: false, unknown };
-    return { ok: true, value: Object.fromEntries(names.map((n) => [n, this.values.get(n) as boolean])) };
+    if (unknown.length > 0) return unknownFlags(unknown);
+    return ok(Object.fromEntries(names.map((n) => [n, this.values.get(n) as boolean])));
   }
 
   /** Sets flags all-or-nothing: one unknown name and nothing changes. */
   async set(changes: Readonly<Record<string, boolean>>): Promise<FlagResult<void>> {
     const unknown = Object.keys(changes).filter((n) => !this.definitions.has(n));
-    if (unknown.length > 0) return { ok: false, unknown };
+    if (unknown.length > 0) return unknownFlags(unknown);
     for (const [name, value] of Object.entries(changes)) this.values.set(name, value);
     if (this.stateFile) await this.save(this.stateFile);
-    return { ok: true, value: undefined };
+    return ok(undefined);
   }
 
   /**
@@ -138,4 +144,8 @@ export class FeatureFlags {
       else this.values.set(name, value);
     }
   }
+}
+
+function unknownFlags(unknown: string[]): Err<UnknownFlags> {
+  return err({ code: 'FLAG_NOT_FOUND', message: `Flag(s) does not exist: ${unknown.join(', ')}`, unknown });
 }

@@ -2,7 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from '../base/log';
 import { isPlainObject, RpcErrorCode, RpcFault, type RpcApiSpec } from '../protocol/rpc';
-import type { FeatureFlags } from './feature-flags';
+import type { FeatureFlags, UnknownFlags } from './feature-flags';
 import { rpcEndpoint } from './rpc-endpoint';
 
 /** Versions and methods of the feature flag API. */
@@ -35,8 +35,8 @@ export function featureFlagCgi(flags: FeatureFlags, maxBodyBytes: number, log: L
             'Invalid parameter: params.names must be a non-empty list of flag names',
           );
         }
-        const result = flags.get(names as string[]);
-        if (!result.ok) throw notFound(result.unknown);
+        const result = flags.get(names);
+        if (!result.ok) throw notFound(result.error);
         return { flagValues: result.value };
       },
       set: async (request) => {
@@ -59,7 +59,7 @@ export function featureFlagCgi(flags: FeatureFlags, maxBodyBytes: number, log: L
           );
         }
         const result = await flags.set(values as Record<string, boolean>);
-        if (!result.ok) throw notFound(result.unknown);
+        if (!result.ok) throw notFound(result.error);
         log.info({ flagValues: values }, 'feature flags set');
         return { result: 'Success' };
       },
@@ -68,6 +68,6 @@ export function featureFlagCgi(flags: FeatureFlags, maxBodyBytes: number, log: L
   });
 }
 
-function notFound(names: string[]): RpcFault {
-  return new RpcFault(RpcErrorCode.FLAG_NOT_FOUND, `Flag(s) does not exist: ${names.join(', ')}`);
+function notFound(error: UnknownFlags): RpcFault {
+  return new RpcFault(RpcErrorCode.FLAG_NOT_FOUND, error.message);
 }

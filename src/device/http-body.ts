@@ -1,8 +1,12 @@
 /** Reads a request body into memory with a size limit (device APIs take small JSON bodies). */
 import type { IncomingMessage } from 'node:http';
+import { type Err, type ErrorInfo, fail, ok, type Result } from '../base/result';
+
+/** Why a body was not read whole. */
+export type BodyError = ErrorInfo<'too-large' | 'aborted'>;
 
 /** The body, or why it was not read whole. */
-export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: 'too-large' | 'aborted' };
+export type BodyResult = Result<Buffer, BodyError>;
 
 /**
  * Collects at most `limit` bytes. A declared or actual larger body stops the read
@@ -10,7 +14,7 @@ export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: 'too-
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ ok: false, reason: 'too-large' });
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve(tooLarge(limit));
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -27,14 +31,18 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > limit) finish({ ok: false, reason: 'too-large' });
+      if (size > limit) finish(tooLarge(limit));
       else chunks.push(chunk);
     };
-    const onEnd = (): void => finish({ ok: true, body: Buffer.concat(chunks, size) });
-    const onAborted = (): void => finish({ ok: false, reason: 'aborted' });
+    const onEnd = (): void => finish(ok(Buffer.concat(chunks, size)));
+    const onAborted = (): void => finish(fail('aborted', 'the client aborted the request'));
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onAborted);
     req.on('aborted', onAborted);
   });
+}
+
+function tooLarge(limit: number): Err<BodyError> {
+  return fail('too-large', `Request too large: the limit is ${limit} bytes`);
 }

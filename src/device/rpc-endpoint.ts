@@ -59,7 +59,7 @@ export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
     };
     const body = await readBody(req, options.maxBodyBytes);
     if (!body.ok) {
-      if (body.reason === 'aborted') {
+      if (body.error.code === 'aborted') {
         log.warn({ api: name, url: redactUrl(req.originalUrl) }, 'request aborted by the client');
         return;
       }
@@ -68,17 +68,17 @@ export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
         apiVersion: latestVersion(spec),
         error: {
           code: RpcErrorCode.REQUEST_TOO_LARGE,
-          message: `Request too large: the limit is ${options.maxBodyBytes} bytes`,
+          message: body.error.message,
         },
       });
       return;
     }
-    const parsed = parseRpcRequest(body.body, spec);
+    const parsed = parseRpcRequest(body.value, spec);
     if (!parsed.ok) {
-      send(parsed.response);
+      send(parsed.error.response);
       return;
     }
-    const request = parsed.request;
+    const request = parsed.value;
     const { account } = res.locals as DeviceAuthLocals;
     const open = options.openMethods?.includes(request.method) ?? false;
     if (options.requiredRole && account && !open && !hasRole(account.role, options.requiredRole)) {

@@ -169,13 +169,13 @@ export class EventSession {
       });
     }
     const parsed = parseRpcRequest(data, EVENT_STREAM_API);
-    if (!parsed.ok) return this.answer(parsed.response);
-    const compiled = compileConfigure(parsed.request, rules);
-    if (!compiled.ok) return this.answer(rpcFailure(parsed.request, compiled.error.code, compiled.error.message));
+    if (!parsed.ok) return this.answer(parsed.error.response);
+    const compiled = compileConfigure(parsed.value, rules);
+    if (!compiled.ok) return this.answer(rpcFailure(parsed.value, compiled.error.code, compiled.error.message));
     this.filters = compiled.value;
     this.state = 'CONFIGURED';
     log.info({ session: this.id, filters: this.info().filters }, 'events configured');
-    this.answer(rpcSuccess(parsed.request, {}));
+    this.answer(rpcSuccess(parsed.value, {}));
     for (const state of bus.currentStates()) this.deliver(state);
     this.observer.configured(this);
   }

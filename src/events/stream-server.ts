@@ -113,12 +113,12 @@ export class StreamServer {
       return this.unauthorized(req, socket, 'logins are refused for a while (simulated reboot)', false);
     } else if (authenticator.mode !== 'none' && token !== null) {
       const verdict = tokens.consume(token);
-      if (!verdict.ok) return this.unauthorized(req, socket, `session token ${verdict.reason}`, false);
-      user = verdict.username;
+      if (!verdict.ok) return this.unauthorized(req, socket, verdict.error.message, false);
+      user = verdict.value;
     } else {
       const verdict = authenticator.verify(req);
-      if (!verdict.ok) return this.unauthorized(req, socket, verdict.reason, verdict.stale);
-      user = verdict.account?.name;
+      if (!verdict.ok) return this.unauthorized(req, socket, verdict.error.message, verdict.error.stale);
+      user = verdict.value.account?.name;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       const id = `s${this.nextId++}`;

@@ -6,6 +6,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { z } from 'zod';
+import { err, type Err, type ErrorInfo, ok, type Result } from '../base/result';
 
 /** The connection file's fields, as the reference lists them. */
 export interface ConnectionFile {
@@ -142,21 +143,25 @@ const ConnectionFileSchema = z
     }
   });
 
+/** Why a connection file is unusable: every problem found (each names its field), and `message` one a line. */
+export interface ConnectionFileError extends ErrorInfo<'READ_FAILED' | 'TOO_LARGE' | 'NOT_JSON' | 'INVALID'> {
+  readonly errors: string[];
+}
+
 /** A valid connection file, or every problem found (each names its field). */
-export type ConnectionFileResult = { ok: true; file: ConnectionFile } | { ok: false; errors: string[] };
+export type ConnectionFileResult = Result<ConnectionFile, ConnectionFileError>;
 
 /** Parses connection file text; `source` names it in messages. Never throws. */
 export function parseConnectionFile(content: string, source = 'connection file'): ConnectionFileResult {
   if (Buffer.byteLength(content) > MAX_CONNECTION_FILE_BYTES)
-    return {
-      ok: false,
-      errors: [`${source}: ${Buffer.byteLength(content)} bytes; a connection file is at most 64 kB`],
-    };
+    return connectionFileError('TOO_LARGE', [
+      `${source}: ${Buffer.byteLength(content)} bytes; a connection file is at most 64 kB`,
+    ]);
   let data: unknown;
   try {
     data = JSON.parse(content.replace(/^\uFEFF/, ''));
-  } catch (err) {
-    return { ok: false, errors: [`${source}: not JSON: ${(err as Error).message}`] };
+  } catch (error) {
+    return connectionFileError('NOT_JSON', [`${source}: not JSON: ${(error as Error).message}`]);
   }
   return checkConnectionFile(data, source);
 }
@@ -164,10 +169,10 @@ export function parseConnectionFile(content: string, source = 'connection file')
 /** Checks an already parsed connection file object. */
 export function checkConnectionFile(data: unknown, source = 'connection file'): ConnectionFileResult {
   const parsed = ConnectionFileSchema.safeParse(data, { reportInput: true });
-  if (parsed.success) return { ok: true, file: parsed.data as ConnectionFile };
-  return {
-    ok: false,
-    errors: parsed.error.issues.map((issue) => {
+  if (parsed.success) return ok(parsed.data);
+  return connectionFileError(
+    'INVALID',
+    parsed.error.issues.map((issue) => {
       const field = issue.path.length ? issue.path.map(String).join('.') : '';
       const message =
         issue.path.length === 1 && 'input' in issue && issue.input === undefined
@@ -175,7 +180,12 @@ export function checkConnectionFile(data: unknown, source = 'connection file'): 
           : issue.message;
       return `${source}: ${field && !message.startsWith(String(issue.path[0])) ? `${field}: ` : ''}${message}`;
     }),
-  };
+  );
+}
+
+/** The failure of a connection file with these problems; `message` lists them one a line. */
+export function connectionFileError(code: ConnectionFileError['code'], errors: string[]): Err<ConnectionFileError> {
+  return err({ code, message: errors.join('\n'), errors });
 }
 
 /** The PEM certificates of `HTTPSCertificate`, decoded. */

@@ -3,6 +3,7 @@
  * device info, `events:configure`): request validation, version negotiation and the
  * error codes of the spec (part 7B). Pure: knows no sockets and no HTTP.
  */
+import { err, ok, type Result } from '../base/result';
 
 /** Error codes common to all device APIs, plus the API-specific ones we use. */
 export const RpcErrorCode = {
@@ -59,8 +60,13 @@ export interface RpcApiSpec {
   versionlessMethods?: readonly string[];
 }
 
+/** Why a request was refused: its RPC error code and message, and the whole `response` to answer with. */
+export interface RpcParseError extends RpcError {
+  readonly response: RpcResponse;
+}
+
 /** Result of {@link parseRpcRequest}: a request to dispatch, or the error to answer. */
-export type RpcParseResult = { ok: true; request: RpcRequest } | { ok: false; response: RpcResponse };
+export type RpcParseResult = Result<RpcRequest, RpcParseError>;
 
 /** An error a handler throws (or returns) to answer with a specific code. */
 export class RpcFault extends Error {
@@ -84,13 +90,13 @@ export function parseRpcRequest(body: string | Buffer, spec: RpcApiSpec): RpcPar
   let parsed: unknown;
   try {
     parsed = JSON.parse(typeof body === 'string' ? body : body.toString('utf8'));
-  } catch (err) {
+  } catch (error) {
     return fail(
       fallbackVersion,
       undefined,
       undefined,
       RpcErrorCode.INVALID_JSON,
-      `Invalid JSON: ${(err as Error).message}`,
+      `Invalid JSON: ${(error as Error).message}`,
     );
   }
   if (!isPlainObject(parsed)) {
@@ -185,7 +191,7 @@ export function parseRpcRequest(body: string | Buffer, spec: RpcApiSpec): RpcPar
       'Invalid parameter: params must be an object',
     );
   }
-  return { ok: true, request: { apiVersion, context, method, params: rawParams ?? {} } };
+  return ok({ apiVersion, context, method, params: rawParams ?? {} });
 }
 
 /** Builds a success response echoing the request's version, context and method. */
@@ -245,7 +251,7 @@ function fail(
   if (context !== undefined) response.context = context;
   if (method !== undefined) response.method = method;
   response.error = { code, message };
-  return { ok: false, response };
+  return err({ code, message, response });
 }
 
 function withContext(response: RpcResponse, context: string | undefined): RpcResponse {

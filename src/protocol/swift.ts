@@ -4,6 +4,7 @@
  * the reference destination (to judge requests) and by the body worn system (to
  * build them). No sockets, no file system.
  */
+import { err, ok, type ErrorInfo, type Result } from '../base/result';
 
 /** Swift's documented limits (its `/info` defaults), applied as a stock cluster does. */
 export const SWIFT_LIMITS = {
@@ -23,14 +24,13 @@ export type SwiftPath =
   | { kind: 'container'; account: string; container: string }
   | { kind: 'object'; account: string; container: string; object: string };
 
-/** A refused request: the status and a one-line reason (sent as the body). */
-export interface SwiftRefusal {
-  status: number;
-  message: string;
+/** A refused request: the status (also its `code`) and a one-line reason (sent as the body). */
+export interface SwiftRefusal extends ErrorInfo<number> {
+  readonly status: number;
 }
 
 /** Either a value or the refusal to send. */
-export type SwiftResult<T> = { ok: true; value: T } | { ok: false; refusal: SwiftRefusal };
+export type SwiftResult<T> = Result<T, SwiftRefusal>;
 
 /**
  * Parses the path of a storage request (the part before `?`, still percent-encoded).
@@ -60,15 +60,14 @@ export function parseSwiftPath(rawPath: string): SwiftResult<SwiftPath> {
   if (!account) return refuse(400, 'Account name required');
   const accountProblem = account.includes('/') ? 'Account name must not contain "/"' : unsafeName(account, 'account');
   if (accountProblem) return refuse(400, accountProblem);
-  if (container === undefined || (container === '' && !object))
-    return { ok: true, value: { kind: 'account', account } };
+  if (container === undefined || (container === '' && !object)) return ok({ kind: 'account', account });
   if (container === '') return refuse(400, 'Container name required');
   const containerProblem = containerNameProblem(container);
   if (containerProblem) return refuse(400, containerProblem);
-  if (object === undefined || object === '') return { ok: true, value: { kind: 'container', account, container } };
+  if (object === undefined || object === '') return ok({ kind: 'container', account, container });
   const objectProblem = objectNameProblem(object);
   if (objectProblem) return refuse(400, objectProblem);
-  return { ok: true, value: { kind: 'object', account, container, object } };
+  return ok({ kind: 'object', account, container, object });
 }
 
 /** Why `name` is not a valid container name, or undefined when it is. */
@@ -191,18 +190,15 @@ export function parseListingQuery(query: URLSearchParams, accept = ''): SwiftRes
   const delimiter = query.get('delimiter') ?? '';
   if (delimiter.length > 1) return refuse(412, 'Bad delimiter');
   const reverse = /^(1|true|yes|on|t|y)$/i.test(query.get('reverse') ?? '');
-  return {
-    ok: true,
-    value: {
-      format,
-      limit,
-      marker: query.get('marker') ?? '',
-      endMarker: query.get('end_marker') ?? '',
-      prefix: query.get('prefix') ?? '',
-      delimiter,
-      reverse,
-    },
-  };
+  return ok({
+    format,
+    limit,
+    marker: query.get('marker') ?? '',
+    endMarker: query.get('end_marker') ?? '',
+    prefix: query.get('prefix') ?? '',
+    delimiter,
+    reverse,
+  });
 }
 
 /** One listed entry: a stored item, or a pseudo-directory folded by the delimiter. */
@@ -259,7 +255,7 @@ export function unquoteEtag(value: string): string {
 }
 
 function refuse<T>(status: number, message: string): SwiftResult<T> {
-  return { ok: false, refusal: { status, message } };
+  return err({ code: status, status, message });
 }
 
 /** Percent-decodes one path part; undefined for broken escapes or invalid UTF-8. */

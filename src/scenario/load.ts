@@ -12,6 +12,7 @@ import {
   valueOffset,
   type YamlError,
   type YamlErrorCode,
+  type YamlLoadResult,
 } from '../base/yaml-load';
 import { BodyWornSchema, ScenarioSchema, type Scenario } from './schema';
 
@@ -21,8 +22,8 @@ export type ScenarioErrorCode = YamlErrorCode | 'UNKNOWN_GROUP' | 'GROUP_CYCLE' 
 /** One problem in a scenario file; `text` is `file:line:col: message`. Lines and columns count from 1. */
 export type ScenarioError = YamlError<ScenarioErrorCode>;
 
-/** The outcome of {@link loadScenario}: the scenario, or every error found in it, in file order. */
-export type LoadScenarioResult = { ok: true; scenario: Scenario } | { ok: false; errors: ScenarioError[] };
+/** The outcome of {@link loadScenario}: the scenario, or every error found in it, in file order (`error.errors`). */
+export type LoadScenarioResult = YamlLoadResult<Scenario, ScenarioErrorCode>;
 
 /**
  * Parses and validates scenario text. Never throws for bad input: every YAML syntax error,
@@ -31,23 +32,17 @@ export type LoadScenarioResult = { ok: true; scenario: Scenario } | { ok: false;
  * `fileName` is used only in messages.
  */
 export function loadScenario(text: string, fileName: string): LoadScenarioResult {
-  return asScenarioResult(loadYaml(text, fileName, ScenarioSchema, checkScenario));
+  return loadYaml(text, fileName, ScenarioSchema, checkScenario);
 }
 
 /** Reads and loads a scenario file; a read failure is reported as `file:1:1: cannot read ...`. */
 export async function loadScenarioFile(path: string): Promise<LoadScenarioResult> {
-  return asScenarioResult(await loadYamlFile(path, 'scenario file', ScenarioSchema, checkScenario));
+  return loadYamlFile(path, 'scenario file', ScenarioSchema, checkScenario);
 }
 
 /** The checks across fields that the schema cannot make. */
 function checkScenario(doc: Document, data: unknown): Found<ScenarioErrorCode>[] {
   return [...checkGroups(doc, data), ...checkBodyWorn(doc, data)];
-}
-
-function asScenarioResult(
-  result: { ok: true; value: Scenario } | { ok: false; errors: ScenarioError[] },
-): LoadScenarioResult {
-  return result.ok ? { ok: true, scenario: result.value } : result;
 }
 
 type Path = readonly PropertyKey[];

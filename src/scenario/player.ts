@@ -15,6 +15,7 @@
  *   k * length of the timeline; a timeline whose length is infinite plays once.
  * Every timer is set for an absolute time computed from the start, so nothing drifts.
  */
+import { EmulatorError } from '../base/errors';
 import type { NotificationMessage } from '../events/content-filter';
 import { seededRandom } from './random';
 import { realScheduler, type Scheduler } from './scheduler';
@@ -72,7 +73,7 @@ export class ScenarioPlayer {
     this.scheduler = options.scheduler ?? realScheduler;
     this.speed = options.speed ?? 1;
     if (!(this.speed > 0) || !Number.isFinite(this.speed))
-      throw new RangeError(`speed must be a positive number, got ${this.speed}`);
+      throw new EmulatorError('BAD_OPTION', `speed must be a positive number, got ${this.speed}`);
     this.seed = options.seed ?? 1;
     this.log = options.log ?? (() => undefined);
     this.random = seededRandom(this.seed);

@@ -33,6 +33,7 @@ import WebSocket, { type ClientOptions } from 'ws';
 import { stringify } from 'yaml';
 import { digestAuthorization } from '../auth/digest-client';
 import { formatDuration } from '../base/duration';
+import { EmulatorError } from '../base/errors';
 
 /** What {@link recordEvents} is told. */
 export interface RecordOptions {
@@ -89,15 +90,15 @@ export type RecordErrorCode =
   'CONNECT_FAILED' | 'HANDSHAKE_REFUSED' | 'TOKEN_REFUSED' | 'CONFIGURE_REFUSED' | 'CONNECTION_LOST' | 'TIMEOUT';
 
 /** A failed recording; `events` holds what was received before (for CONNECTION_LOST). */
-export class RecordError extends Error {
+export class RecordError extends EmulatorError {
   constructor(
-    readonly code: RecordErrorCode,
+    override readonly code: RecordErrorCode,
     message: string,
     readonly events: RecordedEvent[] = [],
     /** HTTP status (HANDSHAKE_REFUSED, TOKEN_REFUSED) or RPC error code (CONFIGURE_REFUSED). */
     readonly status?: number,
   ) {
-    super(message);
+    super(code, message);
     this.name = 'RecordError';
   }
 }

@@ -8,6 +8,7 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { watch } from 'chokidar';
+import { readFailure } from '../base/yaml-load';
 import { loadScenarioFile, type ScenarioError } from './load';
 import type { Scenario } from './schema';
 
@@ -67,14 +68,13 @@ export function watchScenario(
     );
     if (!exists) {
       if (closed || mine !== generation) return;
-      const message = 'the scenario file was deleted; it will be reloaded when it is saved again';
-      onInvalid([{ code: 'READ_FAILED', file, line: 1, col: 1, message, text: `${file}:1:1: ${message}` }]);
+      onInvalid([readFailure(file, 'the scenario file was deleted; it will be reloaded when it is saved again')]);
       return;
     }
     const result = await loadScenarioFile(file);
     if (closed || mine !== generation) return;
-    if (result.ok) onValid({ file, scenario: result.scenario });
-    else onInvalid(result.errors);
+    if (result.ok) onValid({ file, scenario: result.value });
+    else onInvalid(result.error.errors);
   };
 
   const schedule = (path: string): void => {

@@ -905,8 +905,8 @@ describe('HTTPS', () => {
     expect(file.AuthenticationTokenURI[0]).toMatch(/^https:/);
     expect(file.HTTPSCertificate).toHaveLength(1);
     const parsed = parseConnectionFile(JSON.stringify(file));
-    if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
-    const { report } = await run({ connection: parsed.file });
+    if (!parsed.ok) throw new Error(parsed.error.errors.join('\n'));
+    const { report } = await run({ connection: parsed.value });
     expect(report.storageUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/v1\/AUTH_bws$/);
     expect(only(report)).toMatchObject({ status: 'transferred', clips: 1 });
     expect(destination.recordings()).toEqual([expect.objectContaining({ status: 'complete' })]);

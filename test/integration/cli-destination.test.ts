@@ -146,7 +146,7 @@ describe('destination flag parsing', () => {
     ['2GiB', 2 * 1024 ** 3],
     ['1.5kib', 1536],
   ])('reads the size %s', (text, bytes) => {
-    expect(parseSize(text, '--quota')).toBe(bytes);
+    expect(parseSize(text, '--quota')).toEqual({ ok: true, value: bytes });
   });
 
   it('reads a fault in key=value form', () => {

@@ -211,7 +211,7 @@ describe('bwc-emu upload', () => {
     expect(schemaLine).not.toBeNull();
     expect(resolve(dirname(file), schemaLine?.[1] ?? '')).toBe(PLAN_SCHEMA_FILE.path);
     const loaded = await loadPlanFile(file);
-    expect(loaded.ok ? loaded.plan : loaded.errors).toEqual(PlanSchema.parse(DEFAULT_PLAN));
+    expect(loaded.ok ? loaded.value : loaded.error.errors).toEqual(PlanSchema.parse(DEFAULT_PLAN));
 
     writeFileSync(file, 'users: []\n');
     const again = await upload(['--generate-plan', file]);

@@ -143,7 +143,7 @@ describe('auth "none"', () => {
     expect(JSON.parse(answer.body).data).toHaveProperty('flags');
     const token = await sendRequest(device.url, { path: SESSION });
     expect(token.status).toBe(200);
-    expect(device.consumeToken(token.body)).toEqual({ ok: true, username: 'anonymous' });
+    expect(device.consumeToken(token.body)).toEqual({ ok: true, value: 'anonymous' });
   });
 
   it('ignores credentials, even wrong ones', async () => {

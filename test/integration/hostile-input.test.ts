@@ -36,7 +36,7 @@ beforeAll(async () => {
   const challenges = await fetchChallenges(device.url, PATH, 'POST');
   const header = digestAuthorization(challenges, 'root', 'pass', 'POST', PATH, { cnonce: 'fuzz-cnonce' });
   const parsed = parseCredentials(header);
-  if (!parsed.ok) throw new Error(parsed.reason);
+  if (!parsed.ok) throw new Error(parsed.error.message);
   validFields = [...parsed.value.params].map(([name, value]) => ({
     name,
     value,

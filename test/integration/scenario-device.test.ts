@@ -30,8 +30,8 @@ afterEach(async () => {
 
 async function load(file: string): Promise<Scenario> {
   const result = await loadScenarioFile(file);
-  if (!result.ok) throw new Error(result.errors.map((e) => e.text).join('\n'));
-  return result.scenario;
+  if (!result.ok) throw new Error(result.error.errors.map((e) => e.text).join('\n'));
+  return result.value;
 }
 
 /** A device for `scenario`, a client subscribed to everything, and the scenario playing on a manual scheduler. */
@@ -161,8 +161,8 @@ describe('triggers and flags on a device', () => {
       ].join('\n'),
       'triggers.yaml',
     );
-    if (!result.ok) throw new Error(result.errors.map((e) => e.text).join('\n'));
-    const { device, client, scheduler } = await play(result.scenario);
+    if (!result.ok) throw new Error(result.error.errors.map((e) => e.text).join('\n'));
+    const { device, client, scheduler } = await play(result.value);
     expect(device.serial).toBe('ACCC8E00BEEF');
     expect(device.options.identity.Version).toBe('12.0.1');
     expect(device.flags().find((f) => f.name === 'scenario_flag')?.value).toBe(true);

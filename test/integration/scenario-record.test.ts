@@ -78,8 +78,8 @@ async function recordSequence(device: DeviceHandle, options: Partial<RecordOptio
 
 function load(yaml: string): Scenario {
   const loaded = loadScenario(yaml, 'capture.yaml');
-  if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.text).join('\n'));
-  return loaded.scenario;
+  if (!loaded.ok) throw new Error(loaded.error.errors.map((e) => e.text).join('\n'));
+  return loaded.value;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -45,14 +45,14 @@ afterEach(async () => {
 
 async function load(file: string): Promise<Scenario> {
   const result = await loadScenarioFile(file);
-  if (!result.ok) throw new Error(result.errors.map((e) => e.text).join('\n'));
-  return result.scenario;
+  if (!result.ok) throw new Error(result.error.errors.map((e) => e.text).join('\n'));
+  return result.value;
 }
 
 function parse(text: string): Scenario {
   const result = loadScenario(text, 'test.yaml');
-  if (!result.ok) throw new Error(result.errors.map((e) => e.text).join('\n'));
-  return result.scenario;
+  if (!result.ok) throw new Error(result.error.errors.map((e) => e.text).join('\n'));
+  return result.value;
 }
 
 /** What one play produced: the log lines, the recordings' reports, and a wait for a log message. */
@@ -325,7 +325,7 @@ describe('body-worn-shift without a connection file', () => {
 describe('body-worn: load errors', () => {
   const errors = (lines: string[]): string[] => {
     const result = loadScenario([...lines, ''].join('\n'), 'bw.yaml');
-    return result.ok ? [] : result.errors.map((e) => `${e.code} ${e.text}`);
+    return result.ok ? [] : result.error.errors.map((e) => `${e.code} ${e.text}`);
   };
 
   it('accepts recordings of the scenario camera (implicit or named) and of listed cameras', () => {

@@ -50,8 +50,11 @@ describe('wssession.cgi', () => {
 
   it('a token is good once, then reused', async () => {
     const token = (await digestRequest(device.url, { path: PATH })).body;
-    expect(device.consumeToken(token)).toEqual({ ok: true, username: 'root' });
-    expect(device.consumeToken(token)).toEqual({ ok: false, reason: 'reused' });
+    expect(device.consumeToken(token)).toEqual({ ok: true, value: 'root' });
+    expect(device.consumeToken(token)).toEqual({
+      ok: false,
+      error: { code: 'reused', message: 'session token reused' },
+    });
   });
 
   it('a token is valid for tokenLifetimeMs: good at 14 999 ms, expired at 15 000 ms', async () => {
@@ -60,16 +63,22 @@ describe('wssession.cgi', () => {
     clock.advance(14_999);
     expect(device.consumeToken(early).ok).toBe(true);
     clock.advance(1);
-    expect(device.consumeToken(late)).toEqual({ ok: false, reason: 'expired' });
+    expect(device.consumeToken(late)).toEqual({
+      ok: false,
+      error: { code: 'expired', message: 'session token expired' },
+    });
   });
 
   it('an unknown token is refused', () => {
-    expect(device.consumeToken('NotATokenOfThisDevice0123456789x')).toEqual({ ok: false, reason: 'unknown' });
+    expect(device.consumeToken('NotATokenOfThisDevice0123456789x')).toEqual({
+      ok: false,
+      error: { code: 'unknown', message: 'session token unknown' },
+    });
   });
 
   it('device.issueToken gives the same kind of token without HTTP', () => {
     const token = device.issueToken('someone');
     expect(token).toMatch(/^[A-Za-z0-9]{32}$/);
-    expect(device.consumeToken(token)).toEqual({ ok: true, username: 'someone' });
+    expect(device.consumeToken(token)).toEqual({ ok: true, value: 'someone' });
   });
 });

@@ -95,7 +95,7 @@ describeWithCurl(`curl (${version ?? 'not installed'})`, () => {
       const answer = await curl(['--digest', '-u', 'root:pass', `${device.url}/svc-cgi/wssession.cgi`]);
       expect(answer.status).toBe(200);
       expect(answer.body).toMatch(/^[A-Za-z0-9]{32}$/);
-      expect(device.consumeToken(answer.body)).toEqual({ ok: true, username: 'root' });
+      expect(device.consumeToken(answer.body)).toEqual({ ok: true, value: 'root' });
     });
 
     it('with a wrong password ends with 401', async () => {

@@ -1,23 +1,29 @@
 import fc from 'fast-check';
-import { type AuthParams, parseChallenges, parseCredentials, quote } from '../../src/auth/auth-params';
+import {
+  type AuthParams,
+  parseChallenges,
+  parseCredentials,
+  type ParseResult,
+  quote,
+} from '../../src/auth/auth-params';
 import { propertyRuns } from '../helpers/fast-check-config';
 
 function credentials(header: string): AuthParams {
   const result = parseCredentials(header);
-  if (!result.ok) throw new Error(`expected ${JSON.stringify(header)} to parse: ${result.reason}`);
+  if (!result.ok) throw new Error(`expected ${JSON.stringify(header)} to parse: ${result.error.message}`);
   return result.value;
 }
 
 function challenges(header: string): AuthParams[] {
   const result = parseChallenges(header);
-  if (!result.ok) throw new Error(`expected ${JSON.stringify(header)} to parse: ${result.reason}`);
+  if (!result.ok) throw new Error(`expected ${JSON.stringify(header)} to parse: ${result.error.message}`);
   return result.value;
 }
 
-function reasonFor(header: string, parse: (h: string) => { ok: boolean; reason?: string } = parseChallenges): string {
-  const result = parse(header) as { ok: true } | { ok: false; reason: string };
+function reasonFor(header: string, parse: (h: string) => ParseResult<unknown> = parseChallenges): string {
+  const result = parse(header);
   if (result.ok) throw new Error(`expected ${JSON.stringify(header)} to be rejected`);
-  return result.reason;
+  return result.error.message;
 }
 
 describe('parseCredentials: digest parameter lists', () => {
@@ -225,7 +231,7 @@ describe('totality (property)', () => {
         for (const parse of [parseChallenges, parseCredentials]) {
           const result = parse(header);
           if (result.ok) expect(Array.isArray(result.value) || typeof result.value === 'object').toBe(true);
-          else expect(typeof result.reason).toBe('string');
+          else expect(typeof result.error.message).toBe('string');
         }
       }),
       propertyRuns(1000),

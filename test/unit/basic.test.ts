@@ -16,7 +16,7 @@ describe('basicChallenge', () => {
 
 describe('verifyBasic', () => {
   it('accepts the right user and password', () => {
-    expect(verifyBasic(basic('root:pass'), passwordOf)).toEqual({ ok: true, username: 'root' });
+    expect(verifyBasic(basic('root:pass'), passwordOf)).toEqual({ ok: true, value: 'root' });
   });
 
   it('accepts the scheme in any case', () => {
@@ -25,50 +25,62 @@ describe('verifyBasic', () => {
   });
 
   it('decodes UTF-8 user names and passwords', () => {
-    expect(verifyBasic(basic('ü-user:pässwörd'), passwordOf)).toEqual({ ok: true, username: 'ü-user' });
+    expect(verifyBasic(basic('ü-user:pässwörd'), passwordOf)).toEqual({ ok: true, value: 'ü-user' });
   });
 
   it('splits at the first colon: the password may hold colons', () => {
-    expect(verifyBasic(basic('colon:a:b:c'), passwordOf)).toEqual({ ok: true, username: 'colon' });
+    expect(verifyBasic(basic('colon:a:b:c'), passwordOf)).toEqual({ ok: true, value: 'colon' });
   });
 
   it('refuses a wrong password, also one that is a prefix or an extension of the right one', () => {
     for (const guess of ['wrong', 'pas', 'passs', '', 'PASS']) {
       expect(verifyBasic(basic(`root:${guess}`), passwordOf)).toEqual({
         ok: false,
-        reason: 'wrong password for user "root"',
+        error: { code: 'WRONG_PASSWORD', message: 'wrong password for user "root"' },
       });
     }
   });
 
   it('refuses an unknown user', () => {
-    expect(verifyBasic(basic('mallory:pass'), passwordOf)).toEqual({ ok: false, reason: 'unknown user "mallory"' });
+    expect(verifyBasic(basic('mallory:pass'), passwordOf)).toEqual({
+      ok: false,
+      error: { code: 'UNKNOWN_USER', message: 'unknown user "mallory"' },
+    });
   });
 
   it('refuses credentials without a colon', () => {
-    expect(verifyBasic(basic('rootpass'), passwordOf)).toEqual({ ok: false, reason: 'Basic credentials lack a colon' });
+    expect(verifyBasic(basic('rootpass'), passwordOf)).toEqual({
+      ok: false,
+      error: { code: 'NO_COLON', message: 'Basic credentials lack a colon' },
+    });
   });
 
   it('refuses another scheme', () => {
     expect(verifyBasic('Digest username="root"', passwordOf)).toEqual({
       ok: false,
-      reason: 'scheme Digest is not Basic',
+      error: { code: 'WRONG_SCHEME', message: 'scheme Digest is not Basic' },
     });
   });
 
   it('refuses Basic with parameters instead of a token68', () => {
     expect(verifyBasic('Basic realm="x"', passwordOf)).toEqual({
       ok: false,
-      reason: 'Basic credentials are not base64',
+      error: { code: 'NOT_BASE64', message: 'Basic credentials are not base64' },
     });
-    expect(verifyBasic('Basic', passwordOf)).toEqual({ ok: false, reason: 'Basic credentials are not base64' });
+    expect(verifyBasic('Basic', passwordOf)).toEqual({
+      ok: false,
+      error: { code: 'NOT_BASE64', message: 'Basic credentials are not base64' },
+    });
   });
 
   it('refuses malformed headers with the parser reason', () => {
-    expect(verifyBasic('', passwordOf)).toEqual({ ok: false, reason: 'malformed Authorization header: empty header' });
+    expect(verifyBasic('', passwordOf)).toEqual({
+      ok: false,
+      error: { code: 'MALFORMED', message: 'malformed Authorization header: empty header' },
+    });
     expect(verifyBasic('Basic abc def', passwordOf)).toMatchObject({
       ok: false,
-      reason: expect.stringMatching(/^malformed Authorization header/),
+      error: { message: expect.stringMatching(/^malformed Authorization header/) },
     });
   });
 });

@@ -33,8 +33,8 @@ const without = (name: string): Fields => Object.fromEntries(Object.entries(BASE
 /** The errors of a file that must be refused. */
 function errorsOf(fields: Fields | string): string[] {
   const result = typeof fields === 'string' ? parseConnectionFile(fields) : parse(fields);
-  if (result.ok) throw new Error(`expected a refusal, got ${JSON.stringify(result.file)}`);
-  return result.errors;
+  if (result.ok) throw new Error(`expected a refusal, got ${JSON.stringify(result.value)}`);
+  return result.error.errors;
 }
 
 /** Only one error, naming the field. */
@@ -56,7 +56,7 @@ describe('a valid file', () => {
     const result = parse({ ...BASE });
     expect(result).toEqual({
       ok: true,
-      file: {
+      value: {
         ...BASE,
         ContentDestinationAsNTPServer: false,
         ContainerType: 'mkv',
@@ -78,7 +78,7 @@ describe('a valid file', () => {
       PublicKey: 'MIIBIjANBg...',
       PublicKeyId: 'key-1',
     };
-    expect(parse(file)).toEqual({ ok: true, file });
+    expect(parse(file)).toEqual({ ok: true, value: file });
   });
 
   it('accepts a UTF-8 byte order mark before the JSON', () => {
@@ -140,7 +140,14 @@ describe('text fields and their limits', () => {
   it('messages carry the source name given', () => {
     expect(errorsOf(JSON.stringify({ ...BASE, SiteName: '' })).length).toBe(1);
     const result = parse({ ...BASE, SiteName: '' }, 'site.json');
-    expect(result).toEqual({ ok: false, errors: ['site.json: SiteName must not be empty'] });
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        code: 'INVALID',
+        message: 'site.json: SiteName must not be empty',
+        errors: ['site.json: SiteName must not be empty'],
+      },
+    });
   });
 });
 
@@ -149,7 +156,7 @@ describe('booleans', () => {
     '%s must be true or false (default false)',
     (field) => {
       const result = parse({ ...BASE });
-      expect(result.ok && (result.file as unknown as Fields)[field]).toBe(false);
+      expect(result.ok && (result.value as unknown as Fields)[field]).toBe(false);
       for (const value of ['true', 1, 0, null, 'yes'])
         expect(onlyError({ ...BASE, [field]: value }, field)).toBe(`connection file: ${field} must be true or false`);
     },
@@ -162,7 +169,7 @@ describe('AuthenticationTokenURI', () => {
   it('holds 1 to 10 URLs, in order', () => {
     for (const n of [1, 2, 10]) {
       const result = parse({ ...BASE, AuthenticationTokenURI: uris(n) });
-      expect(result.ok && result.file.AuthenticationTokenURI).toEqual(uris(n));
+      expect(result.ok && result.value.AuthenticationTokenURI).toEqual(uris(n));
     }
     expect(onlyError({ ...BASE, AuthenticationTokenURI: [] }, 'AuthenticationTokenURI')).toBe(
       'connection file: AuthenticationTokenURI needs at least 1 URL',
@@ -239,13 +246,13 @@ describe('HTTPSCertificate', () => {
     for (const entry of [encoded, wrapped]) {
       const result = parse({ ...https, HTTPSCertificate: [entry] });
       expect(result.ok).toBe(true);
-      if (result.ok) expect(trustedCertificates(result.file)).toEqual([certificate]);
+      if (result.ok) expect(trustedCertificates(result.value)).toEqual([certificate]);
     }
   });
 
   it('no certificates: nothing extra to trust', () => {
     const result = parse({ ...https });
-    expect(result.ok && trustedCertificates(result.file)).toEqual([]);
+    expect(result.ok && trustedCertificates(result.value)).toEqual([]);
   });
 
   it.each([
@@ -291,7 +298,7 @@ describe('ContainerType', () => {
   it('is mkv (default) or mp4', () => {
     for (const type of ['mkv', 'mp4']) {
       const result = parse({ ...BASE, ContainerType: type });
-      expect(result.ok && result.file.ContainerType).toBe(type);
+      expect(result.ok && result.value.ContainerType).toBe(type);
     }
     for (const type of ['MKV', 'avi', 'mov', '', 1, null])
       expect(onlyError({ ...BASE, ContainerType: type }, 'ContainerType')).toBe(
@@ -380,7 +387,11 @@ describe('the file as a whole', () => {
     expect(checkConnectionFile({ ...BASE }).ok).toBe(true);
     expect(checkConnectionFile(undefined, 'x')).toEqual({
       ok: false,
-      errors: ['x: a connection file is a JSON object'],
+      error: {
+        code: 'INVALID',
+        message: 'x: a connection file is a JSON object',
+        errors: ['x: a connection file is a JSON object'],
+      },
     });
   });
 });
@@ -389,8 +400,8 @@ describe('never throws (properties)', () => {
   const check = (result: ReturnType<typeof parseConnectionFile>) => {
     expect(typeof result.ok).toBe('boolean');
     if (!result.ok) {
-      expect(result.errors.length).toBeGreaterThan(0);
-      for (const error of result.errors) expect(error).toMatch(/^connection file: ./);
+      expect(result.error.errors.length).toBeGreaterThan(0);
+      for (const error of result.error.errors) expect(error).toMatch(/^connection file: ./);
     }
   };
 
@@ -439,9 +450,9 @@ describe('never throws (properties)', () => {
           check(result);
           // Anything accepted is within the limits.
           if (result.ok) {
-            expect(result.file.SiteName.length).toBeLessThanOrEqual(64);
-            expect(result.file.AuthenticationTokenURI.length).toBeGreaterThanOrEqual(1);
-            expect(['mkv', 'mp4']).toContain(result.file.ContainerType);
+            expect(result.value.SiteName.length).toBeLessThanOrEqual(64);
+            expect(result.value.AuthenticationTokenURI.length).toBeGreaterThanOrEqual(1);
+            expect(['mkv', 'mp4']).toContain(result.value.ContainerType);
           }
         },
       ),
@@ -470,7 +481,7 @@ describe('never throws (properties)', () => {
           WantEncryption: fc.constant(false),
         }),
         (file) => {
-          expect(parseConnectionFile(JSON.stringify(file))).toEqual({ ok: true, file });
+          expect(parseConnectionFile(JSON.stringify(file))).toEqual({ ok: true, value: file });
         },
       ),
       propertyRuns(200),

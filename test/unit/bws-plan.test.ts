@@ -15,14 +15,14 @@ const OPTIONS: ExpandOptions = { now: NOW, containerType: 'mkv' };
 
 function load(text: string): Plan {
   const result = loadPlan(text, 'plan.yaml');
-  if (!result.ok) throw new Error(result.errors.map((e) => e.text).join('\n'));
-  return result.plan;
+  if (!result.ok) throw new Error(result.error.errors.map((e) => e.text).join('\n'));
+  return result.value;
 }
 
 function errors(text: string) {
   const result = loadPlan(text, 'plan.yaml');
   if (result.ok) throw new Error('expected the plan to be refused');
-  return result.errors;
+  return result.error.errors;
 }
 
 const plan = (input: PlanInput): Plan => PlanSchema.parse(input);
@@ -187,7 +187,7 @@ describe('loadPlan errors: file:line:col', () => {
         ),
         (text) => {
           const result = loadPlan(text, 'p.yaml');
-          if (!result.ok) for (const e of result.errors) expect(e.text).toMatch(/^p\.yaml:\d+:\d+: /);
+          if (!result.ok) for (const e of result.error.errors) expect(e.text).toMatch(/^p\.yaml:\d+:\d+: /);
         },
       ),
       propertyRuns(200),

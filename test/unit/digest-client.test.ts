@@ -4,7 +4,7 @@ import { digestResponse } from '../../src/auth/digest-hash';
 
 function paramsOf(header: string): Record<string, string> {
   const parsed = parseCredentials(header);
-  if (!parsed.ok) throw new Error(parsed.reason);
+  if (!parsed.ok) throw new Error(parsed.error.message);
   expect(parsed.value.scheme).toBe('Digest');
   return Object.fromEntries(parsed.value.params);
 }

@@ -54,7 +54,7 @@ function answer(server: DigestServer, options: AnswerOptions = {}): string {
 
 function paramsOf(header: string): Map<string, string> {
   const parsed = parseCredentials(header);
-  if (!parsed.ok) throw new Error(parsed.reason);
+  if (!parsed.ok) throw new Error(parsed.error.message);
   return parsed.value.params;
 }
 
@@ -114,12 +114,15 @@ function crafted(parts: {
 
 function nonceOf(challenge: string): string {
   const parsed = parseChallenges(challenge);
-  if (!parsed.ok) throw new Error(parsed.reason);
+  if (!parsed.ok) throw new Error(parsed.error.message);
   return parsed.value[0].params.get('nonce') as string;
 }
 
 function expectRejected(verdict: DigestVerdict, reason: RegExp, stale = false): void {
-  expect(verdict).toEqual({ ok: false, reason: expect.stringMatching(reason), stale });
+  expect(verdict).toEqual({
+    ok: false,
+    error: { code: expect.any(String) as string, message: expect.stringMatching(reason), stale },
+  });
 }
 
 describe('DigestServer.challenges', () => {
@@ -129,7 +132,7 @@ describe('DigestServer.challenges', () => {
     expect(offered).toHaveLength(3);
     const parsed = offered.map((c) => {
       const result = parseChallenges(c);
-      if (!result.ok) throw new Error(result.reason);
+      if (!result.ok) throw new Error(result.error.message);
       expect(result.value).toHaveLength(1);
       return result.value[0];
     });
@@ -169,21 +172,21 @@ describe('DigestServer.challenges', () => {
 describe('DigestServer.verify: round trips', () => {
   it.each(DIGEST_ALGORITHMS)('accepts a correct %s answer from the client', (algorithm) => {
     const { server } = setup({ algorithms: [algorithm] });
-    expect(server.verify(answer(server), 'GET', '/svc-cgi/wssession.cgi')).toEqual({ ok: true, username: 'root' });
+    expect(server.verify(answer(server), 'GET', '/svc-cgi/wssession.cgi')).toEqual({ ok: true, value: 'root' });
   });
 
   it.each(DIGEST_ALGORITHMS)('with all six offered, a client that picks %s is accepted', (algorithm) => {
     const { server } = setup({ algorithms: DIGEST_ALGORITHMS });
     const header = answer(server, { algorithm, method: 'POST', uri: '/svc-cgi/featureflag.cgi' });
     expect(paramsOf(header).get('algorithm')).toBe(algorithm);
-    expect(server.verify(header, 'POST', '/svc-cgi/featureflag.cgi')).toEqual({ ok: true, username: 'root' });
+    expect(server.verify(header, 'POST', '/svc-cgi/featureflag.cgi')).toEqual({ ok: true, value: 'root' });
   });
 
   it('accepts every account with its own password', () => {
     const { server } = setup();
     expect(
       server.verify(answer(server, { username: 'operator', password: 'op-secret' }), 'GET', '/svc-cgi/wssession.cgi'),
-    ).toEqual({ ok: true, username: 'operator' });
+    ).toEqual({ ok: true, value: 'operator' });
   });
 
   it('accepts an upper-case response hash', () => {
@@ -422,7 +425,10 @@ describe('DigestServer.verify: stale nonces', () => {
     const { server, clock } = setup();
     const header = answer(server);
     clock.advance(LIFETIME);
-    expect(server.verify(header, 'GET', URI)).toEqual({ ok: false, reason: 'nonce expired', stale: true });
+    expect(server.verify(header, 'GET', URI)).toEqual({
+      ok: false,
+      error: { code: 'STALE_NONCE', message: 'nonce expired', stale: true },
+    });
   });
 
   it('answers stale=false to a wrong answer after the lifetime (only a right password earns stale)', () => {
@@ -516,7 +522,10 @@ describe('DigestServer.verify: replay policy', () => {
       const header = answer(server, { uri: URI, cnonce: 'c' });
       expect(server.verify(header, 'GET', URI).ok).toBe(true);
       clock.advance(LIFETIME);
-      expect(server.verify(header, 'GET', URI)).toEqual({ ok: false, reason: 'nonce expired', stale: true });
+      expect(server.verify(header, 'GET', URI)).toEqual({
+        ok: false,
+        error: { code: 'STALE_NONCE', message: 'nonce expired', stale: true },
+      });
     });
   });
 });

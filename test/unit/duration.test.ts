@@ -15,7 +15,7 @@ describe('parseDuration', () => {
     ['0s', 0],
     ['0.5ms', 1], // rounded to whole milliseconds
   ])('reads %s as %d ms', (text, ms) => {
-    expect(parseDuration(text)).toEqual({ ok: true, ms });
+    expect(parseDuration(text)).toEqual({ ok: true, value: ms });
   });
 
   it.each([
@@ -37,22 +37,25 @@ describe('parseDuration', () => {
     ['25d', 'duration "25d" is not a duration (e.g. 500ms, 2s, 1.5s, 1m30s, 1h)'],
     ['600h', 'duration "600h" is longer than the limit of 596h31m23s647ms (about 24.8 days)'],
   ])('rejects %j: %s', (text, message) => {
-    expect(parseDuration(text)).toEqual({ ok: false, message });
+    expect(parseDuration(text)).toEqual({ ok: false, error: { code: 'BAD_DURATION', message } });
   });
 
   it('rejects a YAML number with a hint and a non-string without throwing', () => {
     expect(parseDuration(500)).toEqual({
       ok: false,
-      message: 'duration 500 has no unit; write 500ms or 500s (e.g. 500ms, 2s, 1.5s, 1m30s, 1h)',
+      error: {
+        code: 'BAD_DURATION',
+        message: 'duration 500 has no unit; write 500ms or 500s (e.g. 500ms, 2s, 1.5s, 1m30s, 1h)',
+      },
     });
     expect(parseDuration(null)).toEqual({
       ok: false,
-      message: 'a duration must be a string (e.g. 500ms, 2s, 1.5s, 1m30s, 1h)',
+      error: { code: 'BAD_DURATION', message: 'a duration must be a string (e.g. 500ms, 2s, 1.5s, 1m30s, 1h)' },
     });
   });
 
   it('accepts exactly the limit', () => {
-    expect(parseDuration(formatDuration(MAX_DURATION_MS))).toEqual({ ok: true, ms: MAX_DURATION_MS });
+    expect(parseDuration(formatDuration(MAX_DURATION_MS))).toEqual({ ok: true, value: MAX_DURATION_MS });
     expect(parseDuration(`${MAX_DURATION_MS + 1}ms`).ok).toBe(false);
   });
 
@@ -62,11 +65,11 @@ describe('parseDuration', () => {
       fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), durationish), (text) => {
         const result = parseDuration(text);
         if (result.ok) {
-          expect(Number.isInteger(result.ms)).toBe(true);
-          expect(result.ms).toBeGreaterThanOrEqual(0);
-          expect(result.ms).toBeLessThanOrEqual(MAX_DURATION_MS);
+          expect(Number.isInteger(result.value)).toBe(true);
+          expect(result.value).toBeGreaterThanOrEqual(0);
+          expect(result.value).toBeLessThanOrEqual(MAX_DURATION_MS);
         } else {
-          expect(result.message.length).toBeGreaterThan(0);
+          expect(result.error.message.length).toBeGreaterThan(0);
         }
       }),
       { numRuns: 2000 },
@@ -76,7 +79,7 @@ describe('parseDuration', () => {
   it('round-trips: parse(format(ms)) === ms for every whole ms up to the limit', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: MAX_DURATION_MS }), (ms) => {
-        expect(parseDuration(formatDuration(ms))).toEqual({ ok: true, ms });
+        expect(parseDuration(formatDuration(ms))).toEqual({ ok: true, value: ms });
       }),
       { numRuns: 2000 },
     );
@@ -93,8 +96,8 @@ describe('parseDuration', () => {
         const text = `${h}${m}${s}${ms}`;
         fc.pre(text !== '');
         const parsed = parseDuration(text);
-        if (!parsed.ok) throw new Error(parsed.message);
-        expect(parseDuration(formatDuration(parsed.ms))).toEqual(parsed);
+        if (!parsed.ok) throw new Error(parsed.error.message);
+        expect(parseDuration(formatDuration(parsed.value))).toEqual(parsed);
       }),
     );
   });

@@ -45,14 +45,18 @@ describe('FeatureFlags in memory', () => {
   it('get names every unknown flag', () => {
     expect(new FeatureFlags(DEFINITIONS).get(['alpha', 'nope', 'nada'])).toEqual({
       ok: false,
-      unknown: ['nope', 'nada'],
+      error: { code: 'FLAG_NOT_FOUND', message: 'Flag(s) does not exist: nope, nada', unknown: ['nope', 'nada'] },
     });
   });
 
   it('get does not take inherited object members for flags', () => {
     expect(new FeatureFlags(DEFINITIONS).get(['constructor', '__proto__', 'toString'])).toEqual({
       ok: false,
-      unknown: ['constructor', '__proto__', 'toString'],
+      error: {
+        code: 'FLAG_NOT_FOUND',
+        message: 'Flag(s) does not exist: constructor, __proto__, toString',
+        unknown: ['constructor', '__proto__', 'toString'],
+      },
     });
   });
 
@@ -69,14 +73,20 @@ describe('FeatureFlags in memory', () => {
   it('set is all-or-nothing: one unknown name and nothing changes', async () => {
     const flags = new FeatureFlags(DEFINITIONS);
     const before = flags.list();
-    expect(await flags.set({ alpha: true, nope: true, gamma: true })).toEqual({ ok: false, unknown: ['nope'] });
+    expect(await flags.set({ alpha: true, nope: true, gamma: true })).toEqual({
+      ok: false,
+      error: { code: 'FLAG_NOT_FOUND', message: 'Flag(s) does not exist: nope', unknown: ['nope'] },
+    });
     expect(flags.list()).toEqual(before);
   });
 
   it('set refuses inherited object members as flag names', async () => {
     const flags = new FeatureFlags(DEFINITIONS);
     const changes = JSON.parse('{"__proto__": true, "alpha": true}') as Record<string, boolean>;
-    expect(await flags.set(changes)).toEqual({ ok: false, unknown: ['__proto__'] });
+    expect(await flags.set(changes)).toEqual({
+      ok: false,
+      error: { code: 'FLAG_NOT_FOUND', message: 'Flag(s) does not exist: __proto__', unknown: ['__proto__'] },
+    });
     expect(valuesOf(flags).alpha).toBe(false);
   });
 

@@ -34,14 +34,14 @@ const SPEC_TWO_VERSIONS: RpcApiSpec = {
 function ok(body: unknown, spec: RpcApiSpec = SPEC): RpcRequest {
   const result = parseRpcRequest(typeof body === 'string' ? body : JSON.stringify(body), spec);
   if (!result.ok)
-    throw new Error(`expected ${JSON.stringify(body)} to be accepted: ${JSON.stringify(result.response)}`);
-  return result.request;
+    throw new Error(`expected ${JSON.stringify(body)} to be accepted: ${JSON.stringify(result.error.response)}`);
+  return result.value;
 }
 
 function failure(body: unknown, spec: RpcApiSpec = SPEC): RpcResponse {
   const result = parseRpcRequest(typeof body === 'string' ? body : JSON.stringify(body), spec);
   if (result.ok) throw new Error(`expected ${JSON.stringify(body)} to be refused`);
-  return result.response;
+  return result.error.response;
 }
 
 describe('parseRpcRequest: accepted requests', () => {
@@ -97,7 +97,7 @@ describe('parseRpcRequest: accepted requests', () => {
       Buffer.from(JSON.stringify({ apiVersion: '1.0', context: 'ü', method: 'listAll' }), 'utf8'),
       SPEC,
     );
-    expect(result.ok && result.request.context).toBe('ü');
+    expect(result.ok && result.value.context).toBe('ü');
   });
 
   it('accepts JSON with surrounding whitespace', () => {
@@ -159,7 +159,7 @@ describe('parseRpcRequest: 2101 invalid JSON', () => {
   it('refuses invalid UTF-8 that does not decode to JSON', () => {
     expect(parseRpcRequest(Buffer.from([0xff, 0xfe, 0x7b]), SPEC)).toMatchObject({
       ok: false,
-      response: { error: { code: 2101 } },
+      error: { response: { error: { code: 2101 } } },
     });
   });
 });
@@ -374,13 +374,13 @@ describe('parseRpcRequest: totality (property)', () => {
   function checkAnswer(body: string | Buffer, sentContext: unknown): void {
     const result = parseRpcRequest(body, SPEC);
     if (result.ok) {
-      expect(SPEC.methods).toContain(result.request.method);
-      expect(result.request.apiVersion).toMatch(/^\d+\.\d+$/);
-      expect(isPlainObject(result.request.params)).toBe(true);
-      if (typeof sentContext === 'string') expect(result.request.context).toBe(sentContext);
+      expect(SPEC.methods).toContain(result.value.method);
+      expect(result.value.apiVersion).toMatch(/^\d+\.\d+$/);
+      expect(isPlainObject(result.value.params)).toBe(true);
+      if (typeof sentContext === 'string') expect(result.value.context).toBe(sentContext);
       return;
     }
-    const { response } = result;
+    const { response } = result.error;
     expect(typeof response.apiVersion).toBe('string');
     expect(response.data).toBeUndefined();
     expect(Number.isInteger(response.error?.code)).toBe(true);
@@ -409,7 +409,7 @@ describe('parseRpcRequest: totality (property)', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
         const result = parseRpcRequest(Buffer.from(bytes), SPEC);
-        expect(result.ok || inSpecRanges(result.response.error?.code as number)).toBe(true);
+        expect(result.ok || inSpecRanges(result.error.response.error?.code as number)).toBe(true);
       }),
       propertyRuns(500),
     );

@@ -10,7 +10,7 @@ const lines = (...text: string[]): string => `${text.join('\n')}\n`;
 function errorsOf(text: string): string[] {
   const result = loadScenario(text, 'demo.yaml');
   if (result.ok) throw new Error('expected errors, but the scenario loaded');
-  return result.errors.map((e) => `${e.code} ${e.text}`);
+  return result.error.errors.map((e) => `${e.code} ${e.text}`);
 }
 
 const FULL = lines(
@@ -53,8 +53,8 @@ const FULL = lines(
 describe('loadScenario', () => {
   it('loads a full example, with durations in ms and message values as strings', () => {
     const result: LoadScenarioResult = loadScenario(FULL, 'full.yaml');
-    if (!result.ok) throw new Error(result.errors.map((e) => e.text).join('\n'));
-    const { scenario } = result;
+    if (!result.ok) throw new Error(result.error.errors.map((e) => e.text).join('\n'));
+    const { value: scenario } = result;
     expect(scenario.device).toEqual({ serial: 'ACCC8E000001', model: 'W110', name: 'Body cam 1', firmware: '11.2.3' });
     expect(scenario.flags).toEqual({ recording_indicator: true, pre_buffer: false });
     expect(scenario.states).toEqual([
@@ -219,8 +219,8 @@ describe('loadScenario', () => {
       fc.property(fc.oneof(fc.string(), yamlish), (text) => {
         const result = loadScenario(text, 'p.yaml');
         if (result.ok) return;
-        expect(result.errors.length).toBeGreaterThan(0);
-        for (const error of result.errors) {
+        expect(result.error.errors.length).toBeGreaterThan(0);
+        for (const error of result.error.errors) {
           expect(error.line).toBeGreaterThanOrEqual(1);
           expect(error.col).toBeGreaterThanOrEqual(1);
           expect(error.text).toBe(`p.yaml:${error.line}:${error.col}: ${error.message}`);
@@ -249,7 +249,7 @@ describe('loadScenarioFile', () => {
     const bad = join(dir, 'bad.yaml');
     writeFileSync(bad, 'timeline:\n  - pause: 5\n');
     const result = await loadScenarioFile(bad);
-    expect(result.ok ? [] : result.errors.map((e) => e.text)).toEqual([
+    expect(result.ok ? [] : result.error.errors.map((e) => e.text)).toEqual([
       `${bad}:2:12: duration 5 has no unit; write 5ms or 5s`,
     ]);
   });
@@ -259,7 +259,7 @@ describe('loadScenarioFile', () => {
     const result = await loadScenarioFile(missing);
     expect(result.ok).toBe(false);
     if (!result.ok)
-      expect(result.errors[0]).toMatchObject({
+      expect(result.error.errors[0]).toMatchObject({
         code: 'READ_FAILED',
         line: 1,
         col: 1,

@@ -8,8 +8,8 @@ const lines = (...text: string[]): string => `${text.join('\n')}\n`;
 
 function scenarioOf(...text: string[]): Scenario {
   const result = loadScenario(lines(...text), 'test.yaml');
-  if (!result.ok) throw new Error(result.errors.map((e) => e.text).join('\n'));
-  return result.scenario;
+  if (!result.ok) throw new Error(result.error.errors.map((e) => e.text).join('\n'));
+  return result.value;
 }
 
 interface Call {

@@ -22,14 +22,14 @@ describe('SessionTokens: lifetime', () => {
     const { tokens, clock } = setup();
     const token = tokens.issue('root');
     clock.advance(14_999);
-    expect(tokens.consume(token)).toEqual({ ok: true, username: 'root' });
+    expect(tokens.consume(token)).toEqual({ ok: true, value: 'root' });
   });
 
   it('is expired exactly 15 000 ms after issue', () => {
     const { tokens, clock } = setup();
     const token = tokens.issue('root');
     clock.advance(15_000);
-    expect(tokens.consume(token)).toEqual({ ok: false, reason: 'expired' });
+    expect(tokens.consume(token)).toEqual({ ok: false, error: { code: 'expired', message: 'session token expired' } });
   });
 
   it('stays refused after an expired attempt', () => {
@@ -48,7 +48,7 @@ describe('SessionTokens: lifetime', () => {
     clock.advance(999);
     expect(tokens.consume(early).ok).toBe(true);
     clock.advance(1);
-    expect(tokens.consume(late)).toEqual({ ok: false, reason: 'expired' });
+    expect(tokens.consume(late)).toEqual({ ok: false, error: { code: 'expired', message: 'session token expired' } });
   });
 
   it('refuses an expired token even after other tokens were issued in between', () => {
@@ -64,8 +64,8 @@ describe('SessionTokens: single use', () => {
   it('refuses a second use as reused', () => {
     const { tokens } = setup();
     const token = tokens.issue('root');
-    expect(tokens.consume(token)).toEqual({ ok: true, username: 'root' });
-    expect(tokens.consume(token)).toEqual({ ok: false, reason: 'reused' });
+    expect(tokens.consume(token)).toEqual({ ok: true, value: 'root' });
+    expect(tokens.consume(token)).toEqual({ ok: false, error: { code: 'reused', message: 'session token reused' } });
   });
 
   it('still says reused after other tokens were issued', () => {
@@ -74,21 +74,24 @@ describe('SessionTokens: single use', () => {
     tokens.consume(token);
     clock.advance(10_000);
     tokens.issue('other');
-    expect(tokens.consume(token)).toEqual({ ok: false, reason: 'reused' });
+    expect(tokens.consume(token)).toEqual({ ok: false, error: { code: 'reused', message: 'session token reused' } });
   });
 
   it('refuses a token it never issued as unknown', () => {
     const { tokens } = setup();
-    expect(tokens.consume('AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).toEqual({ ok: false, reason: 'unknown' });
-    expect(tokens.consume('')).toEqual({ ok: false, reason: 'unknown' });
+    expect(tokens.consume('AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).toEqual({
+      ok: false,
+      error: { code: 'unknown', message: 'session token unknown' },
+    });
+    expect(tokens.consume('')).toEqual({ ok: false, error: { code: 'unknown', message: 'session token unknown' } });
   });
 
   it('remembers the user each token was issued to', () => {
     const { tokens } = setup();
     const a = tokens.issue('alice');
     const b = tokens.issue('bob');
-    expect(tokens.consume(b)).toEqual({ ok: true, username: 'bob' });
-    expect(tokens.consume(a)).toEqual({ ok: true, username: 'alice' });
+    expect(tokens.consume(b)).toEqual({ ok: true, value: 'bob' });
+    expect(tokens.consume(a)).toEqual({ ok: true, value: 'alice' });
   });
 
   it('counts pending tokens: issued, neither used nor expired', () => {

@@ -22,7 +22,7 @@ function accepted(rawPath: string): SwiftPath {
   const result = parseSwiftPath(rawPath);
   if (!result.ok)
     throw new Error(
-      `expected ${JSON.stringify(rawPath)} to be accepted: ${result.refusal.status} ${result.refusal.message}`,
+      `expected ${JSON.stringify(rawPath)} to be accepted: ${result.error.status} ${result.error.message}`,
     );
   return result.value;
 }
@@ -31,22 +31,20 @@ function refused(rawPath: string): SwiftRefusal {
   const result = parseSwiftPath(rawPath);
   if (result.ok)
     throw new Error(`expected ${JSON.stringify(rawPath)} to be refused, got ${JSON.stringify(result.value)}`);
-  return result.refusal;
+  return result.error;
 }
 
 function query(text: string, accept?: string): ListingQuery {
   const result = parseListingQuery(new URLSearchParams(text), accept);
   if (!result.ok)
-    throw new Error(
-      `expected ${JSON.stringify(text)} to be accepted: ${result.refusal.status} ${result.refusal.message}`,
-    );
+    throw new Error(`expected ${JSON.stringify(text)} to be accepted: ${result.error.status} ${result.error.message}`);
   return result.value;
 }
 
 function queryRefusal(text: string, accept?: string): SwiftRefusal {
   const result = parseListingQuery(new URLSearchParams(text), accept);
   if (result.ok) throw new Error(`expected ${JSON.stringify(text)} to be refused, got ${JSON.stringify(result.value)}`);
-  return result.refusal;
+  return result.error;
 }
 
 /** A listing query with the defaults of an empty query string, overridden by `overrides`. */
@@ -307,9 +305,9 @@ describe('parseSwiftPath: properties', () => {
       fc.property(anyPath, (path) => {
         const result = parseSwiftPath(path);
         if (!result.ok) {
-          expect([400, 404]).toContain(result.refusal.status);
-          expect(result.refusal.message.length).toBeGreaterThan(0);
-          if (!path.startsWith('/v1/')) expect(result.refusal.status).toBe(404);
+          expect([400, 404]).toContain(result.error.status);
+          expect(result.error.message.length).toBeGreaterThan(0);
+          if (!path.startsWith('/v1/')) expect(result.error.status).toBe(404);
         } else {
           expect(path.startsWith('/v1/')).toBe(true);
         }

@@ -30,7 +30,7 @@ export async function accountOperation(
   if (req.method !== 'GET')
     return sendError(req, res, 405, `Method ${req.method} is not allowed on an account`, { Allow: 'GET, HEAD' });
   const listing = parseListingQuery(query, req.headers.accept);
-  if (!listing.ok) return sendError(req, res, listing.refusal.status, listing.refusal.message);
+  if (!listing.ok) return sendError(req, res, listing.error.status, listing.error.message);
   const entries = selectListing(containers, listing.value);
   if (listing.value.format === 'json') {
     const json = entries.map((e) =>
@@ -79,9 +79,10 @@ export async function containerOperation(
       }
       const verdict = checkContainerWrite(container, after, registryOf(ctx, account), policyOf(ctx));
       if (!verdict.ok) {
-        if (verdict.recording) ctx.recordings.refused(account, container, verdict.message);
-        else ctx.log.info({ account, container, reason: verdict.message }, 'container refused');
-        return sendError(req, res, verdict.status, verdict.message);
+        const { recording, status, message } = verdict.error;
+        if (recording) ctx.recordings.refused(account, container, message);
+        else ctx.log.info({ account, container, reason: message }, 'container refused');
+        return sendError(req, res, status, message);
       }
       const outcome = await store.putContainer(account, container, Object.fromEntries(update.set), update.remove);
       ctx.recordings.containerWritten(account, container, after);
@@ -101,7 +102,7 @@ export async function containerOperation(
       };
       if (req.method === 'HEAD') return sendEmpty(res, 204, headers);
       const listing = parseListingQuery(query, req.headers.accept);
-      if (!listing.ok) return sendError(req, res, listing.refusal.status, listing.refusal.message);
+      if (!listing.ok) return sendError(req, res, listing.error.status, listing.error.message);
       const entries = selectListing(store.objects(account, container), listing.value);
       if (listing.value.format === 'json') {
         const json = entries.map((e) =>

@@ -18,20 +18,14 @@ export function faultsRouter(ctx: DestinationContext): Router {
   router.get('/', (_req, res) => reply(res));
   router.put('/', json, (req, res) => {
     if (!Array.isArray(req.body)) return void res.status(400).json({ error: 'PUT a JSON list of fault rules' });
-    try {
-      ctx.faults.replace(req.body as unknown[] as never[]);
-    } catch (err) {
-      return void res.status(400).json({ error: (err as Error).message });
-    }
+    const replaced = ctx.faults.replace(req.body as unknown[]);
+    if (!replaced.ok) return void res.status(400).json({ error: replaced.error.message });
     ctx.log.info({ faults: ctx.faults.list() }, 'fault rules replaced');
     reply(res);
   });
   router.post('/', json, (req, res) => {
-    try {
-      ctx.faults.add(req.body as never);
-    } catch (err) {
-      return void res.status(400).json({ error: (err as Error).message });
-    }
+    const added = ctx.faults.add(req.body as unknown);
+    if (!added.ok) return void res.status(400).json({ error: added.error.message });
     ctx.log.info({ faults: ctx.faults.list() }, 'fault rule added');
     reply(res, 201);
   });

@@ -40,7 +40,7 @@ export async function objectOperation(
       return getObject(ctx, req, res, container, object, caller);
     case 'DELETE': {
       const verdict = checkObjectDelete(container, object);
-      if (!verdict.ok) return sendError(req, res, verdict.status, verdict.message);
+      if (!verdict.ok) return sendError(req, res, verdict.error.status, verdict.error.message);
       if (!(await ctx.store.deleteObject(caller.account, container, object)))
         return sendError(req, res, 404, 'Not Found');
       return sendEmpty(res, 204);
@@ -90,9 +90,10 @@ async function putObject(
     policyOf(ctx),
   );
   if (!verdict.ok) {
-    if (verdict.recording) ctx.recordings.refused(account, container, verdict.message, 'clip');
-    else log.info({ ...where, status: verdict.status, reason: verdict.message }, 'PUT refused');
-    return sendError(req, res, verdict.status, verdict.message);
+    const { recording, status, message } = verdict.error;
+    if (recording) ctx.recordings.refused(account, container, message, 'clip');
+    else log.info({ ...where, status, reason: message }, 'PUT refused');
+    return sendError(req, res, status, message);
   }
   const quotaLeft = options.quotaBytes - store.bytesUsed(account) + (existing?.bytes ?? 0);
   if (contentLength !== undefined && contentLength > quotaLeft) {
@@ -110,16 +111,18 @@ async function putObject(
     quotaLeft,
   });
   if (!outcome.ok) {
-    log[outcome.reason === 'aborted' ? 'info' : 'warn']({ ...where, reason: outcome.message }, 'PUT stored nothing');
+    const { code, message } = outcome.error;
+    log[code === 'aborted' ? 'info' : 'warn']({ ...where, reason: message }, 'PUT stored nothing');
     if (!res.writable || res.destroyed || !res.socket || res.socket.destroyed) return;
-    return sendError(req, res, PUT_FAILURE_STATUS[outcome.reason], outcome.message);
+    return sendError(req, res, PUT_FAILURE_STATUS[code], message);
   }
-  ctx.recordings.objectStored(account, container, outcome.record);
-  log.debug({ ...where, bytes: outcome.record.bytes, etag: outcome.record.etag }, 'object stored');
+  const { record } = outcome.value;
+  ctx.recordings.objectStored(account, container, record);
+  log.debug({ ...where, bytes: record.bytes, etag: record.etag }, 'object stored');
   sendEmpty(res, 201, {
-    ETag: outcome.record.etag,
-    'Last-Modified': httpDate(outcome.record.lastModified),
-    'X-Timestamp': swiftTimestamp(outcome.record.lastModified),
+    ETag: record.etag,
+    'Last-Modified': httpDate(record.lastModified),
+    'X-Timestamp': swiftTimestamp(record.lastModified),
   });
 }
 
@@ -142,8 +145,9 @@ async function postObject(
     policyOf(ctx),
   );
   if (!verdict.ok) {
-    ctx.log.info({ account, container, object, status: verdict.status, reason: verdict.message }, 'POST refused');
-    return sendError(req, res, verdict.status, verdict.message);
+    const { status, message } = verdict.error;
+    ctx.log.info({ account, container, object, status, reason: message }, 'POST refused');
+    return sendError(req, res, status, message);
   }
   const contentType = req.headers['content-type'];
   const updated = await ctx.store.postObject(

@@ -22,13 +22,13 @@ export function recordingsPage(ctx: DestinationContext): RequestHandler {
   return (req, res) => {
     const verdict = authenticator.verify(req);
     if (!verdict.ok) {
-      ctx.log.info({ path: req.originalUrl, reason: verdict.reason }, 'recordings page: login refused');
-      const answer = authenticator.unauthorized(req, verdict.stale);
+      ctx.log.info({ path: req.originalUrl, reason: verdict.error.message }, 'recordings page: login refused');
+      const answer = authenticator.unauthorized(req, verdict.error.stale);
       res.writeHead(answer.status, answer.headers);
       res.end(answer.body);
       return;
     }
-    const user = ctx.options.users.find((u) => u.user === verdict.account?.name);
+    const user = ctx.options.users.find((u) => u.user === verdict.value.account?.name);
     const account = user?.account ?? '';
     const body = page(account, ctx.recordings.list(account), ctx.store.containers(account).length);
     res.writeHead(200, {

@@ -23,37 +23,31 @@ export function storageRoute(ctx: DestinationContext): RequestHandler {
     const parsed = parseSwiftPath(q < 0 ? target : target.slice(0, q));
     const query = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
     if (!parsed.ok) {
-      ctx.log.info({ method: req.method, path: target, reason: parsed.refusal.message }, 'request refused: bad path');
-      sendError(req, res, parsed.refusal.status, parsed.refusal.message);
+      ctx.log.info({ method: req.method, path: target, reason: parsed.error.message }, 'request refused: bad path');
+      sendError(req, res, parsed.error.status, parsed.error.message);
       return;
     }
     const path = parsed.value;
     const tokenHeader = req.headers['x-auth-token'] ?? req.headers['x-storage-token'];
     const verdict = ctx.tokens.verify(Array.isArray(tokenHeader) ? tokenHeader[0] : tokenHeader);
     if (!verdict.ok) {
-      ctx.log.info({ method: req.method, path: target, reason: verdict.reason }, 'request refused: token');
-      sendError(
-        req,
-        res,
-        401,
-        verdict.reason === 'missing'
-          ? 'Unauthorized: X-Auth-Token is required'
-          : `Unauthorized: the token is ${verdict.reason}; authenticate again`,
-      );
+      ctx.log.info({ method: req.method, path: target, reason: verdict.error.code }, 'request refused: token');
+      sendError(req, res, 401, verdict.error.message);
       return;
     }
-    if (verdict.account !== path.account) {
-      ctx.log.info({ method: req.method, path: target, user: verdict.user }, 'request refused: another account');
-      sendError(req, res, 403, `Forbidden: the token is for account ${verdict.account}`);
+    const owner = verdict.value;
+    if (owner.account !== path.account) {
+      ctx.log.info({ method: req.method, path: target, user: owner.user }, 'request refused: another account');
+      sendError(req, res, 403, `Forbidden: the token is for account ${owner.account}`);
       return;
     }
-    if (verdict.readOnly && WRITES.has(req.method)) {
-      ctx.log.info({ method: req.method, path: target, user: verdict.user }, 'request refused: read-only user');
-      sendError(req, res, 403, `Forbidden: user ${verdict.user} is read-only`);
+    if (owner.readOnly && WRITES.has(req.method)) {
+      ctx.log.info({ method: req.method, path: target, user: owner.user }, 'request refused: read-only user');
+      sendError(req, res, 403, `Forbidden: user ${owner.user} is read-only`);
       return;
     }
-    (res.locals as RequestLocals).user = verdict.user;
-    dispatch(ctx, req, res, path, query, { account: verdict.account, user: verdict.user }).catch((err: Error) => {
+    (res.locals as RequestLocals).user = owner.user;
+    dispatch(ctx, req, res, path, query, { account: owner.account, user: owner.user }).catch((err: Error) => {
       ctx.log.error({ method: req.method, path: target, err: err.message }, 'request failed');
       sendError(req, res, 500, 'Internal Server Error');
     });

@@ -20,9 +20,17 @@ import type { Clock } from '../../base/clock';
 import type { Logger } from '../../base/log';
 import { compareNames } from '../../protocol/swift';
 import { DirectorySyncs, writeFileAtomic } from '../../base/atomic-file';
+import { fail, ok, type Result } from '../../base/result';
 import { KeyedLock } from './keyed-lock';
 import { Md5WorkerPool } from './md5-pool';
-import { type BodyLimits, type OpenWrite, type PutFailure, putFailure, receiveBody } from './receive-body';
+import {
+  type BodyLimits,
+  type OpenWrite,
+  type PutError,
+  type PutFailure,
+  putFailure,
+  receiveBody,
+} from './receive-body';
 
 /** Metadata as stored: lower-case name -> value as sent. */
 export type StoredMetadata = Record<string, string>;
@@ -49,10 +57,8 @@ export interface ContainerRecord {
   bytes: number;
 }
 
-/** The result of {@link ObjectStore.putObject}. */
-export type PutOutcome =
-  | { ok: true; record: ObjectRecord; replaced: ObjectRecord | undefined }
-  | { ok: false; reason: PutFailure; message: string };
+/** The result of {@link ObjectStore.putObject}: the new record and the one it replaced, or why nothing was stored. */
+export type PutOutcome = Result<{ record: ObjectRecord; replaced: ObjectRecord | undefined }, PutError>;
 
 /** What a PUT brings besides its body. */
 export interface PutRequest extends BodyLimits {
@@ -64,7 +70,7 @@ export interface PutRequest extends BodyLimits {
   contentLength?: number;
 }
 
-export type { OpenWrite, PutFailure };
+export type { OpenWrite, PutError, PutFailure };
 
 /** Store set-up. */
 export interface ObjectStoreOptions {
@@ -200,14 +206,14 @@ export class ObjectStore {
     request: PutRequest,
   ): Promise<PutOutcome> {
     const owner = this.account(account);
-    if (!owner.containers.has(container)) return { ok: false, reason: 'no-container', message: 'Container not found' };
+    if (!owner.containers.has(container)) return fail('no-container', 'Container not found');
     const objectsDir = join(owner.dir, fileKey(container), 'objects');
     const key = fileKey(name);
     const id = randomBytes(8).toString('hex');
     const part = join(objectsDir, `.${key}.${id}.part`);
     const received = await receiveBody(body, part, request, this.md5, this.options.openWrite);
     if (!received.ok) return received;
-    const { bytes, etag } = received;
+    const { bytes, etag } = received.value;
     const refusal =
       request.contentLength !== undefined && bytes !== request.contentLength
         ? lengthMismatch(bytes, request.contentLength)
@@ -222,7 +228,7 @@ export class ObjectStore {
       const record = owner.containers.get(container);
       if (!record) {
         await rm(part, { force: true });
-        return { ok: false, reason: 'no-container', message: 'Container was deleted during the upload' } as const;
+        return fail('no-container', 'Container was deleted during the upload');
       }
       const dataFile = `${key}.${id}.data`;
       const object: ObjectRecord = {
@@ -246,7 +252,7 @@ export class ObjectStore {
       const replaced = record.objects.get(name);
       this.commit(record, object, replaced);
       if (replaced) await rm(join(objectsDir, replaced.dataFile), { force: true });
-      return { ok: true, record: object, replaced } as const;
+      return ok({ record: object, replaced });
     });
   }
 
@@ -399,9 +405,9 @@ function mergeMetadata(current: StoredMetadata, set: StoredMetadata, remove: rea
 }
 
 function lengthMismatch(bytes: number, expected: number): PutOutcome {
-  return { ok: false, reason: 'length-mismatch', message: `body ended after ${bytes} of ${expected} bytes` };
+  return fail('length-mismatch', `body ended after ${bytes} of ${expected} bytes`);
 }
 
 function etagMismatch(): PutOutcome {
-  return { ok: false, reason: 'etag-mismatch', message: 'Unprocessable Entity: the body does not match the ETag sent' };
+  return fail('etag-mismatch', 'Unprocessable Entity: the body does not match the ETag sent');
 }

@@ -7,6 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { type Err, type ErrorInfo, fail, ok, type Result } from '../../base/result';
 import type { Md5WorkerPool } from './md5-pool';
 
 /** Why a PUT stored nothing. */
@@ -24,8 +25,11 @@ export interface BodyLimits {
   quotaLeft: number;
 }
 
+/** Why a PUT stored nothing (the code) and what to tell the client. */
+export type PutError = ErrorInfo<PutFailure>;
+
 /** A body on disk with its size and MD5, or why not. */
-export type Received = { ok: true; bytes: number; etag: string } | { ok: false; reason: PutFailure; message: string };
+export type Received = Result<{ bytes: number; etag: string }, PutError>;
 
 /**
  * Writes the body into the part file and fsyncs it, computing its MD5 meanwhile.
@@ -103,7 +107,7 @@ export async function receiveBody(
       await rm(part, { force: true });
       throw digest.reason;
     }
-    return { ok: true, bytes, etag: digest.value };
+    return ok({ bytes, etag: digest.value });
   } finally {
     await writer.close();
   }
@@ -187,23 +191,18 @@ async function fsyncFile(path: string): Promise<void> {
 }
 
 /** Maps an error of receiving or committing a body to its failure; rethrows what is not one. */
-export function putFailure(err: unknown, bytes: number): { ok: false; reason: PutFailure; message: string } {
+export function putFailure(err: unknown, bytes: number): Err<PutError> {
   if (err instanceof StoreRefusal)
-    return {
-      ok: false,
-      reason: err.reason,
-      message: err.reason === 'quota' ? 'Quota exceeded' : 'Your request is too large.',
-    };
+    return fail(err.reason, err.reason === 'quota' ? 'Quota exceeded' : 'Your request is too large.');
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOSPC' || code === 'EDQUOT')
-    return { ok: false, reason: 'disk-full', message: 'Insufficient Storage' };
+  if (code === 'ENOSPC' || code === 'EDQUOT') return fail('disk-full', 'Insufficient Storage');
   if (
     code === 'ERR_STREAM_PREMATURE_CLOSE' ||
     code === 'ECONNRESET' ||
     code === 'ECONNABORTED' ||
     (err as Error).message === 'aborted'
   ) {
-    return { ok: false, reason: 'aborted', message: `upload interrupted after ${bytes} bytes` };
+    return fail('aborted', `upload interrupted after ${bytes} bytes`);
   }
   throw err;
 }

@@ -349,13 +349,13 @@ describe('ObjectStore with MD5 workers', () => {
         Readable.from(cut(body, [65_536, 1000]), { objectMode: false }),
         { ...request, contentLength: size, expectedEtag: md5(body) },
       );
-      expect(outcome.ok && outcome.record.etag).toBe(md5(body));
+      expect(outcome.ok && outcome.value.record.etag).toBe(md5(body));
     }
     const wrong = await store.putObject('AUTH_test', 'clips', 'wrong', Readable.from([randomBytes(100_000)]), {
       ...request,
       expectedEtag: EMPTY_MD5,
     });
-    expect(wrong).toMatchObject({ ok: false, reason: 'etag-mismatch' });
+    expect(wrong).toMatchObject({ ok: false, error: { code: 'etag-mismatch' } });
     expect(objectFiles().filter((f) => f.includes('wrong'))).toEqual([]);
   });
 
@@ -384,7 +384,7 @@ describe('ObjectStore with MD5 workers', () => {
     expect(store.object('AUTH_test', 'clips', 'crashed')).toBeUndefined();
     const data = randomBytes(1024 * 1024);
     const outcome = await store.putObject('AUTH_test', 'clips', 'after', Readable.from([data]), request);
-    expect(outcome.ok && outcome.record.etag).toBe(md5(data));
+    expect(outcome.ok && outcome.value.record.etag).toBe(md5(data));
   });
 
   it('an aborted upload leaves no file and no job behind', async () => {
@@ -398,7 +398,7 @@ describe('ObjectStore with MD5 workers', () => {
       },
     });
     const outcome = await store.putObject('AUTH_test', 'clips', 'cut', body, request);
-    expect(outcome).toMatchObject({ ok: false, reason: 'aborted' });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'aborted' } });
     expect(objectFiles()).toEqual([]);
     expect(shared.jobs).toBe(0);
   });
@@ -414,7 +414,7 @@ describe('ObjectStore with MD5 workers', () => {
       },
     });
     const outcome = await store.putObject('AUTH_test', 'clips', 'big', body, { ...request, maxBytes: 1024 * 1024 });
-    expect(outcome).toMatchObject({ ok: false, reason: 'too-large' });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'too-large' } });
     expect(sent).toBe(20);
     expect(objectFiles()).toEqual([]);
   });

@@ -1,0 +1,36 @@
+/** The findings as people read them after the upload table. */
+import type { Finding, SeenRequest } from './finding';
+
+/** The findings as a pass/fail list, one line each (PASS, FAIL, or WARN for a failed advisory check), and a summary line. */
+export function formatFindings(findings: Finding[]): string {
+  const width = Math.max(0, ...findings.map((f) => f.id.length));
+  return [...findings.map((f) => findingLine(f, width)), summaryLine(findings)].join('\n');
+}
+
+/** One finding on one line: its detail is flattened, so the list stays one check per line. */
+function findingLine(finding: Finding, width: number): string {
+  const detail = finding.detail ? `: ${finding.detail.replace(/\s*\n\s*/g, ' ')}` : '';
+  return `${mark(finding)}  ${finding.id.padEnd(width)}  ${finding.title}${detail}${requestText(finding.request)}`;
+}
+
+/** A failed advisory check warns instead of failing: it does not fail the run. */
+function mark(finding: Finding): 'PASS' | 'WARN' | 'FAIL' {
+  if (finding.passed) return 'PASS';
+  return finding.advisory ? 'WARN' : 'FAIL';
+}
+
+/** ` [PUT /path -> 201]`, so the request that showed a finding can be found in the log. */
+function requestText(request: SeenRequest | undefined): string {
+  if (!request) return '';
+  const status = request.status === undefined ? '' : ` -> ${request.status}`;
+  return ` [${request.method} ${request.path}${status}]`;
+}
+
+/** `FAIL: 18 passed, 2 failed, 1 advisory warning (21 checks)`: the verdict first. */
+function summaryLine(findings: Finding[]): string {
+  const failed = findings.filter((f) => !f.passed && !f.advisory).length;
+  const warned = findings.filter((f) => !f.passed && f.advisory).length;
+  const passed = findings.length - failed - warned;
+  const warnings = warned ? `, ${warned} advisory warning${warned === 1 ? '' : 's'}` : '';
+  return `${failed ? 'FAIL' : 'PASS'}: ${passed} passed, ${failed} failed${warnings} (${findings.length} checks)`;
+}

@@ -1,0 +1,42 @@
+/**
+ * A probe must end "not transferred" by a 400. Re-uploading it as rejected content is
+ * what a body worn system does; that upload is judged like any other.
+ */
+import type { UploadReport } from '../body-worn-system';
+import type { FailedRequest } from '../upload-recording';
+import { type Check, fail, type Finding, pass, type SeenRequest } from './finding';
+import type { Probe } from './probes';
+
+const PROBE_TITLES: Record<Probe, string> = {
+  'unknown-user': 'a recording of an unknown user is answered 400',
+  'unknown-device': 'a recording of an unknown camera is answered 400',
+  'no-duration': 'a clip without duration (StopTime = StartTime) is answered 400',
+};
+
+/** How one probe ended: refused with 400, accepted, or failed some other way. */
+export function probeFinding(probe: Probe, report: UploadReport): Finding {
+  const check: Check = { id: `probe.${probe}`, title: PROBE_TITLES[probe] };
+  const r = report.recordings.find((x) => x.probe === probe);
+  if (!r) return fail(check, 'the probe was not uploaded');
+  const request = seenRequest(r.request);
+  if (r.status === 'not transferred' && r.request?.status === 400) {
+    const rejected = r.rejectedContent
+      ? `; then re-uploaded as rejected content ${r.rejectedContent} (StoreRejectedContent), as a body worn system does`
+      : '';
+    return pass(check, `${r.container}: 400${rejected}`, request);
+  }
+  if (r.status === 'transferred')
+    return fail(check, `${r.container} was accepted: every request answered 2xx`, {
+      method: 'PUT',
+      path: `/${encodeURIComponent(r.container)}`,
+    });
+  return fail(check, `${r.container}: ${r.request?.status ?? r.request?.message ?? 'failed'} instead of 400`, request);
+}
+
+/** The request that decided a recording, without its message (the detail says what matters). */
+function seenRequest(failed: FailedRequest | undefined): SeenRequest | undefined {
+  if (!failed) return undefined;
+  const request: SeenRequest = { method: failed.method, path: failed.path };
+  if (failed.status !== undefined) request.status = failed.status;
+  return request;
+}

@@ -1,0 +1,92 @@
+/**
+ * The conformance run: the body worn system uploads as usual (plus the probes) while
+ * every exchange is collected; the checks then read those exchanges, and make requests
+ * of their own only for what the exchanges cannot show.
+ */
+import { type BodyWornOptions, runBodyWornSystem, type UploadReport } from '../body-worn-system';
+import type { ExpandedPlan } from '../expand-plan';
+import { DEFAULT_PLAN, PlanSchema } from '../plan';
+import { type Exchange, SwiftClient } from '../swift-client';
+import { authFindings } from './auth-findings';
+import { sortFindings } from './check-ids';
+import { emptyReport } from './empty-report';
+import { etagFinding } from './etag-finding';
+import type { Finding } from './finding';
+import { metadataFindings, storedUser } from './metadata-findings';
+import { missingTokenFinding } from './missing-token';
+import { probeFinding } from './probe-findings';
+import { PROBES, probeRecordings, withRegistrations } from './probes';
+import { renameFinding } from './rename-finding';
+import { missingObjectFinding } from './status-finding';
+import { systemFindings } from './system-findings';
+import { completedFinding, stoppedFinding } from './upload-findings';
+import { writeStatusFindings } from './write-findings';
+
+/** The upload's report, the findings, and whether every non-advisory finding passed. */
+export interface ConformanceResult {
+  report: UploadReport;
+  findings: Finding[];
+  passed: boolean;
+}
+
+/**
+ * Runs the body worn system over the plan plus the probes, collecting every exchange
+ * (the caller's `onExchange` still hears each), then checks the destination. A run
+ * that cannot start (e.g. no `X-Storage-Url`) gives findings too, not an exception.
+ */
+export async function runConformance(options: BodyWornOptions): Promise<ConformanceResult> {
+  const exchanges: Exchange[] = [];
+  const onExchange = (exchange: Exchange): void => {
+    exchanges.push(exchange);
+    options.onExchange?.(exchange);
+  };
+  const now = options.now ?? Date.now;
+  let expanded: ExpandedPlan | undefined;
+  let report: UploadReport;
+  try {
+    report = await runBodyWornSystem({
+      ...options,
+      plan: withRegistrations(options.plan ?? PlanSchema.parse(DEFAULT_PLAN)),
+      onExchange,
+      extraRecordings: (plan) => {
+        expanded = plan;
+        return [
+          ...(options.extraRecordings?.(plan) ?? []),
+          ...probeRecordings(plan, now(), options.connection.ContainerType),
+        ];
+      },
+    });
+  } catch (err) {
+    const findings = [...authFindings(exchanges), stoppedFinding(err as Error)];
+    return { report: emptyReport(exchanges), findings, passed: false };
+  }
+  // The auth findings read the run's exchanges only; the write findings also count the checks' own requests.
+  const findings = authFindings(exchanges);
+  findings.push(...(await requestFindings({ ...options, onExchange }, exchanges, report, expanded)));
+  findings.push(...writeStatusFindings(exchanges, report), etagFinding(exchanges, expanded));
+  findings.push(...PROBES.map((probe) => probeFinding(probe, report)), completedFinding(report));
+  sortFindings(findings);
+  return { report, findings, passed: findings.every((f) => f.passed || f.advisory === true) };
+}
+
+/** The checks that need requests of their own, made after the upload with a fresh client whose exchanges are collected too. */
+async function requestFindings(
+  options: BodyWornOptions,
+  exchanges: Exchange[],
+  report: UploadReport,
+  plan: ExpandedPlan | undefined,
+): Promise<Finding[]> {
+  const { connection, retry, sleep, random, onExchange } = options;
+  const client = new SwiftClient({ connection, retry, sleep, random, onExchange });
+  try {
+    const findings = await systemFindings(client, exchanges, report, connection);
+    const user = storedUser(exchanges, report, plan);
+    findings.push(...(await metadataFindings(client, exchanges, report, user)));
+    findings.push(await renameFinding(client, user));
+    findings.push(await missingTokenFinding(report.storageUrl, connection));
+    findings.push(await missingObjectFinding(client));
+    return findings;
+  } finally {
+    client.close();
+  }
+}
