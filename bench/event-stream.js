@@ -81,7 +81,7 @@ function intEnv(name, fallback) {
 // ---- workload ------------------------------------------------------------------
 
 /** The scenario player's seeded PRNG, so every run (and every machine) gets the same event sequence. */
-const { seededRandom } = require(path.join(DIST, 'scenario', 'random.js'));
+const { seededRandom } = require(path.join(DIST, 'base', 'random.js'));
 
 /**
  * The topic mix: weight (percent) and a message maker. About 60% of the traffic is

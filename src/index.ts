@@ -4,17 +4,31 @@
  *
  * @example
  * ```ts
- * import { startDevice } from 'bwc-emu';
- * const device = await startDevice();          // free port, root / pass
- * // ... point your client at device.url ...
- * await device.close();
+ * import { startEmulator } from 'bwc-emu';
+ * const emulator = await startEmulator({ scenarios: ['motion'] });   // free port, root / pass
+ * const device = emulator.devices[0].device;
+ * // ... point your client at device.urls.eventStream ...
+ * await emulator.close();
  * ```
  */
+
+// The emulator: devices playing scenarios, watched files (what `bwc-emu` runs)
+export { startEmulator } from './emulator';
+export type {
+  EmulatedDevice,
+  EmulatorHandle,
+  EmulatorOptions,
+  LoadedScenario,
+  ScenarioReload,
+  ScenarioSource,
+} from './emulator';
 
 // Devices
 export { startDevice } from './device/device';
 export type { DeviceHandle } from './device/device';
-export type { DeviceOptions } from './device/device-options';
+export { DEFAULT_INITIAL_STATES } from './device/device-options';
+export type { DeviceOptions, InitialState } from './device/device-options';
+export type { DevicePaths, DeviceUrls } from './device/endpoints';
 export { DEFAULT_FLAGS } from './device/feature-flags';
 export type { FlagDefinition, FlagState } from './device/feature-flags';
 export type { TlsMaterial } from './base/tls';
@@ -42,6 +56,7 @@ export type { DestinationHandle } from './destination/destination';
 export { DEFAULT_CATEGORIES, DEFAULT_DESTINATION_USER } from './destination/destination-options';
 export type { DestinationOptions, DestinationUser, ResolvedUser } from './destination/destination-options';
 export type { FaultRule } from './destination/faults';
+export type { OpenWrite } from './destination/store/receive-body';
 export type { RecordingInfo, RecordingStatus } from './destination/recordings';
 export { buildConnectionFile } from './protocol/connection-file';
 export type { ConnectionFile } from './protocol/connection-file';
@@ -59,7 +74,7 @@ export { DEFAULT_PLAN, loadPlan, loadPlanFile, PlanSchema } from './bws/plan';
 export type { LoadPlanResult, Plan, PlanInput, PlanRecording } from './bws/plan';
 export type { ExpandedPlan, PlannedRecording } from './bws/expand-plan';
 export type { FailedRequest, RecordingReport, RecordingStatus as UploadStatus } from './bws/upload-recording';
-export { DEFAULT_RETRY } from './bws/swift-client';
+export { DEFAULT_RETRY, SwiftClientError } from './bws/swift-client';
 export type { Exchange, RetryPolicy } from './bws/swift-client';
 
 // Authentication
@@ -82,4 +97,5 @@ export type { Clock } from './base/clock';
 export { EmulatorError, ERROR_CODES } from './base/errors';
 export type { EmulatorErrorCode } from './base/errors';
 export type { ErrorInfo, Result } from './base/result';
-export type { Logger, LogLevel } from './base/log';
+export { createLogger } from './base/log';
+export type { Logger, LoggerOptions, LogLevel } from './base/log';

@@ -7,7 +7,7 @@
  *
  * Regenerate after changing a zod schema:
  *   npm run schema
- * (test/unit/base/json-schema.test.ts fails while a committed file is not current).
+ * (test/unit/scenario/schema.test.ts fails while a committed file is not current).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -17,7 +17,7 @@
  */
 import { EmulatorError } from '../base/errors';
 import type { NotificationMessage } from '../events/content-filter';
-import { seededRandom } from './random';
+import { seededRandom } from '../base/random';
 import { realScheduler, type Scheduler } from './scheduler';
 import type { EmitAction, Scenario, StateAction, Step } from './schema';
 

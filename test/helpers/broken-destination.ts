@@ -15,8 +15,7 @@ import {
   type OutgoingHttpHeaders,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DestinationHandle } from '../../src/destination/destination';
-import type { ConnectionFile } from '../../src/protocol/connection-file';
+import type { ConnectionFile, DestinationHandle } from '../../src';
 
 /** How to break the interface; every flag is off by default. */
 export interface Breakage {

@@ -8,9 +8,8 @@ import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type DestinationHandle, startDestination } from '../../src/destination/destination';
-import type { DestinationOptions } from '../../src/destination/destination-options';
 import { type HttpRequestOptions, type HttpResult, sendRequest } from './http';
+import { type DestinationHandle, type DestinationOptions, startDestination } from '../../src';
 
 /** Registers an `afterEach` that closes what the returned `start()` started and removes its data. */
 export function destinationStarter(

@@ -1,6 +1,5 @@
+import { type DeviceHandle, type DeviceOptions, startDevice } from '../../src';
 /** Devices for a test file: started on a free port, all closed after each test. */
-import { type DeviceHandle, startDevice } from '../../src/device/device';
-import type { DeviceOptions } from '../../src/device/device-options';
 
 /** Registers an `afterEach` that closes what the returned `start()` started. */
 export function deviceStarter(defaults: DeviceOptions = {}): (options?: DeviceOptions) => Promise<DeviceHandle> {

@@ -2,9 +2,8 @@
  * Digest requests the way a real client makes them: send without credentials,
  * take the 401's challenges, answer with {@link digestAuthorization}, send again.
  */
-import { type DigestAlgorithm } from '../../src/auth/digest';
-import { digestAuthorization } from '../../src/auth/digest-client';
 import { challengesOf, type HttpRequestOptions, type HttpResult, sendRequest } from './http';
+import { type DigestAlgorithm, digestAuthorization } from '../../src';
 
 /** A request plus the credentials and digest knobs to answer the challenge with. */
 export interface DigestRequestOptions extends HttpRequestOptions {

@@ -5,10 +5,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import WebSocket, { type ClientOptions } from 'ws';
-import type { DigestAlgorithm } from '../../src/auth/digest';
-import { digestAuthorization } from '../../src/auth/digest-client';
-import type { DeviceHandle } from '../../src/device/device';
 import { digestRequest } from './digest-request';
+import { type DeviceHandle, type DigestAlgorithm, digestAuthorization } from '../../src';
 
 /** How long a test waits for a message, a close or a handshake before failing. */
 export const WAIT_MS = 5000;

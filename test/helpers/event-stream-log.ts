@@ -3,8 +3,8 @@
  * for one: server-side happenings (a session closed, a client too slow) become
  * events to await instead of something to poll or sleep for.
  */
-import { createLogger, type Logger } from '../../src/base/log';
 import { WAIT_MS } from './event-stream-client';
+import { createLogger, type Logger } from '../../src';
 
 /** One parsed log entry (pino JSON line). */
 export type LogEntry = Record<string, unknown> & { msg?: string; level?: number };

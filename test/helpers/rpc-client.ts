@@ -1,8 +1,7 @@
 /** Calls a device's JSON-RPC CGI (featureflag.cgi) with digest auth and decodes the answer. */
-import type { DeviceHandle } from '../../src/device/device';
-import type { RpcResponse } from '../../src/protocol/rpc';
 import { type DigestRequestOptions, type DigestResult, digestRequest } from './digest-request';
 import type { HttpResult } from './http';
+import type { DeviceHandle, RpcResponse } from '../../src';
 
 /** An HTTP answer whose body was JSON. */
 export interface RpcResult extends DigestResult {

@@ -1,14 +1,6 @@
 /** `--check`: the conformance run passes on the reference destination and names each breakage of a broken one. */
-import {
-  CHECK_IDS,
-  CHECK_UNKNOWN_SERIAL,
-  CHECK_UNKNOWN_USER,
-  formatFindings,
-  type Finding,
-  runConformance,
-} from '../../src/bws/conformance';
-import { PlanSchema } from '../../src/bws/plan';
-import type { Exchange } from '../../src/bws/swift-client';
+import { type Exchange, type Finding, formatFindings, PlanSchema, runConformance } from '../../src';
+import { CHECK_IDS, CHECK_UNKNOWN_SERIAL, CHECK_UNKNOWN_USER } from '../../src/bws/conformance';
 import { type Breakage, type BrokenDestination, startBrokenDestination } from '../helpers/broken-destination';
 import { destinationStarter } from '../helpers/destinations';
 

@@ -1,7 +1,6 @@
 /** The simulated body worn system against the reference destination: the whole flow. */
-import { runBodyWornSystem } from '../../src/bws/body-worn-system';
-import { PlanSchema } from '../../src/bws/plan';
 import { destinationStarter } from '../helpers/destinations';
+import { PlanSchema, runBodyWornSystem } from '../../src';
 
 const start = destinationStarter();
 

@@ -10,13 +10,23 @@
 import { createHash } from 'node:crypto';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { type AddressInfo, createConnection, createServer as createTcpServer, type Socket } from 'node:net';
-import { type Progress, runBodyWornSystem, type UploadReport } from '../../src/bws/body-worn-system';
-import { parseConnectionFile, type ConnectionFile } from '../../src/protocol/connection-file';
+import {
+  type ConnectionFile,
+  type DestinationHandle,
+  type Exchange,
+  parseConnectionFile,
+  type Plan,
+  type PlanInput,
+  PlanSchema,
+  type Progress,
+  recordingContainerName,
+  type RetryPolicy,
+  runBodyWornSystem,
+  SwiftClientError,
+  type UploadReport,
+} from '../../src';
+import { seededRandom } from '../../src/base/random';
 import { clipMd5 } from '../../src/bws/media';
-import { type Plan, type PlanInput, PlanSchema } from '../../src/bws/plan';
-import { type Exchange, type RetryPolicy, SwiftClientError } from '../../src/bws/swift-client';
-import type { DestinationHandle } from '../../src/destination/destination';
-import { recordingContainerName } from '../../src/protocol/body-worn';
 import { selfSignedCertificate } from '../../src/base/tls';
 import { type ByteAnswer as Answer, destinationStarter, fetchBytes, login } from '../helpers/destinations';
 
@@ -29,18 +39,6 @@ afterEach(async () => {
 // ---------------------------------------------------------------------------
 // The body worn system's side: a plan with one known container, recorded waits,
 // a seeded random, every exchange kept.
-
-/** Seeded 0..1 numbers (mulberry32): the same seed, the same jitter. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** An hour ago, whole seconds: well inside the destination's time bounds. */
 const TRIGGER_MS = Math.floor(Date.now() / 1000) * 1000 - 3600_000;
@@ -90,7 +88,7 @@ interface RunOptions {
 function recorder(seed: number) {
   const sleeps: number[] = [];
   const exchanges: Exchange[] = [];
-  return { sleeps, exchanges, sleep: async (ms: number) => void sleeps.push(ms), random: seeded(seed) };
+  return { sleeps, exchanges, sleep: async (ms: number) => void sleeps.push(ms), random: seededRandom(seed) };
 }
 
 async function run(options: RunOptions): Promise<Run> {
@@ -112,7 +110,7 @@ async function run(options: RunOptions): Promise<Run> {
 
 /** The waits full jitter gives for retries 1..n with this seed: round(random * min(maxMs, baseMs * 2^(n-1))). */
 function expectedSleeps(seed: number, retry: RetryPolicy, retries: number): { caps: number[]; waits: number[] } {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const caps = Array.from({ length: retries }, (_, i) => Math.min(retry.maxMs, retry.baseMs * 2 ** i));
   return { caps, waits: caps.map((cap) => Math.round(random() * cap)) };
 }

@@ -8,7 +8,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { DEFAULT_PLAN, loadPlanFile, PlanSchema, PLAN_SCHEMA_FILE } from '../../src/bws/plan';
+import { DEFAULT_PLAN, loadPlanFile, PlanSchema } from '../../src';
+import { PLAN_SCHEMA_FILE } from '../../src/bws/plan';
 import { main } from '../../src/cli/main';
 import { capture } from '../helpers/cli-capture';
 import { destinationStarter } from '../helpers/destinations';

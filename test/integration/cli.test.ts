@@ -8,9 +8,9 @@ import { createServer, type Server } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startDevice } from '../../src';
 import { main } from '../../src/cli/main';
 import { capture } from '../helpers/cli-capture';
-import { startDevice } from '../../src/device/device';
 
 describe('bwc-emu command line', () => {
   it('prints the options with --help and exits 0', async () => {

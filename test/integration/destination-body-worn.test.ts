@@ -9,16 +9,16 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '../../src/base/clock';
-import type { DestinationHandle } from '../../src/destination/destination';
-import { DEFAULT_CATEGORIES } from '../../src/destination/destination-options';
-import { createLogger } from '../../src/base/log';
 import {
   CAPABILITY_NAMES,
-  CAPABILITY_SECTIONS,
   type CapabilityName,
+  createLogger,
+  DEFAULT_CATEGORIES,
+  type DestinationHandle,
+  ManualClock,
   recordingContainerName,
-} from '../../src/protocol/body-worn';
+} from '../../src';
+import { CAPABILITY_SECTIONS } from '../../src/protocol/body-worn';
 import { destinationStarter, login, type SwiftSession } from '../helpers/destinations';
 
 /** "Now" on the destination's clock: 2024-06-01T12:00:00Z. */

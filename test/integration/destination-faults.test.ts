@@ -6,10 +6,9 @@
  * sleep that records what it was asked for: no real waiting.
  */
 import { Agent } from 'node:http';
-import type { DestinationHandle } from '../../src/destination/destination';
-import type { FaultRule } from '../../src/destination/faults';
 import { destinationStarter, login } from '../helpers/destinations';
 import { type HttpResult, sendRequest } from '../helpers/http';
+import type { DestinationHandle, FaultRule } from '../../src';
 
 const start = destinationStarter();
 

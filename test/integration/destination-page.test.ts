@@ -3,12 +3,10 @@
  * and Basic challenges, the page with Basic or Digest (the login's key as the
  * password), one account's recordings only, and names HTML-escaped.
  */
-import { ManualClock } from '../../src/base/clock';
-import type { DestinationHandle } from '../../src/destination/destination';
-import { recordingContainerName } from '../../src/protocol/body-worn';
 import { destinationStarter, login, type SwiftSession } from '../helpers/destinations';
 import { digestRequest } from '../helpers/digest-request';
 import { basicAuthorization, challengesOf, sendRequest } from '../helpers/http';
+import { type DestinationHandle, ManualClock, recordingContainerName } from '../../src';
 
 const NOW = Date.UTC(2024, 5, 1, 12, 0, 0);
 const TRIGGER = NOW - 3600_000;

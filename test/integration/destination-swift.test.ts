@@ -5,10 +5,9 @@
  * name and metadata limits, 405/404, and the same over HTTPS.
  */
 import { createHash } from 'node:crypto';
-import { ManualClock } from '../../src/base/clock';
-import type { DestinationHandle } from '../../src/destination/destination';
 import { destinationStarter, login, type SwiftSession } from '../helpers/destinations';
 import { type HttpResult, sendRequest } from '../helpers/http';
+import { type DestinationHandle, ManualClock } from '../../src';
 
 const start = destinationStarter();
 

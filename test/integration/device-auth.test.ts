@@ -1,9 +1,6 @@
 /** HTTP authentication of a device's CGIs: the 401 real devices send, the modes, digest variants. */
+import { type DeviceHandle, DIGEST_ALGORITHMS, digestAuthorization, ManualClock } from '../../src';
 import { parseChallenges } from '../../src/auth/auth-params';
-import { DIGEST_ALGORITHMS } from '../../src/auth/digest';
-import { digestAuthorization } from '../../src/auth/digest-client';
-import { ManualClock } from '../../src/base/clock';
-import type { DeviceHandle } from '../../src/device/device';
 import { digestRequest, fetchChallenges } from '../helpers/digest-request';
 import { basicAuthorization, challengesOf, sendRequest } from '../helpers/http';
 import { callFeatureFlags } from '../helpers/rpc-client';

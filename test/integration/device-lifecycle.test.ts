@@ -1,10 +1,8 @@
 /** Starting and stopping a device: close is prompt, idempotent and leaves nothing open; start-up errors. */
 import { Agent } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { startDevice } from '../../src/device/device';
-import type { DeviceOptions } from '../../src/device/device-options';
-import { EmulatorError } from '../../src/base/errors';
 import { basicAuthorization, sendRequest } from '../helpers/http';
+import { type DeviceOptions, EmulatorError, startDevice } from '../../src';
 
 /** Resolves with 'closed' if `promise` settles first, 'timeout' after `ms` (the timer is always cleared). */
 async function within(promise: Promise<unknown>, ms: number): Promise<'closed' | 'timeout'> {

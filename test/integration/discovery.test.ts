@@ -2,10 +2,9 @@
  * Discovery and identity: apidiscovery.cgi, basicdeviceinfo.cgi and param.cgi, as
  * real clients call them before they open the event stream.
  */
-import { type DeviceHandle, startDevice } from '../../src/device/device';
-import type { DeviceOptions } from '../../src/device/device-options';
 import { digestRequest } from '../helpers/digest-request';
 import { sendRequest } from '../helpers/http';
+import { type DeviceHandle, type DeviceOptions, startDevice } from '../../src';
 
 const started: DeviceHandle[] = [];
 async function device(options: DeviceOptions = {}): Promise<DeviceHandle> {

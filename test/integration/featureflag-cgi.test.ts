@@ -1,9 +1,8 @@
 /** featureflag.cgi over a real socket: methods, errors, HTTP-level rules, roles. */
 import request from 'supertest';
-import { type DeviceHandle, startDevice } from '../../src/device/device';
-import { DEFAULT_FLAGS } from '../../src/device/feature-flags';
 import { basicAuthorization, sendRequest } from '../helpers/http';
 import { callFeatureFlags, parseJson, type RpcResult } from '../helpers/rpc-client';
+import { DEFAULT_FLAGS, type DeviceHandle, startDevice } from '../../src';
 
 const PATH = '/svc-cgi/featureflag.cgi';
 const ACCOUNTS = [

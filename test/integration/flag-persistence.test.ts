@@ -2,10 +2,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type DeviceHandle, startDevice } from '../../src/device/device';
-import type { DeviceOptions } from '../../src/device/device-options';
-import { createLogger } from '../../src/base/log';
 import { callFeatureFlags } from '../helpers/rpc-client';
+import { createLogger, type DeviceHandle, type DeviceOptions, startDevice } from '../../src';
 
 let stateDir: string;
 const devices: DeviceHandle[] = [];

@@ -5,11 +5,8 @@
  */
 import { Agent } from 'node:http';
 import fc from 'fast-check';
+import { DEFAULT_FLAGS, type DeviceHandle, digestAuthorization, ManualClock, startDevice } from '../../src';
 import { parseCredentials } from '../../src/auth/auth-params';
-import { digestAuthorization } from '../../src/auth/digest-client';
-import { ManualClock } from '../../src/base/clock';
-import { type DeviceHandle, startDevice } from '../../src/device/device';
-import { DEFAULT_FLAGS } from '../../src/device/feature-flags';
 import { fetchChallenges } from '../helpers/digest-request';
 import { propertyRuns } from '../helpers/fast-check-config';
 import { basicAuthorization, type HttpResult, sendRequest } from '../helpers/http';

@@ -5,11 +5,6 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DeviceHandle } from '../../src/device/device';
-import { loadScenario, loadScenarioFile } from '../../src/scenario/load';
-import { deviceOptionsForScenario, playOnDevice, type ScenarioRun } from '../../src/emulator/play-on-device';
-import { ManualScheduler } from '../../src/scenario/scheduler';
-import type { Scenario } from '../../src/scenario/schema';
 import { deviceStarter } from '../helpers/devices';
 import {
   openWithToken,
@@ -18,6 +13,16 @@ import {
   topicsDuring,
   wsUrl,
 } from '../helpers/event-stream-client';
+import {
+  type DeviceHandle,
+  deviceOptionsForScenario,
+  loadScenario,
+  loadScenarioFile,
+  ManualScheduler,
+  playOnDevice,
+  type Scenario,
+  type ScenarioRun,
+} from '../../src';
 
 const SCENARIOS = join(__dirname, '..', '..', 'scenarios');
 const start = deviceStarter();

@@ -5,10 +5,15 @@
  * No sleeps: publishing starts when the recorder says it is subscribed (and the
  * device shows a CONFIGURED session), and the recorder's clock is injected.
  */
-import type { DeviceHandle } from '../../src/device/device';
-import { DEFAULT_INITIAL_STATES } from '../../src/device/device-options';
-import { loadScenario } from '../../src/scenario/load';
-import { deviceOptionsForScenario, playOnDevice } from '../../src/emulator/play-on-device';
+import {
+  DEFAULT_INITIAL_STATES,
+  type DeviceHandle,
+  deviceOptionsForScenario,
+  loadScenario,
+  ManualScheduler,
+  playOnDevice,
+  type Scenario,
+} from '../../src';
 import {
   RecordError,
   type RecordedEvent,
@@ -16,8 +21,6 @@ import {
   type RecordOptions,
   toScenarioYaml,
 } from '../../src/scenario/recorder';
-import type { Scenario } from '../../src/scenario/schema';
-import { ManualScheduler } from '../../src/scenario/scheduler';
 import { deviceStarter } from '../helpers/devices';
 import { openWithToken, streamTarget, wsUrl } from '../helpers/event-stream-client';
 

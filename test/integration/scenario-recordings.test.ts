@@ -8,18 +8,19 @@
 import { join } from 'node:path';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { main } from '../../src/cli/main';
-import type { DeviceHandle } from '../../src/device/device';
-import { loadScenario, loadScenarioFile } from '../../src/scenario/load';
 import {
+  type DeviceHandle,
   deviceOptionsForScenario,
+  loadScenario,
+  loadScenarioFile,
+  ManualScheduler,
   playOnDevice,
   type PlayOnDeviceOptions,
+  type Scenario,
+  type ScenarioRecordingReport,
   type ScenarioRun,
-} from '../../src/emulator/play-on-device';
-import type { ScenarioRecordingReport } from '../../src/scenario/play-recordings';
-import { ManualScheduler } from '../../src/scenario/scheduler';
-import type { Scenario } from '../../src/scenario/schema';
+} from '../../src';
+import { main } from '../../src/cli/main';
 import { capture } from '../helpers/cli-capture';
 import { destinationStarter, login } from '../helpers/destinations';
 import { deviceStarter } from '../helpers/devices';

@@ -6,8 +6,7 @@
 import { mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ScenarioError } from '../../src/scenario/load';
-import type { Scenario } from '../../src/scenario/schema';
+import type { Scenario, ScenarioError } from '../../src';
 import { watchScenario, type ScenarioWatcher } from '../../src/scenario/watcher';
 
 type Call = { kind: 'valid'; file: string; scenario: Scenario } | { kind: 'invalid'; errors: ScenarioError[] };

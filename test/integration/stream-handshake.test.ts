@@ -2,8 +2,6 @@
  * The event stream handshake over real sockets: digest (MD5, SHA-256), session
  * tokens, the exact 401 answer, the guard clauses, and permessage-deflate.
  */
-import { ManualClock } from '../../src/base/clock';
-import { type DeviceHandle, startDevice } from '../../src/device/device';
 import {
   fetchToken,
   handshake,
@@ -16,7 +14,7 @@ import {
   wsUrl,
 } from '../helpers/event-stream-client';
 import { acceptFor, handshakeText, RawWebSocket, rawExchange } from '../helpers/event-stream-raw';
-import { digestAuthorization } from '../../src/auth/digest-client';
+import { type DeviceHandle, digestAuthorization, ManualClock, startDevice } from '../../src';
 
 const PORT = 'tns1:Device/tnsvendor:IO/Port';
 

@@ -4,11 +4,11 @@
  * topics right after configure, the 2107 limit, binary frames, a slow client closed
  * without hurting a fast one, and the handle's sessions() / closeSessions().
  */
-import type { DeviceHandle } from '../../src/device/device';
 import { deviceStarter } from '../helpers/devices';
 import { configureMessage, openWithToken, type StreamClient } from '../helpers/event-stream-client';
 import { RawWebSocket } from '../helpers/event-stream-raw';
 import { LogTap } from '../helpers/event-stream-log';
+import type { DeviceHandle } from '../../src';
 
 const PORT = 'tns1:Device/tnsvendor:IO/Port';
 const MOTION = 'tns1:VideoSource/MotionAlarm';

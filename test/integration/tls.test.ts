@@ -1,7 +1,7 @@
 /** HTTPS: a self-signed certificate made at start, that a client can trust with `ca`. */
 import { request as httpsRequest } from 'node:https';
 import { X509Certificate } from 'node:crypto';
-import { type DeviceHandle, startDevice } from '../../src/device/device';
+import { type DeviceHandle, startDevice } from '../../src';
 import { selfSignedCertificate } from '../../src/base/tls';
 import { digestRequest } from '../helpers/digest-request';
 import { sendRequest } from '../helpers/http';

@@ -1,8 +1,7 @@
 /** wssession.cgi: a short-lived, single-use token for the event stream, behind digest. */
-import { ManualClock } from '../../src/base/clock';
-import { type DeviceHandle, startDevice } from '../../src/device/device';
 import { digestRequest } from '../helpers/digest-request';
 import { basicAuthorization, sendRequest } from '../helpers/http';
+import { type DeviceHandle, ManualClock, startDevice } from '../../src';
 
 const PATH = '/svc-cgi/wssession.cgi';
 let device: DeviceHandle;

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { DeviceHandle } from '../../src/device/device';
 import { deviceStarter } from '../helpers/devices';
+import type { DeviceHandle } from '../../src';
 
 const run = promisify(execFile);
 

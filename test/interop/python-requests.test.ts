@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { pythonModules, runPythonScript, type ScriptRun } from '../helpers/python-script';
-import { type DeviceHandle, startDevice } from '../../src/device/device';
+import { type DeviceHandle, startDevice } from '../../src';
 import { EVENT_STREAM_API } from '../../src/events/configure';
 
 const SCRIPT = join(__dirname, 'python-requests-client.py');

@@ -7,8 +7,8 @@
  */
 import { join } from 'node:path';
 import { pythonModules, runPythonScript, type ScriptRun } from '../helpers/python-script';
-import type { DeviceHandle } from '../../src/device/device';
 import { deviceStarter } from '../helpers/devices';
+import type { DeviceHandle } from '../../src';
 
 const SCRIPT = join(__dirname, 'python-websockets-client.py');
 const versions = pythonModules(['requests', 'websockets'], 'python-websockets');

@@ -10,7 +10,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DestinationHandle } from '../../src/destination/destination';
 import {
   readTree,
   runTool,
@@ -22,6 +21,7 @@ import {
   writeTree,
 } from '../helpers/cli-tool';
 import { destinationStarter } from '../helpers/destinations';
+import type { DestinationHandle } from '../../src';
 
 const RCLONE = '/usr/bin/rclone';
 const version = toolVersion(RCLONE, 'rclone', 'rclone', ['version']);

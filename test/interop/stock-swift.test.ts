@@ -22,11 +22,9 @@ import { spawnSync } from 'node:child_process';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createHash, randomBytes } from 'node:crypto';
-import { runBodyWornSystem } from '../../src/bws/body-worn-system';
+import { type ConnectionFile, type PlanInput, PlanSchema, runBodyWornSystem } from '../../src';
 import { expandPlan } from '../../src/bws/expand-plan';
 import { clipMd5 } from '../../src/bws/media';
-import { type PlanInput, PlanSchema } from '../../src/bws/plan';
-import type { ConnectionFile } from '../../src/protocol/connection-file';
 
 const AUTH_URL = process.env.BWC_SWIFT_AUTH_URL || 'http://127.0.0.1:8080/auth/v1.0';
 const USER = process.env.BWC_SWIFT_USER || 'bws:bws';

@@ -10,9 +10,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DestinationHandle } from '../../src/destination/destination';
 import { readTree, runTool, sampleTree, toolVersion, treeDigests, type ToolRun, writeTree } from '../helpers/cli-tool';
 import { destinationStarter } from '../helpers/destinations';
+import type { DestinationHandle } from '../../src';
 
 const SWIFT = '/usr/bin/swift';
 const version = toolVersion(SWIFT, 'swift CLI', 'python3-swiftclient');

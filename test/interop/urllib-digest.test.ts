@@ -1,6 +1,6 @@
 /** Interop with the urllib npm client and its `digestAuth` option (MD5 only in urllib). */
 import { HttpClient } from 'urllib';
-import { type DeviceHandle, startDevice } from '../../src/device/device';
+import { type DeviceHandle, startDevice } from '../../src';
 
 let device: DeviceHandle;
 let client: HttpClient;

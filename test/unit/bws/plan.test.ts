@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check';
 import { stringify } from 'yaml';
-import { expandPlan, type ExpandOptions, type PlannedRecording } from '../../src/bws/expand-plan';
-import { DEFAULT_PLAN, loadPlan, type Plan, type PlanInput, PlanSchema } from '../../src/bws/plan';
-import { propertyRuns } from '../helpers/fast-check-config';
+import { expandPlan, type ExpandOptions, type PlannedRecording } from '../../../src/bws/expand-plan';
+import { DEFAULT_PLAN, loadPlan, type Plan, type PlanInput, PlanSchema } from '../../../src/bws/plan';
+import { propertyRuns } from '../../helpers/fast-check-config';
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0); // 2026-11-23T12:00:00Z
 const OPTIONS: ExpandOptions = { now: NOW, containerType: 'mkv' };

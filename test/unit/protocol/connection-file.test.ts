@@ -9,10 +9,10 @@ import {
   MAX_CONNECTION_FILE_BYTES,
   parseConnectionFile,
   trustedCertificates,
-} from '../../src/protocol/connection-file';
-import { pemToBase64 } from '../../src/protocol/connection-file';
-import { selfSignedCertificate } from '../../src/base/tls';
-import { propertyRuns } from '../helpers/fast-check-config';
+} from '../../../src/protocol/connection-file';
+import { pemToBase64 } from '../../../src/protocol/connection-file';
+import { selfSignedCertificate } from '../../../src/base/tls';
+import { propertyRuns } from '../../helpers/fast-check-config';
 
 /** A minimal valid file, as a destination would hand it out. */
 const BASE = {

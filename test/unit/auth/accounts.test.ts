@@ -1,4 +1,4 @@
-import { AccountDirectory, DEFAULT_ACCOUNT, hasRole, parseAccount, ROLES, type Role } from '../../src/auth/accounts';
+import { AccountDirectory, DEFAULT_ACCOUNT, hasRole, parseAccount, ROLES, type Role } from '../../../src/auth/accounts';
 
 describe('parseAccount', () => {
   it.each([

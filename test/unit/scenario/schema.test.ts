@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { jsonSchemaText, writeJsonSchemaFiles } from '../../src/base/json-schema';
-import { PLAN_SCHEMA_FILE } from '../../src/bws/plan';
-import { SCENARIO_SCHEMA_FILE, ScenarioSchema } from '../../src/scenario/schema';
+import { jsonSchemaText, writeJsonSchemaFiles } from '../../../src/base/json-schema';
+import { PLAN_SCHEMA_FILE } from '../../../src/bws/plan';
+import { SCENARIO_SCHEMA_FILE, ScenarioSchema } from '../../../src/scenario/schema';
 
 /** Every generated schema file, by the kind of file it describes. */
 const JSON_SCHEMA_FILES = { scenario: SCENARIO_SCHEMA_FILE, plan: PLAN_SCHEMA_FILE };

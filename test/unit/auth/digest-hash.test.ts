@@ -4,7 +4,7 @@ import {
   digestResponse,
   hasher,
   parseAlgorithm,
-} from '../../src/auth/digest-hash';
+} from '../../../src/auth/digest-hash';
 
 /** RFC 7616 section 3.9.1: the same request answered with MD5 and with SHA-256. */
 const RFC7616_EXAMPLE: Omit<DigestInputs, 'algorithm'> = {

@@ -1,7 +1,7 @@
 /** The destination's recording log: statuses, totals, and how a refusal sticks. */
-import { RecordingLog } from '../../src/destination/recordings';
-import type { ObjectRecord } from '../../src/destination/store/object-store';
-import { createLogger } from '../../src/base/log';
+import { RecordingLog } from '../../../src/destination/recordings';
+import type { ObjectRecord } from '../../../src/destination/store/object-store';
+import { createLogger } from '../../../src/base/log';
 
 const NAME = 'officer_1_AABBCCDD1234_20260101T120000Z';
 

@@ -1,5 +1,5 @@
 /** The real scheduler: timers in due order, all due ones per wake, cancel, nothing left armed. */
-import { realScheduler } from '../../src/scenario/scheduler';
+import { realScheduler } from '../../../src/scenario/scheduler';
 
 describe('realScheduler', () => {
   it('runs timers already due in one wake, in due order (ties in the order set)', async () => {

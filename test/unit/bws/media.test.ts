@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
-import { type ClipSpec, clipHeader, clipMd5, clipStream } from '../../src/bws/media';
-import type { ClipType } from '../../src/protocol/body-worn';
-import { propertyRuns } from '../helpers/fast-check-config';
+import { type ClipSpec, clipHeader, clipMd5, clipStream } from '../../../src/bws/media';
+import type { ClipType } from '../../../src/protocol/body-worn';
+import { propertyRuns } from '../../helpers/fast-check-config';
 
 const CHUNK = 64 * 1024;
 

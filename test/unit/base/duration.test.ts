@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { formatDuration, MAX_DURATION_MS, parseDuration } from '../../src/base/duration';
+import { formatDuration, MAX_DURATION_MS, parseDuration } from '../../../src/base/duration';
 
 describe('parseDuration', () => {
   it.each([

@@ -15,8 +15,8 @@ import {
   type SwiftMetadata,
   type SwiftPath,
   type SwiftRefusal,
-} from '../../src/protocol/swift';
-import { propertyRuns } from '../helpers/fast-check-config';
+} from '../../../src/protocol/swift';
+import { propertyRuns } from '../../helpers/fast-check-config';
 
 function accepted(rawPath: string): SwiftPath {
   const result = parseSwiftPath(rawPath);

@@ -1,7 +1,7 @@
-import { ManualClock } from '../../src/base/clock';
-import { EmulatorError } from '../../src/base/errors';
-import type { NotificationMessage } from '../../src/events/content-filter';
-import { type DeviceEvent, EventBus } from '../../src/events/event-bus';
+import { ManualClock } from '../../../src/base/clock';
+import { EmulatorError } from '../../../src/base/errors';
+import type { NotificationMessage } from '../../../src/events/content-filter';
+import { type DeviceEvent, EventBus } from '../../../src/events/event-bus';
 
 const PORT = 'tns1:Device/tnsvendor:IO/Port';
 const READY = 'tns1:Device/tnsvendor:Status/SystemReady';

@@ -1,8 +1,8 @@
-import { loadScenario } from '../../src/scenario/load';
-import { ScenarioPlayer, type ScenarioPlayerOptions, type ScenarioTarget } from '../../src/scenario/player';
-import { seededRandom } from '../../src/scenario/random';
-import { ManualScheduler } from '../../src/scenario/scheduler';
-import type { Scenario } from '../../src/scenario/schema';
+import { loadScenario } from '../../../src/scenario/load';
+import { ScenarioPlayer, type ScenarioPlayerOptions, type ScenarioTarget } from '../../../src/scenario/player';
+import { seededRandom } from '../../../src/base/random';
+import { ManualScheduler } from '../../../src/scenario/scheduler';
+import type { Scenario } from '../../../src/scenario/schema';
 
 const lines = (...text: string[]): string => `${text.join('\n')}\n`;
 

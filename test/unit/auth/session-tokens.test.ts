@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { SessionTokens } from '../../src/auth/session-tokens';
-import { ManualClock } from '../../src/base/clock';
+import { SessionTokens } from '../../../src/auth/session-tokens';
+import { ManualClock } from '../../../src/base/clock';
 
 // randomBytes stays real; one test feeds it a digits-only draw.
 jest.mock('node:crypto', () => {

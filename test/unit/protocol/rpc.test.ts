@@ -12,8 +12,8 @@ import {
   type RpcRequest,
   type RpcResponse,
   rpcSuccess,
-} from '../../src/protocol/rpc';
-import { propertyRuns } from '../helpers/fast-check-config';
+} from '../../../src/protocol/rpc';
+import { propertyRuns } from '../../helpers/fast-check-config';
 
 const SPEC: RpcApiSpec = {
   id: 'feature-flag',

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { parseChallenges, parseCredentials, quote } from '../../src/auth/auth-params';
+import { parseChallenges, parseCredentials, quote } from '../../../src/auth/auth-params';
 import {
   DIGEST_ALGORITHMS,
   type DigestAlgorithm,
   DigestServer,
   type DigestServerOptions,
   type DigestVerdict,
-} from '../../src/auth/digest';
-import { digestAuthorization } from '../../src/auth/digest-client';
-import { digestResponse } from '../../src/auth/digest-hash';
-import { ManualClock } from '../../src/base/clock';
+} from '../../../src/auth/digest';
+import { digestAuthorization } from '../../../src/auth/digest-client';
+import { digestResponse } from '../../../src/auth/digest-hash';
+import { ManualClock } from '../../../src/base/clock';
 
 const PASSWORDS: Record<string, string> = { root: 'pass', operator: 'op-secret' };
 const REALM = 'SVC_ACCC8E000001';

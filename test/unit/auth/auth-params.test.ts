@@ -5,8 +5,8 @@ import {
   parseCredentials,
   type ParseResult,
   quote,
-} from '../../src/auth/auth-params';
-import { propertyRuns } from '../helpers/fast-check-config';
+} from '../../../src/auth/auth-params';
+import { propertyRuns } from '../../helpers/fast-check-config';
 
 function credentials(header: string): AuthParams {
   const result = parseCredentials(header);

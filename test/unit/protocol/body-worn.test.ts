@@ -11,8 +11,8 @@ import {
   parseRecordingContainer,
   recordingContainerName,
   type CapabilityName,
-} from '../../src/protocol/body-worn';
-import { propertyRuns } from '../helpers/fast-check-config';
+} from '../../../src/protocol/body-worn';
+import { propertyRuns } from '../../helpers/fast-check-config';
 
 const T_2024_01_02_03_04_05 = Date.UTC(2024, 0, 2, 3, 4, 5);
 

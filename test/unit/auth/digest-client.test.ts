@@ -1,6 +1,6 @@
-import { parseCredentials } from '../../src/auth/auth-params';
-import { digestAuthorization } from '../../src/auth/digest-client';
-import { digestResponse } from '../../src/auth/digest-hash';
+import { parseCredentials } from '../../../src/auth/auth-params';
+import { digestAuthorization } from '../../../src/auth/digest-client';
+import { digestResponse } from '../../../src/auth/digest-hash';
 
 function paramsOf(header: string): Record<string, string> {
   const parsed = parseCredentials(header);

@@ -1,4 +1,4 @@
-import { basicChallenge, verifyBasic } from '../../src/auth/basic';
+import { basicChallenge, verifyBasic } from '../../../src/auth/basic';
 
 const PASSWORDS: Record<string, string> = { root: 'pass', 'ü-user': 'pässwörd', colon: 'a:b:c' };
 const passwordOf = (name: string): string | undefined => PASSWORDS[name];

@@ -1,4 +1,4 @@
-import { createLogger, redactUrl } from '../../src/base/log';
+import { createLogger, redactUrl } from '../../../src/base/log';
 
 describe('redactUrl', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_FLAGS, FeatureFlags, type FlagDefinition } from '../../src/device/feature-flags';
+import { DEFAULT_FLAGS, FeatureFlags, type FlagDefinition } from '../../../src/device/feature-flags';
 
 const DEFINITIONS: FlagDefinition[] = [
   { name: 'alpha', description: 'First flag', defaultValue: false },

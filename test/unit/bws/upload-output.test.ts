@@ -2,10 +2,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Progress, UploadReport } from '../../src/bws/body-worn-system';
-import { createProgressOutput, finishedLine, progressLine } from '../../src/bws/progress';
-import { formatBytes, formatReport, formatRequest, writeReportJson } from '../../src/bws/report-format';
-import { CAPABILITY_NAMES, type CapabilityName } from '../../src/protocol/body-worn';
+import type { Progress, UploadReport } from '../../../src/bws/body-worn-system';
+import { createProgressOutput, finishedLine, progressLine } from '../../../src/bws/progress';
+import { formatBytes, formatReport, formatRequest, writeReportJson } from '../../../src/bws/report-format';
+import { CAPABILITY_NAMES, type CapabilityName } from '../../../src/protocol/body-worn';
 
 const progress = (
   recordingsDone: number,

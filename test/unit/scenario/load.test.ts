@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadScenario, loadScenarioFile, type LoadScenarioResult } from '../../src/scenario/load';
+import { loadScenario, loadScenarioFile, type LoadScenarioResult } from '../../../src/scenario/load';
 
 const lines = (...text: string[]): string => `${text.join('\n')}\n`;
 
