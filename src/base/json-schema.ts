@@ -31,7 +31,7 @@ export function schemaFile(name: string, schema: z.ZodType): JsonSchemaFile {
 
 /** The JSON Schema of `schema`, input side: what people write (durations and sizes as strings). */
 export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  return z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }) as Record<string, unknown>;
+  return z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' });
 }
 
 /** The exact text of a schema file: {@link jsonSchemaOf}, 2-space JSON, newline at end. */

@@ -69,5 +69,5 @@ function prettyLine(line: string): string {
   const fields = Object.entries(rest)
     .map(([k, v]) => `${k}=${typeof v === 'string' && !/\s/.test(v) ? v : JSON.stringify(v)}`)
     .join(' ');
-  return `${clock} ${LEVEL_NAMES[level as number] ?? String(level)} ${String(msg ?? '')}${fields ? ` ${fields}` : ''}\n`;
+  return `${clock} ${LEVEL_NAMES[level as number] ?? String(level)} ${typeof msg === 'string' ? msg : JSON.stringify(msg ?? '')}${fields ? ` ${fields}` : ''}\n`;
 }

@@ -213,7 +213,7 @@ export async function runBodyWornSystem(options: BodyWornOptions): Promise<Uploa
       progress.bytesSent += bytes;
       options.onProgress?.({ ...progress });
     };
-    const reports: RecordingReport[] = new Array(recordings.length);
+    const reports = new Array<RecordingReport>(recordings.length);
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < recordings.length) {
@@ -290,9 +290,7 @@ async function readCategories(client: SwiftClient): Promise<Category[]> {
   if (answer.status !== 200 || !etagMatches(answer)) return [];
   try {
     const list = JSON.parse(answer.body.toString('utf8')) as unknown;
-    return Array.isArray(list)
-      ? list.filter((c): c is Category => typeof c?.Name === 'string' && typeof c?.Id === 'string')
-      : [];
+    return Array.isArray(list) ? list.filter(isCategory) : [];
   } catch {
     return [];
   }
@@ -352,4 +350,11 @@ async function putEmptyObject(
   } catch (err) {
     return { method: 'PUT', path, message: (err as Error).message };
   }
+}
+
+/** A `Categories.json` entry with the two fields a bookmark needs. */
+function isCategory(entry: unknown): entry is Category {
+  if (typeof entry !== 'object' || entry === null) return false;
+  const { Name, Id } = entry as Record<string, unknown>;
+  return typeof Name === 'string' && typeof Id === 'string';
 }

@@ -119,7 +119,7 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
   if (digestAlgorithms.length === 0) bad('digestAlgorithms must name at least one algorithm');
   const digestReplay = options.digestReplay ?? 'lenient';
   if (digestReplay !== 'lenient' && digestReplay !== 'strict')
-    bad(`digestReplay "${digestReplay}" must be lenient or strict`);
+    bad(`digestReplay "${String(digestReplay)}" must be lenient or strict`);
   const accounts = options.accounts ?? [DEFAULT_ACCOUNT];
   if (accounts.length === 0 && auth !== 'none') bad('accounts must hold at least one account (or use auth "none")');
   for (const a of accounts) {
@@ -145,7 +145,7 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
         ? 'required'
         : options.discoveryAuth === undefined || options.discoveryAuth === 'anonymous'
           ? 'anonymous'
-          : bad(`discoveryAuth "${options.discoveryAuth}" must be anonymous or required`),
+          : bad(`discoveryAuth "${String(options.discoveryAuth)}" must be anonymous or required`),
     accounts,
     auth,
     digestAlgorithms,

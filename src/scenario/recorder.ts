@@ -29,7 +29,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import WebSocket, { type ClientOptions } from 'ws';
+import WebSocket, { type ClientOptions, type RawData } from 'ws';
 import { stringify } from 'yaml';
 import { digestAuthorization } from '../auth/digest-client';
 import { formatDuration } from '../base/duration';
@@ -165,7 +165,7 @@ function record(ws: WebSocket, options: RecordOptions, timeoutMs: number): Promi
         params?: { notification?: Notification };
       };
       try {
-        message = JSON.parse(raw.toString()) as typeof message;
+        message = JSON.parse(textOf(raw)) as typeof message;
       } catch {
         return; // not JSON: nothing a scenario can hold
       }
@@ -441,4 +441,10 @@ function get(
     );
     req.end();
   });
+}
+
+/** The text of a WebSocket message, whichever form ws hands it in. */
+function textOf(raw: RawData): string {
+  if (Array.isArray(raw)) return Buffer.concat(raw).toString('utf8');
+  return (Buffer.isBuffer(raw) ? raw : Buffer.from(raw)).toString('utf8');
 }

@@ -11,13 +11,13 @@ import type { StoredMetadata } from '../store/object-store';
 import { listingDate, sendBody, sendEmpty, sendError, swiftTimestamp } from './swift-response';
 
 /** HEAD / GET of `/v1/{account}`: totals, and the container listing. */
-export async function accountOperation(
+export function accountOperation(
   ctx: DestinationContext,
   req: Request,
   res: Response,
   query: URLSearchParams,
   caller: Caller,
-): Promise<void> {
+): void {
   const { store } = ctx;
   const containers = store.containers(caller.account);
   const headers = {

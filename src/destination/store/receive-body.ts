@@ -146,14 +146,14 @@ async function openPartWriter(path: string): Promise<PartWriter> {
   const stream = createWriteStream(path, { fd: handle.fd, autoClose: false, highWaterMark: PART_WRITE_BUFFER });
   let flushing: Promise<void> | undefined;
   // An error reported by an early flush is not reported again by the final fsync: keep it.
-  let flushError: unknown;
+  let flushError: Error | undefined;
   return {
     stream,
     startSync() {
       flushing ??= handle
         .datasync()
         .catch((err: unknown) => {
-          flushError ??= err;
+          flushError ??= err instanceof Error ? err : new Error(String(err));
         })
         .finally(() => {
           flushing = undefined;
@@ -177,7 +177,7 @@ function givenPartWriter(openWrite: OpenWrite, path: string): PartWriter {
     stream: openWrite(path),
     startSync: () => undefined,
     sync: () => fsyncFile(path),
-    close: async () => undefined,
+    close: () => Promise.resolve(),
   };
 }
 
