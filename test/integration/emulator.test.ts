@@ -143,14 +143,18 @@ describe('startEmulator', () => {
   });
 
   it('does not watch the implicit default scenario even with watch on', async () => {
-    const watches = (): number => process.getActiveResourcesInfo().filter((r) => r === 'FSEventWrap').length;
-    const before = watches();
+    /** Closed handles leave the active list only after libuv's close callbacks have run. */
+    const watches = async (): Promise<number> => {
+      for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+      return process.getActiveResourcesInfo().filter((r) => r === 'FSEventWrap').length;
+    };
+    const before = await watches();
     const unwatched = await start({ device: { port: 0 }, watch: true });
     expect(unwatched.devices[0].scenario.name).toBe('default');
-    expect(watches()).toBe(before);
+    expect(await watches()).toBe(before);
     const file = join(dir, 'named.yaml');
     writeFileSync(file, 'name: named\ntimeline:\n  - pause: 1s\n');
     await start({ scenarios: [file], device: { port: 0 }, watch: true });
-    expect(watches()).toBeGreaterThan(before);
+    expect(await watches()).toBeGreaterThan(before);
   });
 });
