@@ -3,7 +3,7 @@
  * newcomer needs: the auth URL, the login, a connection file, commands to try.
  */
 import yargs from 'yargs';
-import { type CliIo, logFlags, loggerFor, parseCommandLine } from './parse';
+import { type CliIo, logFlags, loggerFor, parseCommandLine, tlsFlags, tlsFrom, tlsPairProblem } from './parse';
 import { destinationBanner } from './banner';
 import { type DestinationHandle, startDestination } from '../destination/destination';
 import type { DestinationOptions, DestinationUser } from '../destination/destination-options';
@@ -14,7 +14,6 @@ import { CAPABILITY_NAMES, type CapabilityName } from '../protocol/body-worn';
 import { parseDuration } from '../base/duration';
 import { writeFileAtomic } from '../base/atomic-file';
 import { parseSize } from '../base/size';
-import { loadCertificate } from '../base/tls';
 
 /** Runs `bwc-emu destination ...` (argv after the word); resolves to the exit code. */
 export async function destinationCommand(argv: string[], io: CliIo): Promise<number> {
@@ -75,13 +74,13 @@ export async function destinationCommand(argv: string[], io: CliIo): Promise<num
       describe:
         'inject a fault, e.g. status=503,share=0.1 or status=507,path=/v1/AUTH_bws/Users or latency=200ms,methods=PUT (repeatable)',
     })
-    .option('tls', {
-      type: 'boolean',
-      default: false,
-      describe: 'serve HTTPS with a self-signed certificate made at start (printed as base64 PEM)',
-    })
-    .option('tls-cert', { type: 'string', describe: 'PEM certificate file for HTTPS (with --tls-key)' })
-    .option('tls-key', { type: 'string', describe: 'PEM private key file for HTTPS (with --tls-cert)' })
+    .options(
+      tlsFlags(
+        'tls-cert',
+        'tls-key',
+        'serve HTTPS with a self-signed certificate made at start (printed as base64 PEM)',
+      ),
+    )
     .option('public-url', {
       type: 'string',
       describe: 'base URL to put in X-Storage-Url (default: the one the client used)',
@@ -89,8 +88,8 @@ export async function destinationCommand(argv: string[], io: CliIo): Promise<num
     .option('connection-file', { type: 'string', describe: 'also write a connection file for the first user here' })
     .options(logFlags('info', 'log verbosity (debug shows every request)'))
     .check((args) => {
-      if ((args['tls-cert'] === undefined) !== (args['tls-key'] === undefined))
-        throw new Error('--tls-cert and --tls-key go together');
+      const tlsProblem = tlsPairProblem('tls-cert', args['tls-cert'], 'tls-key', args['tls-key']);
+      if (tlsProblem) throw new Error(tlsProblem);
       if ((args.user?.length ?? 0) !== (args.key?.length ?? 0))
         throw new Error('give one --key for each --user, in the same order');
       return true;
@@ -116,7 +115,7 @@ export async function destinationCommand(argv: string[], io: CliIo): Promise<num
       tokenLifetimeMs: durationMs(args['token-ttl'], '--token-ttl'),
       capabilities: Object.fromEntries((args['disable-capability'] ?? []).map((name) => [capabilityName(name), false])),
       faults: (args.fault ?? []).map(parseFault),
-      tls: args['tls-cert'] && args['tls-key'] ? await loadCertificate(args['tls-cert'], args['tls-key']) : args.tls,
+      tls: await tlsFrom(args.tls, args['tls-cert'], args['tls-key']),
       publicUrl: args['public-url'],
       logger: loggerFor(args, io),
     };

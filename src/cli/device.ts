@@ -9,12 +9,20 @@ import { AUTH_MODES, type AuthMode } from '../auth/authenticator';
 import { type DigestAlgorithm, DIGEST_ALGORITHMS } from '../auth/digest';
 import { EmulatorError } from '../base/errors';
 import type { LogLevel } from '../base/log';
-import { loadCertificate } from '../base/tls';
 import type { DeviceOptions } from '../device/device-options';
 import { startEmulator, type EmulatorHandle } from '../emulator';
 import type { TimestampMode } from '../events/event-bus';
 import { deviceBanner } from './banner';
-import { type CliIo, logFlags, loggerFor, parseCommandLine, readConnectionFile } from './parse';
+import {
+  type CliIo,
+  logFlags,
+  loggerFor,
+  parseCommandLine,
+  readConnectionFile,
+  tlsFlags,
+  tlsFrom,
+  tlsPairProblem,
+} from './parse';
 
 /** Runs `bwc-emu [options]`; resolves to the exit code. */
 export async function deviceCommand(argv: string[], io: CliIo): Promise<number> {
@@ -80,13 +88,7 @@ export async function deviceCommand(argv: string[], io: CliIo): Promise<number> 
       default: 'lenient' as const,
       describe: 'strict refuses a repeated digest nc',
     })
-    .option('tls', {
-      type: 'boolean',
-      default: false,
-      describe: 'serve HTTPS/WSS with a self-signed certificate made at start',
-    })
-    .option('cert', { type: 'string', describe: 'PEM certificate file for --tls (with --key)' })
-    .option('key', { type: 'string', describe: 'PEM private key file for --tls (with --cert)' })
+    .options(tlsFlags('cert', 'key', 'serve HTTPS/WSS with a self-signed certificate made at start'))
     .option('cgi-prefix', {
       type: 'string',
       default: '/svc-cgi',
@@ -106,7 +108,8 @@ export async function deviceCommand(argv: string[], io: CliIo): Promise<number> 
     .option('state-dir', { type: 'string', describe: 'keep feature flag values here across restarts' })
     .options(logFlags('info'))
     .check((args) => {
-      if ((args.cert === undefined) !== (args.key === undefined)) throw new Error('--cert and --key go together');
+      const tlsProblem = tlsPairProblem('cert', args.cert, 'key', args.key);
+      if (tlsProblem) throw new Error(tlsProblem);
       return true;
     })
     .strict()
@@ -221,7 +224,7 @@ async function deviceOptionsFrom(args: DeviceArgs, io: CliIo): Promise<DeviceOpt
       .map((a) => a.trim())
       .filter(Boolean) as DigestAlgorithm[],
     digestReplay: args.digestReplay,
-    tls: args.cert && args.key ? await loadCertificate(args.cert, args.key) : args.tls,
+    tls: await tlsFrom(args.tls, args.cert, args.key),
     cgiPrefix: args.cgiPrefix,
     wsPrefix: args.wsPrefix,
     stateDir: args.stateDir,

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { createLogger, LOG_LEVELS, type Logger, type LogLevel } from '../base/log';
+import { loadCertificate, type TlsMaterial } from '../base/tls';
 import { connectionFileError, type ConnectionFileResult, parseConnectionFile } from '../protocol/connection-file';
 
 /** Where a command writes and how it learns to stop; tests pass their own. */
@@ -81,6 +82,38 @@ export function logFlags(defaultLevel: LogLevel, levelHelp = 'log verbosity') {
       describe: 'log line format (default: pretty on a terminal, json otherwise)',
     },
   };
+}
+
+/** A string flag naming a file. */
+interface FileFlag {
+  type: 'string';
+  describe: string;
+}
+
+/**
+ * `--tls` (a certificate made at start) and the pair of flags naming PEM files to use
+ * instead (`certFlag` and `keyFlag`: each command keeps the names its users know).
+ */
+export function tlsFlags<C extends string, K extends string>(certFlag: C, keyFlag: K, tlsHelp: string) {
+  const files = {
+    [certFlag]: { type: 'string', describe: `PEM certificate file to serve instead (with --${keyFlag})` },
+    [keyFlag]: { type: 'string', describe: `PEM private key file of that certificate (with --${certFlag})` },
+  } as Record<C | K, FileFlag>;
+  return { tls: { type: 'boolean' as const, default: false, describe: tlsHelp }, ...files };
+}
+
+/** The refusal for a certificate given without its key or the other way round, else undefined. */
+export function tlsPairProblem(certFlag: string, cert: unknown, keyFlag: string, key: unknown): string | undefined {
+  return (cert === undefined) !== (key === undefined) ? `--${certFlag} and --${keyFlag} go together` : undefined;
+}
+
+/** What to serve: the PEM files when both are named, else a made certificate (`true`) or plain HTTP. */
+export async function tlsFrom(
+  tls: boolean,
+  cert: string | undefined,
+  key: string | undefined,
+): Promise<boolean | TlsMaterial> {
+  return cert !== undefined && key !== undefined ? loadCertificate(cert, key) : tls;
 }
 
 /** The flags {@link loggerFor} reads. */

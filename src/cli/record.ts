@@ -6,7 +6,8 @@ import { writeFile } from 'node:fs/promises';
 import yargs from 'yargs';
 import { type CliIo, parseCommandLine } from './parse';
 import { parseDuration } from '../base/duration';
-import { recordEvents, toScenarioYaml } from '../scenario/recorder';
+import { recordEvents } from '../scenario/recorder';
+import { toScenarioYaml } from '../scenario/recording-yaml';
 
 /** Runs `bwc-emu record ...` (argv after the word `record`); resolves to the exit code. */
 export async function recordCommand(argv: string[], io: CliIo): Promise<number> {

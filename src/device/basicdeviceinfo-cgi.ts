@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import type { Logger } from '../base/log';
 import { RpcErrorCode, RpcFault, type RpcApiSpec } from '../protocol/rpc';
 import type { DeviceIdentity } from './identity';
-import { rpcEndpoint } from './rpc-endpoint';
+import { nameListParam, rpcEndpoint } from './rpc-endpoint';
 
 /** Versions and methods of the basic device info API. */
 export const BASIC_DEVICE_INFO_API: RpcApiSpec = {
@@ -24,15 +24,7 @@ export function basicDeviceInfoCgi(identity: DeviceIdentity, maxBodyBytes: numbe
     handlers: {
       getAllProperties: () => ({ propertyList: { ...identity } }),
       getProperties: (request) => {
-        const names = request.params.propertyList;
-        if (names === undefined)
-          throw new RpcFault(RpcErrorCode.PARAMETER_MISSING, 'Required parameter missing: params.propertyList');
-        if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string')) {
-          throw new RpcFault(
-            RpcErrorCode.INVALID_PARAMETER,
-            'Invalid parameter: params.propertyList must be a non-empty list of property names',
-          );
-        }
+        const names = nameListParam(request.params, 'propertyList', 'property names');
         const unknown = names.filter((n) => !Object.hasOwn(identity, n));
         if (unknown.length > 0)
           throw new RpcFault(

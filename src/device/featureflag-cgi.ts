@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import type { Logger } from '../base/log';
 import { isPlainObject, RpcErrorCode, RpcFault, type RpcApiSpec } from '../protocol/rpc';
 import type { FeatureFlags, UnknownFlags } from './feature-flags';
-import { rpcEndpoint } from './rpc-endpoint';
+import { nameListParam, rpcEndpoint } from './rpc-endpoint';
 
 /** Versions and methods of the feature flag API. */
 export const FEATURE_FLAG_API: RpcApiSpec = {
@@ -26,15 +26,7 @@ export function featureFlagCgi(flags: FeatureFlags, maxBodyBytes: number, log: L
     handlers: {
       listAll: () => ({ flags: flags.list() }),
       get: (request) => {
-        const names = request.params.names;
-        if (names === undefined)
-          throw new RpcFault(RpcErrorCode.PARAMETER_MISSING, 'Required parameter missing: params.names');
-        if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string')) {
-          throw new RpcFault(
-            RpcErrorCode.INVALID_PARAMETER,
-            'Invalid parameter: params.names must be a non-empty list of flag names',
-          );
-        }
+        const names = nameListParam(request.params, 'names', 'flag names');
         const result = flags.get(names);
         if (!result.ok) throw notFound(result.error);
         return { flagValues: result.value };

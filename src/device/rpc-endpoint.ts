@@ -26,6 +26,22 @@ export interface RpcCallContext {
   account: Account | undefined;
 }
 
+/**
+ * `params[field]` as a non-empty list of names; throws the device's error answers for a
+ * missing one (2102, "Required parameter missing") or one that is not such a list (2103).
+ */
+export function nameListParam(params: RpcRequest['params'], field: string, what: string): string[] {
+  const names: unknown = params[field];
+  if (names === undefined)
+    throw new RpcFault(RpcErrorCode.PARAMETER_MISSING, `Required parameter missing: params.${field}`);
+  if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string'))
+    throw new RpcFault(
+      RpcErrorCode.INVALID_PARAMETER,
+      `Invalid parameter: params.${field} must be a non-empty list of ${what}`,
+    );
+  return names;
+}
+
 /** A method implementation: returns `data`, or throws {@link RpcFault} for an error answer. */
 export type RpcMethodHandler = (request: RpcRequest, context: RpcCallContext) => unknown;
 

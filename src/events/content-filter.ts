@@ -156,30 +156,26 @@ class Parser {
 
   /** OrExpr ::= AndExpr ('or' AndExpr)* -- shared by Expression and AttrExpr. */
   private parseOr<L>(primary: () => Step<Cond<L>>): Step<Cond<L>> {
-    const terms: Cond<L>[] = [];
-    for (;;) {
-      const term = this.parseAnd(primary);
-      if (!term.ok) return term;
-      terms.push(term.value);
-      if (!this.atKeyword('or')) break;
-      const err = this.advance();
-      if (err) return err;
-    }
-    return ok(terms.length === 1 ? terms[0] : { op: 'any', items: terms });
+    return this.parseJoined(() => this.parseAnd(primary), 'or', 'any');
   }
 
   /** AndExpr ::= UnaryExpr ('and' UnaryExpr)*; and binds tighter than or, as in XPath. */
   private parseAnd<L>(primary: () => Step<Cond<L>>): Step<Cond<L>> {
-    const factors: Cond<L>[] = [];
+    return this.parseJoined(() => this.parseUnary(primary), 'and', 'all');
+  }
+
+  /** One or more `part`s separated by the keyword, folded into one `op` condition when there are several. */
+  private parseJoined<L>(part: () => Step<Cond<L>>, keyword: 'or' | 'and', op: 'any' | 'all'): Step<Cond<L>> {
+    const items: Cond<L>[] = [];
     for (;;) {
-      const factor = this.parseUnary(primary);
-      if (!factor.ok) return factor;
-      factors.push(factor.value);
-      if (!this.atKeyword('and')) break;
+      const item = part();
+      if (!item.ok) return item;
+      items.push(item.value);
+      if (!this.atKeyword(keyword)) break;
       const err = this.advance();
       if (err) return err;
     }
-    return ok(factors.length === 1 ? factors[0] : { op: 'all', items: factors });
+    return ok(items.length === 1 ? items[0] : { op, items });
   }
 
   /** '(' OrExpr ')' | 'not' '(' OrExpr ')' | primary. */

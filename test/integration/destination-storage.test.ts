@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Writable } from 'node:stream';
 import { type DestinationHandle, ManualClock, type OpenWrite } from '../../src';
-import { fileKey } from '../../src/destination/store/object-store';
+import { fileKey } from '../../src/destination/store/disk-layout';
 import { destinationStarter, fetchBytes, login, type SwiftSession } from '../helpers/destinations';
 import { rawExchange } from '../helpers/event-stream-raw';
 import { sendRequest } from '../helpers/http';

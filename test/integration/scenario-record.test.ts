@@ -19,8 +19,8 @@ import {
   type RecordedEvent,
   recordEvents,
   type RecordOptions,
-  toScenarioYaml,
 } from '../../src/scenario/recorder';
+import { toScenarioYaml } from '../../src/scenario/recording-yaml';
 import { deviceStarter } from '../helpers/devices';
 import { openWithToken, streamTarget, wsUrl } from '../helpers/event-stream-client';
 

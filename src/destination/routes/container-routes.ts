@@ -29,28 +29,12 @@ export function accountOperation(
   if (req.method === 'HEAD') return sendEmpty(res, 204, headers);
   if (req.method !== 'GET')
     return sendError(req, res, 405, `Method ${req.method} is not allowed on an account`, { Allow: 'GET, HEAD' });
-  const listing = parseListingQuery(query, req.headers.accept);
-  if (!listing.ok) return sendError(req, res, listing.error.status, listing.error.message);
-  const entries = selectListing(containers, listing.value);
-  if (listing.value.format === 'json') {
-    const json = entries.map((e) =>
-      'subdir' in e
-        ? { subdir: e.subdir }
-        : {
-            name: e.item.name,
-            count: e.item.objects.size,
-            bytes: e.item.bytes,
-            last_modified: listingDate(e.item.created),
-          },
-    );
-    return sendBody(req, res, 200, JSON.stringify(json), 'application/json; charset=utf-8', headers);
-  }
-  return sendText(
-    req,
-    res,
-    entries.map((e) => ('subdir' in e ? e.subdir : e.item.name)),
-    headers,
-  );
+  sendListing(req, res, query, containers, headers, (c) => ({
+    name: c.name,
+    count: c.objects.size,
+    bytes: c.bytes,
+    last_modified: listingDate(c.created),
+  }));
 }
 
 /** Every operation on `/v1/{account}/{container}`. */
@@ -101,29 +85,13 @@ export async function containerOperation(
         ...metadataHeaders(new Map(Object.entries(record.metadata)), 'container'),
       };
       if (req.method === 'HEAD') return sendEmpty(res, 204, headers);
-      const listing = parseListingQuery(query, req.headers.accept);
-      if (!listing.ok) return sendError(req, res, listing.error.status, listing.error.message);
-      const entries = selectListing(store.objects(account, container), listing.value);
-      if (listing.value.format === 'json') {
-        const json = entries.map((e) =>
-          'subdir' in e
-            ? { subdir: e.subdir }
-            : {
-                name: e.item.name,
-                hash: e.item.etag,
-                bytes: e.item.bytes,
-                content_type: e.item.contentType,
-                last_modified: listingDate(e.item.lastModified),
-              },
-        );
-        return sendBody(req, res, 200, JSON.stringify(json), 'application/json; charset=utf-8', headers);
-      }
-      return sendText(
-        req,
-        res,
-        entries.map((e) => ('subdir' in e ? e.subdir : e.item.name)),
-        headers,
-      );
+      return sendListing(req, res, query, store.objects(account, container), headers, (o) => ({
+        name: o.name,
+        hash: o.etag,
+        bytes: o.bytes,
+        content_type: o.contentType,
+        last_modified: listingDate(o.lastModified),
+      }));
     }
     case 'DELETE': {
       const outcome = await store.deleteContainer(account, container);
@@ -145,7 +113,26 @@ export async function containerOperation(
 }
 
 /** A plain-text listing: one name a line; an empty one is 204, as in Swift. */
-function sendText(req: Request, res: Response, names: string[], headers: Record<string, string | number>): void {
+/**
+ * A listing of `items` as the query asks: JSON (each item as `describe` puts it, folded
+ * prefixes as `subdir`) or plain names one a line (204 when there are none).
+ */
+function sendListing<T extends { name: string }>(
+  req: Request,
+  res: Response,
+  query: URLSearchParams,
+  items: readonly T[],
+  headers: Record<string, string | number>,
+  describe: (item: T) => object,
+): void {
+  const listing = parseListingQuery(query, req.headers.accept);
+  if (!listing.ok) return sendError(req, res, listing.error.status, listing.error.message);
+  const entries = selectListing(items, listing.value);
+  if (listing.value.format === 'json') {
+    const json = entries.map((e) => ('subdir' in e ? { subdir: e.subdir } : describe(e.item)));
+    return sendBody(req, res, 200, JSON.stringify(json), 'application/json; charset=utf-8', headers);
+  }
+  const names = entries.map((e) => ('subdir' in e ? e.subdir : e.item.name));
   if (names.length === 0) return sendEmpty(res, 204, headers);
   sendBody(req, res, 200, `${names.join('\n')}\n`, 'text/plain; charset=utf-8', headers);
 }

@@ -21,6 +21,16 @@ const PUT_FAILURE_STATUS: Record<PutFailure, number> = {
   'length-mismatch': 400,
 };
 
+/** One request on an object, as every operation handler takes it. */
+interface ObjectCall {
+  ctx: DestinationContext;
+  req: Request;
+  res: Response;
+  account: string;
+  container: string;
+  object: string;
+}
+
 /** Every operation on `/v1/{account}/{container}/{object}`. */
 export async function objectOperation(
   ctx: DestinationContext,
@@ -30,14 +40,15 @@ export async function objectOperation(
   object: string,
   caller: Caller,
 ): Promise<void> {
+  const call: ObjectCall = { ctx, req, res, account: caller.account, container, object };
   switch (req.method) {
     case 'PUT':
-      return putObject(ctx, req, res, container, object, caller);
+      return putObject(call);
     case 'POST':
-      return postObject(ctx, req, res, container, object, caller);
+      return postObject(call);
     case 'HEAD':
     case 'GET':
-      return getObject(ctx, req, res, container, object, caller);
+      return getObject(call);
     case 'DELETE': {
       const verdict = checkObjectDelete(container, object);
       if (!verdict.ok) return sendError(req, res, verdict.error.status, verdict.error.message);
@@ -52,14 +63,8 @@ export async function objectOperation(
   }
 }
 
-async function putObject(
-  ctx: DestinationContext,
-  req: Request,
-  res: Response,
-  container: string,
-  object: string,
-  { account }: Caller,
-): Promise<void> {
+async function putObject(call: ObjectCall): Promise<void> {
+  const { ctx, req, res, account, container, object } = call;
   const { store, options, log } = ctx;
   const where = { account, container, object };
   const lengthHeader = req.headers['content-length'];
@@ -126,14 +131,8 @@ async function putObject(
   });
 }
 
-async function postObject(
-  ctx: DestinationContext,
-  req: Request,
-  res: Response,
-  container: string,
-  object: string,
-  { account }: Caller,
-): Promise<void> {
+async function postObject(call: ObjectCall): Promise<void> {
+  const { ctx, req, res, account, container, object } = call;
   const existing = ctx.store.object(account, container, object);
   if (!existing) return sendError(req, res, 404, 'Not Found');
   const metadata = Object.fromEntries(readMetadata(req.headers, 'object').set);
@@ -161,14 +160,8 @@ async function postObject(
   sendEmpty(res, 202);
 }
 
-async function getObject(
-  ctx: DestinationContext,
-  req: Request,
-  res: Response,
-  container: string,
-  object: string,
-  { account }: Caller,
-): Promise<void> {
+async function getObject(call: ObjectCall): Promise<void> {
+  const { ctx, req, res, account, container, object } = call;
   if (req.method === 'HEAD') {
     const record = ctx.store.object(account, container, object);
     if (!record) return sendError(req, res, 404, 'Not Found');

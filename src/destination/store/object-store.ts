@@ -11,9 +11,9 @@
  * `.../objects/{object key}.json` + `{object key}.{id}.data`. Keys are a readable
  * slug plus a hash of the name, so no name can reach outside its directory.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ReadStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Clock } from '../../base/clock';
@@ -21,6 +21,7 @@ import type { Logger } from '../../base/log';
 import { compareNames } from '../../protocol/swift';
 import { DirectorySyncs, writeFileAtomic } from '../../base/atomic-file';
 import { fail, ok, type Result } from '../../base/result';
+import { type ContainerRecord, fileKey, loadContainer, type ObjectRecord, type StoredMetadata } from './disk-layout';
 import { KeyedLock } from './keyed-lock';
 import { Md5WorkerPool } from './md5-pool';
 import {
@@ -32,30 +33,7 @@ import {
   receiveBody,
 } from './receive-body';
 
-/** Metadata as stored: lower-case name -> value as sent. */
-export type StoredMetadata = Record<string, string>;
-
-/** A stored object, as its record file says. */
-export interface ObjectRecord {
-  name: string;
-  etag: string;
-  bytes: number;
-  contentType: string;
-  /** Epoch ms of the PUT (or the last POST). */
-  lastModified: number;
-  metadata: StoredMetadata;
-  /** Base name of the data file in the container's `objects` directory. */
-  dataFile: string;
-}
-
-/** A container and what it holds. */
-export interface ContainerRecord {
-  name: string;
-  created: number;
-  metadata: StoredMetadata;
-  objects: Map<string, ObjectRecord>;
-  bytes: number;
-}
+export type { ContainerRecord, ObjectRecord, StoredMetadata };
 
 /** The result of {@link ObjectStore.putObject}: the new record and the one it replaced, or why nothing was stored. */
 export type PutOutcome = Result<{ record: ObjectRecord; replaced: ObjectRecord | undefined }, PutError>;
@@ -114,7 +92,7 @@ export class ObjectStore {
     const account: AccountRecord = { name, dir, containers: new Map() };
     for (const entry of await readdir(dir, { withFileTypes: true })) {
       if (!entry.isDirectory()) continue;
-      const container = await this.loadContainer(join(dir, entry.name));
+      const container = await loadContainer(join(dir, entry.name), this.options.log);
       if (container) account.containers.set(container.name, container);
     }
     this.accounts.set(name, account);
@@ -343,59 +321,6 @@ export class ObjectStore {
     if (!account) throw new Error(`account ${name} is not open`);
     return account;
   }
-
-  /** Loads one container directory; removes part files and data files no record names. */
-  private async loadContainer(dir: string): Promise<ContainerRecord | undefined> {
-    let meta: { name: string; created: number; metadata: StoredMetadata };
-    try {
-      meta = JSON.parse(await readFile(join(dir, 'container.json'), 'utf8')) as typeof meta;
-    } catch (err) {
-      this.options.log.warn(
-        { dir, err: (err as Error).message },
-        'skipping a directory without a readable container.json',
-      );
-      return undefined;
-    }
-    const record: ContainerRecord = {
-      name: meta.name,
-      created: meta.created,
-      metadata: meta.metadata ?? {},
-      objects: new Map(),
-      bytes: 0,
-    };
-    const objectsDir = join(dir, 'objects');
-    await mkdir(objectsDir, { recursive: true });
-    const files = await readdir(objectsDir);
-    const referenced = new Set<string>();
-    for (const file of files.filter((f) => f.endsWith('.json') && !f.startsWith('.'))) {
-      try {
-        const object = JSON.parse(await readFile(join(objectsDir, file), 'utf8')) as ObjectRecord;
-        record.objects.set(object.name, object);
-        record.bytes += object.bytes;
-        referenced.add(object.dataFile);
-      } catch (err) {
-        this.options.log.warn(
-          { file: join(objectsDir, file), err: (err as Error).message },
-          'skipping an unreadable object record',
-        );
-      }
-    }
-    for (const file of files) {
-      const leftover =
-        file.endsWith('.part') || file.endsWith('.tmp') || (file.endsWith('.data') && !referenced.has(file));
-      if (leftover) await rm(join(objectsDir, file), { force: true });
-    }
-    return record;
-  }
-}
-
-/** A readable, collision-free file name for any Swift name: slug + 16 hex of its SHA-256. */
-export function fileKey(name: string): string {
-  const slug = name
-    .replace(/[^A-Za-z0-9._-]/g, '_')
-    .replace(/^\.+/, '_')
-    .slice(0, 80);
-  return `${slug}~${createHash('sha256').update(name).digest('hex').slice(0, 16)}`;
 }
 
 function mergeMetadata(current: StoredMetadata, set: StoredMetadata, remove: readonly string[]): StoredMetadata {
