@@ -49,6 +49,7 @@ const { once } = require('node:events');
 const http = require('node:http');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
+const { URL } = require('node:url');
 const { WebSocketServer } = require('ws');
 
 const DIST = path.join(__dirname, '..', 'dist');

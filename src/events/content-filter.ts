@@ -36,7 +36,7 @@ export interface ContentFilter {
    * carry no element items, so `boolean(//ElementItem[...])` is always false. Safe to
    * call detached.
    */
-  matches(message: NotificationMessage): boolean;
+  readonly matches: (message: NotificationMessage) => boolean;
 }
 
 /** Deepest nesting of '(', 'not(' and '[' accepted; keeps the parser and evaluator off the stack limit. */

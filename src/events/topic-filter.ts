@@ -26,7 +26,7 @@ export interface TopicFilter {
   /** True for `""`, whitespace only, or any alternative that is `//.`: every event matches. */
   readonly matchesAll: boolean;
   /** Whether a canonical topic (as the device publishes it) is selected; safe to call detached. */
-  matches(topic: string): boolean;
+  readonly matches: (topic: string) => boolean;
 }
 
 /** How prefixes written in a filter map onto the prefixes the device publishes. */

@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import WebSocket, { type ClientOptions } from 'ws';
 import { digestRequest } from './digest-request';
-import { type DeviceHandle, type DigestAlgorithm, digestAuthorization } from '../../src';
+import { type DeviceHandle, type DigestAlgorithm, digestAuthorization, type RpcResponse } from '../../src';
 
 /** How long a test waits for a message, a close or a handshake before failing. */
 export const WAIT_MS = 5000;
@@ -15,6 +15,30 @@ export const WAIT_MS = 5000;
 export interface Frame {
   text: string;
   isBinary: boolean;
+}
+
+/** The `params` of an `events:notify` notification, as the device serialises it. */
+export interface NotifyParams {
+  notification: {
+    topic: string;
+    /** Absent when the device sends no timestamps. */
+    timestamp?: number;
+    message: { source: Record<string, string>; key: Record<string, string>; data: Record<string, string> };
+  };
+}
+
+/**
+ * A message the device sends on the stream: an answer (`data` or `error`) or an
+ * `events:notify` notification (`params`).
+ */
+export interface StreamMessage extends RpcResponse {
+  params?: NotifyParams;
+}
+
+/** The notification of an `events:notify` message; throws for any other message. */
+export function notificationOf(message: StreamMessage): NotifyParams['notification'] {
+  if (message.params === undefined) throw new Error(`expected a notification, got: ${JSON.stringify(message)}`);
+  return message.params.notification;
 }
 
 /** How a connection ended. */
@@ -71,20 +95,18 @@ export class StreamClient {
   }
 
   /** The next message, parsed as JSON. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  async next(timeoutMs = WAIT_MS): Promise<any> {
+  async next(timeoutMs = WAIT_MS): Promise<StreamMessage> {
     const frame = await this.nextFrame(timeoutMs);
     try {
-      return JSON.parse(frame.text);
+      return JSON.parse(frame.text) as StreamMessage;
     } catch {
       throw new Error(`expected a JSON message, got: ${frame.text.slice(0, 200)}`);
     }
   }
 
   /** The next `n` messages, parsed as JSON. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  async nextN(n: number, timeoutMs = WAIT_MS): Promise<any[]> {
-    const out = [];
+  async nextN(n: number, timeoutMs = WAIT_MS): Promise<StreamMessage[]> {
+    const out: StreamMessage[] = [];
     for (let i = 0; i < n; i++) out.push(await this.next(timeoutMs));
     return out;
   }
@@ -112,15 +134,13 @@ export class StreamClient {
   }
 
   /** Sends a message and returns the next one (the answer). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  async request(value: unknown, timeoutMs = WAIT_MS): Promise<any> {
+  async request(value: unknown, timeoutMs = WAIT_MS): Promise<StreamMessage> {
     this.send(value);
     return this.next(timeoutMs);
   }
 
   /** Sends `events:configure` with the filters and returns the answer. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  configure(eventFilterList: unknown, context?: string): Promise<any> {
+  configure(eventFilterList: unknown, context?: string): Promise<StreamMessage> {
     return this.request(configureMessage(eventFilterList, context));
   }
 
@@ -344,8 +364,7 @@ export async function topicsDuring(
   device.publish('tns1:Test/Marker');
   const topics: string[] = [];
   for (;;) {
-    const note = await client.next();
-    const topic = note.params.notification.topic as string;
+    const topic = notificationOf(await client.next()).topic;
     if (topic === 'tns1:Test/Marker') return topics;
     topics.push(topic);
   }

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
-import { WAIT_MS } from './event-stream-client';
+import { type StreamMessage, WAIT_MS } from './event-stream-client';
 
 const WS_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 
@@ -86,7 +86,7 @@ export function rawExchange(port: number, text: string, host = '127.0.0.1', time
       try {
         resolve(parseResponse(Buffer.concat(chunks)));
       } catch (err) {
-        reject(err);
+        reject(err instanceof Error ? err : new Error(String(err)));
       }
     });
     socket.write(text);
@@ -241,11 +241,10 @@ export class RawWebSocket {
   }
 
   /** The next text frame, parsed as JSON. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  async nextJson(timeoutMs = WAIT_MS): Promise<any> {
+  async nextJson(timeoutMs = WAIT_MS): Promise<StreamMessage> {
     const frame = await this.nextFrame(timeoutMs);
     if (frame.opcode !== 1) throw new Error(`expected a text frame, got opcode ${frame.opcode}`);
-    return JSON.parse(frame.payload.toString('utf8'));
+    return JSON.parse(frame.payload.toString('utf8')) as StreamMessage;
   }
 
   /** Stops reading from the socket: the device's writes pile up. */

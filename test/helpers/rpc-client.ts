@@ -1,12 +1,15 @@
 /** Calls a device's JSON-RPC CGI (featureflag.cgi) with digest auth and decodes the answer. */
 import { type DigestRequestOptions, type DigestResult, digestRequest } from './digest-request';
 import type { HttpResult } from './http';
-import type { DeviceHandle, RpcResponse } from '../../src';
+import type { DeviceHandle, FlagState, RpcResponse } from '../../src';
 
 /** An HTTP answer whose body was JSON. */
 export interface RpcResult extends DigestResult {
   json: RpcResponse & Record<string, unknown>;
 }
+
+/** A `listAll` answer: every flag in `data.flags`. */
+export type ListAllResponse = RpcResponse & { data: { flags: FlagState[] } };
 
 /** Extra knobs: credentials, a raw body, another content type. */
 export type RpcCallOptions = Omit<DigestRequestOptions, 'path' | 'body' | 'method'> & { path?: string };

@@ -63,7 +63,7 @@ describe('runConformance against the reference destination', () => {
     expect(probes[1].serial).toBe(CHECK_UNKNOWN_SERIAL);
     expect(probes[2].request).toMatchObject({
       method: 'PUT',
-      path: expect.stringMatching(/bwc-emu-check-no-duration\.mkv$/),
+      path: expect.stringMatching(/bwc-emu-check-no-duration\.mkv$/) as string,
     });
     // The reference offers StoreRejectedContent: probes go there, as a body worn system does, and the findings say so.
     expect(probes.every((r) => r.rejectedContent?.startsWith('RejectedContent_'))).toBe(true);
@@ -143,7 +143,7 @@ describe('runConformance against a broken destination', () => {
     const result = await runConformance({ connection: proxy.connectionFile(), plan: SMALL_PLAN });
     expect(result.findings.find((f) => f.id === 'object.put-etag')).toMatchObject({
       passed: false,
-      detail: expect.stringMatching(/no ETag/),
+      detail: expect.stringMatching(/no ETag/) as string,
       request: { method: 'PUT', status: 201 },
     });
   });

@@ -14,6 +14,7 @@ import {
   type ConnectionFile,
   type DestinationHandle,
   type Exchange,
+  type FailedRequest,
   parseConnectionFile,
   type Plan,
   type PlanInput,
@@ -88,7 +89,11 @@ interface RunOptions {
 function recorder(seed: number) {
   const sleeps: number[] = [];
   const exchanges: Exchange[] = [];
-  return { sleeps, exchanges, sleep: async (ms: number) => void sleeps.push(ms), random: seededRandom(seed) };
+  const sleep = (ms: number): Promise<void> => {
+    sleeps.push(ms);
+    return Promise.resolve();
+  };
+  return { sleeps, exchanges, sleep, random: seededRandom(seed) };
 }
 
 async function run(options: RunOptions): Promise<Run> {
@@ -467,7 +472,12 @@ describe('507 and 402', () => {
       {
         kind: 'user',
         id: 'u2',
-        request: { method: 'PUT', path: '/Users/u2', status: 402, message: expect.stringMatching(/licence/i) },
+        request: {
+          method: 'PUT',
+          path: '/Users/u2',
+          status: 402,
+          message: expect.stringMatching(/licence/i) as string,
+        },
       },
     ]);
     expect(report.usersRegistered).toBe(1);
@@ -480,7 +490,7 @@ describe('507 and 402', () => {
       method: 'PUT',
       path: `/${container2}`,
       status: 400,
-      message: expect.stringMatching(/u2.*not registered/),
+      message: expect.stringMatching(/u2.*not registered/) as string,
     });
     expect(report.totals).toMatchObject({ transferred: 1, notTransferred: 1, failed: 0 });
     expect(destination.recordings().find((r) => r.container === container2)).toMatchObject({
@@ -492,7 +502,7 @@ describe('507 and 402', () => {
     const destination = await start({ licences: { devices: 0 } });
     const { report } = await run({ connection: destination.connectionFile() });
     expect(report.registrationFailures).toEqual([
-      { kind: 'device', id: 'CAM1', request: expect.objectContaining({ status: 402 }) },
+      { kind: 'device', id: 'CAM1', request: expect.objectContaining({ status: 402 }) as FailedRequest },
     ]);
     expect(only(report)).toMatchObject({ status: 'not transferred', request: { status: 400 } });
   });
@@ -574,7 +584,7 @@ describe('a connection dropped mid-clip', () => {
     expect(report.retries).toBeGreaterThanOrEqual(1);
     const clipPuts = exchanges.filter((e) => e.path === `/${CONTAINER}/${clipName}`);
     expect(clipPuts).toHaveLength(2);
-    expect(clipPuts[0]).toMatchObject({ attempt: 1, error: expect.any(String) });
+    expect(clipPuts[0]).toMatchObject({ attempt: 1, error: expect.any(String) as string });
     expect(clipPuts[0].status).toBeUndefined();
     expect(clipPuts[1]).toMatchObject({ attempt: 2, status: 201 });
     expect(sleeps).toHaveLength(1);
@@ -690,7 +700,7 @@ describe('400: not transferred', () => {
         method: 'PUT',
         path: `/${ghostContainer}`,
         status: 400,
-        message: expect.stringMatching(/ghost.*not registered/),
+        message: expect.stringMatching(/ghost.*not registered/) as string,
       },
     });
     expect(recording.rejectedContent).toBeUndefined();

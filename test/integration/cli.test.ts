@@ -44,7 +44,7 @@ describe('bwc-emu command line', () => {
     [['--timestamps', 'local:x'], /--timestamps "local:x" must be utc, none or local:\+HH:MM/],
   ])('refuses %j with a one-line error and exit code 2', async (argv, message) => {
     const c = capture();
-    expect(await main(argv as string[], c.io)).toBe(2);
+    expect(await main(argv, c.io)).toBe(2);
     expect(c.err()).toMatch(message);
     expect(c.err().trim().split('\n').length).toBeLessThanOrEqual(2);
   });

@@ -530,7 +530,7 @@ describe('recording containers', () => {
     expect(post.body).toMatch(/StopTime .* is before StartTime/);
     expect(recordingOf(destination, container)).toMatchObject({
       status: 'not transferred',
-      reason: expect.stringMatching(/before StartTime/),
+      reason: expect.stringMatching(/before StartTime/) as string,
     });
     expect((await session.send('HEAD', `/${enc(container)}`)).headers['x-container-meta-stoptime']).toBeUndefined();
   });
@@ -644,7 +644,7 @@ describe('clips', () => {
       expect((await session.send('HEAD', `${path}/${TRIGGER_S}_rec-1.mp4`)).status).toBe(404);
       expect(recordingOf(destination, container)).toMatchObject({
         status: 'not transferred',
-        reason: expect.stringMatching(reason),
+        reason: expect.stringMatching(reason) as string,
       });
     },
   );

@@ -255,7 +255,7 @@ describe('/_emu/faults control endpoint', () => {
     const answer = await control(destination, method, body);
     expect(answer.status).toBe(400);
     expect(answer.headers['content-type']).toMatch(/application\/json/);
-    expect(answer.json).toEqual({ error: expect.stringMatching(message) });
+    expect(answer.json).toEqual({ error: expect.stringMatching(message) as string });
     expect(destination.faults.list()).toEqual([{ ...rules[0], hits: 0 }]);
   });
 

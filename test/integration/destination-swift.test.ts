@@ -292,7 +292,7 @@ describe('account', () => {
       name: 'alpha',
       count: 0,
       bytes: 0,
-      last_modified: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/),
+      last_modified: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/) as string,
     });
     expect(list[2]).toMatchObject({ name: 'beta', count: 1, bytes: 4 });
     const paged = await session.send('GET', '?format=json&marker=System&limit=1');
@@ -386,9 +386,15 @@ describe('containers', () => {
         hash: md5('ay'),
         bytes: 2,
         content_type: 'application/octet-stream',
-        last_modified: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/),
+        last_modified: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/) as string,
       },
-      { name: 'b.txt', hash: md5('bee'), bytes: 3, content_type: 'text/plain', last_modified: expect.any(String) },
+      {
+        name: 'b.txt',
+        hash: md5('bee'),
+        bytes: 3,
+        content_type: 'text/plain',
+        last_modified: expect.any(String) as string,
+      },
     ]);
     // Accept: application/json chooses JSON too.
     const accepted = await session.send('GET', '/c', { headers: { Accept: 'application/json' } });

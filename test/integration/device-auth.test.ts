@@ -1,5 +1,5 @@
 /** HTTP authentication of a device's CGIs: the 401 real devices send, the modes, digest variants. */
-import { type DeviceHandle, DIGEST_ALGORITHMS, digestAuthorization, ManualClock } from '../../src';
+import { type DeviceHandle, DIGEST_ALGORITHMS, digestAuthorization, ManualClock, type RpcResponse } from '../../src';
 import { parseChallenges } from '../../src/auth/auth-params';
 import { digestRequest, fetchChallenges } from '../helpers/digest-request';
 import { basicAuthorization, challengesOf, sendRequest } from '../helpers/http';
@@ -137,7 +137,7 @@ describe('auth "none"', () => {
     const device = await start({ auth: 'none' });
     const answer = await listAll(device);
     expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.body).data).toHaveProperty('flags');
+    expect((JSON.parse(answer.body) as RpcResponse).data).toHaveProperty('flags');
     const token = await sendRequest(device.url, { path: SESSION });
     expect(token.status).toBe(200);
     expect(device.consumeToken(token.body)).toEqual({ ok: true, value: 'anonymous' });

@@ -141,7 +141,7 @@ describe('start-up', () => {
       await expect(attempt).rejects.toBeInstanceOf(EmulatorError);
       await expect(attempt).rejects.toMatchObject({
         code: 'PORT_IN_USE',
-        message: expect.stringContaining(String(holder.port)),
+        message: expect.stringContaining(String(holder.port)) as string,
       });
     } finally {
       await holder.close();
@@ -185,6 +185,9 @@ describe('start-up', () => {
   it.each(badOptions)('%s is EmulatorError BAD_OPTION naming the option', async (_what, options, message) => {
     const attempt = startDevice({ port: 0, ...options });
     await expect(attempt).rejects.toBeInstanceOf(EmulatorError);
-    await expect(attempt).rejects.toMatchObject({ code: 'BAD_OPTION', message: expect.stringMatching(message) });
+    await expect(attempt).rejects.toMatchObject({
+      code: 'BAD_OPTION',
+      message: expect.stringMatching(message) as string,
+    });
   });
 });

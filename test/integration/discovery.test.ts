@@ -4,7 +4,7 @@
  */
 import { digestRequest } from '../helpers/digest-request';
 import { sendRequest } from '../helpers/http';
-import { type DeviceHandle, type DeviceOptions, startDevice } from '../../src';
+import { type DeviceHandle, type DeviceOptions, type RpcResponse, startDevice } from '../../src';
 
 const started: DeviceHandle[] = [];
 async function device(options: DeviceOptions = {}): Promise<DeviceHandle> {
@@ -16,12 +16,22 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((d) => d.close()));
 });
 
+/** The `data` of these CGIs: the API list, the identity's properties or the supported versions. */
+interface DiscoveryData {
+  apiList?: { id: string; version: string; name: string }[];
+  propertyList?: Record<string, string>;
+  apiVersions?: string[];
+}
+
+/** An answer's JSON (`{}` unless the status is 200). */
+type Answer = Partial<Omit<RpcResponse, 'data'>> & { data?: DiscoveryData };
+
 async function post(
   d: DeviceHandle,
   cgi: string,
   body: unknown,
   auth = false,
-): Promise<{ status: number; json: Record<string, any> }> {
+): Promise<{ status: number; json: Answer }> {
   const request = {
     method: 'POST',
     path: `${d.options.cgiPrefix}/${cgi}`,
@@ -29,7 +39,7 @@ async function post(
     body: typeof body === 'string' ? body : JSON.stringify(body),
   };
   const answer = auth ? await digestRequest(d.url, request) : await sendRequest(d.url, request);
-  return { status: answer.status, json: answer.status === 200 ? JSON.parse(answer.body) : {} };
+  return { status: answer.status, json: answer.status === 200 ? (JSON.parse(answer.body) as Answer) : {} };
 }
 
 describe('apidiscovery.cgi', () => {
@@ -63,7 +73,7 @@ describe('apidiscovery.cgi', () => {
       method: 'getApiList',
       params: { id: 'event-streaming-over-websocket' },
     });
-    expect(byId.json.data.apiList).toEqual([
+    expect(byId.json.data?.apiList).toEqual([
       { id: 'event-streaming-over-websocket', version: '1.0', name: 'Event Streaming over WebSocket' },
     ]);
     const byVersion = await post(d, 'apidiscovery.cgi', {
@@ -71,13 +81,13 @@ describe('apidiscovery.cgi', () => {
       method: 'getApiList',
       params: { version: '1.1' },
     });
-    expect(byVersion.json.data.apiList.map((a: { id: string }) => a.id)).toEqual(['basic-device-info']);
+    expect(byVersion.json.data?.apiList?.map((a) => a.id)).toEqual(['basic-device-info']);
     const none = await post(d, 'apidiscovery.cgi', {
       apiVersion: '1.0',
       method: 'getApiList',
       params: { id: 'no-such-api' },
     });
-    expect(none.json.data.apiList).toEqual([]);
+    expect(none.json.data?.apiList).toEqual([]);
     const bad = await post(d, 'apidiscovery.cgi', {
       apiVersion: '1.0',
       context: 'x',
@@ -95,9 +105,9 @@ describe('apidiscovery.cgi', () => {
     expect(
       (await post(d, 'apidiscovery.cgi', { apiVersion: '2.0', context: 'v', method: 'getApiList' })).json,
     ).toMatchObject({ context: 'v', error: { code: 2100 } });
-    expect((await post(d, 'apidiscovery.cgi', '{nope')).json.error.code).toBe(2101);
-    expect((await post(d, 'apidiscovery.cgi', { apiVersion: '1.0', method: 'listAll' })).json.error.code).toBe(2102);
-    expect((await post(d, 'apidiscovery.cgi', { apiVersion: '1.0' })).json.error.code).toBe(2103);
+    expect((await post(d, 'apidiscovery.cgi', '{nope')).json.error?.code).toBe(2101);
+    expect((await post(d, 'apidiscovery.cgi', { apiVersion: '1.0', method: 'listAll' })).json.error?.code).toBe(2102);
+    expect((await post(d, 'apidiscovery.cgi', { apiVersion: '1.0' })).json.error?.code).toBe(2103);
     expect((await post(d, 'apidiscovery.cgi', { apiVersion: '1', method: 'getApiList' })).json.apiVersion).toBe('1.0');
     const get = await sendRequest(d.url, { path: '/svc-cgi/apidiscovery.cgi' });
     expect(get.status).toBe(405);
@@ -109,7 +119,7 @@ describe('apidiscovery.cgi', () => {
     expect(anonymous.status).toBe(401);
     const withDigest = await post(d, 'apidiscovery.cgi', { apiVersion: '1.0', method: 'getApiList' }, true);
     expect(withDigest.status).toBe(200);
-    expect(withDigest.json.data.apiList).toHaveLength(4);
+    expect(withDigest.json.data?.apiList).toHaveLength(4);
   });
 });
 
@@ -124,7 +134,7 @@ describe('basicdeviceinfo.cgi', () => {
       true,
     );
     expect(json).toMatchObject({ apiVersion: '1.1', context: 'i', method: 'getAllProperties' });
-    expect(Object.keys(json.data.propertyList).sort()).toEqual(
+    expect(Object.keys(json.data?.propertyList ?? {}).sort()).toEqual(
       [
         'Architecture',
         'Brand',
@@ -141,7 +151,7 @@ describe('basicdeviceinfo.cgi', () => {
         'WebURL',
       ].sort(),
     );
-    expect(json.data.propertyList.SerialNumber).toBe('B8A44F000042');
+    expect(json.data?.propertyList?.SerialNumber).toBe('B8A44F000042');
   });
 
   it('answers getProperties for the names asked, and 2103/2104 for bad lists', async () => {
@@ -152,9 +162,9 @@ describe('basicdeviceinfo.cgi', () => {
       { apiVersion: '1.0', method: 'getProperties', params: { propertyList: ['ProdNbr', 'Version', 'ProdShortName'] } },
       true,
     );
-    expect(json.data.propertyList).toEqual({ ProdNbr: 'W200', Version: '12.1.5', ProdShortName: 'BWC-Emu W200' });
+    expect(json.data?.propertyList).toEqual({ ProdNbr: 'W200', Version: '12.1.5', ProdShortName: 'BWC-Emu W200' });
     expect(
-      (await post(d, 'basicdeviceinfo.cgi', { apiVersion: '1.0', method: 'getProperties' }, true)).json.error.code,
+      (await post(d, 'basicdeviceinfo.cgi', { apiVersion: '1.0', method: 'getProperties' }, true)).json.error?.code,
     ).toBe(2103);
     const unknown = await post(
       d,
@@ -171,7 +181,7 @@ describe('basicdeviceinfo.cgi', () => {
           { apiVersion: '1.0', method: 'getProperties', params: { propertyList: 'ProdNbr' } },
           true,
         )
-      ).json.error.code,
+      ).json.error?.code,
     ).toBe(2104);
     expect((await post(d, 'basicdeviceinfo.cgi', { method: 'getSupportedVersions' }, true)).json.data).toEqual({
       apiVersions: ['1.0', '1.1'],
@@ -184,11 +194,11 @@ describe('basicdeviceinfo.cgi', () => {
       device({ serial: 'AAAA00000002', identity: { ProdNbr: 'W300' } }),
     ]);
     const ia = (await post(a, 'basicdeviceinfo.cgi', { apiVersion: '1.1', method: 'getAllProperties' }, true)).json.data
-      .propertyList;
+      ?.propertyList;
     const ib = (await post(b, 'basicdeviceinfo.cgi', { apiVersion: '1.1', method: 'getAllProperties' }, true)).json.data
-      .propertyList;
-    expect([ia.SerialNumber, ia.ProdNbr]).toEqual(['AAAA00000001', 'W110']);
-    expect([ib.SerialNumber, ib.ProdNbr, ib.ProdFullName]).toEqual([
+      ?.propertyList;
+    expect([ia?.SerialNumber, ia?.ProdNbr]).toEqual(['AAAA00000001', 'W110']);
+    expect([ib?.SerialNumber, ib?.ProdNbr, ib?.ProdFullName]).toEqual([
       'AAAA00000002',
       'W300',
       'BWC-Emu W300 Body Worn Camera',
@@ -198,7 +208,7 @@ describe('basicdeviceinfo.cgi', () => {
   it('refuses an identity option that is not a field', async () => {
     await expect(startDevice({ port: 0, identity: { Colour: 'red' } as never })).rejects.toMatchObject({
       code: 'BAD_OPTION',
-      message: expect.stringContaining('identity.Colour'),
+      message: expect.stringContaining('identity.Colour') as string,
     });
   });
 });
@@ -246,11 +256,11 @@ describe('prefixes', () => {
       expect((await sendRequest(d.url, { method: 'POST', path: `/svc-cgi/${cgi}`, body: '{}' })).status).toBe(404);
     }
     expect(
-      (await post(d, 'apidiscovery.cgi', { apiVersion: '1.0', method: 'getApiList' })).json.data.apiList,
+      (await post(d, 'apidiscovery.cgi', { apiVersion: '1.0', method: 'getApiList' })).json.data?.apiList,
     ).toHaveLength(4);
     expect(
       (await post(d, 'basicdeviceinfo.cgi', { apiVersion: '1.1', method: 'getAllProperties' }, true)).json.data
-        .propertyList.SerialNumber,
+        ?.propertyList?.SerialNumber,
     ).toBe('ACCC8E000001');
     expect((await digestRequest(d.url, { path: '/axis-cgi/param.cgi?action=list&group=Brand' })).status).toBe(200);
     expect((await digestRequest(d.url, { path: '/axis-cgi/wssession.cgi' })).status).toBe(200);

@@ -75,8 +75,8 @@ describe('stateDir', () => {
     const logger = createLogger({ level: 'warn', write: (line) => lines.push(line) });
     const device = await start({ logger });
     expect(valueOf(device, 'graphics_udvd')).toBe(false);
-    expect(lines.map((l) => JSON.parse(l))).toContainEqual(
-      expect.objectContaining({ level: 40, msg: expect.stringMatching(/is not valid JSON/) }),
+    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toContainEqual(
+      expect.objectContaining({ level: 40, msg: expect.stringMatching(/is not valid JSON/) as string }),
     );
     await device.setFlags({ graphics_udvd: true });
     expect(JSON.parse(readFileSync(join(stateDir, 'ACCC8E000001', 'flags.json'), 'utf8'))).toMatchObject({

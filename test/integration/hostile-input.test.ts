@@ -10,6 +10,7 @@ import { parseCredentials } from '../../src/auth/auth-params';
 import { fetchChallenges } from '../helpers/digest-request';
 import { propertyRuns } from '../helpers/fast-check-config';
 import { basicAuthorization, type HttpResult, sendRequest } from '../helpers/http';
+import type { ListAllResponse } from '../helpers/rpc-client';
 
 const PATH = '/svc-cgi/featureflag.cgi';
 const LIST_ALL = JSON.stringify({ apiVersion: '1.0', context: 'fuzz', method: 'listAll' });
@@ -194,7 +195,7 @@ describe('Authorization headers (property)', () => {
           expect(answer.headersDistinct['www-authenticate']?.[0]).toMatch(/^Digest realm="SVC_ACCC8E000001"/);
           expect(answer.headers['content-type']).toBe('text/html');
         } else {
-          expect(JSON.parse(answer.body).data.flags).toHaveLength(FLAG_NAMES.length);
+          expect((JSON.parse(answer.body) as ListAllResponse).data.flags).toHaveLength(FLAG_NAMES.length);
         }
       }),
       propertyRuns(200),
@@ -316,6 +317,6 @@ describe('request bodies to featureflag.cgi (property)', () => {
 
   it('the device still serves after the run', async () => {
     const answer = await post(LIST_ALL, { Authorization: basicAuthorization('root', 'pass') });
-    expect(JSON.parse(answer.body).data.flags).toHaveLength(FLAG_NAMES.length);
+    expect((JSON.parse(answer.body) as ListAllResponse).data.flags).toHaveLength(FLAG_NAMES.length);
   });
 });

@@ -146,7 +146,7 @@ describe('shipped scenarios that act on sessions', () => {
     const back = await openWithToken(device);
     clients.push(back);
     await back.configure([{ topicFilter: 'tns1:Device/tnsvendor:Status/SystemReady' }]);
-    expect((await back.next()).params.notification.message.data).toEqual({ ready: '1' });
+    expect((await back.next()).params?.notification.message.data).toEqual({ ready: '1' });
   });
 });
 

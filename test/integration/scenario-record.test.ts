@@ -14,15 +14,10 @@ import {
   playOnDevice,
   type Scenario,
 } from '../../src';
-import {
-  RecordError,
-  type RecordedEvent,
-  recordEvents,
-  type RecordOptions,
-} from '../../src/scenario/recorder';
+import { RecordError, type RecordedEvent, recordEvents, type RecordOptions } from '../../src/scenario/recorder';
 import { toScenarioYaml } from '../../src/scenario/recording-yaml';
 import { deviceStarter } from '../helpers/devices';
-import { openWithToken, streamTarget, wsUrl } from '../helpers/event-stream-client';
+import { notificationOf, openWithToken, type StreamMessage, streamTarget, wsUrl } from '../helpers/event-stream-client';
 
 const start = deviceStarter();
 
@@ -85,12 +80,10 @@ function load(yaml: string): Scenario {
   return loaded.value;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const seen = (n: any): [string, Record<string, string>, Record<string, string>] => [
-  n.params.notification.topic,
-  n.params.notification.message.source,
-  n.params.notification.message.data,
-];
+const seen = (n: StreamMessage): [string, Record<string, string>, Record<string, string>] => {
+  const { topic, message } = notificationOf(n);
+  return [topic, message.source, message.data];
+};
 
 describe('bwc-emu record', () => {
   it.each([
@@ -114,7 +107,7 @@ describe('bwc-emu record', () => {
       recordedAt: new Date(Date.UTC(2026, 10, 23)),
     });
     expect(yaml).toMatch(
-      /^# Recorded by bwc-emu record\n#   from: ws:\/\/.*\/svc\/ws-data-stream\?sources=events\n#   at:   2026-11-23T00:00:00.000Z\n/,
+      /^# Recorded by bwc-emu record\n# {3}from: ws:\/\/.*\/svc\/ws-data-stream\?sources=events\n# {3}at: {3}2026-11-23T00:00:00.000Z\n/,
     );
     expect(yaml).not.toContain('secret');
     expect(yaml).toContain('at: 1s10ms');
@@ -248,7 +241,7 @@ describe('bwc-emu record', () => {
     await expect(recordEvents({ url: wsUrl(source, streamTarget(source)), token, maxEvents: 1 })).rejects.toMatchObject(
       {
         code: 'CONNECT_FAILED',
-        message: expect.stringMatching(/self-signed|self signed|unable to verify/i),
+        message: expect.stringMatching(/self-signed|self signed|unable to verify/i) as string,
       },
     );
   });
@@ -259,7 +252,7 @@ describe('bwc-emu record', () => {
     await source.close();
     await expect(recordEvents({ url, maxEvents: 1 })).rejects.toMatchObject({
       code: 'CONNECT_FAILED',
-      message: expect.stringMatching(/^cannot connect to /),
+      message: expect.stringMatching(/^cannot connect to /) as string,
     });
   });
 });

@@ -154,7 +154,7 @@ describe('body-worn-shift with a connection file', () => {
     expect(uploaded).toEqual([
       {
         msg: 'body-worn recording uploaded',
-        fields: expect.objectContaining({ recording: container, status: 'transferred', at: '88s' }),
+        fields: expect.objectContaining({ recording: container, status: 'transferred', at: '88s' }) as object,
       },
     ]);
 
@@ -287,7 +287,7 @@ describe('body-worn-shift with a connection file', () => {
       index: 0,
       status: 'failed',
       clips: 0,
-      request: { message: expect.any(String) },
+      request: { message: expect.any(String) as string },
     });
     expect(played.logs.some((l) => l.msg === 'body-worn recording not uploaded')).toBe(true);
 

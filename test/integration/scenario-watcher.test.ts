@@ -22,7 +22,7 @@ class Recorder {
   /** Resolves with the call numbered `count` (1-based) once it has happened. */
   async waitFor(count: number): Promise<Call> {
     if (this.calls.length < count) await new Promise<void>((resolve) => this.waiters.push({ count, resolve }));
-    return this.calls[count - 1]!;
+    return this.calls[count - 1];
   }
 
   private push(call: Call): void {
@@ -101,7 +101,7 @@ test('a deleted file is one clear error, and the next save reloads it', async ()
   if (deleted.kind !== 'invalid') throw new Error(`expected onInvalid, got ${JSON.stringify(deleted)}`);
   expect(deleted.errors).toHaveLength(1);
   expect(deleted.errors[0]).toMatchObject({ code: 'READ_FAILED', file, line: 1, col: 1 });
-  expect(deleted.errors[0]!.text).toMatch(/^.*scenario\.yaml:1:1: the scenario file was deleted/);
+  expect(deleted.errors[0].text).toMatch(/^.*scenario\.yaml:1:1: the scenario file was deleted/);
 
   writeFileSync(file, 'name: back\n');
   expect(await rec.waitFor(2)).toMatchObject({ kind: 'valid', scenario: { name: 'back' } });
@@ -122,7 +122,7 @@ test('close() with a reload pending clears its timer and closes every watch', as
     writeFileSync(file, 'name: never\n');
     // Wait until the change has been seen: the debounce timer is then pending.
     const debounceTimers = (): unknown[] =>
-      setSpy.mock.calls.flatMap((call, i) => (call[1] === DEBOUNCE ? [setSpy.mock.results[i]!.value] : []));
+      setSpy.mock.calls.flatMap((call, i) => (call[1] === DEBOUNCE ? [setSpy.mock.results[i].value as unknown] : []));
     const deadline = Date.now() + 3000;
     while (debounceTimers().length === 0 && Date.now() < deadline) await settle(5);
     const pending = debounceTimers();

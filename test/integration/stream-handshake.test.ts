@@ -38,7 +38,7 @@ async function expectWorking(client: StreamClient, device: DeviceHandle): Promis
   device.publish(PORT, { source: { port: '9' }, data: { state: '1' } });
   const note = await client.next();
   expect(note.method).toBe('events:notify');
-  expect(note.params.notification.message.source).toEqual({ port: '9' });
+  expect(note.params?.notification.message.source).toEqual({ port: '9' });
 }
 
 describe('digest on the handshake', () => {
@@ -370,7 +370,7 @@ describe('permessage-deflate', () => {
     await client.configure([{ topicFilter: PORT }]);
     const data = { blob: 'abcdefgh'.repeat(2000) };
     deflate.publish(PORT, { data });
-    expect((await client.next()).params.notification.message.data).toEqual(data);
+    expect((await client.next()).params?.notification.message.data).toEqual(data);
   });
 
   it('wsDeflate: true still serves a client that does not offer it', async () => {

@@ -46,7 +46,7 @@ describe('tls: true', () => {
 
   it('a client that trusts nothing special refuses the self-signed certificate', async () => {
     await expect(httpsGet('/svc-cgi/wssession.cgi', undefined)).rejects.toMatchObject({
-      code: expect.stringMatching(/SELF_SIGNED|UNABLE_TO_VERIFY/),
+      code: expect.stringMatching(/SELF_SIGNED|UNABLE_TO_VERIFY/) as string,
     });
   });
 

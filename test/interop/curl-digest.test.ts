@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { deviceStarter } from '../helpers/devices';
-import type { DeviceHandle } from '../../src';
+import type { DeviceHandle, RpcResponse } from '../../src';
+import type { ListAllResponse } from '../helpers/rpc-client';
 
 const run = promisify(execFile);
 
@@ -65,7 +66,7 @@ describeWithCurl(`curl (${version ?? 'not installed'})`, () => {
         apiVersion: '1.0',
         context: 'curl',
         method: 'listAll',
-        data: { flags: expect.any(Array) },
+        data: { flags: expect.any(Array) as unknown[] },
       });
     });
 
@@ -86,7 +87,7 @@ describeWithCurl(`curl (${version ?? 'not installed'})`, () => {
         body,
         `${device.url}/svc-cgi/featureflag.cgi`,
       ]);
-      expect(JSON.parse(answer.body).data).toEqual({ result: 'Success' });
+      expect((JSON.parse(answer.body) as RpcResponse).data).toEqual({ result: 'Success' });
       expect(device.flags().find((f) => f.name === 'graphics_udvd')?.value).toBe(true);
     });
 
@@ -114,7 +115,7 @@ describeWithCurl(`curl (${version ?? 'not installed'})`, () => {
       const device = await start({ digestAlgorithms: ['SHA-256'] });
       const answer = await curl(listAllArgs(device, ['--digest', '-u', 'root:pass']));
       expect(answer.status).toBe(200);
-      expect(JSON.parse(answer.body).data.flags.length).toBeGreaterThan(0);
+      expect((JSON.parse(answer.body) as ListAllResponse).data.flags.length).toBeGreaterThan(0);
     });
 
     it('gets a session token from wssession.cgi', async () => {
@@ -146,7 +147,7 @@ describeWithCurl(`curl (${version ?? 'not installed'})`, () => {
         writeFileSync(caFile, device.certificate as string);
         const answer = await curl(['--cacert', caFile, ...listAllArgs(device, ['--digest', '-u', 'root:pass'])]);
         expect(answer.status).toBe(200);
-        expect(JSON.parse(answer.body).data.flags.length).toBeGreaterThan(0);
+        expect((JSON.parse(answer.body) as ListAllResponse).data.flags.length).toBeGreaterThan(0);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -53,7 +53,11 @@ describeWithPython(`python3-requests client, real-device prefixes (${versions ??
     expect(run.lines[0]).toEqual({ configured: true });
     const summary = run.lines[1].summary as Record<string, unknown>;
     expect(summary).toEqual({
-      apis: expect.arrayContaining(['api-discovery', 'basic-device-info', 'event-streaming-over-websocket']),
+      apis: expect.arrayContaining([
+        'api-discovery',
+        'basic-device-info',
+        'event-streaming-over-websocket',
+      ]) as string[],
       discovery: {
         id: 'event-streaming-over-websocket',
         version: EVENT_STREAM_API.versions[EVENT_STREAM_API.versions.length - 1],
@@ -62,14 +66,14 @@ describeWithPython(`python3-requests client, real-device prefixes (${versions ??
       serial: 'ACCC8E00ABCD',
       model: 'W110',
       firmware: '11.11.73',
-      brand: expect.objectContaining({ 'root.Brand.Brand': 'AXIS', 'root.Brand.ProdNbr': 'W110' }),
+      brand: expect.objectContaining({ 'root.Brand.Brand': 'AXIS', 'root.Brand.ProdNbr': 'W110' }) as object,
       configure: { apiVersion: '1.0', context: 'py', method: 'events:configure', data: {} },
       notification: {
         topic: 'tns1:VideoSource/MotionAlarm',
-        timestamp: expect.any(Number),
+        timestamp: expect.any(Number) as number,
         message: { source: { VideoSourceConfigurationToken: '1' }, key: {}, data: { State: '1' } },
       },
-      websocketClient: expect.stringMatching(/^websockets /),
+      websocketClient: expect.stringMatching(/^websockets /) as string,
     });
   });
 

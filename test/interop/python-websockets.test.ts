@@ -24,7 +24,9 @@ function motionNotification(): Record<string, unknown> {
   return {
     apiVersion: '1.0',
     method: 'events:notify',
-    params: { notification: { topic: 'tns1:VideoSource/MotionAlarm', timestamp: expect.any(Number), message: MOTION } },
+    params: {
+      notification: { topic: 'tns1:VideoSource/MotionAlarm', timestamp: expect.any(Number) as number, message: MOTION },
+    },
   };
 }
 
@@ -66,7 +68,7 @@ describeWithPython(`python3-websockets client (${versions ?? 'not installed'})`,
       params: {
         notification: {
           topic: 'tns1:Device/tnsvendor:IO/Port',
-          timestamp: expect.any(Number),
+          timestamp: expect.any(Number) as number,
           message: { source: { port: n }, key: {}, data: { state: '0' } },
         },
       },

@@ -108,7 +108,7 @@ describeWithRclone(`rclone (${version ?? 'not installed'})`, () => {
     const check = await rclone(['check', source, 'emu:evidence'], tls);
     expect({ code: check.code, stderr: check.stderr }).toEqual({
       code: 0,
-      stderr: expect.stringContaining('0 differences found'),
+      stderr: expect.stringContaining('0 differences found') as string,
     });
     expect(check.stderr).toContain('3 matching files');
 

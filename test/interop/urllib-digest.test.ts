@@ -1,6 +1,7 @@
 /** Interop with the urllib npm client and its `digestAuth` option (MD5 only in urllib). */
 import { HttpClient } from 'urllib';
 import { type DeviceHandle, startDevice } from '../../src';
+import type { ListAllResponse } from '../helpers/rpc-client';
 
 let device: DeviceHandle;
 let client: HttpClient;
@@ -14,7 +15,7 @@ afterEach(async () => {
 
 describe("urllib with digestAuth: 'root:pass'", () => {
   it('lists the feature flags (MD5)', async () => {
-    const response = await client.request(`${device.url}/svc-cgi/featureflag.cgi`, {
+    const response = await client.request<ListAllResponse>(`${device.url}/svc-cgi/featureflag.cgi`, {
       method: 'POST',
       digestAuth: 'root:pass',
       data: { apiVersion: '1.0', context: 'urllib', method: 'listAll' },
@@ -26,9 +27,9 @@ describe("urllib with digestAuth: 'root:pass'", () => {
       apiVersion: '1.0',
       context: 'urllib',
       method: 'listAll',
-      data: { flags: expect.any(Array) },
+      data: { flags: expect.any(Array) as unknown[] },
     });
-    expect(response.data.data.flags.map((f: { name: string }) => f.name)).toContain('restrictRootAccess');
+    expect(response.data.data.flags.map((f) => f.name)).toContain('restrictRootAccess');
   });
 
   it('gets a session token', async () => {
@@ -51,7 +52,7 @@ describe("urllib with digestAuth: 'root:pass'", () => {
   });
 
   it("with auth: 'root:pass' (Basic) works on a device with auth both", async () => {
-    const response = await client.request(`${device.url}/svc-cgi/featureflag.cgi`, {
+    const response = await client.request<ListAllResponse>(`${device.url}/svc-cgi/featureflag.cgi`, {
       method: 'POST',
       auth: 'root:pass',
       data: { apiVersion: '1.0', method: 'listAll' },

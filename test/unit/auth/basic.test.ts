@@ -80,7 +80,7 @@ describe('verifyBasic', () => {
     });
     expect(verifyBasic('Basic abc def', passwordOf)).toMatchObject({
       ok: false,
-      error: { message: expect.stringMatching(/^malformed Authorization header/) },
+      error: { message: expect.stringMatching(/^malformed Authorization header/) as string },
     });
   });
 });

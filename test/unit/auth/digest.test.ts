@@ -121,7 +121,7 @@ function nonceOf(challenge: string): string {
 function expectRejected(verdict: DigestVerdict, reason: RegExp, stale = false): void {
   expect(verdict).toEqual({
     ok: false,
-    error: { code: expect.any(String) as string, message: expect.stringMatching(reason), stale },
+    error: { code: expect.any(String) as string, message: expect.stringMatching(reason) as string, stale },
   });
 }
 

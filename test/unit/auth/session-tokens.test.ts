@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import type * as NodeCrypto from 'node:crypto';
 import { SessionTokens } from '../../../src/auth/session-tokens';
 import { ManualClock } from '../../../src/base/clock';
 
 // randomBytes stays real; one test feeds it a digits-only draw.
 jest.mock('node:crypto', () => {
-  const actual = jest.requireActual<typeof import('node:crypto')>('node:crypto');
+  const actual = jest.requireActual<typeof NodeCrypto>('node:crypto');
   return { ...actual, randomBytes: jest.fn(actual.randomBytes) };
 });
 
@@ -121,7 +122,7 @@ describe('SessionTokens: format', () => {
 
   it('replaces the first character with a letter when the random draw is digits only', () => {
     // Bytes 52..61 map to the digits of the alphabet.
-    jest.mocked(randomBytes).mockImplementationOnce(((size: number) => Buffer.alloc(size, 52)) as typeof randomBytes);
+    jest.mocked(randomBytes).mockImplementationOnce((size: number) => Buffer.alloc(size, 52));
     const token = setup().tokens.issue('root');
     expect(token).toBe(`t${'0'.repeat(31)}`);
   });

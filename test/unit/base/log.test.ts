@@ -58,6 +58,6 @@ describe('createLogger', () => {
     const { lines, log } = capture('json');
     log.debug('hidden');
     log.info('shown');
-    expect(lines.map((l) => JSON.parse(l).msg)).toEqual(['shown']);
+    expect(lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(['shown']);
   });
 });

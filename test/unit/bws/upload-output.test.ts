@@ -32,9 +32,9 @@ describe('progressLine', () => {
 
   it('stays at 100% when retries send more bytes than planned, and counts recordings when there are no bytes', () => {
     expect(progressLine(progress(3, 4_000_000), 2000, 10)).toMatch(
-      /^\[#{10}\]  100%  3\/3 recordings  4\.0 MB \/ 3\.0 MB  2\.00 MB\/s$/,
+      /^\[#{10}\] {2}100% {2}3\/3 recordings {2}4\.0 MB \/ 3\.0 MB {2}2\.00 MB\/s$/,
     );
-    expect(progressLine(progress(1, 0, 4, 0), 1000, 8)).toMatch(/^\[##------\]   25%  1\/4 recordings/);
+    expect(progressLine(progress(1, 0, 4, 0), 1000, 8)).toMatch(/^\[##------\] {3}25% {2}1\/4 recordings/);
   });
 });
 
@@ -60,7 +60,7 @@ describe('progress on a terminal', () => {
     at(160);
     out.update(progress(3, 3_000_000));
     expect(writes).toHaveLength(3); // the complete state is drawn whatever the throttle says
-    expect(writes[2]).toMatch(/^\r\[#{10}\]  100%  3\/3 recordings  3\.0 MB \/ 3\.0 MB/);
+    expect(writes[2]).toMatch(/^\r\[#{10}\] {2}100% {2}3\/3 recordings {2}3\.0 MB \/ 3\.0 MB/);
     out.finish();
     expect(writes.slice(3)).toEqual(['\n']);
     expect(writes.every((w) => !w.includes('\n') || w === '\n')).toBe(true);
@@ -73,7 +73,7 @@ describe('progress on a terminal', () => {
     out.update(progress(1, 1_000_000, 3));
     out.finish();
     expect(writes).toHaveLength(3);
-    expect(writes[1]).toMatch(/^\r\[###-------\]   33%  1\/3 recordings/);
+    expect(writes[1]).toMatch(/^\r\[###-------\] {3}33% {2}1\/3 recordings/);
     expect(writes[2]).toBe('\n');
   });
 

@@ -49,7 +49,7 @@ describe('compileConfigure: eventFilterList itself', () => {
     const result = compileConfigure(request({}), RULES);
     expect(result).toEqual({
       ok: false,
-      error: { code: RpcErrorCode.PARAMETER_MISSING, message: expect.stringContaining('eventFilterList') },
+      error: { code: RpcErrorCode.PARAMETER_MISSING, message: expect.stringContaining('eventFilterList') as string },
     });
     expect(RpcErrorCode.PARAMETER_MISSING).toBe(2103);
   });
@@ -67,7 +67,7 @@ describe('compileConfigure: eventFilterList itself', () => {
   });
 
   it('2104 "eventFilterList is empty" for []', () => {
-    expect(error([])).toEqual({ code: 2104, message: expect.stringContaining('eventFilterList is empty') });
+    expect(error([])).toEqual({ code: 2104, message: expect.stringContaining('eventFilterList is empty') as string });
   });
 
   it('2104 when there are more filters than maxFilters; exactly maxFilters is fine', () => {

@@ -93,12 +93,12 @@ describe('compileContentFilter: productions', () => {
     expect(both.matches(PORT_1)).toBe(true);
     expect(both.matches({ source: { port: '1' }, data: { state: '0' } })).toBe(false);
     const either = compile(`${item('port', '1')} or ${item('port', '2')}`);
-    expect([PORT_1, PORT_2, VIRTUAL, EMPTY].map(either.matches)).toEqual([true, true, true, false]);
+    expect([PORT_1, PORT_2, VIRTUAL, EMPTY].map((m) => either.matches(m))).toEqual([true, true, true, false]);
   });
 
   it("AttrExpr 'or', 'not(...)' and parentheses", () => {
     const anyPort = compile("boolean(//SimpleItem[@Name='port' and (@Value='1' or @Value='2')])");
-    expect([PORT_1, PORT_2, VIRTUAL].map(anyPort.matches)).toEqual([true, true, true]);
+    expect([PORT_1, PORT_2, VIRTUAL].map((m) => anyPort.matches(m))).toEqual([true, true, true]);
     expect(anyPort.matches({ source: { port: '4' } })).toBe(false);
     const notOne = compile("boolean(//SimpleItem[@Name='port' and not(@Value='1')])");
     expect(notOne.matches(PORT_1)).toBe(false);
@@ -108,9 +108,9 @@ describe('compileContentFilter: productions', () => {
 
   it("Expression 'not(...)' and parentheses", () => {
     const notPort1 = compile(`not(${item('port', '1')})`);
-    expect([PORT_1, PORT_2, EMPTY].map(notPort1.matches)).toEqual([false, true, true]);
+    expect([PORT_1, PORT_2, EMPTY].map((m) => notPort1.matches(m))).toEqual([false, true, true]);
     const grouped = compile(`(${item('port', '1')} or ${item('port', '2')}) and boolean(//SimpleItem[@Name='state'])`);
-    expect([PORT_1, PORT_2, VIRTUAL].map(grouped.matches)).toEqual([true, true, false]);
+    expect([PORT_1, PORT_2, VIRTUAL].map((m) => grouped.matches(m))).toEqual([true, true, false]);
     expect(compile(`((( ${item('port', '2')} )))`).matches(PORT_2)).toBe(true);
     expect(compile(`not(not(${item('port', '2')}))`).matches(PORT_2)).toBe(true);
   });
@@ -142,7 +142,8 @@ describe('compileContentFilter: precedence', () => {
   }));
 
   function truthTable(expression: string): boolean[] {
-    return messages.map(compile(expression).matches);
+    const filter = compile(expression);
+    return messages.map((m) => filter.matches(m));
   }
 
   it("'and' binds tighter than 'or' between BoolExprs", () => {

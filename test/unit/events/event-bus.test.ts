@@ -2,6 +2,7 @@ import { ManualClock } from '../../../src/base/clock';
 import { EmulatorError } from '../../../src/base/errors';
 import type { NotificationMessage } from '../../../src/events/content-filter';
 import { type DeviceEvent, EventBus } from '../../../src/events/event-bus';
+import type { NotifyParams } from '../../helpers/event-stream-client';
 
 const PORT = 'tns1:Device/tnsvendor:IO/Port';
 const READY = 'tns1:Device/tnsvendor:Status/SystemReady';
@@ -11,6 +12,11 @@ const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 function busAt(mode?: ConstructorParameters<typeof EventBus>[1]): { bus: EventBus; clock: ManualClock } {
   const clock = new ManualClock(T0);
   return { bus: new EventBus(clock, mode), clock };
+}
+
+/** The notification in an event's serialised `events:notify` message. */
+function notificationIn(json: string): NotifyParams['notification'] {
+  return (JSON.parse(json) as { params: NotifyParams }).params.notification;
 }
 
 function thrown(fn: () => unknown): EmulatorError {
@@ -35,17 +41,17 @@ describe('EventBus.publish: the events:notify message', () => {
   it('fills absent message parts with empty objects in the JSON, not in event.message', () => {
     const { bus } = busAt();
     const event = bus.publish(MOTION, { data: { active: '1' } });
-    expect(JSON.parse(event.json).params.notification.message).toEqual({ source: {}, key: {}, data: { active: '1' } });
+    expect(notificationIn(event.json).message).toEqual({ source: {}, key: {}, data: { active: '1' } });
     expect(event.message).toEqual({ data: { active: '1' } });
     const bare = bus.publish(MOTION);
-    expect(JSON.parse(bare.json).params.notification.message).toEqual({ source: {}, key: {}, data: {} });
+    expect(notificationIn(bare.json).message).toEqual({ source: {}, key: {}, data: {} });
   });
 
   it('escapes any text in names and values', () => {
     const { bus } = busAt();
     const data = { 'quote"name': 'line\nbreak \u2028 "x" \\ é 😀', '': '' };
     const event = bus.publish(MOTION, { data });
-    expect(JSON.parse(event.json).params.notification.message.data).toEqual(data);
+    expect(notificationIn(event.json).message.data).toEqual(data);
   });
 
   it('builds the JSON once, however many listeners there are', () => {
@@ -72,7 +78,7 @@ describe('EventBus.publish: the events:notify message', () => {
     expect(Object.isFrozen(event)).toBe(true);
     expect(Object.isFrozen(event.message)).toBe(true);
     expect(event.message.data).toEqual({ state: '1' });
-    expect(JSON.parse(event.json).params.notification.message.data).toEqual({ state: '1' });
+    expect(notificationIn(event.json).message.data).toEqual({ state: '1' });
     expect(event.topic).toBe(PORT);
     expect(event.stateful).toBe(false);
   });
@@ -85,7 +91,7 @@ describe('EventBus.publish: timestamps', () => {
     clock.advance(1234);
     const event = bus.publish(PORT);
     expect(event.timestamp).toBe(T0 + 1234);
-    expect(JSON.parse(event.json).params.notification.timestamp).toBe(T0 + 1234);
+    expect(notificationIn(event.json).timestamp).toBe(T0 + 1234);
   });
 
   it('none: no timestamp member at all', () => {
@@ -93,7 +99,7 @@ describe('EventBus.publish: timestamps', () => {
     const event = bus.publish(PORT);
     expect(event.timestamp).toBeUndefined();
     expect(event.json).not.toContain('timestamp');
-    expect(Object.keys(JSON.parse(event.json).params.notification)).toEqual(['topic', 'message']);
+    expect(Object.keys(notificationIn(event.json))).toEqual(['topic', 'message']);
   });
 
   it.each([
@@ -104,7 +110,7 @@ describe('EventBus.publish: timestamps', () => {
     const { bus } = busAt({ mode: 'local', offsetMinutes });
     const event = bus.publish(PORT);
     expect(event.timestamp).toBe(expected);
-    expect(JSON.parse(event.json).params.notification.timestamp).toBe(expected);
+    expect(notificationIn(event.json).timestamp).toBe(expected);
   });
 
   it('a per-event timestamp overrides the mode; null means none', () => {
@@ -116,7 +122,7 @@ describe('EventBus.publish: timestamps', () => {
       const { bus } = busAt(mode);
       const given = bus.publish(PORT, {}, { timestamp: 1639385866198 });
       expect(given.timestamp).toBe(1639385866198);
-      expect(JSON.parse(given.json).params.notification.timestamp).toBe(1639385866198);
+      expect(notificationIn(given.json).timestamp).toBe(1639385866198);
       const none = bus.publish(PORT, {}, { timestamp: null });
       expect(none.timestamp).toBeUndefined();
       expect(none.json).not.toContain('timestamp');
@@ -125,7 +131,7 @@ describe('EventBus.publish: timestamps', () => {
 
   it('a per-event timestamp of 0 is kept', () => {
     const { bus } = busAt();
-    expect(JSON.parse(bus.publish(PORT, {}, { timestamp: 0 }).json).params.notification.timestamp).toBe(0);
+    expect(notificationIn(bus.publish(PORT, {}, { timestamp: 0 }).json).timestamp).toBe(0);
   });
 });
 
@@ -214,7 +220,7 @@ describe('EventBus.publish: bad events', () => {
   it('BAD_EVENT for a topic that is not a string', () => {
     const { bus } = busAt();
     for (const topic of [undefined, null, 5, {}])
-      expect(thrown(() => bus.publish(topic as unknown as string)).code).toBe('BAD_EVENT');
+      expect(thrown(() => bus.publish(topic as string)).code).toBe('BAD_EVENT');
   });
 
   it.each<[string, unknown]>([

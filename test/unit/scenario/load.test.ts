@@ -263,7 +263,7 @@ describe('loadScenarioFile', () => {
         code: 'READ_FAILED',
         line: 1,
         col: 1,
-        text: expect.stringMatching(/^.*missing\.yaml:1:1: cannot read the scenario file: ENOENT/),
+        text: expect.stringMatching(/^.*missing\.yaml:1:1: cannot read the scenario file: ENOENT/) as string,
       });
   });
 });

@@ -37,8 +37,9 @@ function fakeTarget(scheduler: ManualScheduler): ScenarioTarget & { calls: Call[
         timestamp: options.timestamp,
       });
     },
-    async setFlags(values) {
+    setFlags(values) {
       calls.push({ t: scheduler.now(), kind: 'flags', value: values });
+      return Promise.resolve();
     },
     closeSessions(code, reason) {
       calls.push({ t: scheduler.now(), kind: 'close', value: [code, reason] });

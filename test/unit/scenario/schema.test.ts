@@ -4,6 +4,18 @@ import { jsonSchemaText, writeJsonSchemaFiles } from '../../../src/base/json-sch
 import { PLAN_SCHEMA_FILE } from '../../../src/bws/plan';
 import { SCENARIO_SCHEMA_FILE, ScenarioSchema } from '../../../src/scenario/schema';
 
+/** The parts of a JSON Schema these tests read. */
+interface JsonSchema {
+  title?: string;
+  type?: string;
+  pattern?: string;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+}
+
 /** Every generated schema file, by the kind of file it describes. */
 const JSON_SCHEMA_FILES = { scenario: SCENARIO_SCHEMA_FILE, plan: PLAN_SCHEMA_FILE };
 
@@ -25,24 +37,34 @@ describe('schema/*.schema.json', () => {
   });
 
   it('scenario: describes durations as strings with a pattern and forbids unknown keys', () => {
-    const schema = JSON.parse(jsonSchemaText(ScenarioSchema));
+    const schema = JSON.parse(jsonSchemaText(ScenarioSchema)) as JsonSchema;
     expect(schema.additionalProperties).toBe(false);
-    expect(schema.properties.loop).toBeDefined();
+    expect(schema.properties?.loop).toBeDefined();
     const text = JSON.stringify(schema);
     expect(text).toContain('"pattern"');
     expect(text).toContain('"reject-auth"');
   });
 
   it('plan: has a title, forbids unknown keys, takes sizes as numbers or strings and durations as strings', () => {
-    const schema = JSON.parse(jsonSchemaText(JSON_SCHEMA_FILES.plan.schema));
+    const schema = JSON.parse(jsonSchemaText(JSON_SCHEMA_FILES.plan.schema)) as JsonSchema;
     expect(schema.title).toBe('bwc-emu upload plan');
     expect(schema.additionalProperties).toBe(false);
-    expect(Object.keys(schema.properties)).toEqual(['name', 'system', 'users', 'devices', 'recordings', 'generate']);
-    const recording = schema.properties.recordings.items;
-    expect(recording.required).toEqual(['user', 'device']);
-    expect(recording.additionalProperties).toBe(false);
-    expect(recording.properties['clip-size'].anyOf.map((s: { type: string }) => s.type)).toEqual(['integer', 'string']);
-    expect(recording.properties['clip-duration']).toMatchObject({ type: 'string', pattern: expect.any(String) });
+    expect(Object.keys(schema.properties ?? {})).toEqual([
+      'name',
+      'system',
+      'users',
+      'devices',
+      'recordings',
+      'generate',
+    ]);
+    const recording = schema.properties?.recordings.items;
+    expect(recording?.required).toEqual(['user', 'device']);
+    expect(recording?.additionalProperties).toBe(false);
+    expect(recording?.properties?.['clip-size'].anyOf?.map((s) => s.type)).toEqual(['integer', 'string']);
+    expect(recording?.properties?.['clip-duration']).toMatchObject({
+      type: 'string',
+      pattern: expect.any(String) as string,
+    });
   });
 });
 
