@@ -132,13 +132,13 @@ async function main() {
       `timeline:\n  - every: ${period}ms\n    times: ${count}\n    emit: { topic: ${TOPIC}, data: { State: 1 } }\n`,
       'bench.yaml',
     );
-    if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.text).join('\n'));
+    if (!loaded.ok) throw new Error(loaded.error.message);
     // The player starts its clock at start(): begin exactly at `start` like the bare side.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, start - Date.now())));
     while (Date.now() < start) {
       /* the last sub-millisecond */
     }
-    const run = playOnDevice(device, loaded.scenario);
+    const run = playOnDevice(device, loaded.value);
     await run.done;
   };
 
