@@ -75,7 +75,7 @@ export async function uploadRecording(ctx: UploadContext, recording: PlannedReco
     report.request = outcome.request;
     if (ctx.capabilities.StoreRejectedContent) {
       const rejected = `RejectedContent_${formatCompactUtc(recording.triggerOn)}_${randomUUID()}`;
-      const again = await uploadInto(ctx, recording, rejected, { ...report, warnings: [] }, true);
+      const again = await uploadInto(ctx, recording, rejected, { ...report, warnings: [] }, 'rejected content');
       if (again.status === 'ok') report.rejectedContent = rejected;
       else
         report.warnings.push(
@@ -97,12 +97,12 @@ async function uploadInto(
   recording: PlannedRecording,
   container: string,
   report: RecordingReport,
-  rejected = false,
+  as: 'recording' | 'rejected content' = 'recording',
 ): Promise<Outcome> {
   const base = `/${encodeURIComponent(container)}`;
   const containerHeaders = metaHeaders('container', {
     ...recording.metadata,
-    ...(rejected ? { ContainerName: container } : {}),
+    ...(as === 'rejected content' ? { ContainerName: container } : {}),
     Status: 'Transferring',
   });
   const put = await step(ctx, 'PUT', base, containerHeaders, undefined, [201, 202]);

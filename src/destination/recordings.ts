@@ -44,13 +44,18 @@ export class RecordingLog {
   /** Takes in what an earlier run stored. */
   load(account: string, containers: readonly ContainerRecord[]): void {
     for (const container of containers) {
-      if (!this.containerWritten(account, container.name, container.metadata, true)) continue;
+      if (!this.containerWritten(account, container.name, container.metadata, 'loaded at start')) continue;
       for (const object of container.objects.values()) this.objectStored(account, container.name, object);
     }
   }
 
   /** A recording container was created or its metadata changed; true when it is a recording. */
-  containerWritten(account: string, container: string, metadata: StoredMetadata, loading = false): boolean {
+  containerWritten(
+    account: string,
+    container: string,
+    metadata: StoredMetadata,
+    when: 'written' | 'loaded at start' = 'written',
+  ): boolean {
     const name = parseRecordingContainer(container);
     if (name === undefined || 'badTime' in name) return false;
     const key = `${account}/${container}`;
@@ -80,7 +85,7 @@ export class RecordingLog {
         };
     if (info.reason === undefined) delete info.reason;
     this.byKey.set(key, info);
-    if (status === 'complete' && current?.status !== 'complete' && !loading) {
+    if (status === 'complete' && current?.status !== 'complete' && when === 'written') {
       this.log.info(
         {
           account,

@@ -106,7 +106,7 @@ export class EventSession {
   deliver(event: DeviceEvent): void {
     if (this.state !== 'CONFIGURED') return;
     for (const filter of this.filters) {
-      if (filterMatches(filter, event.topic, event.message) && !this.send(event.payload, true)) return;
+      if (filterMatches(filter, event.topic, event.message) && !this.send(event.payload, 'notification')) return;
     }
   }
 
@@ -201,11 +201,11 @@ export class EventSession {
         { session: this.id, code: response.error.code, message: response.error.message },
         'configure refused',
       );
-    this.send(Buffer.from(JSON.stringify(response), 'utf8'), false);
+    this.send(Buffer.from(JSON.stringify(response), 'utf8'), 'response');
   }
 
   /** Queues `payload` (UTF-8 JSON) as a text frame; false (and the session closed) when the client is too slow. */
-  private send(payload: Buffer, notification: boolean): boolean {
+  private send(payload: Buffer, kind: 'notification' | 'response'): boolean {
     if (this.state === 'CLOSED') return false;
     if (this.ws.bufferedAmount + payload.length > this.settings.maxBufferedBytes) {
       this.dropped++;
@@ -225,7 +225,7 @@ export class EventSession {
       this.socket.uncork();
       this.socket.cork();
     }
-    if (notification) this.sent++;
+    if (kind === 'notification') this.sent++;
     return true;
   }
 }

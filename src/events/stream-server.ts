@@ -110,14 +110,17 @@ export class StreamServer {
     let user: string | undefined;
     const token = url.searchParams.get('wssession');
     if (authenticator.rejecting) {
-      return this.unauthorized(req, socket, 'logins are refused for a while (simulated reboot)', false);
+      return this.unauthorized(req, socket, {
+        message: 'logins are refused for a while (simulated reboot)',
+        stale: false,
+      });
     } else if (authenticator.mode !== 'none' && token !== null) {
       const verdict = tokens.consume(token);
-      if (!verdict.ok) return this.unauthorized(req, socket, verdict.error.message, false);
+      if (!verdict.ok) return this.unauthorized(req, socket, { message: verdict.error.message, stale: false });
       user = verdict.value;
     } else {
       const verdict = authenticator.verify(req);
-      if (!verdict.ok) return this.unauthorized(req, socket, verdict.error.message, verdict.error.stale);
+      if (!verdict.ok) return this.unauthorized(req, socket, verdict.error);
       user = verdict.value.account?.name;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
@@ -207,7 +210,8 @@ export class StreamServer {
     }
   }
 
-  private unauthorized(req: IncomingMessage, socket: Duplex, reason: string, stale: boolean): void {
+  private unauthorized(req: IncomingMessage, socket: Duplex, refusal: { message: string; stale: boolean }): void {
+    const { message: reason, stale } = refusal;
     const level = reason === 'no credentials' ? 'debug' : 'warn';
     this.options.log[level]({ url: redactUrl(req.url ?? ''), reason }, 'event stream authentication failed');
     const answer = this.options.authenticator.unauthorized(req, stale);

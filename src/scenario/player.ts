@@ -37,6 +37,9 @@ export interface ScenarioTarget {
   rejectAuth(forMs: number): void;
 }
 
+/** Whether a timer belongs to the timeline (counted for `done`) or to an `on:` trigger. */
+type PlayedBy = 'timeline' | 'trigger';
+
 /** Options of {@link ScenarioPlayer}. */
 export interface ScenarioPlayerOptions {
   /** Where time and timers come from; default the real clock. */
@@ -56,7 +59,7 @@ export class ScenarioPlayer {
   private readonly seed: number;
   private readonly log: (msg: string, fields?: object) => void;
   private random: () => number;
-  private readonly timers = new Map<number, { cancel: () => void; timeline: boolean }>();
+  private readonly timers = new Map<number, { cancel: () => void; part: PlayedBy }>();
   private nextTimerId = 0;
   private timelineTimers = 0;
   private startedAt = 0;
@@ -142,7 +145,7 @@ export class ScenarioPlayer {
     if (steps.length === 0) return;
     const now = (this.scheduler.now() - this.startedAt) * this.speed;
     // Each trigger step plays on its own: its `after` counts from the trigger.
-    for (const step of steps) this.playList([step], now, false);
+    for (const step of steps) this.playList([step], now, 'trigger');
   }
 
   /** Schedules timeline iteration `k` and, if the loop goes on, the start of the next one. */
@@ -151,7 +154,7 @@ export class ScenarioPlayer {
     const length = this.listLength(timeline);
     const base = k === 0 ? 0 : k * length; // 0 * Infinity is NaN
     if (k > 0) this.log('scenario loop', { iteration: k + 1 });
-    this.playList(timeline, base, true);
+    this.playList(timeline, base, 'timeline');
     const loop = this.scenario.loop;
     const iterations = loop === true ? Infinity : typeof loop === 'object' ? loop.times : 1;
     if (k + 1 >= iterations || !Number.isFinite(length)) return;
@@ -159,33 +162,33 @@ export class ScenarioPlayer {
       this.log('scenario loop skipped: the timeline takes no time', {});
       return;
     }
-    this.schedule((k + 1) * length, true, () => this.startIteration(k + 1));
+    this.schedule((k + 1) * length, 'timeline', () => this.startIteration(k + 1));
   }
 
   /** Schedules every step of `steps`, laid out from scenario time `base`. */
-  private playList(steps: Step[], base: number, timeline: boolean): void {
+  private playList(steps: Step[], base: number, part: PlayedBy): void {
     let cursor = 0;
     for (const step of steps) {
       const start = step.at !== undefined ? step.at : cursor + (step.after ?? 0);
       if (!Number.isFinite(start)) continue; // after a step that never ends
-      if (step.every !== undefined) this.scheduleEvery(step, base + start, 1, timeline);
-      else this.schedule(base + start + this.jitter(step), timeline, (at) => this.runAction(step, at, timeline));
+      if (step.every !== undefined) this.scheduleEvery(step, base + start, 1, part);
+      else this.schedule(base + start + this.jitter(step), part, (at) => this.runAction(step, at, part));
       cursor = start + this.stepSpan(step);
     }
   }
 
   /** Schedules run `k` of an `every` step whose runs count from `origin`; each run schedules the next. */
-  private scheduleEvery(step: Step, origin: number, k: number, timeline: boolean): void {
+  private scheduleEvery(step: Step, origin: number, k: number, part: PlayedBy): void {
     const period = step.every ?? 0;
     if (step.times !== undefined && k > step.times) return;
-    this.schedule(origin + k * period + this.jitter(step), timeline, (at) => {
+    this.schedule(origin + k * period + this.jitter(step), part, (at) => {
       // The next run is set first, so a run that throws cannot end the series.
-      this.scheduleEvery(step, origin, k + 1, timeline);
-      this.runAction(step, at, timeline);
+      this.scheduleEvery(step, origin, k + 1, part);
+      this.runAction(step, at, part);
     });
   }
 
-  private runAction(step: Step, at: number, timeline: boolean): void {
+  private runAction(step: Step, at: number, part: PlayedBy): void {
     if (step.emit) this.guard('emit', () => this.publishEmit(step.emit as EmitAction));
     else if (step.set) this.guard('set', () => this.publishState(step.set as StateAction));
     else if (step['set-flag']) this.setFlags(step['set-flag']);
@@ -197,9 +200,9 @@ export class ScenarioPlayer {
       this.guard('reject-auth', () => this.target.rejectAuth(forMs));
     } else if (step.run !== undefined) {
       const group = this.scenario.groups?.[step.run];
-      if (group) this.playList(group, at, timeline);
+      if (group) this.playList(group, at, part);
       else this.log('scenario: unknown group', { group: step.run });
-    } else if (step.steps) this.playList(step.steps, at, timeline);
+    } else if (step.steps) this.playList(step.steps, at, part);
     // `pause` does nothing when it runs: it only moves the cursor.
   }
 
@@ -239,16 +242,16 @@ export class ScenarioPlayer {
   }
 
   /** Sets a timer for scenario time `at`; `fn` gets that time. Timeline timers count towards `done`. */
-  private schedule(at: number, timeline: boolean, fn: (at: number) => void): void {
+  private schedule(at: number, part: PlayedBy, fn: (at: number) => void): void {
     const id = this.nextTimerId++;
-    if (timeline) this.timelineTimers++;
+    if (part === 'timeline') this.timelineTimers++;
     const cancel = this.scheduler.setTimer(this.startedAt + at / this.speed, () => {
       if (!this.timers.delete(id)) return;
-      if (timeline) this.timelineTimers--;
+      if (part === 'timeline') this.timelineTimers--;
       fn(at);
       this.checkDone();
     });
-    this.timers.set(id, { cancel, timeline });
+    this.timers.set(id, { cancel, part });
   }
 
   private checkDone(): void {

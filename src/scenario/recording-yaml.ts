@@ -38,10 +38,11 @@ export function toScenarioYaml(events: readonly RecordedEvent[], options: Scenar
     name: options.name,
     description: options.description ?? `Recorded from ${source} at ${recordedAt}`,
   };
-  if (initial.length > 0) doc.states = initial.map((e) => ({ topic: e.topic, ...parts(e, false), data: e.data }));
+  if (initial.length > 0)
+    doc.states = initial.map((e) => ({ topic: e.topic, ...parts(e, { data: false }), data: e.data }));
   doc.timeline = timed.map((e) => ({
     at: formatDuration(Math.max(0, Math.round(e.atMs - shift))),
-    emit: { topic: e.topic, ...parts(e, true) },
+    emit: { topic: e.topic, ...parts(e, { data: true }) },
   }));
   const header = [
     `# Recorded by bwc-emu record`,
@@ -53,11 +54,11 @@ export function toScenarioYaml(events: readonly RecordedEvent[], options: Scenar
 }
 
 /** source, key (and data when `withData`) when not empty. */
-function parts(e: RecordedEvent, withData: boolean): Record<string, Record<string, string>> {
+function parts(e: RecordedEvent, include: { data: boolean }): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
   if (Object.keys(e.source).length > 0) out.source = e.source;
   if (Object.keys(e.key).length > 0) out.key = e.key;
-  if (withData && Object.keys(e.data).length > 0) out.data = e.data;
+  if (include.data && Object.keys(e.data).length > 0) out.data = e.data;
   return out;
 }
 
