@@ -1,0 +1,187 @@
+/**
+ * The journal: what crossed a device's sockets, for tests and the control API to read
+ * (`journal()`, `GET /_emu/journal`) and for the grader. A bounded ring: when full, the
+ * oldest entry goes and is counted in `dropped`. Writers give plain data; secrets
+ * (Authorization headers, session tokens, passwords) never enter it.
+ */
+import type { Clock } from './clock';
+import { EmulatorError } from './errors';
+
+/** How a request authenticated: digest, Basic, a session token, or no credentials needed. */
+export type JournalAuth = 'digest' | 'basic' | 'token' | 'none';
+
+/** Fields every entry has. */
+interface EntryBase {
+  /** Increases by one per entry, from 1: `since` takes it. */
+  readonly seq: number;
+  /** ISO 8601 time of the entry. */
+  readonly time: string;
+  /** Serial of the device it happened on. */
+  readonly device: string;
+}
+
+/** One HTTP request and its answer. */
+export interface HttpEntry extends EntryBase {
+  readonly kind: 'http';
+  readonly method: string;
+  /** Path and query, with any session token redacted. */
+  readonly path: string;
+  /** Undefined when the client went away before the answer. */
+  readonly status: number | undefined;
+  readonly auth: JournalAuth | undefined;
+  readonly user: string | undefined;
+  readonly ms: number;
+  readonly remote: string | undefined;
+}
+
+/** A WebSocket event stream session opened. */
+export interface WsOpenEntry extends EntryBase {
+  readonly kind: 'ws-open';
+  readonly session: string;
+  readonly user: string | undefined;
+  readonly remote: string | undefined;
+}
+
+/** A WebSocket event stream session closed, by either side. */
+export interface WsCloseEntry extends EntryBase {
+  readonly kind: 'ws-close';
+  readonly session: string;
+  readonly code: number;
+  readonly reason: string;
+}
+
+/** An `events:configure` request and its answer (`error` set when refused). */
+export interface ConfigureEntry extends EntryBase {
+  readonly kind: 'configure';
+  readonly session: string;
+  /** The filters as the client sent them (only string filters are kept). */
+  readonly filters: readonly { topicFilter?: string; contentFilter?: string }[];
+  readonly error: { code: number; message: string } | undefined;
+}
+
+/** One notification sent to a session. */
+export interface NotificationEntry extends EntryBase {
+  readonly kind: 'notification';
+  readonly session: string;
+  readonly topic: string;
+}
+
+/** A request or handshake refused for its credentials, and why. */
+export interface AuthRefusedEntry extends EntryBase {
+  readonly kind: 'auth-refused';
+  readonly method: string;
+  readonly path: string;
+  /** The scheme the client tried (`digest`, `basic`, `token`), undefined without credentials. */
+  readonly scheme: string | undefined;
+  readonly reason: string;
+  readonly remote: string | undefined;
+}
+
+/** Everything the journal records. */
+export type JournalEntry =
+  HttpEntry | WsOpenEntry | WsCloseEntry | ConfigureEntry | NotificationEntry | AuthRefusedEntry;
+
+/** The kinds of {@link JournalEntry}. */
+export const JOURNAL_KINDS = ['http', 'ws-open', 'ws-close', 'configure', 'notification', 'auth-refused'] as const;
+
+/** One of {@link JOURNAL_KINDS}. */
+export type JournalKind = JournalEntry['kind'];
+
+/** What a writer gives: an entry without its sequence number and time. */
+export type JournalRecord = JournalEntry extends infer E
+  ? E extends JournalEntry
+    ? Omit<E, 'seq' | 'time'>
+    : never
+  : never;
+
+/** Which entries to read; every field narrows. */
+export interface JournalFilter {
+  /** Only entries after this sequence number. */
+  since?: number;
+  kind?: JournalKind | readonly JournalKind[];
+  /** Only entries of this session (ws-open, ws-close, configure, notification). */
+  session?: string;
+  /** Only notifications of this topic. */
+  topic?: string;
+  /** Only entries of this device (serial). */
+  device?: string;
+}
+
+/** Default number of entries a journal keeps. */
+export const DEFAULT_JOURNAL_CAPACITY = 10_000;
+
+/** A listener of {@link Journal.watch}; called synchronously for each new entry. */
+export type JournalListener = (entry: JournalEntry) => void;
+
+/** A bounded ring of entries, oldest first. */
+export class Journal {
+  private readonly ring: (JournalEntry | undefined)[];
+  private start = 0;
+  private count = 0;
+  private nextSeq = 1;
+  private droppedCount = 0;
+  private readonly listeners = new Set<JournalListener>();
+
+  constructor(
+    private readonly clock: Clock,
+    readonly capacity = DEFAULT_JOURNAL_CAPACITY,
+  ) {
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new EmulatorError('BAD_OPTION', `journal capacity must be a whole number of 1 or more, not ${capacity}`);
+    this.ring = new Array<JournalEntry | undefined>(capacity);
+  }
+
+  /** Entries pushed out of the ring since the start (or the last clear). */
+  get dropped(): number {
+    return this.droppedCount;
+  }
+
+  /** Entries held now. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Adds an entry, pushing the oldest out when full. */
+  record(record: JournalRecord): void {
+    const entry = { ...record, seq: this.nextSeq++, time: new Date(this.clock.now()).toISOString() } as JournalEntry;
+    if (this.count < this.capacity) {
+      this.ring[(this.start + this.count) % this.capacity] = entry;
+      this.count++;
+    } else {
+      this.ring[this.start] = entry;
+      this.start = (this.start + 1) % this.capacity;
+      this.droppedCount++;
+    }
+    for (const listener of this.listeners) listener(entry);
+  }
+
+  /** The entries that pass `filter`, oldest first. */
+  entries(filter: JournalFilter = {}): JournalEntry[] {
+    const kinds = filter.kind === undefined ? undefined : new Set<string>([filter.kind].flat());
+    const out: JournalEntry[] = [];
+    for (let i = 0; i < this.count; i++) {
+      const entry = this.ring[(this.start + i) % this.capacity] as JournalEntry;
+      if (filter.since !== undefined && entry.seq <= filter.since) continue;
+      if (kinds && !kinds.has(entry.kind)) continue;
+      if (filter.device !== undefined && entry.device !== filter.device) continue;
+      if (filter.session !== undefined && (!('session' in entry) || entry.session !== filter.session)) continue;
+      if (filter.topic !== undefined && (entry.kind !== 'notification' || entry.topic !== filter.topic)) continue;
+      out.push(entry);
+    }
+    return out;
+  }
+
+  /** Calls `listener` for every new entry; returns its remover. */
+  watch(listener: JournalListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Forgets every entry and the dropped count; sequence numbers go on. */
+  clear(): void {
+    this.ring.fill(undefined);
+    this.start = 0;
+    this.count = 0;
+    this.droppedCount = 0;
+  }
+}
