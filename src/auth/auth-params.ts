@@ -159,3 +159,8 @@ class Reader {
     return undefined;
   }
 }
+
+/** The scheme of an Authorization header in lower case (`digest`, `basic`, ...); undefined without one. */
+export function authScheme(header: string | undefined): string | undefined {
+  return header?.trimStart().split(/[ \t]/, 1)[0].toLowerCase() || undefined;
+}

@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../base/clock';
 import { err, type Err, type ErrorInfo, ok, type Result } from '../base/result';
 import { type Account, AccountDirectory } from './accounts';
+import { authScheme } from './auth-params';
 import { basicChallenge, type BasicRefusal, verifyBasic } from './basic';
 import { type DigestAlgorithm, type DigestRefusalCode, DigestServer, type ReplayMode } from './digest';
 
@@ -79,6 +80,11 @@ export class Authenticator {
     this.rejectingUntil = this.options.clock.now() + ms;
   }
 
+  /** Accepts logins again at once (ends a {@link rejectFor}). */
+  stopRejecting(): void {
+    this.rejectingUntil = Number.NEGATIVE_INFINITY;
+  }
+
   /** True while logins are refused by {@link rejectFor}. */
   get rejecting(): boolean {
     return this.options.mode !== 'none' && this.options.clock.now() < this.rejectingUntil;
@@ -93,7 +99,7 @@ export class Authenticator {
     if (this.rejecting) return refuse('REJECTING', 'logins are refused for a while (simulated reboot)');
     const header = req.headers.authorization;
     if (!header) return refuse('NO_CREDENTIALS', 'no credentials');
-    const scheme = header.trimStart().split(/[ \t]/, 1)[0].toLowerCase();
+    const scheme = authScheme(header);
     if (scheme === 'digest' && this.acceptsDigest()) {
       const verdict = this.digest.verify(header, req.method ?? 'GET', requestTarget(req));
       if (!verdict.ok) return verdict;

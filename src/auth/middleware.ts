@@ -3,24 +3,48 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { type Logger, redactUrl } from '../base/log';
 import type { AuthLocals } from '../base/request-log';
 import type { Account } from './accounts';
+import { authScheme } from './auth-params';
 import type { Authenticator } from './authenticator';
 
 /** What a route finds in `res.locals` after {@link requireAuth}: the device account (undefined with auth `none`). */
 export type DeviceAuthLocals = AuthLocals<Account>;
 
-/** Lets the request through with valid credentials; answers 401 with challenges otherwise. */
-export function requireAuth(authenticator: Authenticator, log: Logger): RequestHandler {
+/** A request refused for its credentials, for a journal. */
+export interface AuthRefusal {
+  method: string;
+  /** Path and query, session tokens redacted. */
+  path: string;
+  /** The scheme the client tried, undefined without an Authorization header. */
+  scheme: string | undefined;
+  reason: string;
+  remote: string | undefined;
+}
+
+/**
+ * Lets the request through with valid credentials (the account and scheme in
+ * `res.locals`); answers 401 with challenges otherwise, and tells `onRefused`.
+ */
+export function requireAuth(
+  authenticator: Authenticator,
+  log: Logger,
+  onRefused?: (refusal: AuthRefusal) => void,
+): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const verdict = authenticator.verify(req);
     if (verdict.ok) {
-      (res.locals as DeviceAuthLocals).account = verdict.value.account;
+      const locals = res.locals as DeviceAuthLocals;
+      locals.account = verdict.value.account;
+      locals.scheme = verdict.value.scheme;
       next();
       return;
     }
     const { code, message, stale } = verdict.error;
     // A missing header is the normal first leg of digest; only real failures are worth a warning.
     const level = code === 'NO_CREDENTIALS' ? 'debug' : 'warn';
-    log[level]({ url: redactUrl(req.originalUrl), reason: message, stale }, 'authentication failed');
+    const path = redactUrl(req.originalUrl);
+    log[level]({ url: path, reason: message, stale }, 'authentication failed');
+    const scheme = authScheme(req.headers.authorization);
+    onRefused?.({ method: req.method, path, scheme, reason: message, remote: req.socket.remoteAddress });
     const answer = authenticator.unauthorized(req, stale);
     // Raw writeHead: exactly the headers real devices send (no charset, no ETag).
     res.writeHead(answer.status, answer.headers).end(answer.body);

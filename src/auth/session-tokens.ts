@@ -47,6 +47,12 @@ export class SessionTokens {
     return ok(entry.username);
   }
 
+  /** Revokes every token issued so far: none of them opens a stream any more. */
+  revokeAll(): void {
+    this.live.clear();
+    this.used.clear();
+  }
+
   /** Number of tokens issued and neither used nor expired. */
   pending(): number {
     this.prune();

@@ -94,6 +94,16 @@ export type JournalRecord = JournalEntry extends infer E
     : never
   : never;
 
+/** What a device's parts give: an entry without its device, time and sequence number. */
+export type DeviceJournalRecord = JournalRecord extends infer R
+  ? R extends JournalRecord
+    ? Omit<R, 'device'>
+    : never
+  : never;
+
+/** Where a device's parts write the journal (a no-op when no journal is kept). */
+export type JournalWriter = (record: DeviceJournalRecord) => void;
+
 /** Which entries to read; every field narrows. */
 export interface JournalFilter {
   /** Only entries after this sequence number. */

@@ -6,6 +6,8 @@ import { type Logger, type LogLevel, redactUrl } from './log';
 export interface AuthLocals<A extends { name: string } = { name: string }> {
   /** The authenticated account; undefined when the server runs without authentication. */
   account: A | undefined;
+  /** How it authenticated (`digest`, `basic`, `none`, ...). */
+  scheme?: string;
 }
 
 /** Who made a request, as a route put it in `res.locals` (a device account, a destination user). */
@@ -13,11 +15,28 @@ export interface RequestLocals extends Partial<AuthLocals> {
   user?: string;
 }
 
+/** A request as it ended: what {@link requestLog} logs and hands to `onDone`. */
+export interface RequestDone {
+  method: string;
+  /** Path and query, session tokens redacted. */
+  url: string;
+  /** Undefined when the client went away before the answer. */
+  status: number | undefined;
+  ms: number;
+  user: string | undefined;
+  scheme: string | undefined;
+  remote: string | undefined;
+}
+
 /**
  * Logs each request at `level` when its answer is finished (or when the client went
- * away first), with its status, duration and user.
+ * away first), with its status, duration and user; `onDone` hears the same (a journal).
  */
-export function requestLog(log: Logger, level: Exclude<LogLevel, 'silent'> = 'info'): RequestHandler {
+export function requestLog(
+  log: Logger,
+  level: Exclude<LogLevel, 'silent'> = 'info',
+  onDone?: (done: RequestDone) => void,
+): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     // Read now: a destroyed request has no socket any more by the time it is logged.
@@ -26,17 +45,10 @@ export function requestLog(log: Logger, level: Exclude<LogLevel, 'silent'> = 'in
       const ms = Number((process.hrtime.bigint() - started) / 1000n) / 1000;
       const locals = res.locals as RequestLocals;
       const user = locals.account?.name ?? locals.user;
-      log[level](
-        {
-          method: req.method,
-          url: redactUrl(req.originalUrl),
-          status: finished ? res.statusCode : undefined,
-          ms,
-          user,
-          remote,
-        },
-        finished ? 'request' : 'request aborted',
-      );
+      const url = redactUrl(req.originalUrl);
+      const status = finished ? res.statusCode : undefined;
+      log[level]({ method: req.method, url, status, ms, user, remote }, finished ? 'request' : 'request aborted');
+      onDone?.({ method: req.method, url, status, ms, user, scheme: locals.scheme, remote });
     };
     res.once('finish', () => done(true));
     res.once('close', () => {

@@ -1,8 +1,9 @@
 /** The Express app of one device: its CGIs behind auth, a 404 for the rest, a 500 for bugs. */
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Authenticator } from '../auth/authenticator';
 import { requireAuth } from '../auth/middleware';
 import type { SessionTokens } from '../auth/session-tokens';
+import type { JournalAuth, JournalWriter } from '../base/journal';
 import { type Logger, redactUrl } from '../base/log';
 import type { ResolvedDeviceOptions } from './device-options';
 import { devicePaths } from './endpoints';
@@ -16,6 +17,12 @@ import { requestLog } from '../base/request-log';
 import { allowMethods } from './rpc-endpoint';
 import { wssessionCgi } from './wssession-cgi';
 
+/** Where the emulator's control API is served on every device port. */
+export const CONTROL_PATH = '/_emu';
+
+/** A request target of the control API (its requests come from the test, not the client under test). */
+const CONTROL_REQUEST = /^\/_emu(\/|\?|$)/;
+
 /** Every API a device serves, as apidiscovery.cgi lists them. */
 export const SERVED_APIS = [EVENT_STREAM_API, FEATURE_FLAG_API, API_DISCOVERY_API, BASIC_DEVICE_INFO_API] as const;
 
@@ -25,15 +32,27 @@ export interface DeviceParts {
   tokens: SessionTokens;
   flags: FeatureFlags;
   log: Logger;
+  /** Where requests and refused logins are journaled (the control API's own requests are not). */
+  journal: JournalWriter;
+  /** The emulator's control API, served at `/_emu` without the device's auth. */
+  control: RequestHandler | undefined;
 }
 
 /** Builds the app; routes live under the configured CGI prefix. */
 export function buildDeviceApp(options: ResolvedDeviceOptions, parts: DeviceParts): express.Express {
-  const { authenticator, tokens, flags, log } = parts;
+  const { authenticator, tokens, flags, log, journal } = parts;
   const app = express();
   app.disable('x-powered-by');
-  app.use(requestLog(log));
-  const auth = requireAuth(authenticator, log);
+  app.use(
+    requestLog(log, 'info', (done) => {
+      if (CONTROL_REQUEST.test(done.url)) return;
+      const auth = done.scheme as JournalAuth | undefined;
+      const { method, url: path, status, user, ms, remote } = done;
+      journal({ kind: 'http', method, path, status, auth, user, ms, remote });
+    }),
+  );
+  if (parts.control) app.use(CONTROL_PATH, parts.control);
+  const auth = requireAuth(authenticator, log, (refusal) => journal({ kind: 'auth-refused', ...refusal }));
   const paths = devicePaths(options.cgiPrefix, options.wsPrefix);
   app.all(paths.featureFlags, allowMethods(['POST'], log), auth, featureFlagCgi(flags, options.maxBodyBytes, log));
   app.all(paths.sessionToken, allowMethods(['GET', 'POST'], log), auth, wssessionCgi(tokens, log));

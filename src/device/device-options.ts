@@ -5,7 +5,9 @@
 import { type Account, DEFAULT_ACCOUNT, ROLES } from '../auth/accounts';
 import { AUTH_MODES, type AuthMode } from '../auth/authenticator';
 import { type DigestAlgorithm, parseAlgorithm, type ReplayMode } from '../auth/digest';
+import type { RequestHandler } from 'express';
 import { type Clock, systemClock } from '../base/clock';
+import type { Journal } from '../base/journal';
 import { EmulatorError } from '../base/errors';
 import type { Logger, LogLevel } from '../base/log';
 import { DEFAULT_MAX_FILTERS } from '../events/configure';
@@ -78,6 +80,10 @@ export interface DeviceOptions {
   logger?: Logger;
   /** Level of the default logger: `silent` unless set. */
   logLevel?: LogLevel;
+  /** Where the device records what crosses its sockets; none by default (the emulator gives one to every device). */
+  journal?: Journal;
+  /** Served at `/_emu` ahead of the device's own routes and auth (the emulator's control API). */
+  control?: RequestHandler;
 }
 
 /** A stateful event present when the device starts. */
@@ -95,7 +101,7 @@ export const DEFAULT_INITIAL_STATES: readonly InitialState[] = [
 
 /** Options with every default filled in and checked. */
 export interface ResolvedDeviceOptions extends Required<
-  Omit<DeviceOptions, 'tls' | 'stateDir' | 'logger' | 'logLevel' | 'realm' | 'identity'>
+  Omit<DeviceOptions, 'tls' | 'stateDir' | 'logger' | 'logLevel' | 'realm' | 'identity' | 'journal' | 'control'>
 > {
   realm: string;
   identity: DeviceIdentity;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Authenticator } from '../auth/authenticator';
 import { SessionTokens, type TokenVerdict } from '../auth/session-tokens';
 import { EmulatorError } from '../base/errors';
+import type { JournalWriter } from '../base/journal';
 import type { NotificationMessage } from '../events/content-filter';
 import { type DeviceEvent, EventBus, type PublishOptions } from '../events/event-bus';
 import type { SessionInfo } from '../events/event-session';
@@ -56,6 +57,11 @@ export interface DeviceHandle {
    * rebooting device does; tokens issued before stay valid if they outlive it.
    */
   rejectAuth(ms: number): void;
+  /**
+   * Back to how it started: sessions closed (1001), session tokens revoked, refused logins
+   * ended, states back to the initial ones, flags to their defaults.
+   */
+  reset(): Promise<void>;
   /** Closes every event stream session (default 1001 "closed by the emulator"); returns how many. */
   closeSessions(code?: number, reason?: string): number;
   /** Stops listening and ends every connection; resolves when all is closed. */
@@ -87,8 +93,14 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
   const stateFile = resolved.stateDir ? join(resolved.stateDir, resolved.serial, 'flags.json') : undefined;
   const flags = new FeatureFlags(resolved.flags, stateFile, (message) => log.warn({ stateFile }, message));
 
+  const journal: JournalWriter = options.journal
+    ? (record) => options.journal?.record({ ...record, device: resolved.serial })
+    : () => undefined;
   const bus = new EventBus(resolved.clock, resolved.timestamps);
-  for (const initial of resolved.initialStates) bus.publish(initial.topic, initial.message, { stateful: true });
+  const setInitialStates = (): void => {
+    for (const initial of resolved.initialStates) bus.publish(initial.topic, initial.message, { stateful: true });
+  };
+  setInitialStates();
   const stream = new StreamServer({
     path: paths.eventStream,
     authenticator,
@@ -99,9 +111,10 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     maxBufferedBytes: resolved.maxBufferedBytes,
     deflate: resolved.wsDeflate,
     log,
+    journal,
   });
 
-  const app = buildDeviceApp(resolved, { authenticator, tokens, flags, log });
+  const app = buildDeviceApp(resolved, { authenticator, tokens, flags, log, journal, control: options.control });
   const listening = await listenApp(app, { port: resolved.port, host: resolved.host, tls, log });
   listening.server.on('upgrade', (req, socket, head) => stream.handleUpgrade(req, socket, head));
   const { url, port } = listening;
@@ -133,6 +146,15 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
       log.info({ ms }, 'refusing logins for a while');
     },
     closeSessions: (code, reason) => stream.closeSessions(code, reason),
+    reset: async () => {
+      stream.closeSessions(1001, 'reset by the emulator');
+      tokens.revokeAll();
+      authenticator.stopRejecting();
+      bus.clearStates();
+      setInitialStates();
+      await flags.reset();
+      log.info('device reset');
+    },
     close: () => {
       if (state !== 'RUNNING') return closed as Promise<void>;
       state = 'CLOSING';

@@ -106,6 +106,12 @@ export class FeatureFlags {
     return ok(undefined);
   }
 
+  /** Every flag back to its default value (kept in the state file too, when there is one). */
+  async reset(): Promise<void> {
+    for (const def of this.definitions.values()) this.values.set(def.name, def.defaultValue);
+    if (this.stateFile) await this.save(this.stateFile);
+  }
+
   /**
    * Writes one at a time, each with the values current when it starts: concurrent
    * atomic writes could otherwise rename out of order and leave older values on disk.

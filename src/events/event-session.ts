@@ -5,6 +5,7 @@
  */
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
+import type { JournalWriter } from '../base/journal';
 import type { Logger } from '../base/log';
 import { parseRpcRequest, RpcErrorCode, rpcFailure, rpcSuccess, type RpcResponse } from '../protocol/rpc';
 import {
@@ -50,6 +51,8 @@ export interface SessionSettings {
   /** Past this many bytes waiting to be sent, the session is closed with 1013. */
   maxBufferedBytes: number;
   log: Logger;
+  /** Where configures and notifications are journaled. */
+  journal: JournalWriter;
 }
 
 /** A tick's frames are written together up to this many bytes, then flushed. */
@@ -106,7 +109,9 @@ export class EventSession {
   deliver(event: DeviceEvent): void {
     if (this.state !== 'CONFIGURED') return;
     for (const filter of this.filters) {
-      if (filterMatches(filter, event.topic, event.message) && !this.send(event.payload, 'notification')) return;
+      if (!filterMatches(filter, event.topic, event.message)) continue;
+      if (!this.send(event.payload, 'notification')) return;
+      this.settings.journal({ kind: 'notification', session: this.id, topic: event.topic });
     }
   }
 
@@ -171,6 +176,12 @@ export class EventSession {
     const parsed = parseRpcRequest(data, EVENT_STREAM_API);
     if (!parsed.ok) return this.answer(parsed.error.response);
     const compiled = compileConfigure(parsed.value, rules);
+    this.settings.journal({
+      kind: 'configure',
+      session: this.id,
+      filters: sentFilters(parsed.value.params),
+      error: compiled.ok ? undefined : { code: compiled.error.code, message: compiled.error.message },
+    });
     if (!compiled.ok) return this.answer(rpcFailure(parsed.value, compiled.error.code, compiled.error.message));
     this.filters = compiled.value;
     this.state = 'CONFIGURED';
@@ -234,4 +245,18 @@ function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {
   if (Buffer.isBuffer(data)) return data;
   if (Array.isArray(data)) return Buffer.concat(data);
   return Buffer.from(data);
+}
+
+/** The string filters of a configure request's `eventFilterList`, as the client sent them, for the journal. */
+function sentFilters(params: Readonly<Record<string, unknown>>): { topicFilter?: string; contentFilter?: string }[] {
+  const list = params.eventFilterList;
+  if (!Array.isArray(list)) return [];
+  return list.map((entry: unknown) => {
+    if (typeof entry !== 'object' || entry === null) return {};
+    const { topicFilter, contentFilter } = entry as Record<string, unknown>;
+    return {
+      ...(typeof topicFilter === 'string' ? { topicFilter } : {}),
+      ...(typeof contentFilter === 'string' ? { contentFilter } : {}),
+    };
+  });
 }

@@ -6,8 +6,10 @@
 import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
+import { authScheme } from '../auth/auth-params';
 import type { Authenticator } from '../auth/authenticator';
 import type { SessionTokens } from '../auth/session-tokens';
+import type { JournalWriter } from '../base/journal';
 import { type Logger, redactUrl } from '../base/log';
 import type { ConfigureRules } from './configure';
 import type { EventBus } from './event-bus';
@@ -42,6 +44,8 @@ export interface StreamServerOptions {
   /** Offer permessage-deflate. */
   deflate: boolean;
   log: Logger;
+  /** Where sessions, configures, notifications and refused handshakes are journaled. */
+  journal: JournalWriter;
 }
 
 const WS_KEY = /^[+/0-9A-Za-z]{22}==$/;
@@ -110,17 +114,15 @@ export class StreamServer {
     let user: string | undefined;
     const token = url.searchParams.get('wssession');
     if (authenticator.rejecting) {
-      return this.unauthorized(req, socket, {
-        message: 'logins are refused for a while (simulated reboot)',
-        stale: false,
-      });
+      const refusal = { message: 'logins are refused for a while (simulated reboot)', stale: false };
+      return this.unauthorized(req, socket, refusal, schemeOf(req, token));
     } else if (authenticator.mode !== 'none' && token !== null) {
       const verdict = tokens.consume(token);
-      if (!verdict.ok) return this.unauthorized(req, socket, { message: verdict.error.message, stale: false });
+      if (!verdict.ok) return this.unauthorized(req, socket, { message: verdict.error.message, stale: false }, 'token');
       user = verdict.value;
     } else {
       const verdict = authenticator.verify(req);
-      if (!verdict.ok) return this.unauthorized(req, socket, verdict.error);
+      if (!verdict.ok) return this.unauthorized(req, socket, verdict.error, schemeOf(req, null));
       user = verdict.value.account?.name;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
@@ -140,6 +142,7 @@ export class StreamServer {
             }),
           closed: (closed, code, reason) => {
             this.live.delete(closed.id);
+            this.options.journal({ kind: 'ws-close', session: closed.id, code, reason });
             const info = closed.info();
             if (info.dropped > 0) this.closedForSlowness++;
             log.info(
@@ -151,6 +154,7 @@ export class StreamServer {
         },
       );
       this.live.set(id, session);
+      this.options.journal({ kind: 'ws-open', session: id, user, remote: req.socket.remoteAddress });
       log.info(
         { session: id, user, remote: req.socket.remoteAddress, sources, deflate: Boolean(ws.extensions) },
         'event stream connected',
@@ -210,13 +214,26 @@ export class StreamServer {
     }
   }
 
-  private unauthorized(req: IncomingMessage, socket: Duplex, refusal: { message: string; stale: boolean }): void {
+  private unauthorized(
+    req: IncomingMessage,
+    socket: Duplex,
+    refusal: { message: string; stale: boolean },
+    scheme: string | undefined,
+  ): void {
     const { message: reason, stale } = refusal;
     const level = reason === 'no credentials' ? 'debug' : 'warn';
-    this.options.log[level]({ url: redactUrl(req.url ?? ''), reason }, 'event stream authentication failed');
+    const path = redactUrl(req.url ?? '');
+    this.options.log[level]({ url: path, reason }, 'event stream authentication failed');
+    const remote = req.socket.remoteAddress;
+    this.options.journal({ kind: 'auth-refused', method: req.method ?? 'GET', path, scheme, reason, remote });
     const answer = this.options.authenticator.unauthorized(req, stale);
     writeAndClose(socket, answer.status, answer.headers, answer.body);
   }
+}
+
+/** The scheme a handshake tried: a session token, the Authorization header's scheme, or none. */
+function schemeOf(req: IncomingMessage, token: string | null): string | undefined {
+  return token !== null ? 'token' : authScheme(req.headers.authorization);
 }
 
 function parseTarget(target: string | undefined): URL | undefined {
