@@ -40,6 +40,14 @@ export interface ScenarioTarget {
 /** Whether a timer belongs to the timeline (counted for `done`) or to an `on:` trigger. */
 type PlayedBy = 'timeline' | 'trigger';
 
+/** A step waiting for its scenario time `at`, and how to cancel its timer. */
+interface PendingStep {
+  readonly at: number;
+  readonly part: PlayedBy;
+  readonly fn: (at: number) => void;
+  cancel: () => void;
+}
+
 /** Options of {@link ScenarioPlayer}. */
 export interface ScenarioPlayerOptions {
   /** Where time and timers come from; default the real clock. */
@@ -59,11 +67,13 @@ export class ScenarioPlayer {
   private readonly seed: number;
   private readonly log: (msg: string, fields?: object) => void;
   private random: () => number;
-  private readonly timers = new Map<number, { cancel: () => void; part: PlayedBy }>();
+  private readonly timers = new Map<number, PendingStep>();
   private nextTimerId = 0;
   private timelineTimers = 0;
   private startedAt = 0;
   private running = false;
+  /** Scheduler time of pause(), while paused. */
+  private pausedAt: number | undefined;
   private resolveDone: () => void = () => undefined;
   private donePromise: Promise<void>;
   private lengths = new Map<Step[], number>();
@@ -104,12 +114,33 @@ export class ScenarioPlayer {
     this.checkDone();
   }
 
+  /** True between pause() and resume() (or stop()). */
+  get paused(): boolean {
+    return this.pausedAt !== undefined;
+  }
+
+  /** Holds every pending step and trigger until resume(): nothing is published, the scenario's clock stands still. */
+  pause(): void {
+    if (!this.running || this.pausedAt !== undefined) return;
+    this.pausedAt = this.scheduler.now();
+    for (const timer of this.timers.values()) timer.cancel();
+  }
+
+  /** Goes on where pause() held it: every pending step keeps its place in scenario time. */
+  resume(): void {
+    if (this.pausedAt === undefined) return;
+    this.startedAt += this.scheduler.now() - this.pausedAt;
+    this.pausedAt = undefined;
+    for (const [id, timer] of this.timers) this.arm(id, timer);
+  }
+
   /** Cancels every timer and resolves `done`; calling it again does nothing. */
   stop(): void {
     for (const timer of this.timers.values()) timer.cancel();
     this.timers.clear();
     this.timelineTimers = 0;
     this.running = false;
+    this.pausedAt = undefined;
     this.resolveDone();
   }
 
@@ -140,7 +171,7 @@ export class ScenarioPlayer {
   }
 
   private fireTriggers(select: (step: Step) => boolean): void {
-    if (!this.running) return;
+    if (!this.running || this.pausedAt !== undefined) return;
     const steps = (this.scenario.timeline ?? []).filter((step) => step.on !== undefined && select(step));
     if (steps.length === 0) return;
     const now = (this.scheduler.now() - this.startedAt) * this.speed;
@@ -245,13 +276,19 @@ export class ScenarioPlayer {
   private schedule(at: number, part: PlayedBy, fn: (at: number) => void): void {
     const id = this.nextTimerId++;
     if (part === 'timeline') this.timelineTimers++;
-    const cancel = this.scheduler.setTimer(this.startedAt + at / this.speed, () => {
+    const timer: PendingStep = { at, part, fn, cancel: () => undefined };
+    this.timers.set(id, timer);
+    if (this.pausedAt === undefined) this.arm(id, timer);
+  }
+
+  /** Sets the scheduler's timer of a pending step at its scenario time. */
+  private arm(id: number, timer: PendingStep): void {
+    timer.cancel = this.scheduler.setTimer(this.startedAt + timer.at / this.speed, () => {
       if (!this.timers.delete(id)) return;
-      if (part === 'timeline') this.timelineTimers--;
-      fn(at);
+      if (timer.part === 'timeline') this.timelineTimers--;
+      timer.fn(timer.at);
       this.checkDone();
     });
-    this.timers.set(id, { cancel, part });
   }
 
   private checkDone(): void {

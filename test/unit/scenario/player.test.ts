@@ -424,3 +424,53 @@ describe('ScenarioPlayer', () => {
     expect(target.calls.map((c) => c.t)).toEqual([2000, 3000]);
   });
 });
+
+describe('ScenarioPlayer pause and resume', () => {
+  const every = (): Scenario =>
+    scenarioOf('timeline:', '  - every: 100ms', '    times: 5', `    emit: { topic: '${A}' }`);
+
+  it('publishes nothing while paused, then goes on with every step at its place in scenario time', async () => {
+    const { scheduler, player, times } = setup(every());
+    player.start();
+    scheduler.advance(250); // steps at 100, 200
+    player.pause();
+    expect(player.paused).toBe(true);
+    scheduler.advance(1000); // held
+    expect(times(A)).toEqual([100, 200]);
+    player.resume();
+    expect(player.paused).toBe(false);
+    scheduler.advance(400); // the rest: 300, 400, 500 in scenario time = 1300, 1400, 1500 in wall time
+    expect(times(A)).toEqual([100, 200, 1300, 1400, 1500]);
+    await player.done;
+  });
+
+  it('holds triggers while paused, and stop() ends a pause', () => {
+    const { scheduler, player, times } = setup(
+      scenarioOf('timeline:', '  - on: connect', `    emit: { topic: '${B}' }`),
+    );
+    player.start();
+    player.pause();
+    player.onConnect();
+    scheduler.advance(10);
+    expect(times(B)).toEqual([]);
+    player.stop();
+    expect(player.paused).toBe(false);
+    player.resume(); // nothing to resume
+    expect(scheduler.pending).toBe(0);
+  });
+
+  it('does not resolve done while paused', async () => {
+    const { scheduler, player } = setup(every());
+    let done = false;
+    void player.done.then(() => (done = true));
+    player.start();
+    player.pause();
+    scheduler.advance(10_000);
+    await Promise.resolve();
+    expect(done).toBe(false);
+    player.resume();
+    scheduler.advance(1000);
+    await player.done;
+    expect(done).toBe(true);
+  });
+});
