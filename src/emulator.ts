@@ -1,42 +1,31 @@
 /**
  * The emulator: one or more devices, each playing a scenario, with the scenario files
- * watched for saves. This is the layer that composes devices, scenario players and
- * watchers; the command line and test fixtures both start it through
- * {@link startEmulator} and stop it with `close()`.
+ * watched for saves and one journal of what crossed their sockets. This is the layer
+ * that composes devices, scenario players and watchers; the command line and test
+ * fixtures both start it through {@link startEmulator} and drive it through its handle.
  */
+import { systemClock } from './base/clock';
 import { EmulatorError } from './base/errors';
+import { DEFAULT_JOURNAL_CAPACITY, Journal } from './base/journal';
 import type { Logger } from './base/log';
-import { err, ok, type Result } from './base/result';
-import { yamlErrors, type YamlErrors } from './base/yaml-load';
-import { type DeviceHandle, startDevice } from './device/device';
 import type { DeviceOptions } from './device/device-options';
-import { deviceOptionsForScenario, playOnDevice, type ScenarioRun } from './emulator/play-on-device';
+import { emulatorHandle } from './emulator/emulator-handle';
+import type { EmulatorHandle } from './emulator/handle';
+import {
+  type LoadedScenario,
+  type RunningDevice,
+  type ScenarioReload,
+  startRunningDevice,
+} from './emulator/running-device';
 import type { ConnectionFile } from './protocol/connection-file';
-import { loadScenarioFile, type ScenarioErrorCode } from './scenario/load';
-import type { Scenario } from './scenario/schema';
+import { loadScenarioFile } from './scenario/load';
 import { scenarioPath } from './scenario/shipped';
-import { type ScenarioWatcher, watchScenario } from './scenario/watcher';
+
+export type { LoadedScenario, ReloadedFile, ScenarioReload, ScenarioReloadError } from './emulator/running-device';
+export type * from './emulator/handle';
 
 /** A scenario to play: a shipped name (`motion`), a file path, or one already loaded. */
 export type ScenarioSource = string | LoadedScenario;
-
-/** A scenario and the file it came from (undefined when it was built in code). */
-export interface LoadedScenario {
-  file?: string;
-  scenario: Scenario;
-}
-
-/** A watched scenario file and the device playing it. */
-export interface ReloadedFile {
-  readonly device: string;
-  readonly file: string;
-}
-
-/** A save of a watched file that has errors: every one of them, and which file of which device. */
-export type ScenarioReloadError = YamlErrors<ScenarioErrorCode> & ReloadedFile;
-
-/** What became of a save of a watched scenario file. */
-export type ScenarioReload = Result<ReloadedFile, ScenarioReloadError>;
 
 /** Options of {@link startEmulator}; every field is optional. */
 export interface EmulatorOptions {
@@ -59,25 +48,8 @@ export interface EmulatorOptions {
   logger?: Logger;
   /** Told of every reload of a watched file, good or bad (the last good version keeps running on errors). */
   onReload?: (reload: ScenarioReload) => void;
-}
-
-/** One running device and what it plays. */
-export interface EmulatedDevice {
-  readonly device: DeviceHandle;
-  /** The file of its scenario; undefined for a scenario built in code. */
-  readonly file: string | undefined;
-  /** The scenario playing now (the latest good version of a watched file). */
-  readonly scenario: Scenario;
-  /** The current run of that scenario. */
-  readonly run: ScenarioRun;
-}
-
-/** A running emulator. */
-export interface EmulatorHandle {
-  /** The devices, in the order of their scenarios. */
-  readonly devices: readonly EmulatedDevice[];
-  /** Stops every scenario and watcher and closes every device; resolves when all is closed. */
-  close(): Promise<void>;
+  /** Entries the journal keeps before the oldest go (counted in `journalDropped`). Default 10,000. */
+  journalCapacity?: number;
 }
 
 /**
@@ -89,94 +61,39 @@ export interface EmulatorHandle {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   const sources = options.scenarios?.length ? options.scenarios : ['default'];
   const loaded = await Promise.all(sources.map(loadSource));
+  const base = options.device ?? {};
+  const journal = new Journal(base.clock ?? systemClock, options.journalCapacity ?? DEFAULT_JOURNAL_CAPACITY);
+  const logger = base.logger ?? options.logger;
   const devices: RunningDevice[] = [];
   const close = async (): Promise<void> => {
     await Promise.all(devices.map((d) => d.stop()));
   };
   try {
-    for (const [i, scenario] of loaded.entries()) {
-      // The implicit default is not watched: only files the caller named.
-      const watch = options.watch === true && sources === options.scenarios && typeof sources[i] === 'string';
-      devices.push(await startOne(scenario, i, watch, options));
+    for (const [i, source] of loaded.entries()) {
+      devices.push(
+        await startRunningDevice(source, {
+          device: {
+            ...base,
+            ...(logger ? { logger } : {}),
+            journal,
+            port: base.port && base.port + i,
+            ...(i > 0 && base.serial ? { serial: nextSerial(base.serial, i) } : {}),
+          },
+          speed: options.speed ?? 1,
+          seed: options.seed ?? 1,
+          // The implicit default is not watched: only files the caller named.
+          watch: options.watch === true && sources === options.scenarios && typeof sources[i] === 'string',
+          connection: options.connection,
+          logger,
+          onReload: options.onReload,
+        }),
+      );
     }
   } catch (err) {
     await close();
     throw err;
   }
-  return { devices, close };
-}
-
-/** A device with its scenario run and watcher (replaced on a reload), and how to stop all three. */
-interface RunningDevice {
-  device: DeviceHandle;
-  file: string | undefined;
-  scenario: Scenario;
-  run: ScenarioRun;
-  stop(): Promise<void>;
-}
-
-/** Starts the i-th device, plays its scenario, and watches the file when asked. */
-async function startOne(
-  source: LoadedScenario,
-  i: number,
-  watch: boolean,
-  options: EmulatorOptions,
-): Promise<RunningDevice> {
-  const base = options.device ?? {};
-  const logger = base.logger ?? options.logger;
-  const device = await startDevice(
-    deviceOptionsForScenario(source.scenario, {
-      ...base,
-      ...(logger ? { logger } : {}),
-      port: base.port && base.port + i,
-      ...(i > 0 && base.serial ? { serial: nextSerial(base.serial, i) } : {}),
-    }),
-  );
-  const log = logger?.child({ device: device.serial, scenario: source.scenario.name ?? source.file });
-  const playerOptions = {
-    speed: options.speed ?? 1,
-    seed: options.seed ?? 1,
-    log: (msg: string, fields?: object) => log?.info(fields ?? {}, msg),
-    ...(options.connection ? { connection: options.connection } : {}),
-  };
-  let watcher: ScenarioWatcher | undefined;
-  const entry: RunningDevice = {
-    device,
-    file: source.file,
-    scenario: source.scenario,
-    run: playOnDevice(device, source.scenario, playerOptions),
-    stop: async () => {
-      entry.run.stop();
-      await watcher?.close();
-      await device.close();
-    },
-  };
-  if (watch && source.file !== undefined) {
-    const file = source.file;
-    watcher = watchScenario(
-      file,
-      (reloaded) => {
-        entry.run.stop();
-        entry.scenario = reloaded.scenario;
-        entry.run = playOnDevice(device, reloaded.scenario, playerOptions);
-        log?.info({ file }, 'scenario changed: restarted with the new version');
-        options.onReload?.(ok({ device: device.serial, file }));
-      },
-      (errors) => {
-        log?.warn(
-          { file, errors: errors.map((e) => e.text) },
-          'scenario changed but has errors: the last good version keeps running',
-        );
-        options.onReload?.(err({ ...yamlErrors(errors).error, device: device.serial, file }));
-      },
-      {
-        onError: (err) =>
-          log?.error({ file, err: err.message }, 'scenario reload failed; the last good version keeps running'),
-      },
-    );
-    await watcher.ready; // a save right after start is seen
-  }
-  return entry;
+  return emulatorHandle(devices, journal, close);
 }
 
 /** Loads a scenario by shipped name or path; throws `BAD_SCENARIO` with every error, one a line. */

@@ -15,13 +15,34 @@
 // The emulator: devices playing scenarios, watched files (what `bwc-emu` runs)
 export { startEmulator } from './emulator';
 export type {
+  DeviceAccess,
+  DeviceRef,
   EmulatedDevice,
   EmulatorHandle,
   EmulatorOptions,
+  EmulatorSession,
   LoadedScenario,
+  OnDevice,
+  ReloadedFile,
+  ScenarioPlayState,
   ScenarioReload,
+  ScenarioReloadError,
   ScenarioSource,
+  WaitOptions,
 } from './emulator';
+export { DEFAULT_JOURNAL_CAPACITY, JOURNAL_KINDS } from './base/journal';
+export type {
+  AuthRefusedEntry,
+  ConfigureEntry,
+  HttpEntry,
+  JournalAuth,
+  JournalEntry,
+  JournalFilter,
+  JournalKind,
+  NotificationEntry,
+  WsCloseEntry,
+  WsOpenEntry,
+} from './base/journal';
 
 // Devices
 export { startDevice } from './device/device';

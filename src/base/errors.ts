@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   PORT_IN_USE: 'the port to listen on is taken',
   LISTEN_FAILED: 'the server could not listen (address not available, permission)',
   TLS_FAILED: 'the TLS certificate could not be made or read',
+  NO_SUCH_DEVICE: 'no device of the emulator has that serial or index',
   CLOSED: 'the object was used after it was closed',
   UPLOAD_FAILED: 'the body worn system gave up on a request to the content destination',
   CONNECT_FAILED: 'recording: the event stream could not be reached',
@@ -19,7 +20,7 @@ export const ERROR_CODES = {
   TOKEN_REFUSED: 'recording: the device refused to issue a session token',
   CONFIGURE_REFUSED: 'recording: the device refused the events:configure request',
   CONNECTION_LOST: 'recording: the event stream closed before the recording ended',
-  TIMEOUT: 'recording: the device did not answer in time',
+  TIMEOUT: 'a wait ended before what it waited for happened (a session, a notification, a device answer)',
 } as const;
 
 /** Stable error codes of {@link EmulatorError}. */

@@ -50,8 +50,11 @@ export interface DeviceHandle {
   publish(topic: string, message?: NotificationMessage, options?: PublishOptions): DeviceEvent;
   /** Calls `listener` when a stream session connects, configures or disconnects; returns its remover. */
   watchSessions(listener: SessionListener): () => void;
-  /** The live event stream sessions: id, remote address, filters, sent and dropped counts. */
-  sessions(): SessionInfo[];
+  /**
+   * The live event stream sessions: id, remote address, filters, sent and dropped counts;
+   * with `topic`, only those configured with a filter that can select it.
+   */
+  sessions(topic?: string): SessionInfo[];
   /**
    * Refuses every login (digest, Basic, session tokens) with 401 for `ms`, as a
    * rebooting device does; tokens issued before stay valid if they outlive it.
@@ -139,7 +142,7 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     issueToken: (username = 'root') => tokens.issue(username),
     consumeToken: (token) => tokens.consume(token),
     publish: (topic, message, publishOptions) => bus.publish(topic, message, publishOptions),
-    sessions: () => stream.sessions(),
+    sessions: (topic) => stream.sessions(topic),
     watchSessions: (listener) => stream.watch(listener),
     rejectAuth: (ms) => {
       authenticator.rejectFor(ms);
@@ -147,7 +150,7 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     },
     closeSessions: (code, reason) => stream.closeSessions(code, reason),
     reset: async () => {
-      stream.closeSessions(1001, 'reset by the emulator');
+      await stream.endSessions(1001, 'reset by the emulator');
       tokens.revokeAll();
       authenticator.stopRejecting();
       bus.clearStates();

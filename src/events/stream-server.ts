@@ -169,9 +169,10 @@ export class StreamServer {
     return () => this.watchers.delete(listener);
   }
 
-  /** Snapshots of the live sessions. */
-  sessions(): SessionInfo[] {
-    return [...this.live.values()].map((s) => s.info());
+  /** Snapshots of the live sessions; with `topic`, only those whose filters can select it. */
+  sessions(topic?: string): SessionInfo[] {
+    const live = [...this.live.values()];
+    return (topic === undefined ? live : live.filter((s) => s.subscribesTo(topic))).map((s) => s.info());
   }
 
   /** Closes every live session with a close code and reason; returns how many. */
@@ -187,18 +188,29 @@ export class StreamServer {
   }
 
   /**
+   * Closes every session with `code` and `reason` and resolves once each has closed;
+   * sessions whose client does not finish the close handshake within `graceMs` are cut.
+   */
+  async endSessions(code: number, reason: string, graceMs = 250): Promise<void> {
+    const sessions = [...this.live.values()];
+    for (const session of sessions) session.close(code, reason);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(sessions.map((s) => s.closed)),
+      new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
+    ]);
+    clearTimeout(timer);
+    for (const session of sessions) session.terminate();
+    await Promise.all(sessions.map((s) => s.closed));
+  }
+
+  /**
    * Stops listening to the bus and closes every session with 1001 "device shutting
    * down", as a rebooting device does; sessions still open after `graceMs` are cut.
    */
   async close(graceMs = 250): Promise<void> {
     this.unsubscribe();
-    const sessions = [...this.live.values()];
-    for (const session of sessions) session.close(1001, 'device shutting down');
-    await Promise.race([
-      Promise.all(sessions.map((s) => s.closed)),
-      new Promise((resolve) => setTimeout(resolve, graceMs).unref()),
-    ]);
-    for (const session of sessions) session.terminate();
+    await this.endSessions(1001, 'device shutting down', graceMs);
     this.live.clear();
     this.wss.close();
   }

@@ -1,0 +1,141 @@
+/**
+ * The {@link EmulatorHandle} over the running devices and the shared journal: operations
+ * that change something apply to the named device or to every device; reads cover every
+ * device (or the named one); waits watch every device (or the named one).
+ */
+import { EmulatorError } from '../base/errors';
+import type { Journal, NotificationEntry } from '../base/journal';
+import type { SessionInfo } from '../events/event-session';
+import type { DeviceRef, EmulatorHandle, EmulatorSession, OnDevice, WaitOptions } from './handle';
+import type { RunningDevice } from './running-device';
+
+/** How long a wait lasts unless told otherwise. */
+const DEFAULT_WAIT_MS = 5000;
+
+/** The handle of `devices` (filled as they start), their `journal`, and how to close them all. */
+export function emulatorHandle(
+  devices: readonly RunningDevice[],
+  journal: Journal,
+  close: () => Promise<void>,
+): EmulatorHandle {
+  /** The devices an operation applies to: the named one, or all of them. */
+  const targets = (options: OnDevice | undefined): readonly RunningDevice[] =>
+    options?.device === undefined ? devices : [pick(devices, options.device)];
+  const sessionsOf = (d: RunningDevice, topic?: string): EmulatorSession[] =>
+    d.device.sessions(topic).map((s: SessionInfo) => ({ ...s, device: d.device.serial }));
+  return {
+    devices,
+    access: () => devices.map((d) => d.access),
+    publish: (topic, message, options) =>
+      targets(options).map((d) => d.device.publish(topic, message, withoutDevice(options))),
+    setState: (topic, message, options) =>
+      targets(options).map((d) => d.device.publish(topic, message, { stateful: true })),
+    flags: (options) => pick(devices, options?.device ?? 0).device.flags(),
+    setFlags: async (values, options) => {
+      await Promise.all(targets(options).map((d) => d.device.setFlags(values)));
+    },
+    sessions: (options) => targets(options).flatMap((d) => sessionsOf(d)),
+    closeSessions: (code, options) =>
+      targets(options).reduce((n, d) => n + d.device.closeSessions(code, options?.reason), 0),
+    waitForSession: (options = {}) => waitForSession(targets(options), sessionsOf, options),
+    waitForNotification: (options = {}) => waitForNotification(journal, targets(options), options),
+    journal: (filter) => journal.entries(filter),
+    get journalDropped() {
+      return journal.dropped;
+    },
+    setScenario: (scenario, options) => targets(options).forEach((d) => d.setScenario(scenario)),
+    pauseScenario: (options) => targets(options).forEach((d) => d.pause()),
+    playScenario: (options) => targets(options).forEach((d) => d.play()),
+    restartScenario: (options) => targets(options).forEach((d) => d.restart()),
+    reset: async () => {
+      await Promise.all(devices.map((d) => d.reset()));
+      // After every session is closed: their closes belong to the test before, not the next one.
+      journal.clear();
+    },
+    close,
+  };
+}
+
+/** The device named by serial or index; `NO_SUCH_DEVICE` otherwise. */
+export function pick(devices: readonly RunningDevice[], ref: DeviceRef): RunningDevice {
+  const found = typeof ref === 'number' ? devices[ref] : devices.find((d) => d.device.serial === ref);
+  if (!found) {
+    const known = devices.map((d) => d.device.serial).join(', ');
+    throw new EmulatorError('NO_SUCH_DEVICE', `no device ${JSON.stringify(ref)}; the devices are ${known}`);
+  }
+  return found;
+}
+
+/** Publish options without the handle's own `device` field. */
+function withoutDevice<T extends OnDevice>(options: T | undefined): Omit<T, 'device'> | undefined {
+  if (options === undefined) return undefined;
+  const { device: _device, ...rest } = options;
+  return rest;
+}
+
+/** The first session (configured to receive `topic`, when given) already there or yet to come. */
+function waitForSession(
+  devices: readonly RunningDevice[],
+  sessionsOf: (d: RunningDevice, topic?: string) => EmulatorSession[],
+  options: WaitOptions,
+): Promise<EmulatorSession> {
+  const present = devices.flatMap((d) => sessionsOf(d, options.topic));
+  if (present.length > 0) return Promise.resolve(present[0]);
+  const what = options.topic === undefined ? 'a session' : `a session configured for ${options.topic}`;
+  return waitFor<EmulatorSession>(what, options.timeout, (resolve) => {
+    const unwatch = devices.map((d) =>
+      d.device.watchSessions((change) => {
+        if (options.topic === undefined && change.kind === 'connect')
+          resolve({ ...change.session, device: d.device.serial });
+        if (options.topic !== undefined && change.kind === 'configure' && change.subscribesTo(options.topic))
+          resolve({ ...change.session, device: d.device.serial });
+      }),
+    );
+    return () => unwatch.forEach((stop) => stop());
+  });
+}
+
+/** The next notification sent (of `topic`, on one of `devices`) after the call. */
+function waitForNotification(
+  journal: Journal,
+  devices: readonly RunningDevice[],
+  options: WaitOptions,
+): Promise<NotificationEntry> {
+  const serials = new Set(devices.map((d) => d.device.serial));
+  const what = options.topic === undefined ? 'a notification' : `a notification of ${options.topic}`;
+  return waitFor<NotificationEntry>(what, options.timeout, (resolve) =>
+    journal.watch((entry) => {
+      if (entry.kind !== 'notification' || !serials.has(entry.device)) return;
+      if (options.topic === undefined || entry.topic === options.topic) resolve(entry);
+    }),
+  );
+}
+
+/**
+ * Resolves with what `watch` hands its callback first, or fails with `TIMEOUT` naming
+ * `what` after `timeoutMs`; the watch is removed either way.
+ */
+function waitFor<T>(
+  what: string,
+  timeoutMs: number | undefined,
+  watch: (resolve: (value: T) => void) => () => void,
+): Promise<T> {
+  const ms = timeoutMs ?? DEFAULT_WAIT_MS;
+  if (!Number.isFinite(ms) || ms < 0)
+    return Promise.reject(new EmulatorError('BAD_OPTION', `timeout must be 0 or more milliseconds, not ${ms}`));
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const stop = watch((value) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      queueMicrotask(stop);
+      resolve(value);
+    });
+    const timer = setTimeout(() => {
+      settled = true;
+      stop();
+      reject(new EmulatorError('TIMEOUT', `no ${what.replace(/^an? /, '')} within ${ms} ms`));
+    }, ms);
+  });
+}
