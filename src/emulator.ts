@@ -50,6 +50,19 @@ export interface EmulatorOptions {
   onReload?: (reload: ScenarioReload) => void;
   /** Entries the journal keeps before the oldest go (counted in `journalDropped`). Default 10,000. */
   journalCapacity?: number;
+  /**
+   * A fleet: this many devices (default: one per scenario). With one scenario every device
+   * plays it; with several, there must be one per device. Device i listens on `port + i`
+   * (each a free port with 0) and has serial `serial` + (`deviceIndexBase` + i).
+   */
+  devices?: number;
+  /** Index of the first device, so that several processes own disjoint serial ranges. Default 0. */
+  deviceIndexBase?: number;
+  /**
+   * The control API at `/_emu` on every device's port: on by default, answering loopback
+   * only; with `token`, any address with `Authorization: Bearer <token>`; `false` turns it off.
+   */
+  control?: false | { token?: string };
 }
 
 /**
