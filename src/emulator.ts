@@ -8,20 +8,23 @@ import { systemClock } from './base/clock';
 import { EmulatorError } from './base/errors';
 import { DEFAULT_JOURNAL_CAPACITY, Journal } from './base/journal';
 import type { Logger } from './base/log';
-import type { DeviceOptions } from './device/device-options';
+import { DEFAULT_SERIAL, type DeviceOptions } from './device/device-options';
 import { emulatorHandle } from './emulator/emulator-handle';
 import type { EmulatorHandle } from './emulator/handle';
-import {
-  type LoadedScenario,
-  type RunningDevice,
-  type ScenarioReload,
-  startRunningDevice,
-} from './emulator/running-device';
+import { type LoadedScenario, type RunningDevice, startRunningDevice } from './emulator/running-device';
+import { type ScenarioReload, watchScenarioFiles, type WatchedFile } from './emulator/scenario-watches';
 import type { ConnectionFile } from './protocol/connection-file';
 import { loadScenarioFile } from './scenario/load';
 import { scenarioPath } from './scenario/shipped';
+import type { Scenario } from './scenario/schema';
+import { fillPlaceholders, hasPlaceholders } from './scenario/template';
+import type { ScenarioWatcher } from './scenario/watcher';
 
-export type { LoadedScenario, ReloadedFile, ScenarioReload, ScenarioReloadError } from './emulator/running-device';
+/** The most devices one emulator runs. */
+const MAX_DEVICES = 10_000;
+
+export type { LoadedScenario } from './emulator/running-device';
+export type { ReloadedFile, ScenarioReload, ScenarioReloadError } from './emulator/scenario-watches';
 export type * from './emulator/handle';
 
 /** A scenario to play: a shipped name (`motion`), a file path, or one already loaded. */
@@ -73,35 +76,48 @@ export interface EmulatorOptions {
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   const sources = options.scenarios?.length ? options.scenarios : ['default'];
+  const count = fleetSize(options.devices, sources.length);
+  const indexBase = wholeNumber('deviceIndexBase', options.deviceIndexBase ?? 0, 0, 1_000_000_000);
   const loaded = await Promise.all(sources.map(loadSource));
   const base = options.device ?? {};
   const journal = new Journal(base.clock ?? systemClock, options.journalCapacity ?? DEFAULT_JOURNAL_CAPACITY);
   const logger = base.logger ?? options.logger;
   const devices: RunningDevice[] = [];
+  let watchers: ScenarioWatcher[] = [];
   const close = async (): Promise<void> => {
+    await Promise.all(watchers.map((w) => w.close()));
     await Promise.all(devices.map((d) => d.stop()));
   };
+  // Which devices play which source, and how each fills the scenario in, for the watches.
+  const players = loaded.map(() => [] as WatchedFile['players']);
   try {
-    for (const [i, source] of loaded.entries()) {
-      devices.push(
-        await startRunningDevice(source, {
-          device: {
-            ...base,
-            ...(logger ? { logger } : {}),
-            journal,
-            port: base.port && base.port + i,
-            ...(i > 0 && base.serial ? { serial: nextSerial(base.serial, i) } : {}),
-          },
+    for (let i = 0; i < count; i++) {
+      const k = loaded.length === 1 ? 0 : i;
+      const index = indexBase + i;
+      const serial = nextSerial(base.serial ?? loaded[k].scenario.device?.serial ?? DEFAULT_SERIAL, index);
+      const prepare = (scenario: Scenario): Scenario =>
+        hasPlaceholders(scenario) ? fillPlaceholders(scenario, { serial, index }) : scenario;
+      const device = await startRunningDevice(
+        { ...loaded[k], scenario: prepare(loaded[k].scenario) },
+        {
+          device: { ...base, ...(logger ? { logger } : {}), journal, port: base.port && base.port + i, serial },
           speed: options.speed ?? 1,
           seed: options.seed ?? 1,
-          // The implicit default is not watched: only files the caller named.
-          watch: options.watch === true && sources === options.scenarios && typeof sources[i] === 'string',
           connection: options.connection,
           logger,
-          onReload: options.onReload,
-        }),
+        },
       );
+      devices.push(device);
+      players[k].push({ device, prepare });
     }
+    // The implicit default is not watched: only files the caller named.
+    const named = options.watch === true && sources === options.scenarios;
+    const files = loaded.flatMap((source, k) =>
+      named && typeof sources[k] === 'string' && source.file !== undefined
+        ? [{ file: source.file, players: players[k] }]
+        : [],
+    );
+    watchers = await watchScenarioFiles(files, logger, options.onReload);
   } catch (err) {
     await close();
     throw err;
@@ -121,8 +137,28 @@ async function loadSource(source: ScenarioSource): Promise<LoadedScenario> {
   return { file, scenario: result.value };
 }
 
-/** `ACCC8E000001` + 2 -> `ACCC8E000003`: the serial of the i-th extra device. */
+/** How many devices: `devices`, or one per scenario; several scenarios need one per device. */
+function fleetSize(devices: number | undefined, scenarios: number): number {
+  if (devices === undefined) return scenarios;
+  const count = wholeNumber('devices', devices, 1, MAX_DEVICES);
+  if (scenarios > 1 && count !== scenarios)
+    throw new EmulatorError(
+      'BAD_OPTION',
+      `devices is ${count} but ${scenarios} scenarios were given: give one scenario for every device, or one for all`,
+    );
+  return count;
+}
+
+/** `value` when it is a whole number from `min` to `max`; `BAD_OPTION` naming `name` otherwise. */
+function wholeNumber(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new EmulatorError('BAD_OPTION', `${name} must be a whole number from ${min} to ${max}, not ${value}`);
+  return value;
+}
+
+/** `ACCC8E000001` + 2 -> `ACCC8E000003`: the serial of the device `i` places after the first. */
 function nextSerial(serial: string, i: number): string {
+  if (i === 0) return serial;
   const match = /^(.*?)(\d+)$/.exec(serial);
   if (!match) return `${serial}-${i + 1}`;
   return `${match[1]}${String(Number(match[2]) + i).padStart(match[2].length, '0')}`;

@@ -86,6 +86,9 @@ export interface DeviceOptions {
   control?: RequestHandler;
 }
 
+/** The serial of a device no option or scenario names one for. */
+export const DEFAULT_SERIAL = 'ACCC8E000001';
+
 /** A stateful event present when the device starts. */
 export interface InitialState {
   topic: string;
@@ -111,7 +114,7 @@ export interface ResolvedDeviceOptions extends Required<
 
 /** Fills in defaults and validates; throws {@link EmulatorError} `BAD_OPTION`. */
 export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOptions {
-  const serial = options.serial ?? 'ACCC8E000001';
+  const serial = options.serial ?? DEFAULT_SERIAL;
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(serial)) bad(`serial "${serial}" must be 1-64 letters, digits, '-' or '_'`);
   const cgiPrefix = checkPrefix('cgiPrefix', options.cgiPrefix ?? '/svc-cgi');
   const wsPrefix = checkPrefix('wsPrefix', options.wsPrefix ?? '/svc');

@@ -1,17 +1,12 @@
 /**
  * One device of the emulator with what it plays: the device, its scenario run (replaced
- * on a reload, a new scenario or a reset), the watch of its scenario file, and the
- * scenario controls (pause, play, restart) the handle and the control API use.
+ * on a reload, a new scenario or a reset), and the scenario controls (pause, play, restart) the handle and the control API use.
  */
 import type { Logger } from '../base/log';
 import { type DeviceHandle, startDevice } from '../device/device';
 import type { DeviceOptions } from '../device/device-options';
 import type { ConnectionFile } from '../protocol/connection-file';
-import { err, ok, type Result } from '../base/result';
-import { yamlErrors, type YamlErrors } from '../base/yaml-load';
-import type { ScenarioErrorCode } from '../scenario/load';
 import type { Scenario } from '../scenario/schema';
-import { type ScenarioWatcher, watchScenario } from '../scenario/watcher';
 import type { DeviceAccess, EmulatedDevice, ScenarioPlayState } from './handle';
 import { deviceOptionsForScenario, playOnDevice, type PlayOnDeviceOptions, type ScenarioRun } from './play-on-device';
 
@@ -21,29 +16,14 @@ export interface LoadedScenario {
   scenario: Scenario;
 }
 
-/** A watched scenario file and the device playing it. */
-export interface ReloadedFile {
-  readonly device: string;
-  readonly file: string;
-}
-
-/** A save of a watched file that has errors: every one of them, and which file of which device. */
-export type ScenarioReloadError = YamlErrors<ScenarioErrorCode> & ReloadedFile;
-
-/** What became of a save of a watched scenario file. */
-export type ScenarioReload = Result<ReloadedFile, ScenarioReloadError>;
-
 /** How the emulator starts each device. */
 export interface RunningDeviceOptions {
   /** The device's options, the scenario's `device:` section not yet applied. */
   device: DeviceOptions;
   speed: number;
   seed: number;
-  /** Watch the scenario's file and reload it when saved. */
-  watch: boolean;
   connection: ConnectionFile | undefined;
   logger: Logger | undefined;
-  onReload: ((reload: ScenarioReload) => void) | undefined;
 }
 
 /** A device of the emulator, with the operations the handle needs. */
@@ -91,9 +71,6 @@ export async function startRunningDevice(
     scenario = next;
     run = play();
   };
-  const watcher =
-    options.watch && source.file !== undefined ? watch(source.file, device, replay, options, log) : undefined;
-  await watcher?.ready; // a save right after start is seen
   const access = accessOf(device, options.device.control !== undefined);
   return {
     device,
@@ -120,37 +97,9 @@ export async function startRunningDevice(
     },
     stop: async () => {
       run.stop();
-      await watcher?.close();
       await device.close();
     },
   };
-}
-
-/** Watches `file`; a good save replays it, a bad one is reported and the last good version keeps running. */
-function watch(
-  file: string,
-  device: DeviceHandle,
-  replay: (scenario: Scenario) => void,
-  options: RunningDeviceOptions,
-  log: Logger | undefined,
-): ScenarioWatcher {
-  return watchScenario(
-    file,
-    (reloaded) => {
-      replay(reloaded.scenario);
-      log?.info({ file }, 'scenario changed: restarted with the new version');
-      options.onReload?.(ok({ device: device.serial, file }));
-    },
-    (errors) => {
-      const texts = errors.map((e) => e.text);
-      log?.warn({ file, errors: texts }, 'scenario changed but has errors: the last good version keeps running');
-      options.onReload?.(err({ ...yamlErrors(errors).error, device: device.serial, file }));
-    },
-    {
-      onError: (err) =>
-        log?.error({ file, err: err.message }, 'scenario reload failed; the last good version keeps running'),
-    },
-  );
 }
 
 /** How to reach `device` and log in as its admin. */
