@@ -7,7 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const BENCHMARKS = ['./event-stream.js', './scenario-timing.js', './destination-put.js'];
+const BENCHMARKS = ['./event-stream.js', './scenario-timing.js', './destination-put.js', './fleet.js'];
 
 async function run() {
   if (!fs.existsSync(path.join(__dirname, '..', 'dist', 'index.js'))) {

@@ -1,0 +1,123 @@
+'use strict';
+/**
+ * Fleet cost: start-up time and memory of N emulated devices, each with 2 idle event
+ * stream sessions, against N bare node:http + ws servers holding the same sessions.
+ *
+ * Each side runs in its own process (bench/fleet-server.js, with --expose-gc), so the
+ * memory measured is that side's alone. For each size N (1, 100, 1000) and round, the
+ * sides alternate; the parent (this process) opens 2 WebSocket sessions to every
+ * device and then asks for the child's memory after a GC.
+ *
+ * Measured per side and size: start-up ms (from the start call until every server
+ * listens) and RSS and heap with the sessions open. The per-device cost is the growth
+ * from N=1 to the size, divided by the devices added: (RSS(N) - RSS(1)) / (N - 1), so a
+ * process's fixed cost (the runtime, the loaded modules) is not counted per device. The
+ * ratio is emu / bare; the issue's aim is at most 1.5, and 1,000 devices in one process.
+ *
+ * Knobs (environment): BENCH_FLEET_SIZES ("1,100,1000"), BENCH_ROUNDS (3).
+ */
+const { fork } = require('node:child_process');
+const path = require('node:path');
+const WebSocket = require('ws');
+
+const SERVER_SCRIPT = path.join(__dirname, 'fleet-server.js');
+const SESSIONS_PER_DEVICE = 2;
+const MB = 1024 * 1024;
+
+function intList(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const list = raw.split(',').map(Number);
+  if (!list.every((n) => Number.isInteger(n) && n > 0))
+    throw new Error(`${name} must list whole numbers, not "${raw}"`);
+  return list;
+}
+
+function intEnv(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number, not "${raw}"`);
+  return n;
+}
+
+/** Starts one side with `count` devices, opens the sessions, and measures. */
+async function measure(side, count) {
+  const child = fork(SERVER_SCRIPT, [side, String(count)], { execArgv: ['--expose-gc'], stdio: 'inherit' });
+  const next = () =>
+    new Promise((resolve, reject) => {
+      child.once('message', resolve);
+      child.once('exit', (code) => reject(new Error(`${side} server exited with ${code}`)));
+    });
+  try {
+    const ready = await next();
+    const sockets = [];
+    for (const port of ready.ports) {
+      for (let s = 0; s < SESSIONS_PER_DEVICE; s++) {
+        const ws = new WebSocket(`ws://127.0.0.1:${port}/svc/ws-data-stream?sources=events`);
+        sockets.push(
+          new Promise((resolve, reject) => {
+            ws.once('open', () => resolve(ws));
+            ws.once('error', reject);
+          }),
+        );
+      }
+    }
+    const open = await Promise.all(sockets);
+    child.send('memory');
+    const { memory } = await next();
+    for (const ws of open) ws.terminate();
+    return { startMs: ready.startMs, rss: memory.rss, heap: memory.heapUsed };
+  } finally {
+    child.kill();
+  }
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+async function main() {
+  const sizes = intList('BENCH_FLEET_SIZES', [1, 100, 1000]);
+  const rounds = intEnv('BENCH_ROUNDS', 3);
+  if (!sizes.includes(1)) sizes.unshift(1);
+  const results = {};
+  for (const count of sizes) {
+    results[count] = { emu: [], bare: [] };
+    for (let r = 0; r < rounds; r++) {
+      const order = r % 2 === 0 ? ['bare', 'emu'] : ['emu', 'bare'];
+      for (const side of order) results[count][side].push(await measure(side, count));
+    }
+  }
+  const med = (count, side, key) => median(results[count][side].map((m) => m[key]));
+  console.log(`fleet: ${SESSIONS_PER_DEVICE} idle sessions per device, medians of ${rounds} alternating rounds`);
+  console.log('devices  side   start ms   RSS MB   heap MB   RSS per device KB (growth from 1)');
+  const summary = {};
+  for (const count of sizes) {
+    for (const side of ['bare', 'emu']) {
+      const perDevice = count > 1 ? (med(count, side, 'rss') - med(1, side, 'rss')) / (count - 1) / 1024 : NaN;
+      console.log(
+        `${String(count).padStart(7)}  ${side.padEnd(5)} ${med(count, side, 'startMs').toFixed(0).padStart(9)} ${(med(count, side, 'rss') / MB).toFixed(1).padStart(8)} ${(med(count, side, 'heap') / MB).toFixed(1).padStart(9)}   ${Number.isNaN(perDevice) ? '-' : perDevice.toFixed(1)}`,
+      );
+    }
+    if (count > 1) {
+      const ratio =
+        (med(count, 'emu', 'rss') - med(1, 'emu', 'rss')) / (med(count, 'bare', 'rss') - med(1, 'bare', 'rss'));
+      const startRatio = med(count, 'emu', 'startMs') / med(count, 'bare', 'startMs');
+      summary[count] = { perDeviceRssRatio: ratio, startRatio };
+      console.log(
+        `  ${count} devices: per-device RSS ratio emu/bare ${ratio.toFixed(2)}, start-up ratio ${startRatio.toFixed(2)}`,
+      );
+    }
+  }
+  return summary;
+}
+
+module.exports = { name: 'fleet', main };
+
+if (require.main === module)
+  main().catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
