@@ -7,7 +7,9 @@
 import { systemClock } from './base/clock';
 import { EmulatorError } from './base/errors';
 import { DEFAULT_JOURNAL_CAPACITY, Journal } from './base/journal';
-import type { Logger } from './base/log';
+import { createLogger, type Logger } from './base/log';
+import { controlRouter } from './control/control-router';
+import type { ControlState } from './control/route';
 import { DEFAULT_SERIAL, type DeviceOptions } from './device/device-options';
 import { emulatorHandle } from './emulator/emulator-handle';
 import type { EmulatorHandle } from './emulator/handle';
@@ -84,10 +86,26 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const logger = base.logger ?? options.logger;
   const devices: RunningDevice[] = [];
   let watchers: ScenarioWatcher[] = [];
+  let state: ControlState = 'starting';
   const close = async (): Promise<void> => {
+    state = 'closing';
     await Promise.all(watchers.map((w) => w.close()));
     await Promise.all(devices.map((d) => d.stop()));
   };
+  const handle = emulatorHandle(devices, journal, close);
+  const control = (serial: string, i: number) =>
+    options.control === false
+      ? {}
+      : {
+          control: controlRouter({
+            emulator: handle,
+            state: () => state,
+            device: serial,
+            fleetRoutes: i === 0,
+            token: options.control?.token,
+            log: logger ?? createLogger(),
+          }),
+        };
   // Which devices play which source, and how each fills the scenario in, for the watches.
   const players = loaded.map(() => [] as WatchedFile['players']);
   try {
@@ -100,7 +118,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const device = await startRunningDevice(
         { ...loaded[k], scenario: prepare(loaded[k].scenario) },
         {
-          device: { ...base, ...(logger ? { logger } : {}), journal, port: base.port && base.port + i, serial },
+          device: {
+            ...base,
+            ...(logger ? { logger } : {}),
+            ...control(serial, i),
+            journal,
+            port: base.port && base.port + i,
+            serial,
+          },
           speed: options.speed ?? 1,
           seed: options.seed ?? 1,
           connection: options.connection,
@@ -122,7 +147,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     await close();
     throw err;
   }
-  return emulatorHandle(devices, journal, close);
+  state = 'ready';
+  return handle;
 }
 
 /** Loads a scenario by shipped name or path; throws `BAD_SCENARIO` with every error, one a line. */

@@ -40,6 +40,7 @@ export function emulatorHandle(
     waitForSession: (options = {}) => waitForSession(targets(options), sessionsOf, options),
     waitForNotification: (options = {}) => waitForNotification(journal, targets(options), options),
     journal: (filter) => journal.entries(filter),
+    clearJournal: () => journal.clear(),
     get journalDropped() {
       return journal.dropped;
     },

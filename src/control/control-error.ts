@@ -1,0 +1,48 @@
+/**
+ * How the control API refuses: every error is `{ error: { code, message } }` with a 4xx
+ * (503 while the emulator is not ready), logged at info. A handler throws a
+ * {@link ControlError}; an {@link EmulatorError} from the emulator handle becomes a 400
+ * with its own code (408 for `TIMEOUT`); anything else is a bug, answered 500.
+ */
+import type { Request, Response } from 'express';
+import { EmulatorError } from '../base/errors';
+import { type Logger, redactUrl } from '../base/log';
+
+/** A refusal: the HTTP status, a stable code, a message, and any extra fields of `error`. */
+export class ControlError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly extra: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(message);
+    this.name = 'ControlError';
+  }
+}
+
+/** The HTTP status an {@link EmulatorError} code is answered with. */
+export function statusOfEmulatorError(code: EmulatorError['code']): number {
+  return code === 'TIMEOUT' ? 408 : 400;
+}
+
+/** Turns whatever a handler threw into the refusal to answer; undefined for a bug. */
+export function asControlError(err: unknown): ControlError | undefined {
+  if (err instanceof ControlError) return err;
+  if (err instanceof EmulatorError) return new ControlError(statusOfEmulatorError(err.code), err.code, err.message);
+  return undefined;
+}
+
+/** Answers `err` as a refusal (logged at info) or, for a bug, as a 500 (logged as an error). */
+export function sendError(req: Request, res: Response, log: Logger, err: unknown): void {
+  const refusal = asControlError(err);
+  const where = { method: req.method, url: redactUrl(req.originalUrl), remote: req.socket.remoteAddress };
+  if (!refusal) {
+    log.error({ ...where, err }, 'control API: internal error');
+    if (res.headersSent) return void res.destroy();
+    return void res.status(500).json({ error: { code: 'INTERNAL', message: 'internal error; see the log' } });
+  }
+  log.info({ ...where, status: refusal.status, code: refusal.code, reason: refusal.message }, 'control API: refused');
+  if (res.headersSent) return void res.destroy();
+  res.status(refusal.status).json({ error: { code: refusal.code, message: refusal.message, ...refusal.extra } });
+}

@@ -1,0 +1,72 @@
+/**
+ * The control API of the emulator, `/_emu/...` on each device's server: JSON routes to
+ * drive the devices from a test (events, states, flags, sessions, journal, scenario,
+ * reset) and their OpenAPI document at `/_emu/openapi.json`. Mount the router at `/_emu`
+ * ahead of the device's auth: it has its own rule (a bearer token, or loopback only).
+ */
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import type { Logger } from '../base/log';
+import type { ControlledEmulator } from './controlled-emulator';
+import { accessGuard } from './access-guard';
+import { ControlError, sendError } from './control-error';
+import { controlDocument } from './openapi';
+import { registerRoutes } from './register-routes';
+import type { ControlState } from './route';
+import { controlRoutes } from './route-table';
+
+/** How to build the control router of one device's port. */
+export interface ControlOptions {
+  /** The emulator's `EmulatorHandle`; its methods are used only once `state()` is `ready`. */
+  emulator: ControlledEmulator;
+  state: () => ControlState;
+  /** Serial of the device whose port this is. */
+  device: string;
+  /** Also serve `/_emu/devices/{serial}/...` (on the first device only). */
+  fleetRoutes: boolean;
+  /** When set, every route needs `Authorization: Bearer <token>`; without it, loopback clients only. */
+  token: string | undefined;
+  log: Logger;
+}
+
+/** 404 `NOT_FOUND` for a path under `/_emu` that no route has. */
+function notFound(log: Logger): RequestHandler {
+  return (req, res) => {
+    const message = `no control route ${req.method} /_emu${req.path}; see /_emu/openapi.json`;
+    sendError(req, res, log, new ControlError(404, 'NOT_FOUND', message));
+  };
+}
+
+/** The refusals of the body parsers (413 over 1 MiB, 400 not JSON, 415 bad charset or encoding). */
+function bodyErrors(log: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    const { status, type, message } = (err ?? {}) as { status?: unknown; type?: unknown; message?: unknown };
+    if (typeof status !== 'number' || status < 400 || status >= 500) return sendError(req, res, log, err);
+    const text = typeof message === 'string' ? message : 'bad body';
+    const refusal =
+      type === 'entity.too.large'
+        ? new ControlError(413, 'PAYLOAD_TOO_LARGE', 'the body is over 1 MiB')
+        : type === 'entity.parse.failed'
+          ? new ControlError(400, 'BAD_REQUEST', `body: not JSON: ${text}`)
+          : new ControlError(status, status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST', `body: ${text}`);
+    sendError(req, res, log, refusal);
+  };
+}
+
+/** The router of the control API, to mount at `/_emu` on one device's server. */
+export function controlRouter(options: ControlOptions): express.Router {
+  const { emulator, state, device, token, log } = options;
+  const routes = controlRoutes(options.fleetRoutes);
+  let document: object | undefined;
+  const router = express.Router();
+  router.use(accessGuard(token, log));
+  registerRoutes(router, routes, {
+    emulator,
+    state,
+    device,
+    log,
+    document: () => (document ??= controlDocument(routes)),
+  });
+  router.use(notFound(log));
+  router.use(bodyErrors(log));
+  return router;
+}

@@ -1,0 +1,80 @@
+/**
+ * The emulator as the control API drives it: the part of the emulator handle its routes
+ * call (publish, states, flags, sessions, journal, scenario, reset). Declared here, from
+ * the lower layers' types, because the layer rule keeps control from importing the
+ * emulator layer above it; `EmulatorHandle` (../emulator/handle) extends it.
+ */
+import type { JournalEntry, JournalFilter } from '../base/journal';
+import type { DeviceUrls } from '../device/endpoints';
+import type { FlagState } from '../device/feature-flags';
+import type { NotificationMessage } from '../events/content-filter';
+import type { DeviceEvent, PublishOptions } from '../events/event-bus';
+import type { SessionInfo } from '../events/event-session';
+import type { Scenario } from '../scenario/schema';
+
+/** A device of the emulator: its serial, or its index (0 = the first). */
+export type DeviceRef = string | number;
+
+/** Picks one device; without it, an operation applies to every device (or reads the first). */
+export interface OnDevice {
+  device?: DeviceRef;
+}
+
+/** A session of one of the devices. */
+export interface EmulatorSession extends SessionInfo {
+  /** Serial of the device it is connected to. */
+  device: string;
+}
+
+/** How to reach a device and log in to it. */
+export interface DeviceAccess {
+  serial: string;
+  /** Every endpoint's URL (`featureFlags`, `sessionToken`, `eventStream`, ...). */
+  urls: DeviceUrls;
+  /** The admin account, undefined with auth `none`. */
+  user: string | undefined;
+  password: string | undefined;
+  realm: string;
+  /** The control API of this device (`.../_emu`), undefined when it is off. */
+  control: string | undefined;
+}
+
+/** The emulator as the control API drives it. */
+export interface ControlledEmulator {
+  /** The devices, in the order of their scenarios (or of the fleet). */
+  readonly devices: readonly unknown[];
+  /** URLs and credentials of every device. */
+  access(): DeviceAccess[];
+  /** Publishes an event on the device (every device when none is named); returns what was published. */
+  publish(topic: string, message?: NotificationMessage, options?: PublishOptions & OnDevice): DeviceEvent[];
+  /** Sets a stateful property (a stateful event): kept as the current state and sent to matching sessions. */
+  setState(topic: string, message: NotificationMessage, options?: OnDevice): DeviceEvent[];
+  /** The feature flags of the device (the first when none is named). */
+  flags(options?: OnDevice): FlagState[];
+  /** Sets feature flags all-or-nothing on the device (every device when none is named); rejects unknown names. */
+  setFlags(values: Readonly<Record<string, boolean>>, options?: OnDevice): Promise<void>;
+  /** The live event stream sessions (of every device unless one is named). */
+  sessions(options?: OnDevice): EmulatorSession[];
+  /** Closes every event stream session (default code 1001); returns how many. */
+  closeSessions(code?: number, options?: OnDevice & { reason?: string }): number;
+  /** What crossed the sockets, oldest first: requests, sessions, configures, notifications, refusals. */
+  journal(filter?: JournalFilter): JournalEntry[];
+  /** Entries the journal pushed out since the last reset (it keeps the newest `journalCapacity`). */
+  readonly journalDropped: number;
+  /** Empties the journal of every device (sequence numbers go on) and zeroes `journalDropped`. */
+  clearJournal(): void;
+  /** Replaces the device's scenario (every device's when none is named) and plays it from the start. */
+  setScenario(scenario: Scenario, options?: OnDevice): void;
+  /** Pauses the scenario: nothing more is published until `playScenario()`; sessions stay. */
+  pauseScenario(options?: OnDevice): void;
+  /** Resumes a paused scenario where it stopped (does nothing to one that plays). */
+  playScenario(options?: OnDevice): void;
+  /** Plays the scenario again from zero, states and flags as it sets them. */
+  restartScenario(options?: OnDevice): void;
+  /**
+   * Back to the start, as for a fresh test: flags to their defaults, states to the scenario's
+   * initial ones, sessions closed, tokens revoked, refused logins and faults cleared, journal
+   * cleared, scenario restarted from zero. The ports and URLs stay.
+   */
+  reset(): Promise<void>;
+}

@@ -1,0 +1,108 @@
+/** The routes that drive one device: publish events, set states, read and set flags, list and close sessions. */
+import { z } from 'zod';
+import type { DeviceEvent } from '../events/event-bus';
+import { ControlError } from './control-error';
+import { defineRoute } from './route';
+import {
+  FlagsSchema,
+  FlagValuesSchema,
+  PublishBodySchema,
+  PublishedSchema,
+  SessionsSchema,
+  StateBodySchema,
+} from './schemas';
+
+/** An event as the control API answers it. */
+function published(event: DeviceEvent): z.input<typeof PublishedSchema>['events'][number] {
+  return { topic: event.topic, timestamp: event.timestamp ?? null, stateful: event.stateful, message: event.message };
+}
+
+/** Whether `code` may be sent in a WebSocket close frame (as the ws library checks it). */
+function isCloseCode(code: number): boolean {
+  return (code >= 1000 && code <= 1014 && ![1004, 1005, 1006].includes(code)) || (code >= 3000 && code <= 4999);
+}
+
+const CloseQuerySchema = z.strictObject({
+  code: z.coerce
+    .number()
+    .int()
+    .refine(isCloseCode, { error: 'not a close code a server may send (1000-1003, 1007-1014, 3000-4999)' })
+    .optional()
+    .meta({ description: 'WebSocket close code; default 1001' }),
+  reason: z
+    .string()
+    .refine((text) => Buffer.byteLength(text) <= 123, { error: 'a close reason is at most 123 bytes' })
+    .optional(),
+});
+
+/** The routes of this file. */
+export const DEVICE_ROUTES = [
+  defineRoute({
+    method: 'post',
+    path: '/events',
+    summary: 'Publish an event on the device',
+    description: 'Every event stream session whose filters match receives it.',
+    body: PublishBodySchema,
+    response: PublishedSchema,
+    handler: ({ emulator, device, body }) => {
+      const { topic, source, key, data, stateful, timestamp } = body;
+      const events = emulator.publish(topic, { source, key, data }, { stateful, timestamp, device });
+      return { events: events.map(published) };
+    },
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/states',
+    summary: 'Set stateful properties of the device',
+    description: 'One state or a list; each is kept as the current state and sent to the matching sessions.',
+    body: z.union([StateBodySchema, z.array(StateBodySchema).min(1)]),
+    response: PublishedSchema,
+    handler: ({ emulator, device, body }) => {
+      const states = Array.isArray(body) ? body : [body];
+      const events = states.flatMap(({ topic, source, key, data }) =>
+        emulator.setState(topic, { source, key, data }, { device }),
+      );
+      return { events: events.map(published) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/flags',
+    summary: 'The feature flags of the device',
+    response: FlagsSchema,
+    handler: ({ emulator, device }) => ({ flags: emulator.flags({ device }) }),
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/flags',
+    summary: 'Set feature flags of the device, all or nothing',
+    body: FlagValuesSchema,
+    response: FlagsSchema,
+    refusals: { 400: 'FLAG_NOT_FOUND: a flag the device does not have (nothing is changed)' },
+    handler: async ({ emulator, device, body }) => {
+      const known = new Set(emulator.flags({ device }).map((flag) => flag.name));
+      const unknown = Object.keys(body).filter((name) => !known.has(name));
+      if (unknown.length > 0)
+        throw new ControlError(400, 'FLAG_NOT_FOUND', `Flag(s) does not exist: ${unknown.join(', ')}`);
+      await emulator.setFlags(body, { device });
+      return { flags: emulator.flags({ device }) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/sessions',
+    summary: 'The live event stream sessions of the device',
+    response: SessionsSchema,
+    handler: ({ emulator, device }) => ({ sessions: emulator.sessions({ device }) }),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/sessions',
+    summary: 'Close every event stream session of the device',
+    query: CloseQuerySchema,
+    response: z.object({ closed: z.number().int() }),
+    handler: ({ emulator, device, query }) => ({
+      closed: emulator.closeSessions(query.code, { device, reason: query.reason }),
+    }),
+  }),
+];

@@ -1,0 +1,65 @@
+/** The zod schemas of `GET /_emu/journal`: its query, and the entries it answers (as in ../base/journal). */
+import { z } from 'zod';
+import { JOURNAL_KINDS } from '../base/journal';
+
+const base = { seq: z.number().int(), time: z.string(), device: z.string() };
+const filter = z.object({ topicFilter: z.string().optional(), contentFilter: z.string().optional() });
+
+/** One journal entry, by its kind (test/unit/control checks that every `JournalEntry` fits). */
+export const JournalEntrySchema = z
+  .discriminatedUnion('kind', [
+    z.object({
+      ...base,
+      kind: z.literal('http'),
+      method: z.string(),
+      path: z.string(),
+      status: z.number().int().optional(),
+      auth: z.enum(['digest', 'basic', 'token', 'none']).optional(),
+      user: z.string().optional(),
+      ms: z.number(),
+      remote: z.string().optional(),
+    }),
+    z.object({
+      ...base,
+      kind: z.literal('ws-open'),
+      session: z.string(),
+      user: z.string().optional(),
+      remote: z.string().optional(),
+    }),
+    z.object({ ...base, kind: z.literal('ws-close'), session: z.string(), code: z.number().int(), reason: z.string() }),
+    z.object({
+      ...base,
+      kind: z.literal('configure'),
+      session: z.string(),
+      filters: z.array(filter).readonly(),
+      error: z.object({ code: z.number().int(), message: z.string() }).optional(),
+    }),
+    z.object({ ...base, kind: z.literal('notification'), session: z.string(), topic: z.string() }),
+    z.object({
+      ...base,
+      kind: z.literal('auth-refused'),
+      method: z.string(),
+      path: z.string(),
+      scheme: z.string().optional(),
+      reason: z.string(),
+      remote: z.string().optional(),
+    }),
+  ])
+  .meta({ id: 'JournalEntry' });
+
+/** `?since=&kind=&session=&topic=`; `kind` may repeat or list kinds separated by commas. */
+export const JournalQuerySchema = z.strictObject({
+  since: z.coerce.number().int().nonnegative().optional().meta({ description: 'only entries after this seq' }),
+  kind: z
+    .preprocess((value) => [value].flat().flatMap((item) => String(item).split(',')), z.array(z.enum(JOURNAL_KINDS)))
+    .optional()
+    .meta({ description: 'only entries of these kinds (repeat the parameter, or separate by commas)' }),
+  session: z.string().optional().meta({ description: 'only entries of this event stream session' }),
+  topic: z.string().optional().meta({ description: 'only notifications of this topic' }),
+});
+
+/** The answer of `GET /_emu/journal`. */
+export const JournalAnswerSchema = z.object({
+  entries: z.array(JournalEntrySchema),
+  dropped: z.number().int().meta({ description: 'entries the bounded journal pushed out since the last clear' }),
+});

@@ -1,0 +1,92 @@
+/**
+ * Registers the route table on an Express router: for each route its body parser, then
+ * one dispatcher that checks readiness and the device, validates the body and query
+ * with the route's schemas, calls the handler and answers; for each path a 405 (with
+ * Allow) for the methods it does not take.
+ */
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { type Logger, redactUrl } from '../base/log';
+import type { ControlledEmulator } from './controlled-emulator';
+import { ControlError, sendError } from './control-error';
+import { validate } from './validate';
+import { type ControlRoute, type ControlState, Reply } from './route';
+
+/** The largest body a route takes. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** What the dispatcher needs besides the route. */
+export interface DispatchContext {
+  emulator: ControlledEmulator;
+  state: () => ControlState;
+  /** Serial of the device of this port. */
+  device: string;
+  log: Logger;
+  document: () => object;
+}
+
+/** `/devices/{serial}/events` -> `/devices/:serial/events` (braces mean "optional" to Express 5). */
+export function expressPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** The body parsers of `route`: its text media types as text, anything else as JSON. */
+function bodyParsers(route: ControlRoute): RequestHandler[] {
+  if (!route.body) return [];
+  const textTypes = [...(route.textBody?.types ?? [])];
+  const text = textTypes.length > 0 ? [express.text({ type: textTypes, limit: MAX_BODY_BYTES })] : [];
+  const isText = (req: Request): boolean => textTypes.length > 0 && req.is(textTypes) !== false;
+  return [...text, express.json({ type: (req) => !isText(req as Request), limit: MAX_BODY_BYTES })];
+}
+
+/** The body as the route's schema sees it: a text body is put in its field. */
+function bodyOf(route: ControlRoute, req: Request): unknown {
+  const body: unknown = req.body;
+  if (route.textBody && typeof body === 'string') return { [route.textBody.field]: body };
+  return body;
+}
+
+/** The serial of the device a route acts on: the one in the path (which must exist), or this port's. */
+function deviceOf(route: ControlRoute, req: Request, ctx: DispatchContext): string {
+  if (!route.params) return ctx.device;
+  const serial = String(validate(route.params, req.params, 'path').serial);
+  if (!ctx.emulator.access().some((device) => device.serial === serial))
+    throw new ControlError(404, 'NO_SUCH_DEVICE', `no device has the serial "${serial}"`);
+  return serial;
+}
+
+/** Runs `route` for a request and answers it. */
+async function dispatch(route: ControlRoute, req: Request, res: Response, ctx: DispatchContext): Promise<void> {
+  try {
+    const state = ctx.state();
+    if (route.whenReady && state !== 'ready')
+      throw new ControlError(503, 'NOT_READY', `the emulator is ${state}; GET /_emu/health answers 200 once ready`);
+    const device = deviceOf(route, req, ctx);
+    const body = route.body ? validate(route.body, bodyOf(route, req), 'body') : undefined;
+    const query = route.query ? validate(route.query, req.query, 'query') : undefined;
+    const answer = await route.handler({ ...ctx, state, device, body, query });
+    ctx.log.debug({ method: req.method, url: redactUrl(req.originalUrl), device }, 'control API: done');
+    if (answer instanceof Reply) return void res.status(answer.status).json(answer.body);
+    if (route.status === 204) return void res.status(204).end();
+    res.status(route.status).json(answer);
+  } catch (err) {
+    sendError(req, res, ctx.log, err);
+  }
+}
+
+/** Registers every route of `routes`, then a 405 for the other methods of each of their paths. */
+export function registerRoutes(router: express.Router, routes: readonly ControlRoute[], ctx: DispatchContext): void {
+  const methods = new Map<string, string[]>();
+  for (const route of routes) {
+    const path = expressPath(route.path);
+    router[route.method](path, ...bodyParsers(route), (req, res) => dispatch(route, req, res, ctx));
+    const allowed = methods.get(path) ?? [];
+    methods.set(path, [...allowed, ...(route.method === 'get' ? ['GET', 'HEAD'] : [route.method.toUpperCase()])]);
+  }
+  for (const [path, allowed] of methods) {
+    router.all(path, (req, res) => {
+      res.setHeader('Allow', allowed.join(', '));
+      const message = `${req.method} is not allowed here; allowed: ${allowed.join(', ')}`;
+      sendError(req, res, ctx.log, new ControlError(405, 'METHOD_NOT_ALLOWED', message));
+    });
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The route table of the control API: every route once, and with fleet routes each
+ * per-device route again under `/devices/{serial}`, acting on the device named there.
+ * Both the router and the OpenAPI document are made from it.
+ */
+import { z } from 'zod';
+import { DEVICE_ROUTES } from './device-routes';
+import { JOURNAL_ROUTES } from './journal-routes';
+import type { ControlRoute } from './route';
+import { SCENARIO_ROUTES } from './scenario-routes';
+import { SERVICE_ROUTES } from './service-routes';
+
+/** Every route, each once, acting on the device of the port it is served on. */
+export const CONTROL_ROUTES: readonly ControlRoute[] = [
+  ...SERVICE_ROUTES,
+  ...DEVICE_ROUTES,
+  ...JOURNAL_ROUTES,
+  ...SCENARIO_ROUTES,
+];
+
+/** The path parameter of the fleet routes. */
+const SerialParamsSchema = z.strictObject({
+  serial: z.string().min(1).meta({ description: 'serial of the device to act on', example: 'B8A44F000001' }),
+});
+
+/** `route` under `/devices/{serial}`, acting on the device named there. */
+export function fleetRoute(route: ControlRoute): ControlRoute {
+  return {
+    ...route,
+    path: `/devices/{serial}${route.path}`,
+    params: SerialParamsSchema,
+    refusals: { ...route.refusals, 404: 'NO_SUCH_DEVICE: no device has this serial' },
+  };
+}
+
+/** The routes a router serves: all of them, and with `fleet` the per-device ones under `/devices/{serial}` too. */
+export function controlRoutes(fleet: boolean): ControlRoute[] {
+  if (!fleet) return [...CONTROL_ROUTES];
+  return [...CONTROL_ROUTES, ...CONTROL_ROUTES.filter((route) => route.perDevice).map(fleetRoute)];
+}

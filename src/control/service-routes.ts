@@ -1,0 +1,56 @@
+/** The routes about the emulator as a whole: health, the devices, reset, the OpenAPI document. */
+import { z } from 'zod';
+import { defineRoute, Reply } from './route';
+import { DevicesSchema } from './schemas';
+
+const NotReadySchema = z.object({ status: z.enum(['starting', 'closing']) });
+
+/** The routes of this file. */
+export const SERVICE_ROUTES = [
+  defineRoute({
+    method: 'get',
+    path: '/health',
+    summary: 'Whether the emulator is ready',
+    perDevice: false,
+    whenReady: false,
+    response: z.object({ status: z.literal('ready'), devices: z.number().int() }),
+    otherAnswers: [{ status: 503, description: 'the emulator is starting or closing', schema: NotReadySchema }],
+    handler: ({ emulator, state }) => {
+      if (state !== 'ready') return new Reply(503, { status: state });
+      return { status: 'ready' as const, devices: emulator.devices.length };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/devices',
+    summary: 'How to reach and log in to every device (URLs, account, realm, control API)',
+    perDevice: false,
+    response: DevicesSchema,
+    handler: ({ emulator }) =>
+      emulator.access().map((access) => ({
+        ...access,
+        urls: Object.fromEntries(Object.entries(access.urls)),
+        user: access.user ?? null,
+        password: access.password ?? null,
+        control: access.control ?? null,
+      })),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/reset',
+    summary: 'Back to the start, as for a fresh test (every device)',
+    description:
+      'Flags to their defaults, states to the initial ones, sessions closed, tokens revoked, refused logins ' +
+      'and faults cleared, journal cleared, scenarios restarted. Acts on every device of a fleet.',
+    handler: ({ emulator }) => emulator.reset(),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'This document (OpenAPI 3.1)',
+    perDevice: false,
+    whenReady: false,
+    response: z.record(z.string(), z.unknown()),
+    handler: ({ document }) => document() as Record<string, unknown>,
+  }),
+];

@@ -1,0 +1,216 @@
+/**
+ * A fake {@link EmulatorHandle} for the control API's tests: two devices, flags and a
+ * journal of its own (a real Journal on a manual clock), events stamped by a real
+ * EventBus; it records every call, and throws what a test asks it to.
+ */
+import express from 'express';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { ManualClock } from '../../../src/base/clock';
+import { Journal, type JournalFilter, type NotificationEntry } from '../../../src/base/journal';
+import { createLogger, type Logger } from '../../../src/base/log';
+import { type ControlOptions, controlRouter } from '../../../src/control/control-router';
+import type { ControlledEmulator } from '../../../src/control/controlled-emulator';
+import type { FlagState } from '../../../src/device/feature-flags';
+import type {
+  DeviceAccess,
+  EmulatedDevice,
+  EmulatorHandle,
+  EmulatorSession,
+  OnDevice,
+  WaitOptions,
+} from '../../../src/emulator/handle';
+import type { NotificationMessage } from '../../../src/events/content-filter';
+import { type DeviceEvent, EventBus, type PublishOptions } from '../../../src/events/event-bus';
+import type { Scenario } from '../../../src/scenario/schema';
+
+/** The control API takes an EmulatorHandle: it has all the control API uses (a compile-time check). */
+export const handleFits = (handle: EmulatorHandle): ControlledEmulator => handle;
+
+/** The serials of the fake's devices: the first is the port's own. */
+export const SERIALS = ['B8A44F000001', 'B8A44F000002'] as const;
+
+/** One recorded call: the method and its arguments. */
+export interface Call {
+  method: keyof EmulatorHandle;
+  args: unknown[];
+}
+
+const FLAGS: FlagState[] = [
+  { name: 'graphics_udvd', value: false, description: 'new renderer', defaultValue: false },
+  { name: 'bwc_gnss_track_upload', value: true, description: 'GNSS track', defaultValue: true },
+];
+
+/** The fake emulator. */
+export class FakeEmulator implements EmulatorHandle {
+  readonly calls: Call[] = [];
+  readonly clock = new ManualClock(Date.UTC(2026, 0, 1));
+  readonly journalRing = new Journal(this.clock, 4);
+  /** Thrown by the next call of the named method. */
+  readonly throwOn = new Map<keyof EmulatorHandle, Error>();
+  private readonly bus = new EventBus(this.clock);
+  private readonly flagValues = new Map(SERIALS.map((serial) => [serial as string, FLAGS.map((f) => ({ ...f }))]));
+
+  get devices(): readonly EmulatedDevice[] {
+    return this.access().map((access) => ({ access }) as unknown as EmulatedDevice);
+  }
+
+  get journalDropped(): number {
+    return this.journalRing.dropped;
+  }
+
+  access(): DeviceAccess[] {
+    return SERIALS.map((serial, i) => ({
+      serial,
+      urls: { base: `http://127.0.0.1:${8080 + i}` } as DeviceAccess['urls'],
+      user: i === 0 ? 'root' : undefined,
+      password: i === 0 ? 'pass' : undefined,
+      realm: 'AXIS_B8A44F',
+      control: i === 0 ? 'http://127.0.0.1:8080/_emu' : undefined,
+    }));
+  }
+
+  publish(topic: string, message?: NotificationMessage, options?: PublishOptions & OnDevice): DeviceEvent[] {
+    this.record('publish', topic, message, options);
+    return [this.bus.publish(topic, message, options)];
+  }
+
+  setState(topic: string, message: NotificationMessage, options?: OnDevice): DeviceEvent[] {
+    this.record('setState', topic, message, options);
+    return [this.bus.publish(topic, message, { stateful: true })];
+  }
+
+  flags(options?: OnDevice): FlagState[] {
+    this.record('flags', options);
+    return this.flagValues.get(String(options?.device ?? SERIALS[0])) ?? [];
+  }
+
+  setFlags(values: Readonly<Record<string, boolean>>, options?: OnDevice): Promise<void> {
+    this.record('setFlags', values, options);
+    for (const flag of this.flagValues.get(String(options?.device)) ?? []) flag.value = values[flag.name] ?? flag.value;
+    return Promise.resolve();
+  }
+
+  sessions(options?: OnDevice): EmulatorSession[] {
+    this.record('sessions', options);
+    const session = { id: 's1', state: 'CONFIGURED' as const, remoteAddress: '127.0.0.1', user: 'root' };
+    return [{ ...session, sources: ['events'], connectedAt: 1, filters: [{ topicFilter: 'tns1:Device' }] }].map(
+      (s) => ({ ...s, sent: 2, dropped: 0, device: String(options?.device) }),
+    );
+  }
+
+  closeSessions(code?: number, options?: OnDevice & { reason?: string }): number {
+    this.record('closeSessions', code, options);
+    return 1;
+  }
+
+  waitForSession(options?: WaitOptions): Promise<EmulatorSession> {
+    this.record('waitForSession', options);
+    return Promise.resolve(this.sessions(options)[0]);
+  }
+
+  waitForNotification(options?: WaitOptions): Promise<NotificationEntry> {
+    this.record('waitForNotification', options);
+    return Promise.reject(new Error('not used'));
+  }
+
+  clearJournal(): void {
+    this.record('clearJournal');
+    this.journalRing.clear();
+  }
+
+  journal(filter?: JournalFilter): ReturnType<EmulatorHandle['journal']> {
+    this.record('journal', filter);
+    return this.journalRing.entries(filter);
+  }
+
+  setScenario(scenario: Scenario, options?: OnDevice): void {
+    this.record('setScenario', scenario, options);
+  }
+
+  pauseScenario(options?: OnDevice): void {
+    this.record('pauseScenario', options);
+  }
+
+  playScenario(options?: OnDevice): void {
+    this.record('playScenario', options);
+  }
+
+  restartScenario(options?: OnDevice): void {
+    this.record('restartScenario', options);
+  }
+
+  reset(): Promise<void> {
+    this.record('reset');
+    this.journalRing.clear();
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    this.record('close');
+    return Promise.resolve();
+  }
+
+  /** The calls of `method`, oldest first. */
+  callsOf(method: keyof EmulatorHandle): unknown[][] {
+    return this.calls.filter((call) => call.method === method).map((call) => call.args);
+  }
+
+  /** Records a call; throws what `throwOn` holds for the method. */
+  private record(method: keyof EmulatorHandle, ...args: unknown[]): void {
+    const error = this.throwOn.get(method);
+    this.throwOn.delete(method);
+    if (error) throw error;
+    this.calls.push({ method, args });
+  }
+}
+
+/** A control API on a real server, port 0 on 127.0.0.1, mounted at /_emu as the emulator does. */
+export interface ControlServer {
+  emulator: FakeEmulator;
+  server: Server;
+  url: string;
+  /** What the router logged, one parsed pino line each. */
+  logs: Array<{ level: number; msg: string; [field: string]: unknown }>;
+  /** Set what `state()` answers. */
+  setState(state: ReturnType<ControlOptions['state']>): void;
+  close(): Promise<void>;
+}
+
+/** Starts a control server; `before` runs ahead of the router (to fake a remote address). */
+export async function startControl(
+  options: Partial<Omit<ControlOptions, 'emulator' | 'state' | 'log'>> = {},
+  before?: express.RequestHandler,
+): Promise<ControlServer> {
+  const emulator = new FakeEmulator();
+  const logs: ControlServer['logs'] = [];
+  const log: Logger = createLogger({
+    level: 'debug',
+    write: (line) => void logs.push(JSON.parse(line) as ControlServer['logs'][number]),
+  });
+  let state: ReturnType<ControlOptions['state']> = 'ready';
+  const app = express();
+  if (before) app.use(before);
+  const router = controlRouter({
+    emulator,
+    state: () => state,
+    device: SERIALS[0],
+    fleetRoutes: true,
+    token: undefined,
+    log,
+    ...options,
+  });
+  app.use('/_emu', router);
+  const server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    emulator,
+    server,
+    url: `http://127.0.0.1:${port}`,
+    logs,
+    setState: (next) => void (state = next),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
