@@ -93,19 +93,31 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     await Promise.all(devices.map((d) => d.stop()));
   };
   const handle = emulatorHandle(devices, journal, close);
-  const control = (serial: string, i: number) =>
+  // Two routers for every port (the first device's also serves the fleet routes): each
+  // port only says which device it is, so a fleet costs a closure per device, not a router.
+  const routers =
     options.control === false
-      ? {}
-      : {
-          control: controlRouter({
+      ? undefined
+      : ([true, false] as const).map((fleetRoutes) =>
+          controlRouter({
             emulator: handle,
             state: () => state,
-            device: serial,
-            fleetRoutes: i === 0,
-            token: options.control?.token,
+            device: (res) => (res.locals as { controlDevice: string }).controlDevice,
+            fleetRoutes,
+            token: options.control === false ? undefined : options.control?.token,
             log: logger ?? createLogger(),
           }),
-        };
+        );
+  const control = (serial: string, i: number): Pick<DeviceOptions, 'control'> => {
+    if (!routers) return {};
+    const router = routers[i === 0 ? 0 : 1];
+    return {
+      control: (req, res, next) => {
+        (res.locals as { controlDevice: string }).controlDevice = serial;
+        router(req, res, next);
+      },
+    };
+  };
   // Which devices play which source, and how each fills the scenario in, for the watches.
   const players = loaded.map(() => [] as WatchedFile['players']);
   try {

@@ -4,7 +4,7 @@
  * reset) and their OpenAPI document at `/_emu/openapi.json`. Mount the router at `/_emu`
  * ahead of the device's auth: it has its own rule (a bearer token, or loopback only).
  */
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type RequestHandler, type Response } from 'express';
 import type { Logger } from '../base/log';
 import type { ControlledEmulator } from './controlled-emulator';
 import { accessGuard } from './access-guard';
@@ -19,8 +19,11 @@ export interface ControlOptions {
   /** The emulator's `EmulatorHandle`; its methods are used only once `state()` is `ready`. */
   emulator: ControlledEmulator;
   state: () => ControlState;
-  /** Serial of the device whose port this is. */
-  device: string;
+  /**
+   * Serial of the device whose port this is; or, for one router shared by many ports, how
+   * to read it from the response (the emulator puts it in `res.locals` per port).
+   */
+  device: string | ((res: Response) => string);
   /** Also serve `/_emu/devices/{serial}/...` (on the first device only). */
   fleetRoutes: boolean;
   /** When set, every route needs `Authorization: Bearer <token>`; without it, loopback clients only. */
@@ -52,7 +55,7 @@ function bodyErrors(log: Logger): ErrorRequestHandler {
   };
 }
 
-/** The router of the control API, to mount at `/_emu` on one device's server. */
+/** The router of the control API, to mount at `/_emu` on a device's server (or on many, sharing it). */
 export function controlRouter(options: ControlOptions): express.Router {
   const { emulator, state, device, token, log } = options;
   const routes = controlRoutes(options.fleetRoutes);

@@ -18,8 +18,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export interface DispatchContext {
   emulator: ControlledEmulator;
   state: () => ControlState;
-  /** Serial of the device of this port. */
-  device: string;
+  /** Serial of the device of this port, or how to read it from the response (a router shared by many ports). */
+  device: string | ((res: Response) => string);
   log: Logger;
   document: () => object;
 }
@@ -46,8 +46,8 @@ function bodyOf(route: ControlRoute, req: Request): unknown {
 }
 
 /** The serial of the device a route acts on: the one in the path (which must exist), or this port's. */
-function deviceOf(route: ControlRoute, req: Request, ctx: DispatchContext): string {
-  if (!route.params) return ctx.device;
+function deviceOf(route: ControlRoute, req: Request, res: Response, ctx: DispatchContext): string {
+  if (!route.params) return typeof ctx.device === 'string' ? ctx.device : ctx.device(res);
   const serial = String(validate(route.params, req.params, 'path').serial);
   if (!ctx.emulator.access().some((device) => device.serial === serial))
     throw new ControlError(404, 'NO_SUCH_DEVICE', `no device has the serial "${serial}"`);
@@ -60,7 +60,7 @@ async function dispatch(route: ControlRoute, req: Request, res: Response, ctx: D
     const state = ctx.state();
     if (route.whenReady && state !== 'ready')
       throw new ControlError(503, 'NOT_READY', `the emulator is ${state}; GET /_emu/health answers 200 once ready`);
-    const device = deviceOf(route, req, ctx);
+    const device = deviceOf(route, req, res, ctx);
     const body = route.body ? validate(route.body, bodyOf(route, req), 'body') : undefined;
     const query = route.query ? validate(route.query, req.query, 'query') : undefined;
     const answer = await route.handler({ ...ctx, state, device, body, query });
