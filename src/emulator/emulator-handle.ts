@@ -4,7 +4,7 @@
  * device (or the named one); waits watch every device (or the named one).
  */
 import { EmulatorError } from '../base/errors';
-import type { Journal, NotificationEntry } from '../base/journal';
+import type { Journal, JournalEntry, NotificationEntry } from '../base/journal';
 import type { SessionInfo } from '../events/event-session';
 import type { DeviceRef, EmulatorHandle, EmulatorSession, OnDevice, WaitOptions } from './handle';
 import type { RunningDevice } from './running-device';
@@ -103,11 +103,18 @@ function waitForNotification(
   options: WaitOptions,
 ): Promise<NotificationEntry> {
   const serials = new Set(devices.map((d) => d.device.serial));
+  const wanted = (entry: JournalEntry): entry is NotificationEntry =>
+    entry.kind === 'notification' &&
+    serials.has(entry.device) &&
+    (options.topic === undefined || entry.topic === options.topic);
+  if (options.since !== undefined) {
+    const seen = journal.entries({ since: options.since, kind: 'notification' }).find(wanted);
+    if (seen) return Promise.resolve(seen);
+  }
   const what = options.topic === undefined ? 'a notification' : `a notification of ${options.topic}`;
   return waitFor<NotificationEntry>(what, options.timeout, (resolve) =>
     journal.watch((entry) => {
-      if (entry.kind !== 'notification' || !serials.has(entry.device)) return;
-      if (options.topic === undefined || entry.topic === options.topic) resolve(entry);
+      if (wanted(entry)) resolve(entry);
     }),
   );
 }

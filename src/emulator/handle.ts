@@ -22,6 +22,11 @@ export interface WaitOptions extends OnDevice {
   topic?: string;
   /** Milliseconds before the wait fails with `TIMEOUT`; default 5000. */
   timeout?: number;
+  /**
+   * waitForNotification: also accept one already in the journal after this sequence number
+   * (`journal().at(-1)?.seq` taken before publishing), so publish-then-wait cannot miss it.
+   */
+  since?: number;
 }
 
 /** Where a scenario is in its playing. */
@@ -48,7 +53,7 @@ export interface EmulatorHandle extends ControlledEmulator {
   readonly devices: readonly EmulatedDevice[];
   /** Resolves with a session once one is connected (and, with `topic`, configured to receive it). */
   waitForSession(options?: WaitOptions): Promise<EmulatorSession>;
-  /** Resolves with the next notification sent after the call (of `topic`, when given). */
+  /** Resolves with the next notification sent (of `topic`, when given): after the call, or after `since`. */
   waitForNotification(options?: WaitOptions): Promise<NotificationEntry>;
   /** Stops every scenario and watcher and closes every device; resolves when all is closed. */
   close(): Promise<void>;

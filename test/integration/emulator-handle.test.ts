@@ -107,6 +107,16 @@ describe('the handle drives the device', () => {
     expect(await waiting).toMatchObject({ kind: 'notification', topic: MOTION, device: device().serial });
   });
 
+  it('waitForNotification({ since }) also finds one published before the wait began', async () => {
+    await subscribed('');
+    const since = emulator.journal().at(-1)?.seq ?? 0;
+    emulator.publish(MOTION, { data: { State: '1' } }); // delivered synchronously
+    expect(await emulator.waitForNotification({ topic: MOTION, since, timeout: 100 })).toMatchObject({ topic: MOTION });
+    await expect(emulator.waitForNotification({ topic: MOTION, timeout: 20 })).rejects.toMatchObject({
+      code: 'TIMEOUT',
+    });
+  });
+
   it('pauses, plays and restarts the scenario; setScenario() replaces it', () => {
     expect(emulator.devices[0].playState).toBe('playing');
     emulator.pauseScenario();
