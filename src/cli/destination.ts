@@ -28,7 +28,7 @@ export async function destinationCommand(argv: string[], io: CliIo): Promise<num
     .option('data-dir', {
       alias: 'd',
       type: 'string',
-      describe: 'where objects are stored, kept across restarts (default: a new temporary directory)',
+      describe: 'where objects are stored, kept across restarts (default: a new temporary directory, removed at stop)',
     })
     .option('port', { alias: 'p', type: 'number', default: 8090, describe: 'TCP port (0 picks a free one)' })
     .option('host', {
@@ -140,7 +140,7 @@ export async function destinationCommand(argv: string[], io: CliIo): Promise<num
       return 1;
     }
   }
-  io.out(destinationBanner(destination, args['connection-file']));
+  io.out(destinationBanner(destination, args['connection-file'], !args['data-dir']));
   const signal = await stopped;
   io.out(`\n${signal}: stopping\n`);
   await destination.close();

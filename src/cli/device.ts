@@ -1,7 +1,7 @@
 /**
  * `bwc-emu [options]`: runs devices playing scenarios until Ctrl+C. A thin shell over
- * {@link startEmulator}: parse the flags, start, print the banner, wait for the stop
- * signal, close.
+ * {@link startEmulator}: parse the flags, start, say it is ready (./ready), print the
+ * banner, wait for the stop signal, close.
  */
 import yargs from 'yargs';
 import { type Account, DEFAULT_ACCOUNT, parseAccount } from '../auth/accounts';
@@ -10,9 +10,9 @@ import { type DigestAlgorithm, DIGEST_ALGORITHMS } from '../auth/digest';
 import { EmulatorError } from '../base/errors';
 import type { LogLevel } from '../base/log';
 import type { DeviceOptions } from '../device/device-options';
-import { startEmulator, type EmulatorHandle } from '../emulator';
+import { type EmulatorHandle, type EmulatorOptions, startEmulator } from '../emulator';
 import type { TimestampMode } from '../events/event-bus';
-import { deviceBanner } from './banner';
+import { devicesBanner } from './banner';
 import {
   type CliIo,
   logFlags,
@@ -23,6 +23,16 @@ import {
   tlsFrom,
   tlsPairProblem,
 } from './parse';
+import { logGate, readyDocument, readyLine, removeReadyFile, writeReadyFile } from './ready';
+
+/** The most devices `--devices` runs (as startEmulator). */
+const MAX_DEVICES = 10_000;
+
+/** The highest `--device-index-base` (as startEmulator). */
+const MAX_INDEX_BASE = 1_000_000_000;
+
+/** A control token goes in an Authorization header: visible ASCII, no spaces. */
+const CONTROL_TOKEN = /^[\x21-\x7e]+$/;
 
 /** Runs `bwc-emu [options]`; resolves to the exit code. */
 export async function deviceCommand(argv: string[], io: CliIo): Promise<number> {
@@ -106,6 +116,28 @@ export async function deviceCommand(argv: string[], io: CliIo): Promise<number> 
       describe: 'notification timestamps: utc, none, or local:+HH:MM (device clock in local time)',
     })
     .option('state-dir', { type: 'string', describe: 'keep feature flag values here across restarts' })
+    .option('devices', {
+      type: 'number',
+      describe: `a fleet: run this many devices (1-${MAX_DEVICES}) on --port, --port + 1, ... with serials counting up`,
+    })
+    .option('device-index-base', {
+      type: 'number',
+      default: 0,
+      describe: 'index of the first device: its serial is --serial + this (disjoint serials for several processes)',
+    })
+    .option('control', {
+      type: 'boolean',
+      default: true,
+      describe: 'serve the control API at /_emu on every device, loopback only without a token (--no-control: off)',
+    })
+    .option('control-token', {
+      type: 'string',
+      describe: 'open the control API to any address with Authorization: Bearer TOKEN',
+    })
+    .option('ready-file', {
+      type: 'string',
+      describe: 'once every device listens, write the ready document (JSON: devices, control) here',
+    })
     .options(logFlags('info'))
     .check((args) => {
       const tlsProblem = tlsPairProblem('cert', args.cert, 'key', args.key);
@@ -121,9 +153,13 @@ export async function deviceCommand(argv: string[], io: CliIo): Promise<number> 
   if (!parsed.ok) return parsed.code;
   const args = parsed.args as unknown as DeviceArgs;
 
+  // Log lines wait until the ready line is out: it is the first line on stdout.
+  const logs = logGate(io.log ?? io.out);
   let options: DeviceOptions;
+  let fleet: Pick<EmulatorOptions, 'devices' | 'deviceIndexBase' | 'control'>;
   try {
-    options = await deviceOptionsFrom(args, io);
+    options = await deviceOptionsFrom(args, io, logs.write);
+    fleet = fleetOptions(args);
   } catch (err) {
     io.err(`bwc-emu: ${(err as Error).message}\n`);
     return 2;
@@ -131,6 +167,18 @@ export async function deviceCommand(argv: string[], io: CliIo): Promise<number> 
   if (!(args.speed > 0)) {
     io.err(`bwc-emu: --speed must be a positive number, not ${args.speed}\n`);
     return 2;
+  }
+  const readyFile = args.readyFile;
+  if (readyFile !== undefined) {
+    // A ready file left by an earlier run must not say this one is ready.
+    const removed = await removeReadyFile(readyFile).then(
+      () => undefined,
+      (err: Error) => err.message,
+    );
+    if (removed !== undefined) {
+      io.err(`bwc-emu: --ready-file ${readyFile}: cannot remove the old one: ${removed}\n`);
+      return 2;
+    }
   }
   const connection = args.connectionFile === undefined ? undefined : await readConnectionFile(args.connectionFile);
   if (connection !== undefined && !connection.ok) {
@@ -147,6 +195,7 @@ export async function deviceCommand(argv: string[], io: CliIo): Promise<number> 
       device: options,
       speed: args.speed,
       seed: args.seed,
+      ...fleet,
       // Only files named on the command line are watched, not the shipped default.
       watch: args.watch,
       ...(connection?.ok ? { connection: connection.value } : {}),
@@ -158,6 +207,7 @@ export async function deviceCommand(argv: string[], io: CliIo): Promise<number> 
       },
     });
   } catch (err) {
+    logs.open();
     if (!(err instanceof EmulatorError)) {
       io.err(`bwc-emu: ${(err as Error).stack}\n`);
       return 1;
@@ -165,12 +215,59 @@ export async function deviceCommand(argv: string[], io: CliIo): Promise<number> 
     io.err(`bwc-emu: ${err.message}\n`);
     return 2;
   }
-  for (const running of emulator.devices)
-    io.out(deviceBanner(running, args.speed, connection?.ok ? connection.value : undefined));
+  const ready = readyDocument(emulator);
+  if (readyFile !== undefined) {
+    try {
+      await writeReadyFile(readyFile, ready);
+    } catch (err) {
+      logs.open();
+      io.err(`bwc-emu: --ready-file ${readyFile}: cannot write it: ${(err as Error).message}\n`);
+      await emulator.close();
+      return 1;
+    }
+  }
+  io.out(readyLine(ready));
+  logs.open();
+  // The banner is for a person: on stdout at a terminal, else on stderr (stdout is for programs).
+  const human = io.isTty ? io.out : io.err;
+  human(devicesBanner(emulator.devices, args.speed, connection?.ok ? connection.value : undefined));
   const signal = await stopped;
-  io.out(`\n${signal}: stopping\n`);
+  human(`\n${signal}: stopping\n`);
   await emulator.close();
+  if (readyFile !== undefined) await removeReadyFile(readyFile).catch(() => undefined);
   return 0;
+}
+
+/** `--devices`, `--device-index-base` and the control flags, checked; throws naming the flag. */
+function fleetOptions(args: DeviceArgs): Pick<EmulatorOptions, 'devices' | 'deviceIndexBase' | 'control'> {
+  const wholeNumber = (flag: string, value: unknown, min: number, max: number): number => {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+      throw new Error(`--${flag} must be a whole number from ${min} to ${max}, not ${String(value)}`);
+    return value;
+  };
+  const devices = args.devices === undefined ? undefined : wholeNumber('devices', args.devices, 1, MAX_DEVICES);
+  const scenarios = args.scenario?.length ?? 0;
+  if (devices !== undefined && scenarios > 1 && devices !== scenarios)
+    throw new Error(
+      `--devices ${devices} with ${scenarios} --scenario: give one --scenario for all, or one per device`,
+    );
+  if (devices !== undefined && args.port > 0 && args.port + devices - 1 > 65535)
+    throw new Error(
+      `--devices ${devices} from --port ${args.port} would go past port 65535; use --port 0 for free ports`,
+    );
+  const token = args.controlToken;
+  if (token !== undefined) {
+    if (typeof token !== 'string' || !CONTROL_TOKEN.test(token))
+      throw new Error('--control-token must be one or more visible ASCII characters, without spaces');
+    if (!args.control) throw new Error('--control-token has no use with --no-control; give one or the other');
+  }
+  if (args.readyFile !== undefined && (typeof args.readyFile !== 'string' || args.readyFile === ''))
+    throw new Error('--ready-file needs one file name');
+  return {
+    ...(devices === undefined ? {} : { devices }),
+    deviceIndexBase: wholeNumber('device-index-base', args.deviceIndexBase, 0, MAX_INDEX_BASE),
+    control: args.control ? (token === undefined ? {} : { token }) : false,
+  };
 }
 
 /** The flags as yargs parses them. */
@@ -200,11 +297,21 @@ interface DeviceArgs {
   stateDir?: string;
   wsDeflate: boolean;
   timestamps: string;
+  devices?: number;
+  deviceIndexBase: number;
+  control: boolean;
+  controlToken?: string;
+  readyFile?: string;
   'log-level': LogLevel;
   'log-format'?: 'pretty' | 'json';
 }
 
-async function deviceOptionsFrom(args: DeviceArgs, io: CliIo): Promise<DeviceOptions> {
+/** The device options the flags ask for, logging through `writeLog`; throws naming the flag. */
+async function deviceOptionsFrom(
+  args: DeviceArgs,
+  io: CliIo,
+  writeLog: (line: string) => void,
+): Promise<DeviceOptions> {
   const accounts: Account[] = [{ name: args.user, password: args.password, role: 'admin' }];
   for (const text of args.account ?? []) {
     const account = parseAccount(text);
@@ -230,7 +337,7 @@ async function deviceOptionsFrom(args: DeviceArgs, io: CliIo): Promise<DeviceOpt
     stateDir: args.stateDir,
     wsDeflate: args.wsDeflate,
     timestamps: parseTimestamps(args.timestamps),
-    logger: loggerFor(args, io),
+    logger: loggerFor(args, io, writeLog),
   };
 }
 

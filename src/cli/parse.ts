@@ -12,24 +12,13 @@ import { connectionFileError, type ConnectionFileResult, parseConnectionFile } f
 export interface CliIo {
   out: (text: string) => void;
   err: (text: string) => void;
+  /** Log lines for stdout, which may be dropped when too much waits unread; `out` when absent. */
+  log?: (line: string) => void;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
   stopSignal: () => Promise<string>;
-  /** Whether stdout is a terminal (pretty logs and progress bars then). */
+  /** Whether stdout is a terminal (pretty logs, progress bars and the banner on stdout then). */
   isTty: boolean;
 }
-
-/** The process's own stdout, stderr and signals. */
-export const processIo: CliIo = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  stopSignal: () =>
-    new Promise((resolve) => {
-      const stop = (signal: string): void => resolve(signal);
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    }),
-  isTty: Boolean(process.stdout.isTTY),
-};
 
 /** Parsed flags, or the exit code when help was printed (0) or the flags were refused (2). */
 export type ParseOutcome<T> = { ok: true; args: T } | { ok: false; code: number };
@@ -122,8 +111,8 @@ export interface LogArgs {
   'log-format'?: 'pretty' | 'json';
 }
 
-/** The logger the log flags ask for, writing to `write` (stdout by default); pretty on a terminal. */
-export function loggerFor(args: LogArgs, io: Pick<CliIo, 'out' | 'isTty'>, write = io.out): Logger {
+/** The logger the log flags ask for, writing to `write` (stdout's log lines by default); pretty on a terminal. */
+export function loggerFor(args: LogArgs, io: Pick<CliIo, 'out' | 'log' | 'isTty'>, write = io.log ?? io.out): Logger {
   return createLogger({
     level: args['log-level'],
     format: args['log-format'] ?? (io.isTty ? 'pretty' : 'json'),

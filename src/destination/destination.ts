@@ -3,6 +3,7 @@
  * storing into a data directory. Start it, give its auth URL and a login to a body
  * worn system (or `bwc-emu upload`), watch the recordings arrive.
  */
+import { rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { EmulatorError } from '../base/errors';
 import { createLogger } from '../base/log';
@@ -52,17 +53,30 @@ export interface DestinationHandle {
   };
   /** Forgets every auth token: clients get 401 and must authenticate again. */
   revokeTokens(): void;
-  /** Stops listening and ends every connection; resolves when all is closed. */
+  /**
+   * Stops listening and ends every connection; resolves when all is closed. A data
+   * directory the destination made itself (no `dataDir` given) is removed with what it holds.
+   */
   close(): Promise<void>;
 }
 
-/** Starts a destination on `options.port` (0 = a free port) and resolves when it listens. */
+/**
+ * Starts a destination on `options.port` (0 = a free port) and resolves when it listens.
+ * Without `dataDir`, it stores into a new temporary directory, removed at `close()`.
+ */
 export async function startDestination(options: DestinationOptions = {}): Promise<DestinationHandle> {
   const resolved = resolveDestinationOptions(options);
+  // resolveDestinationOptions made a temporary directory exactly when none was given.
+  const removeDataDir = async (): Promise<void> => {
+    if (!options.dataDir) await rm(resolved.dataDir, { recursive: true, force: true });
+  };
   const log = options.logger ?? createLogger({ level: options.logLevel });
   const tls =
     resolved.tls === true
-      ? await selfSignedCertificate('bwc-emu-destination.local', resolved.host)
+      ? await selfSignedCertificate('bwc-emu-destination.local', resolved.host).catch(async (err: unknown) => {
+          await removeDataDir();
+          throw err;
+        })
       : resolved.tls || undefined;
   // The store owns its MD5 worker threads (started at the first large body): closed with the destination.
   const store = new ObjectStore({
@@ -80,6 +94,7 @@ export async function startDestination(options: DestinationOptions = {}): Promis
     }
   } catch (err) {
     await store.close();
+    await removeDataDir();
     throw err;
   }
   const ctx: DestinationContext = {
@@ -95,6 +110,7 @@ export async function startDestination(options: DestinationOptions = {}): Promis
   const listening = await listenApp(app, { port: resolved.port, host: resolved.host, tls, log }).catch(
     async (err: unknown) => {
       await store.close();
+      await removeDataDir();
       throw err;
     },
   );
@@ -134,6 +150,7 @@ export async function startDestination(options: DestinationOptions = {}): Promis
       closed ??= listening
         .close()
         .finally(() => store.close())
+        .finally(removeDataDir)
         .then(() => log.info('content destination closed'));
       return closed;
     },

@@ -15,6 +15,7 @@ import {
   type YamlLoadResult,
 } from '../base/yaml-load';
 import { BodyWornSchema, ScenarioSchema, type Scenario } from './schema';
+import { scenarioPath } from './shipped';
 
 /** What kind of problem a {@link ScenarioError} is. */
 export type ScenarioErrorCode = YamlErrorCode | 'UNKNOWN_GROUP' | 'GROUP_CYCLE' | 'UNKNOWN_USER' | 'UNKNOWN_DEVICE';
@@ -35,9 +36,13 @@ export function loadScenario(text: string, fileName: string): LoadScenarioResult
   return loadYaml(text, fileName, ScenarioSchema, checkScenario);
 }
 
-/** Reads and loads a scenario file; a read failure is reported as `file:1:1: cannot read ...`. */
-export async function loadScenarioFile(path: string): Promise<LoadScenarioResult> {
-  return loadYamlFile(path, 'scenario file', ScenarioSchema, checkScenario);
+/**
+ * Reads and loads a scenario file, or a shipped scenario by name as the command line does
+ * (`motion`, or `motion.yaml` when the working directory has no such file); errors name
+ * the file read. A read failure is reported as `file:1:1: cannot read ...`.
+ */
+export async function loadScenarioFile(pathOrName: string): Promise<LoadScenarioResult> {
+  return loadYamlFile(scenarioPath(pathOrName), 'scenario file', ScenarioSchema, checkScenario);
 }
 
 /** The checks across fields that the schema cannot make. */

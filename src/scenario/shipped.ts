@@ -1,6 +1,7 @@
 /**
  * The scenarios shipped in the package's `scenarios/` folder, found by name: `motion`
- * is `scenarios/motion.yaml`; anything with a `/` or a `.yaml` ending is a path.
+ * is `scenarios/motion.yaml`, and so is `motion.yaml` unless the working directory has
+ * one; anything with a `/` is a path.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -15,10 +16,15 @@ export interface ShippedScenario {
   file: string;
 }
 
-/** `motion` names a shipped scenario; anything with a `/` or `.yaml` is a path, returned as it is. */
+/**
+ * The file of a scenario: `motion` names a shipped one; so does `motion.yaml` when the
+ * working directory has no such file. Paths (with a `/`) and unknown names are returned as they are.
+ */
 export function scenarioPath(nameOrPath: string): string {
-  if (nameOrPath.includes('/') || nameOrPath.includes('\\') || /\.ya?ml$/i.test(nameOrPath)) return nameOrPath;
-  const shipped = join(SHIPPED_SCENARIOS_DIR, `${nameOrPath}.yaml`);
+  if (nameOrPath.includes('/') || nameOrPath.includes('\\')) return nameOrPath;
+  const isFileName = /\.ya?ml$/i.test(nameOrPath);
+  if (isFileName && existsSync(nameOrPath)) return nameOrPath;
+  const shipped = join(SHIPPED_SCENARIOS_DIR, isFileName ? nameOrPath : `${nameOrPath}.yaml`);
   return existsSync(shipped) ? shipped : nameOrPath;
 }
 

@@ -7,7 +7,7 @@ export interface Captured {
   out: () => string;
   err: () => string;
   stop: (signal?: string) => void;
-  /** Resolves when the banner ("Press Ctrl+C to stop.") has been printed. */
+  /** Resolves when the banner ("Press Ctrl+C to stop.") has been printed (on stderr: output is not a terminal). */
   started: Promise<void>;
 }
 
@@ -27,6 +27,7 @@ export function capture(): Captured {
     },
     err: (text) => {
       err += text;
+      if (err.includes('Press Ctrl+C to stop.')) markStarted();
     },
     stopSignal: () => new Promise((resolve) => (stop = resolve)),
     isTty: false,

@@ -1,9 +1,9 @@
 /**
  * `bwc-emu destination` as a newcomer meets it: --help, one-line refusals, the
  * banner with a usable connection file, a login with the printed credentials, a
- * data directory that outlives the process, and a clean stop.
+ * data directory that outlives the process (a temporary one does not), and a clean stop.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main';
@@ -118,6 +118,21 @@ describe('bwc-emu destination', () => {
     expect(listing.body.split('\n')).toContain('kept');
     again.c.stop();
     expect(await again.exit).toBe(0);
+  });
+
+  it('removes the temporary data directory it made at stop, never a --data-dir', async () => {
+    const temporary = await run(['--port', '0']);
+    const made = /data dir {7}(\S+) {2}\(temporary, removed at stop/.exec(temporary.c.out())?.[1] ?? '';
+    expect(existsSync(made)).toBe(true);
+    temporary.c.stop();
+    expect(await temporary.exit).toBe(0);
+    expect(existsSync(made)).toBe(false);
+
+    const given = await run(['--port', '0', '--data-dir', dir]);
+    expect(given.c.out()).not.toContain('temporary');
+    given.c.stop();
+    expect(await given.exit).toBe(0);
+    expect(readdirSync(dir).length).toBeGreaterThan(0);
   });
 
   it('serves HTTPS and puts the certificate in the connection file as base64 PEM', async () => {

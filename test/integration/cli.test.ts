@@ -1,7 +1,8 @@
 /**
  * The command line as a newcomer meets it: --help, one-line errors for bad flags,
- * the start-up banner, a clean stop. Runs `main()` in-process with captured output,
- * plus one real process through bin/bwc-emu to prove the built entry point works.
+ * the ready line, the start-up banner (on stderr: the capture is not a terminal), a
+ * clean stop. Runs `main()` in-process with captured output, plus one real process
+ * through bin/bwc-emu to prove the built entry point works (more in cli-process.test.ts).
  */
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
@@ -28,6 +29,10 @@ describe('bwc-emu command line', () => {
       '--ws-prefix',
       '--state-dir',
       '--log-level',
+      '--devices',
+      '--device-index-base',
+      '--control-token',
+      '--ready-file',
     ]) {
       expect(c.out()).toContain(flag);
     }
@@ -42,6 +47,17 @@ describe('bwc-emu command line', () => {
     [['--cert', 'c.pem'], /--cert and --key go together/],
     [['--account', 'nopassword'], /--account: account "nopassword" is not name:password/],
     [['--timestamps', 'local:x'], /--timestamps "local:x" must be utc, none or local:\+HH:MM/],
+    [['--devices', '0'], /--devices must be a whole number from 1 to 10000, not 0/],
+    [['--devices', '2.5'], /--devices must be a whole number from 1 to 10000, not 2.5/],
+    [['--devices', 'many'], /--devices must be a whole number from 1 to 10000, not NaN/],
+    [['--devices', '10001'], /--devices must be a whole number from 1 to 10000, not 10001/],
+    [['--devices', '3', '-s', 'motion', '-s', 'io-port'], /--devices 3 with 2 --scenario: give one --scenario for all/],
+    [['--port', '65535', '--devices', '2'], /--devices 2 from --port 65535 would go past port 65535/],
+    [['--device-index-base', '-1'], /--device-index-base must be a whole number from 0 to 1000000000, not -1/],
+    [['--control-token', 'two words'], /--control-token must be one or more visible ASCII characters/],
+    [['--control-token', ''], /--control-token must be one or more visible ASCII characters/],
+    [['--no-control', '--control-token', 'abc'], /--control-token has no use with --no-control/],
+    [['--ready-file', ''], /--ready-file needs one file name/],
   ])('refuses %j with a one-line error and exit code 2', async (argv, message) => {
     const c = capture();
     expect(await main(argv, c.io)).toBe(2);
@@ -68,11 +84,11 @@ describe('bwc-emu command line', () => {
     const c = capture();
     const exit = main(['--port', '0', '--log-level', 'silent'], c.io);
     await c.started;
-    const url = /url +(http:\/\/127\.0\.0\.1:\d+)/.exec(c.out())?.[1];
+    const url = /url +(http:\/\/127\.0\.0\.1:\d+)/.exec(c.err())?.[1];
     expect(url).toBeDefined();
-    expect(c.out()).toContain('credentials    root / pass (admin)');
-    expect(c.out()).toContain(`curl --digest -u root:pass -H 'Content-Type: application/json'`);
-    expect(c.out()).toContain(`${url?.replace('http', 'ws')}/svc/ws-data-stream?sources=events`);
+    expect(c.err()).toContain('credentials    root / pass (admin)');
+    expect(c.err()).toContain(`curl --digest -u root:pass -H 'Content-Type: application/json'`);
+    expect(c.err()).toContain(`${url?.replace('http', 'ws')}/svc/ws-data-stream?sources=events`);
     const answer = await fetch(`${url}/svc-cgi/apidiscovery.cgi`, {
       method: 'POST',
       body: '{"apiVersion":"1.0","method":"getApiList"}',
@@ -80,7 +96,7 @@ describe('bwc-emu command line', () => {
     expect(answer.status).toBe(200);
     c.stop('SIGTERM');
     expect(await exit).toBe(0);
-    expect(c.out()).toContain('SIGTERM: stopping');
+    expect(c.err()).toContain('SIGTERM: stopping');
     await expect(fetch(`${url}/svc-cgi/apidiscovery.cgi`, { method: 'POST' })).rejects.toThrow();
   });
 
@@ -89,8 +105,54 @@ describe('bwc-emu command line', () => {
     const exit = main(['--port', '0', '--auth', 'none', '--log-level', 'silent'], c.io);
     try {
       await c.started;
-      expect(c.out()).toContain('WARNING: authentication is OFF');
-      expect(c.out()).not.toContain('credentials');
+      expect(c.err()).toContain('WARNING: authentication is OFF');
+      expect(c.err()).not.toContain('credentials');
+    } finally {
+      c.stop();
+    }
+    expect(await exit).toBe(0);
+  });
+
+  it('says it is ready in the first stdout line, logs after it, whatever the control flags', async () => {
+    for (const [flags, control] of [
+      [['--control-token', 's3cret'], true],
+      [['--no-control'], false],
+    ] as const) {
+      const c = capture();
+      const exit = main(['--port', '0', '--log-format', 'json', ...flags], c.io);
+      try {
+        await c.started;
+        const [first, ...rest] = c.out().split('\n');
+        expect(first).toMatch(/^bwc-emu ready \{/);
+        const ready = JSON.parse(first.slice('bwc-emu ready '.length)) as {
+          devices: { serial: string; urls: { base: string }; control?: string }[];
+          control: string | null;
+        };
+        expect(ready.devices).toEqual([expect.objectContaining({ serial: 'ACCC8E000001', user: 'root' })]);
+        expect(ready.control).toBe(ready.devices[0].control ?? null);
+        if (!control) expect(ready.control).toBeNull();
+        expect(rest.join('\n')).toContain('"msg":"device listening"');
+      } finally {
+        c.stop();
+      }
+      expect(await exit).toBe(0);
+    }
+  });
+
+  it('runs a fleet with --devices: one table of serials and URLs, the commands to try once', async () => {
+    const c = capture();
+    const argv = ['--port', '0', '--devices', '5', '--serial', 'ACCC8E000100', '--device-index-base', '10'];
+    const exit = main([...argv, '--log-level', 'silent'], c.io);
+    try {
+      await c.started;
+      const serials = ['ACCC8E000110', 'ACCC8E000111', 'ACCC8E000112', 'ACCC8E000113', 'ACCC8E000114'];
+      const ready = JSON.parse(c.out().slice('bwc-emu ready '.length)) as { devices: { serial: string }[] };
+      expect(ready.devices.map((d) => d.serial)).toEqual(serials);
+      expect(c.err()).toContain('bwc-emu: 5 devices are running');
+      for (const serial of serials)
+        expect(c.err()).toMatch(new RegExp(`^  ${serial}  http://127\\.0\\.0\\.1:\\d+$`, 'm'));
+      expect(c.err().split('Press Ctrl+C to stop.')).toHaveLength(2);
+      expect(c.err().split('Try the feature flags')).toHaveLength(2);
     } finally {
       c.stop();
     }
@@ -105,11 +167,17 @@ describe('bwc-emu command line', () => {
     );
     let out = '';
     let err = '';
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     await new Promise<void>((resolve, reject) => {
+      const check = (): void => {
+        if (err.includes('Press Ctrl+C to stop.') && out.includes('"msg":"device listening"')) resolve();
+      };
       child.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString();
-        if (out.includes('Press Ctrl+C to stop.')) resolve();
+        check();
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        err += chunk.toString();
+        check();
       });
       child.once('exit', (code) => reject(new Error(`exited early with ${code}: ${err}`)));
     });
@@ -174,11 +242,11 @@ describe('bwc-emu command line', () => {
         await c.started;
         await new Promise<void>((resolve) => {
           const check = (): void =>
-            c.out().split('Press Ctrl+C to stop.').length === 3 ? resolve() : void setImmediate(check);
+            c.err().split('Press Ctrl+C to stop.').length === 3 ? resolve() : void setImmediate(check);
           check();
         });
-        expect(c.out()).toMatch(/device ACCC8E000010 is running[\s\S]*scenario +motion/);
-        expect(c.out()).toMatch(/device ACCC8E000011 is running[\s\S]*scenario +io-port/);
+        expect(c.err()).toMatch(/device ACCC8E000010 is running[\s\S]*scenario +motion/);
+        expect(c.err()).toMatch(/device ACCC8E000011 is running[\s\S]*scenario +io-port/);
       } finally {
         c.stop();
       }

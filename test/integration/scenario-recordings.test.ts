@@ -438,7 +438,7 @@ describe('bwc-emu --connection-file', () => {
       c.io,
     );
     await c.started;
-    expect(c.out()).toContain(`recordings     1 to upload to ${destination.authUrl} as the scenario plays`);
+    expect(c.err()).toContain(`recordings     1 to upload to ${destination.authUrl} as the scenario plays`);
     for (let i = 0; i < 500 && !c.out().includes('"msg":"body-worn recording uploaded"'); i++)
       await new Promise((resolve) => setTimeout(resolve, 20));
     expect(c.out()).toContain('"msg":"body-worn recording uploaded"');

@@ -254,6 +254,23 @@ describe('loadScenarioFile', () => {
     ]);
   });
 
+  it('finds a shipped scenario by name, and by file name unless the working directory has that file', async () => {
+    const nameOf = (result: LoadScenarioResult): string | undefined => (result.ok ? result.value.name : undefined);
+    expect(nameOf(await loadScenarioFile('motion'))).toBe('motion');
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      expect(nameOf(await loadScenarioFile('motion.yaml'))).toBe('motion');
+      writeFileSync(join(dir, 'motion.yaml'), 'name: mine\ntimeline:\n  - { at: 1h, emit: { topic: tns1:A/B } }\n');
+      expect(nameOf(await loadScenarioFile('motion.yaml'))).toBe('mine');
+      expect(nameOf(await loadScenarioFile('motion'))).toBe('motion'); // a bare name is always the shipped one
+    } finally {
+      process.chdir(cwd);
+    }
+    const unknown = await loadScenarioFile('no-such-scenario');
+    expect(unknown.ok ? undefined : unknown.error.errors[0].text).toMatch(/^no-such-scenario:1:1: cannot read/);
+  });
+
   it('reports a file it cannot read', async () => {
     const missing = join(dir, 'missing.yaml');
     const result = await loadScenarioFile(missing);

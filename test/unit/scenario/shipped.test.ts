@@ -10,7 +10,8 @@ describe('shipped scenarios', () => {
   it('resolves a bare name to the shipped file and leaves paths and unknown names alone', () => {
     expect(scenarioPath('motion')).toBe(join(SHIPPED_SCENARIOS_DIR, 'motion.yaml'));
     expect(scenarioPath('./motion')).toBe('./motion');
-    expect(scenarioPath('motion.yaml')).toBe('motion.yaml');
+    expect(scenarioPath('motion.yaml')).toBe(join(SHIPPED_SCENARIOS_DIR, 'motion.yaml')); // none in the cwd
+    expect(scenarioPath('no-such.yaml')).toBe('no-such.yaml');
     expect(scenarioPath('dir\\motion')).toBe('dir\\motion');
     expect(scenarioPath('no-such-scenario')).toBe('no-such-scenario');
   });
