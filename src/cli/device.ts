@@ -23,7 +23,7 @@ import {
   tlsFrom,
   tlsPairProblem,
 } from './parse';
-import { logGate, readyDocument, readyLine, removeReadyFile, writeReadyFile } from './ready';
+import { logGate, type ReadyDocument, readyDocument, readyLine, removeReadyFile, writeReadyFile } from './ready';
 
 /** The most devices `--devices` runs (as startEmulator). */
 const MAX_DEVICES = 10_000;
@@ -35,9 +35,9 @@ const MAX_INDEX_BASE = 1_000_000_000;
 const CONTROL_TOKEN = /^[\x21-\x7e]+$/;
 
 /** Runs `bwc-emu [options]`; resolves to the exit code. */
-export async function deviceCommand(argv: string[], io: CliIo): Promise<number> {
+export async function deviceCommand(argv: string[], io: CliIo, mode: DeviceMode = SERVE): Promise<number> {
   const parser = yargs(argv)
-    .scriptName('bwc-emu')
+    .scriptName(mode.name)
     .usage(
       "$0 [options]\n$0 validate FILE...   check scenario files (exit 1 with every error)\n$0 scenarios          list the shipped scenarios\n$0 record --url URL --out FILE   record a device's events into a scenario\n$0 destination [--data-dir DIR]  run the reference content destination (Swift subset)\n$0 upload --connection-file FILE   upload recordings to a content destination as a body worn system\n\n" +
         'Runs a simulated body worn camera device: feature flags, session tokens and the\nevent stream behind real HTTP digest authentication, playing a scenario.',
@@ -149,7 +149,8 @@ export async function deviceCommand(argv: string[], io: CliIo): Promise<number> 
     .alias('help', 'h')
     .version()
     .wrap(Math.min(100, process.stdout.columns || 100));
-  const parsed = await parseCommandLine(parser, argv, 'bwc-emu', io);
+  if (mode.usage) parser.usage(mode.usage);
+  const parsed = await parseCommandLine(parser, argv, mode.name, io);
   if (!parsed.ok) return parsed.code;
   const args = parsed.args as unknown as DeviceArgs;
 
@@ -230,13 +231,34 @@ export async function deviceCommand(argv: string[], io: CliIo): Promise<number> 
   logs.open();
   // The banner is for a person: on stdout at a terminal, else on stderr (stdout is for programs).
   const human = io.isTty ? io.out : io.err;
-  human(devicesBanner(emulator.devices, args.speed, connection?.ok ? connection.value : undefined));
-  const signal = await stopped;
-  human(`\n${signal}: stopping\n`);
+  let code = 0;
+  if (mode.whileRunning) {
+    code = await mode.whileRunning({ ready, readyFile, stopped });
+  } else {
+    human(devicesBanner(emulator.devices, args.speed, connection?.ok ? connection.value : undefined));
+    human(`\n${await stopped}: stopping\n`);
+  }
   await emulator.close();
   if (readyFile !== undefined) await removeReadyFile(readyFile).catch(() => undefined);
-  return 0;
+  return code;
 }
+
+/** What the emulator does once ready: serve until a stop signal (`bwc-emu`), or run a command (`bwc-emu run`). */
+export interface DeviceMode {
+  /** The command's name in help and errors. */
+  name: string;
+  /** Replaces the usage text. */
+  usage?: string;
+  /** Runs while the emulator is up, instead of the banner and the wait for a stop signal; resolves to the exit code. */
+  whileRunning?: (running: {
+    ready: ReadyDocument;
+    readyFile: string | undefined;
+    stopped: Promise<string>;
+  }) => Promise<number>;
+}
+
+/** Serve until stopped. */
+const SERVE: DeviceMode = { name: 'bwc-emu' };
 
 /** `--devices`, `--device-index-base` and the control flags, checked; throws naming the flag. */
 function fleetOptions(args: DeviceArgs): Pick<EmulatorOptions, 'devices' | 'deviceIndexBase' | 'control'> {

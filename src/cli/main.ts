@@ -4,6 +4,7 @@ import { deviceCommand } from './device';
 import { processIo, unblockProcessOutput } from './output';
 import type { CliIo } from './parse';
 import { recordCommand } from './record';
+import { runCommand } from './run';
 import { scenariosCommand } from './scenarios';
 import { uploadCommand } from './upload';
 import { validateCommand } from './validate';
@@ -18,6 +19,7 @@ const COMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<number>> =
   record: recordCommand,
   destination: destinationCommand,
   upload: uploadCommand,
+  run: runCommand,
 };
 
 /** Runs the CLI; resolves to the exit code. With the process's own output, makes it non-blocking first. */

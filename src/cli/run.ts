@@ -1,0 +1,94 @@
+/**
+ * `bwc-emu run [options] -- COMMAND...`: starts the emulator, runs a test command (in any
+ * language) with the emulator's addresses in its environment, stops the emulator when the
+ * command ends and exits with the command's code, like `mockttp -c`.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { constants, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deviceCommand } from './device';
+import type { CliIo } from './parse';
+import { type ReadyDocument, writeReadyFile } from './ready';
+
+const NAME = 'bwc-emu run';
+
+/** The variables the command finds in its environment (documented in docs/testing.md). */
+export const RUN_ENVIRONMENT = [
+  'BWC_EMU_URL',
+  'BWC_EMU_WS_URL',
+  'BWC_EMU_USER',
+  'BWC_EMU_PASSWORD',
+  'BWC_EMU_CONTROL_URL',
+  'BWC_EMU_READY_FILE',
+] as const;
+
+/** Runs `bwc-emu run ...` (argv after the word `run`); resolves to the command's exit code. */
+export async function runCommand(argv: string[], io: CliIo): Promise<number> {
+  const split = argv.indexOf('--');
+  const command = split < 0 ? [] : argv.slice(split + 1);
+  const options = split < 0 ? argv : argv.slice(0, split);
+  if (command.length === 0 && !options.includes('--help') && !options.includes('-h')) {
+    io.err(`${NAME}: name the command to run after --, e.g. '${NAME} --scenario motion -- npm test'\n`);
+    return 2;
+  }
+  return deviceCommand(options, io, {
+    name: NAME,
+    usage:
+      `$0 [options] -- COMMAND [ARGS...]\n\nStarts the emulator (every option of bwc-emu), runs COMMAND once it is ready with\n` +
+      `${RUN_ENVIRONMENT.join(', ')}\nin its environment, stops the emulator when it ends and exits with its code.`,
+    whileRunning: ({ ready, readyFile, stopped }) => runWhileReady(command, ready, readyFile, stopped, io),
+  });
+}
+
+/** Runs the command with the emulator's addresses; a stop signal is passed on to it. */
+async function runWhileReady(
+  command: string[],
+  ready: ReadyDocument,
+  givenReadyFile: string | undefined,
+  stopped: Promise<string>,
+  io: CliIo,
+): Promise<number> {
+  // The command always gets a ready file: for a fleet it is the only way to see every device.
+  const dir = givenReadyFile === undefined ? await mkdtemp(join(tmpdir(), 'bwc-emu-run-')) : undefined;
+  const readyFile = givenReadyFile ?? join(dir as string, 'ready.json');
+  try {
+    if (dir !== undefined) await writeReadyFile(readyFile, ready);
+    return await spawnCommand(command, environment(ready, readyFile), stopped, io);
+  } finally {
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The variables of {@link RUN_ENVIRONMENT} for the first device (the ready file has them all). */
+function environment(ready: ReadyDocument, readyFile: string): Record<(typeof RUN_ENVIRONMENT)[number], string> {
+  const first = ready.devices[0];
+  return {
+    BWC_EMU_URL: first.urls.base,
+    BWC_EMU_WS_URL: first.urls.eventStream,
+    BWC_EMU_USER: first.user ?? '',
+    BWC_EMU_PASSWORD: first.password ?? '',
+    BWC_EMU_CONTROL_URL: ready.control ?? '',
+    BWC_EMU_READY_FILE: readyFile,
+  };
+}
+
+/** Spawns `command` with the terminal's stdio; resolves to its exit code (128 + signal when killed). */
+function spawnCommand(
+  command: string[],
+  env: Record<string, string>,
+  stopped: Promise<string>,
+  io: CliIo,
+): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command[0], command.slice(1), { stdio: 'inherit', env: { ...process.env, ...env } });
+    void stopped.then((signal) => child.kill(signal as NodeJS.Signals));
+    child.once('error', (err: NodeJS.ErrnoException) => {
+      io.err(`${NAME}: cannot run ${command[0]}: ${err.code === 'ENOENT' ? 'command not found' : err.message}\n`);
+      resolve(err.code === 'ENOENT' ? 127 : 126);
+    });
+    child.once('exit', (code, signal) => {
+      resolve(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0));
+    });
+  });
+}
