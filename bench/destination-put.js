@@ -33,6 +33,7 @@
  * Knobs (environment): BENCH_QUICK=1, BENCH_ROUNDS (3), BENCH_STREAM_MB (1024),
  * BENCH_CONCURRENT (200), BENCH_OBJECT_MB (5), BENCH_BARE_FSYNC=1.
  */
+const { intEnv } = require('./env');
 const { fork } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
@@ -55,14 +56,6 @@ const CHUNK = randomBytes(MiB);
 const USER = 'bws';
 const KEY = 'secret';
 const CONTAINER = 'bench';
-
-function intEnv(name, fallback) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, not "${raw}"`);
-  return value;
-}
 
 /** A child server process with a request/answer helper over IPC. */
 async function startServer(kind, dataDir) {

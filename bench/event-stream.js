@@ -44,6 +44,7 @@
  * sends the JSON string, as the emulator does, instead of a Buffer encoded once
  * per event; a diagnostic).
  */
+const { intEnv } = require('./env');
 const { fork } = require('node:child_process');
 const { once } = require('node:events');
 const http = require('node:http');
@@ -55,11 +56,11 @@ const { WebSocketServer } = require('ws');
 const DIST = path.join(__dirname, '..', 'dist');
 
 const CONFIG = {
-  events: intEnv('BENCH_EVENTS', 50_000),
-  clients: intEnv('BENCH_CLIENTS', 200),
-  batch: intEnv('BENCH_BATCH', 500),
-  rounds: intEnv('BENCH_ROUNDS', 3),
-  warmupEvents: intEnv('BENCH_WARMUP_EVENTS', 2_500),
+  events: intEnv('BENCH_EVENTS', 50_000, 0),
+  clients: intEnv('BENCH_CLIENTS', 200, 0),
+  batch: intEnv('BENCH_BATCH', 500, 0),
+  rounds: intEnv('BENCH_ROUNDS', 3, 0),
+  warmupEvents: intEnv('BENCH_WARMUP_EVENTS', 2_500, 0),
   only: onlyEnv(),
   rawString: process.env.BENCH_RAW_STRING === '1',
 };
@@ -69,14 +70,6 @@ function onlyEnv() {
   if (only === undefined || only === '') return ['raw', 'emu'];
   if (only !== 'raw' && only !== 'emu') throw new Error(`BENCH_ONLY must be raw or emu, not "${only}"`);
   return [only];
-}
-
-function intEnv(name, fallback) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, not "${raw}"`);
-  return value;
 }
 
 // ---- workload ------------------------------------------------------------------

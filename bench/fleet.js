@@ -19,27 +19,11 @@
 const { fork } = require('node:child_process');
 const path = require('node:path');
 const WebSocket = require('ws');
+const { intEnv, intList } = require('./env');
 
 const SERVER_SCRIPT = path.join(__dirname, 'fleet-server.js');
 const SESSIONS_PER_DEVICE = 2;
 const MB = 1024 * 1024;
-
-function intList(name, fallback) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const list = raw.split(',').map(Number);
-  if (!list.every((n) => Number.isInteger(n) && n > 0))
-    throw new Error(`${name} must list whole numbers, not "${raw}"`);
-  return list;
-}
-
-function intEnv(name, fallback) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number, not "${raw}"`);
-  return n;
-}
 
 /** Starts one side with `count` devices, opens the sessions, and measures. */
 async function measure(side, count) {

@@ -23,6 +23,7 @@
  *
  * Knobs (environment): BENCH_RATE (1000), BENCH_SECONDS (30), BENCH_CLIENTS (10).
  */
+const { intEnv } = require('./env');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const WebSocket = require('ws');
@@ -32,14 +33,6 @@ const RATE = intEnv('BENCH_RATE', 1000);
 const SECONDS = intEnv('BENCH_SECONDS', 30);
 const CLIENTS = intEnv('BENCH_CLIENTS', 10);
 const TOPIC = 'tns1:VideoSource/MotionAlarm';
-
-function intEnv(name, fallback) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number, not "${raw}"`);
-  return n;
-}
 
 /** Wall time in ms with sub-millisecond resolution, on the same base as Date.now(). */
 const wallNow = () => performance.timeOrigin + performance.now();
