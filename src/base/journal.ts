@@ -123,9 +123,25 @@ export const DEFAULT_JOURNAL_CAPACITY = 10_000;
 /** A listener of {@link Journal.watch}; called synchronously for each new entry. */
 export type JournalListener = (entry: JournalEntry) => void;
 
-/** A bounded ring of entries, oldest first. */
+/** An entry as the ring keeps it: the time as epoch ms, formatted only when someone reads it. */
+type StoredEntry = (JournalEntry extends infer E ? (E extends JournalEntry ? Omit<E, 'time'> : never) : never) & {
+  at: number;
+};
+
+/** The fields the journal sets on a writer's record (read-only to everyone else). */
+interface Stamps {
+  seq: number;
+  at: number;
+  device: string;
+}
+
+/**
+ * A bounded ring of entries, oldest first. Recording is on the hot path (every notification
+ * to every session), so an entry is the writer's own object with a number and a time stamp
+ * added: no copy, no date formatting until it is read.
+ */
 export class Journal {
-  private readonly ring: (JournalEntry | undefined)[];
+  private readonly ring: (StoredEntry | undefined)[];
   private start = 0;
   private count = 0;
   private nextSeq = 1;
@@ -138,7 +154,7 @@ export class Journal {
   ) {
     if (!Number.isInteger(capacity) || capacity < 1)
       throw new EmulatorError('BAD_OPTION', `journal capacity must be a whole number of 1 or more, not ${capacity}`);
-    this.ring = new Array<JournalEntry | undefined>(capacity);
+    this.ring = new Array<StoredEntry | undefined>(capacity);
   }
 
   /** Entries pushed out of the ring since the start (or the last clear). */
@@ -151,9 +167,27 @@ export class Journal {
     return this.count;
   }
 
-  /** Adds an entry, pushing the oldest out when full. */
+  /** Adds a copy of `record`, pushing the oldest entry out when full. */
   record(record: JournalRecord): void {
-    const entry = { ...record, seq: this.nextSeq++, time: new Date(this.clock.now()).toISOString() } as JournalEntry;
+    this.add({ ...record } as StoredEntry);
+  }
+
+  /**
+   * How a device's parts write: each record (a fresh object the writer made) becomes the
+   * entry itself, with `device` set, so nothing is copied per notification.
+   */
+  writerFor(device: string): JournalWriter {
+    return (record) => {
+      (record as unknown as Stamps).device = device;
+      this.add(record as StoredEntry);
+    };
+  }
+
+  /** Numbers and stamps `entry` and puts it in the ring; tells the watchers. */
+  private add(entry: StoredEntry): void {
+    const stamps = entry as unknown as Stamps;
+    stamps.seq = this.nextSeq++;
+    stamps.at = this.clock.now();
     if (this.count < this.capacity) {
       this.ring[(this.start + this.count) % this.capacity] = entry;
       this.count++;
@@ -162,7 +196,9 @@ export class Journal {
       this.start = (this.start + 1) % this.capacity;
       this.droppedCount++;
     }
-    for (const listener of this.listeners) listener(entry);
+    if (this.listeners.size === 0) return;
+    const view = entryView(entry);
+    for (const listener of this.listeners) listener(view);
   }
 
   /** The entries that pass `filter`, oldest first. */
@@ -170,13 +206,13 @@ export class Journal {
     const kinds = filter.kind === undefined ? undefined : new Set<string>([filter.kind].flat());
     const out: JournalEntry[] = [];
     for (let i = 0; i < this.count; i++) {
-      const entry = this.ring[(this.start + i) % this.capacity] as JournalEntry;
+      const entry = this.ring[(this.start + i) % this.capacity] as StoredEntry;
       if (filter.since !== undefined && entry.seq <= filter.since) continue;
       if (kinds && !kinds.has(entry.kind)) continue;
       if (filter.device !== undefined && entry.device !== filter.device) continue;
       if (filter.session !== undefined && (!('session' in entry) || entry.session !== filter.session)) continue;
       if (filter.topic !== undefined && (entry.kind !== 'notification' || entry.topic !== filter.topic)) continue;
-      out.push(entry);
+      out.push(entryView(entry));
     }
     return out;
   }
@@ -194,4 +230,10 @@ export class Journal {
     this.count = 0;
     this.droppedCount = 0;
   }
+}
+
+/** What readers get: the stored entry with its time as ISO 8601. */
+function entryView(entry: StoredEntry): JournalEntry {
+  const { at, ...rest } = entry;
+  return { ...rest, time: new Date(at).toISOString() };
 }

@@ -96,9 +96,7 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
   const stateFile = resolved.stateDir ? join(resolved.stateDir, resolved.serial, 'flags.json') : undefined;
   const flags = new FeatureFlags(resolved.flags, stateFile, (message) => log.warn({ stateFile }, message));
 
-  const journal: JournalWriter = options.journal
-    ? (record) => options.journal?.record({ ...record, device: resolved.serial })
-    : () => undefined;
+  const journal: JournalWriter = options.journal ? options.journal.writerFor(resolved.serial) : () => undefined;
   const bus = new EventBus(resolved.clock, resolved.timestamps);
   const setInitialStates = (): void => {
     for (const initial of resolved.initialStates) bus.publish(initial.topic, initial.message, { stateful: true });

@@ -58,6 +58,39 @@ describe('Journal', () => {
     expect(heard).toEqual([1, 2, 3]);
   });
 
+  it("writerFor(device) records a device's entries with its serial, formatted when read", () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    const journal = new Journal(clock, 10);
+    const write = journal.writerFor('CAM7');
+    write({ kind: 'notification', session: 's1', topic: 'a' });
+    clock.advance(10);
+    const heard: string[] = [];
+    journal.watch((entry) => heard.push(`${entry.device}@${entry.time}`));
+    write({ kind: 'ws-close', session: 's1', code: 1000, reason: '' });
+    expect(journal.entries()).toEqual([
+      { kind: 'notification', session: 's1', topic: 'a', device: 'CAM7', seq: 1, time: '2026-01-01T00:00:00.000Z' },
+      {
+        kind: 'ws-close',
+        session: 's1',
+        code: 1000,
+        reason: '',
+        device: 'CAM7',
+        seq: 2,
+        time: '2026-01-01T00:00:00.010Z',
+      },
+    ]);
+    expect(heard).toEqual(['CAM7@2026-01-01T00:00:00.010Z']);
+  });
+
+  it('record() copies what it is given, so a caller may reuse its object', () => {
+    const journal = new Journal(new ManualClock(), 10);
+    const entry = note('a');
+    journal.record(entry);
+    journal.record(entry);
+    expect(journal.entries().map((e) => e.seq)).toEqual([1, 2]);
+    expect(entry).toEqual(note('a'));
+  });
+
   it('refuses a capacity that is not a whole number of 1 or more', () => {
     for (const bad of [0, -1, 1.5, Number.NaN])
       expect(() => new Journal(new ManualClock(), bad)).toThrow(EmulatorError);
