@@ -38,10 +38,7 @@ const CONTROL_TOKEN = /^[\x21-\x7e]+$/;
 export async function deviceCommand(argv: string[], io: CliIo, mode: DeviceMode = SERVE): Promise<number> {
   const parser = yargs(argv)
     .scriptName(mode.name)
-    .usage(
-      "$0 [options]\n$0 validate FILE...   check scenario files (exit 1 with every error)\n$0 scenarios          list the shipped scenarios\n$0 record --url URL --out FILE   record a device's events into a scenario\n$0 destination [--data-dir DIR]  run the reference content destination (Swift subset)\n$0 upload --connection-file FILE   upload recordings to a content destination as a body worn system\n\n" +
-        'Runs a simulated body worn camera device: feature flags, session tokens and the\nevent stream behind real HTTP digest authentication, playing a scenario.',
-    )
+    .usage(mode.usage ?? DEVICE_USAGE)
     .option('scenario', {
       alias: 's',
       type: 'string',
@@ -149,7 +146,6 @@ export async function deviceCommand(argv: string[], io: CliIo, mode: DeviceMode 
     .alias('help', 'h')
     .version()
     .wrap(Math.min(100, process.stdout.columns || 100));
-  if (mode.usage) parser.usage(mode.usage);
   const parsed = await parseCommandLine(parser, argv, mode.name, io);
   if (!parsed.ok) return parsed.code;
   const args = parsed.args as unknown as DeviceArgs;
@@ -256,6 +252,11 @@ export interface DeviceMode {
     stopped: Promise<string>;
   }) => Promise<number>;
 }
+
+/** What `bwc-emu --help` says first. */
+const DEVICE_USAGE =
+  "$0 [options]\n$0 validate FILE...   check scenario files (exit 1 with every error)\n$0 scenarios          list the shipped scenarios\n$0 record --url URL --out FILE   record a device's events into a scenario\n$0 destination [--data-dir DIR]  run the reference content destination (Swift subset)\n$0 upload --connection-file FILE   upload recordings to a content destination as a body worn system\n$0 run [options] -- COMMAND   run a test command against the emulator, exit with its code\n\n" +
+  'Runs a simulated body worn camera device: feature flags, session tokens and the\nevent stream behind real HTTP digest authentication, playing a scenario.';
 
 /** Serve until stopped. */
 const SERVE: DeviceMode = { name: 'bwc-emu' };
