@@ -1,6 +1,7 @@
 /** The routes that drive one device: publish events, set states, read and set flags, list and close sessions. */
 import { z } from 'zod';
 import type { DeviceEvent } from '../events/event-bus';
+import { isCloseCode, MAX_CLOSE_REASON_BYTES } from '../protocol/websocket-close';
 import { ControlError } from './control-error';
 import { defineRoute } from './route';
 import {
@@ -17,11 +18,6 @@ function published(event: DeviceEvent): z.input<typeof PublishedSchema>['events'
   return { topic: event.topic, timestamp: event.timestamp ?? null, stateful: event.stateful, message: event.message };
 }
 
-/** Whether `code` may be sent in a WebSocket close frame (as the ws library checks it). */
-function isCloseCode(code: number): boolean {
-  return (code >= 1000 && code <= 1014 && ![1004, 1005, 1006].includes(code)) || (code >= 3000 && code <= 4999);
-}
-
 const CloseQuerySchema = z.strictObject({
   code: z.coerce
     .number()
@@ -31,7 +27,9 @@ const CloseQuerySchema = z.strictObject({
     .meta({ description: 'WebSocket close code; default 1001' }),
   reason: z
     .string()
-    .refine((text) => Buffer.byteLength(text) <= 123, { error: 'a close reason is at most 123 bytes' })
+    .refine((text) => Buffer.byteLength(text) <= MAX_CLOSE_REASON_BYTES, {
+      error: `a close reason is at most ${MAX_CLOSE_REASON_BYTES} bytes`,
+    })
     .optional(),
 });
 

@@ -9,8 +9,10 @@ import { WebSocketServer } from 'ws';
 import { authScheme } from '../auth/auth-params';
 import type { Authenticator } from '../auth/authenticator';
 import type { SessionTokens } from '../auth/session-tokens';
+import { EmulatorError } from '../base/errors';
 import type { JournalWriter } from '../base/journal';
 import { type Logger, redactUrl } from '../base/log';
+import { closeFrameProblem } from '../protocol/websocket-close';
 import type { ConfigureRules } from './configure';
 import type { EventBus } from './event-bus';
 import { EventSession, type SessionInfo } from './event-session';
@@ -175,8 +177,13 @@ export class StreamServer {
     return (topic === undefined ? live : live.filter((s) => s.subscribesTo(topic))).map((s) => s.info());
   }
 
-  /** Closes every live session with a close code and reason; returns how many. */
+  /**
+   * Closes every live session with a close code and reason; returns how many. Throws
+   * `BAD_OPTION` for a code or reason a close frame cannot carry, before closing any.
+   */
   closeSessions(code = 1001, reason = 'closed by the emulator'): number {
+    const problem = closeFrameProblem(code, reason);
+    if (problem) throw new EmulatorError('BAD_OPTION', problem);
     const sessions = [...this.live.values()];
     for (const session of sessions) session.close(code, reason);
     return sessions.length;

@@ -27,6 +27,7 @@
 import { z } from 'zod';
 import { TOPIC_PATH } from '../events/event-bus';
 import { DurationSchema } from '../base/duration';
+import { isCloseCode, MAX_CLOSE_REASON_BYTES } from '../protocol/websocket-close';
 import { schemaFile } from '../base/json-schema';
 import { PlanDeviceSchema, PlanRecordingSchema, PlanUserSchema } from '../bws/plan';
 
@@ -75,8 +76,21 @@ export const StateSchema = z.strictObject({
 /** Closes the device's event sessions; `disconnect:` with no value uses code 1001. */
 export const DisconnectSchema = z
   .strictObject({
-    code: z.number().int().min(1000).max(4999, { error: 'a close code is an integer from 1000 to 4999' }).optional(),
-    reason: z.string().max(123, { error: 'a close reason is at most 123 characters' }).optional(),
+    // min/max describe the range to editors (the JSON Schema); the refinements are the close frame's rule.
+    code: z
+      .number()
+      .int()
+      .min(1000)
+      .max(4999, { error: 'a close code is an integer from 1000 to 4999' })
+      .refine(isCloseCode, { error: 'not a close code a server may send (1000-1003, 1007-1014, 3000-4999)' })
+      .optional(),
+    reason: z
+      .string()
+      .max(MAX_CLOSE_REASON_BYTES, { error: `a close reason is at most ${MAX_CLOSE_REASON_BYTES} bytes` })
+      .refine((text) => Buffer.byteLength(text) <= MAX_CLOSE_REASON_BYTES, {
+        error: `a close reason is at most ${MAX_CLOSE_REASON_BYTES} bytes of UTF-8`,
+      })
+      .optional(),
   })
   .nullable()
   .transform((value) => value ?? {});

@@ -86,6 +86,13 @@ describe('the handle drives the device', () => {
     expect(await client.waitForClose()).toMatchObject({ code: 4000, reason: 'bye' });
   });
 
+  it('refuses a close code or reason a close frame cannot carry (BAD_OPTION), closing nothing', async () => {
+    await subscribed('');
+    expect(() => emulator.closeSessions(5000)).toThrow(expect.objectContaining({ code: 'BAD_OPTION' }) as Error);
+    expect(() => emulator.closeSessions(1000, { reason: 'x'.repeat(124) })).toThrow(EmulatorError);
+    expect(emulator.sessions()).toHaveLength(1);
+  });
+
   it('waitForSession() resolves when a client configures for the topic; times out with TIMEOUT', async () => {
     const waiting = emulator.waitForSession({ topic: MOTION });
     await subscribed('tns1:Device//.'); // not for motion

@@ -162,6 +162,15 @@ describe('loadScenario', () => {
     ]);
   });
 
+  it('refuses a disconnect a close frame cannot carry: a reserved code, a reason over 123 bytes', () => {
+    const errors = errorsOf(
+      lines('timeline:', '  - disconnect: { code: 1005 }', `  - disconnect: { code: 1000, reason: ${'é'.repeat(62)} }`),
+    );
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatch(/^\S+ demo\.yaml:2:\d+: not a close code a server may send/);
+    expect(errors[1]).toMatch(/^\S+ demo\.yaml:3:\d+: a close reason is at most 123 bytes of UTF-8$/);
+  });
+
   it('reports every kind of error at once, in file order', () => {
     const text = lines(
       'name: demo',
