@@ -23,7 +23,13 @@ import { fillPlaceholders, hasPlaceholders } from './scenario/template';
 import type { ScenarioWatcher } from './scenario/watcher';
 
 /** The most devices one emulator runs. */
-const MAX_DEVICES = 10_000;
+export const MAX_DEVICES = 10_000;
+
+/** The largest `deviceIndexBase`. */
+export const MAX_INDEX_BASE = 1_000_000_000;
+
+/** A control token: visible ASCII, no spaces (it travels in an Authorization header). */
+const CONTROL_TOKEN = /^[\x21-\x7e]+$/;
 
 export type { LoadedScenario } from './emulator/running-device';
 export type { ReloadedFile, ScenarioReload, ScenarioReloadError } from './emulator/scenario-watches';
@@ -79,9 +85,18 @@ export interface EmulatorOptions {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   const sources = options.scenarios?.length ? options.scenarios : ['default'];
   const count = fleetSize(options.devices, sources.length);
-  const indexBase = wholeNumber('deviceIndexBase', options.deviceIndexBase ?? 0, 0, 1_000_000_000);
-  const loaded = await Promise.all(sources.map(loadSource));
+  const indexBase = wholeNumber('deviceIndexBase', options.deviceIndexBase ?? 0, 0, MAX_INDEX_BASE);
   const base = options.device ?? {};
+  // Checked before anything starts: a fleet that ran out of ports would fail halfway.
+  if (count > 1 && base.port && base.port <= 65535 && base.port + count - 1 > 65535)
+    throw new EmulatorError(
+      'BAD_OPTION',
+      `devices ${count} from port ${base.port} would go past port 65535; use port 0 for free ports`,
+    );
+  const token = options.control === false ? undefined : options.control?.token;
+  if (token !== undefined && !CONTROL_TOKEN.test(token))
+    throw new EmulatorError('BAD_OPTION', 'control token must be one or more visible ASCII characters, without spaces');
+  const loaded = await Promise.all(sources.map(loadSource));
   const journal = new Journal(base.clock ?? systemClock, options.journalCapacity ?? DEFAULT_JOURNAL_CAPACITY);
   const logger = base.logger ?? options.logger;
   const devices: RunningDevice[] = [];
@@ -104,7 +119,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
             state: () => state,
             device: (res) => (res.locals as { controlDevice: string }).controlDevice,
             fleetRoutes,
-            token: options.control === false ? undefined : options.control?.token,
+            token,
             log: logger ?? createLogger(),
           }),
         );

@@ -100,6 +100,12 @@ describe('a fleet', () => {
     });
     await expect(startEmulator({ devices: 0 })).rejects.toMatchObject({ code: 'BAD_OPTION' });
     await expect(startEmulator({ devices: 2, deviceIndexBase: -1 })).rejects.toMatchObject({ code: 'BAD_OPTION' });
+    await expect(startEmulator({ devices: 3, device: { port: 65534 } })).rejects.toMatchObject({
+      code: 'BAD_OPTION',
+      message: 'devices 3 from port 65534 would go past port 65535; use port 0 for free ports',
+    });
+    for (const token of ['', 'two words', 'tab\there'])
+      await expect(startEmulator({ control: { token } })).rejects.toMatchObject({ code: 'BAD_OPTION' });
   });
 
   it('watches a shared scenario file once and replays a save on every device', async () => {
