@@ -7,7 +7,7 @@
 import type { CliIo } from './parse';
 
 /** Bytes that may wait unread on a stream before log lines are dropped. */
-export const MAX_QUEUED_BYTES = 1024 * 1024;
+const MAX_QUEUED_BYTES = 1024 * 1024;
 
 /** What {@link droppingWriter} needs of a stream (process.stdout is one). */
 export interface OutputStream {

@@ -17,7 +17,7 @@ export interface ReadyDocument {
 }
 
 /** The start of the ready line. */
-export const READY_PREFIX = 'bwc-emu ready ';
+const READY_PREFIX = 'bwc-emu ready ';
 
 /** The ready document of a running emulator. */
 export function readyDocument(emulator: EmulatorHandle): ReadyDocument {

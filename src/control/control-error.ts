@@ -22,12 +22,12 @@ export class ControlError extends Error {
 }
 
 /** The HTTP status an {@link EmulatorError} code is answered with. */
-export function statusOfEmulatorError(code: EmulatorError['code']): number {
+function statusOfEmulatorError(code: EmulatorError['code']): number {
   return code === 'TIMEOUT' ? 408 : 400;
 }
 
 /** Turns whatever a handler threw into the refusal to answer; undefined for a bug. */
-export function asControlError(err: unknown): ControlError | undefined {
+function asControlError(err: unknown): ControlError | undefined {
   if (err instanceof ControlError) return err;
   if (err instanceof EmulatorError) return new ControlError(statusOfEmulatorError(err.code), err.code, err.message);
   return undefined;

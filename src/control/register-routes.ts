@@ -12,7 +12,7 @@ import { validate } from './validate';
 import { type ControlRoute, type ControlState, Reply } from './route';
 
 /** The largest body a route takes. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /** What the dispatcher needs besides the route. */
 export interface DispatchContext {
@@ -25,7 +25,7 @@ export interface DispatchContext {
 }
 
 /** `/devices/{serial}/events` -> `/devices/:serial/events` (braces mean "optional" to Express 5). */
-export function expressPath(path: string): string {
+function expressPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
 }
 

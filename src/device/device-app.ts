@@ -18,7 +18,7 @@ import { allowMethods } from './rpc-endpoint';
 import { wssessionCgi } from './wssession-cgi';
 
 /** Where the emulator's control API is served on every device port. */
-export const CONTROL_PATH = '/_emu';
+const CONTROL_PATH = '/_emu';
 
 /** A request target of the control API (its requests come from the test, not the client under test). */
 const CONTROL_REQUEST = /^\/_emu(\/|\?|$)/;
