@@ -106,6 +106,15 @@ describe('the handle drives the device', () => {
     });
   });
 
+  it('refuses a wait timeout that is negative or not a number (BAD_OPTION)', async () => {
+    for (const timeout of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      await expect(emulator.waitForSession({ timeout, topic: 'tns1:Nothing' })).rejects.toMatchObject({
+        code: 'BAD_OPTION',
+      });
+      await expect(emulator.waitForNotification({ timeout })).rejects.toMatchObject({ code: 'BAD_OPTION' });
+    }
+  });
+
   it('waitForNotification() resolves with the next notification of the topic', async () => {
     await subscribed('');
     const waiting = emulator.waitForNotification({ topic: MOTION });
