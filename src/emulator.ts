@@ -6,6 +6,7 @@
  */
 import { systemClock } from './base/clock';
 import { EmulatorError } from './base/errors';
+import { wholeNumberOption } from './base/option-checks';
 import { DEFAULT_JOURNAL_CAPACITY, Journal } from './base/journal';
 import { createLogger, type Logger } from './base/log';
 import { controlRouter } from './control/control-router';
@@ -85,7 +86,7 @@ export interface EmulatorOptions {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   const sources = options.scenarios?.length ? options.scenarios : ['default'];
   const count = fleetSize(options.devices, sources.length);
-  const indexBase = wholeNumber('deviceIndexBase', options.deviceIndexBase ?? 0, 0, MAX_INDEX_BASE);
+  const indexBase = wholeNumberOption('deviceIndexBase', options.deviceIndexBase ?? 0, 0, MAX_INDEX_BASE);
   const base = options.device ?? {};
   // Checked before anything starts: a fleet that ran out of ports would fail halfway.
   if (count > 1 && base.port && base.port <= 65535 && base.port + count - 1 > 65535)
@@ -193,20 +194,13 @@ async function loadSource(source: ScenarioSource): Promise<LoadedScenario> {
 /** How many devices: `devices`, or one per scenario; several scenarios need one per device. */
 function fleetSize(devices: number | undefined, scenarios: number): number {
   if (devices === undefined) return scenarios;
-  const count = wholeNumber('devices', devices, 1, MAX_DEVICES);
+  const count = wholeNumberOption('devices', devices, 1, MAX_DEVICES);
   if (scenarios > 1 && count !== scenarios)
     throw new EmulatorError(
       'BAD_OPTION',
       `devices is ${count} but ${scenarios} scenarios were given: give one scenario for every device, or one for all`,
     );
   return count;
-}
-
-/** `value` when it is a whole number from `min` to `max`; `BAD_OPTION` naming `name` otherwise. */
-function wholeNumber(name: string, value: number, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max)
-    throw new EmulatorError('BAD_OPTION', `${name} must be a whole number from ${min} to ${max}, not ${value}`);
-  return value;
 }
 
 /** `ACCC8E000001` + 2 -> `ACCC8E000003`: the serial of the device `i` places after the first. */

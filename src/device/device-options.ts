@@ -9,6 +9,7 @@ import type { RequestHandler } from 'express';
 import { type Clock, systemClock } from '../base/clock';
 import type { Journal } from '../base/journal';
 import { EmulatorError } from '../base/errors';
+import { wholeNumberOption } from '../base/option-checks';
 import type { Logger, LogLevel } from '../base/log';
 import { DEFAULT_MAX_FILTERS } from '../events/configure';
 import type { NotificationMessage } from '../events/content-filter';
@@ -145,7 +146,7 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
     seen.add(f.name);
   }
   return {
-    port: checkInteger('port', options.port ?? 0, 0, 65535),
+    port: wholeNumberOption('port', options.port ?? 0, 0, 65535),
     host: options.host ?? '127.0.0.1',
     serial,
     identity: resolveIdentity(serial, checkIdentity(options.identity ?? {})),
@@ -159,24 +160,24 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
     auth,
     digestAlgorithms,
     digestReplay,
-    nonceLifetimeMs: checkInteger('nonceLifetimeMs', options.nonceLifetimeMs ?? 300_000, 1, 86_400_000),
+    nonceLifetimeMs: wholeNumberOption('nonceLifetimeMs', options.nonceLifetimeMs ?? 300_000, 1, 86_400_000),
     realm: options.realm ?? `${vendorWord(cgiPrefix).toUpperCase()}_${serial}`,
     cgiPrefix,
     wsPrefix,
     tls: options.tls ?? false,
     stateDir: options.stateDir,
     flags,
-    tokenLifetimeMs: checkInteger('tokenLifetimeMs', options.tokenLifetimeMs ?? 15_000, 1, 86_400_000),
-    maxBodyBytes: checkInteger('maxBodyBytes', options.maxBodyBytes ?? 64 * 1024, 64, 64 * 1024 * 1024),
+    tokenLifetimeMs: wholeNumberOption('tokenLifetimeMs', options.tokenLifetimeMs ?? 15_000, 1, 86_400_000),
+    maxBodyBytes: wholeNumberOption('maxBodyBytes', options.maxBodyBytes ?? 64 * 1024, 64, 64 * 1024 * 1024),
     wsDeflate: options.wsDeflate ?? false,
-    maxMessageBytes: checkInteger('maxMessageBytes', options.maxMessageBytes ?? 64 * 1024, 64, 64 * 1024 * 1024),
-    maxBufferedBytes: checkInteger(
+    maxMessageBytes: wholeNumberOption('maxMessageBytes', options.maxMessageBytes ?? 64 * 1024, 64, 64 * 1024 * 1024),
+    maxBufferedBytes: wholeNumberOption(
       'maxBufferedBytes',
       options.maxBufferedBytes ?? 4 * 1024 * 1024,
       1024,
       1024 * 1024 * 1024,
     ),
-    maxFilters: checkInteger('maxFilters', options.maxFilters ?? DEFAULT_MAX_FILTERS, 1, 100_000),
+    maxFilters: wholeNumberOption('maxFilters', options.maxFilters ?? DEFAULT_MAX_FILTERS, 1, 100_000),
     topicAliases: options.topicAliases ?? { ...DEFAULT_TOPIC_ALIASES },
     initialStates: options.initialStates ?? [...DEFAULT_INITIAL_STATES],
     timestamps: checkTimestamps(options.timestamps ?? { mode: 'utc' }),
@@ -207,15 +208,9 @@ function checkIdentity(identity: IdentityOptions): IdentityOptions {
 }
 
 function checkTimestamps(mode: TimestampMode): TimestampMode {
-  if (mode.mode === 'local') checkInteger('timestamps.offsetMinutes', mode.offsetMinutes, -24 * 60, 24 * 60);
+  if (mode.mode === 'local') wholeNumberOption('timestamps.offsetMinutes', mode.offsetMinutes, -24 * 60, 24 * 60);
   else if (mode.mode !== 'utc' && mode.mode !== 'none') bad(`timestamps.mode must be utc, local or none`);
   return mode;
-}
-
-function checkInteger(name: string, value: number, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max)
-    bad(`${name} must be a whole number from ${min} to ${max}, not ${value}`);
-  return value;
 }
 
 function bad(message: string): never {
