@@ -33,7 +33,7 @@ export interface DeviceParts {
   flags: FeatureFlags;
   log: Logger;
   /** Where requests and refused logins are journaled (the control API's own requests are not). */
-  journal: JournalWriter;
+  journal: JournalWriter | undefined;
   /** The emulator's control API, served at `/_emu` without the device's auth. */
   control: RequestHandler | undefined;
 }
@@ -44,15 +44,20 @@ export function buildDeviceApp(options: ResolvedDeviceOptions, parts: DevicePart
   const app = express();
   app.disable('x-powered-by');
   app.use(
-    requestLog(log, 'info', (done) => {
-      if (CONTROL_REQUEST.test(done.url)) return;
-      const auth = done.scheme as JournalAuth | undefined;
-      const { method, url: path, status, user, ms, remote } = done;
-      journal({ kind: 'http', method, path, status, auth, user, ms, remote });
-    }),
+    requestLog(
+      log,
+      'info',
+      journal &&
+        ((done) => {
+          if (CONTROL_REQUEST.test(done.url)) return;
+          const auth = done.scheme as JournalAuth | undefined;
+          const { method, url: path, status, user, ms, remote } = done;
+          journal({ kind: 'http', method, path, status, auth, user, ms, remote });
+        }),
+    ),
   );
   if (parts.control) app.use(CONTROL_PATH, parts.control);
-  const auth = requireAuth(authenticator, log, (refusal) => journal({ kind: 'auth-refused', ...refusal }));
+  const auth = requireAuth(authenticator, log, journal && ((refusal) => journal({ kind: 'auth-refused', ...refusal })));
   const paths = devicePaths(options.cgiPrefix, options.wsPrefix);
   const discoveryAuth = options.discoveryAuth === 'anonymous' ? [] : [auth];
   // One lookup by path instead of an Express route each: a route answers every HTTP method

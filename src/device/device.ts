@@ -96,7 +96,7 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
   const stateFile = resolved.stateDir ? join(resolved.stateDir, resolved.serial, 'flags.json') : undefined;
   const flags = new FeatureFlags(resolved.flags, stateFile, (message) => log.warn({ stateFile }, message));
 
-  const journal: JournalWriter = options.journal ? options.journal.writerFor(resolved.serial) : () => undefined;
+  const journal: JournalWriter | undefined = options.journal?.writerFor(resolved.serial);
   const bus = new EventBus(resolved.clock, resolved.timestamps);
   const setInitialStates = (): void => {
     for (const initial of resolved.initialStates) bus.publish(initial.topic, initial.message, { stateful: true });

@@ -51,8 +51,8 @@ export interface SessionSettings {
   /** Past this many bytes waiting to be sent, the session is closed with 1013. */
   maxBufferedBytes: number;
   log: Logger;
-  /** Where configures and notifications are journaled. */
-  journal: JournalWriter;
+  /** Where configures and notifications are journaled; none when undefined (no record is even made). */
+  journal: JournalWriter | undefined;
 }
 
 /** A tick's frames are written together up to this many bytes, then flushed. */
@@ -111,7 +111,7 @@ export class EventSession {
     for (const filter of this.filters) {
       if (!filterMatches(filter, event.topic, event.message)) continue;
       if (!this.send(event.payload, 'notification')) return;
-      this.settings.journal({ kind: 'notification', session: this.id, topic: event.topic });
+      this.settings.journal?.({ kind: 'notification', session: this.id, topic: event.topic });
     }
   }
 
@@ -176,7 +176,7 @@ export class EventSession {
     const parsed = parseRpcRequest(data, EVENT_STREAM_API);
     if (!parsed.ok) return this.answer(parsed.error.response);
     const compiled = compileConfigure(parsed.value, rules);
-    this.settings.journal({
+    this.settings.journal?.({
       kind: 'configure',
       session: this.id,
       filters: sentFilters(parsed.value.params),

@@ -46,8 +46,8 @@ export interface StreamServerOptions {
   /** Offer permessage-deflate. */
   deflate: boolean;
   log: Logger;
-  /** Where sessions, configures, notifications and refused handshakes are journaled. */
-  journal: JournalWriter;
+  /** Where sessions, configures, notifications and refused handshakes are journaled; none when undefined. */
+  journal: JournalWriter | undefined;
 }
 
 const WS_KEY = /^[+/0-9A-Za-z]{22}==$/;
@@ -144,7 +144,7 @@ export class StreamServer {
             }),
           closed: (closed, code, reason) => {
             this.live.delete(closed.id);
-            this.options.journal({ kind: 'ws-close', session: closed.id, code, reason });
+            this.options.journal?.({ kind: 'ws-close', session: closed.id, code, reason });
             const info = closed.info();
             if (info.dropped > 0) this.closedForSlowness++;
             log.info(
@@ -156,7 +156,7 @@ export class StreamServer {
         },
       );
       this.live.set(id, session);
-      this.options.journal({ kind: 'ws-open', session: id, user, remote: req.socket.remoteAddress });
+      this.options.journal?.({ kind: 'ws-open', session: id, user, remote: req.socket.remoteAddress });
       log.info(
         { session: id, user, remote: req.socket.remoteAddress, sources, deflate: Boolean(ws.extensions) },
         'event stream connected',
@@ -244,7 +244,7 @@ export class StreamServer {
     const path = redactUrl(req.url ?? '');
     this.options.log[level]({ url: path, reason }, 'event stream authentication failed');
     const remote = req.socket.remoteAddress;
-    this.options.journal({ kind: 'auth-refused', method: req.method ?? 'GET', path, scheme, reason, remote });
+    this.options.journal?.({ kind: 'auth-refused', method: req.method ?? 'GET', path, scheme, reason, remote });
     const answer = this.options.authenticator.unauthorized(req, stale);
     writeAndClose(socket, answer.status, answer.headers, answer.body);
   }
