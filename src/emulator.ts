@@ -99,7 +99,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     throw new EmulatorError('BAD_OPTION', 'control token must be one or more visible ASCII characters, without spaces');
   const loaded = await Promise.all(sources.map(loadSource));
   const journal = new Journal(base.clock ?? systemClock, options.journalCapacity ?? DEFAULT_JOURNAL_CAPACITY);
-  const logger = base.logger ?? options.logger;
+  // One logger for the fleet, made here when the caller gave none: a root logger costs
+  // ~10 KB, which a device making its own would pay a thousand times.
+  const logger = base.logger ?? options.logger ?? createLogger({ level: base.logLevel });
   const devices: RunningDevice[] = [];
   let watchers: ScenarioWatcher[] = [];
   let state: ControlState = 'starting';
@@ -121,7 +123,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
             device: (res) => (res.locals as { controlDevice: string }).controlDevice,
             fleetRoutes,
             token,
-            log: logger ?? createLogger(),
+            log: logger,
           }),
         );
   const control = (serial: string, i: number): Pick<DeviceOptions, 'control'> => {
@@ -148,7 +150,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         {
           device: {
             ...base,
-            ...(logger ? { logger } : {}),
+            logger,
             ...control(serial, i),
             journal,
             port: base.port && base.port + i,
