@@ -1,6 +1,5 @@
 /** `apidiscovery.cgi`: which APIs this device serves, the first call of many real clients. */
 import type { RequestHandler } from 'express';
-import type { Logger } from '../base/log';
 import { latestVersion, RpcErrorCode, RpcFault, type RpcApiSpec } from '../protocol/rpc';
 import { rpcEndpoint } from './rpc-endpoint';
 
@@ -21,13 +20,11 @@ export const API_DISCOVERY_API: RpcApiSpec = {
 };
 
 /** The handler for `POST {cgi-prefix}/apidiscovery.cgi`, listing the APIs served (newest version each). */
-export function apiDiscoveryCgi(served: readonly RpcApiSpec[], maxBodyBytes: number, log: Logger): RequestHandler {
+export function apiDiscoveryCgi(served: readonly RpcApiSpec[]): RequestHandler {
   const apis: ApiListEntry[] = served.map((spec) => ({ id: spec.id, version: latestVersion(spec), name: spec.name }));
   return rpcEndpoint({
     name: 'apidiscovery.cgi',
     spec: API_DISCOVERY_API,
-    maxBodyBytes,
-    log,
     handlers: {
       getApiList: (request) => {
         const id = optionalString(request.params.id, 'id');

@@ -1,6 +1,5 @@
 /** `basicdeviceinfo.cgi`: the device's identity as a property list. */
 import type { RequestHandler } from 'express';
-import type { Logger } from '../base/log';
 import { RpcErrorCode, RpcFault, type RpcApiSpec } from '../protocol/rpc';
 import type { DeviceIdentity } from './identity';
 import { nameListParam, rpcEndpoint } from './rpc-endpoint';
@@ -15,27 +14,24 @@ export const BASIC_DEVICE_INFO_API: RpcApiSpec = {
 };
 
 /** The handler for `POST {cgi-prefix}/basicdeviceinfo.cgi`. */
-export function basicDeviceInfoCgi(identity: DeviceIdentity, maxBodyBytes: number, log: Logger): RequestHandler {
-  return rpcEndpoint({
-    name: 'basicdeviceinfo.cgi',
-    spec: BASIC_DEVICE_INFO_API,
-    maxBodyBytes,
-    log,
-    handlers: {
-      getAllProperties: () => ({ propertyList: { ...identity } }),
-      getProperties: (request) => {
-        const names = nameListParam(request.params, 'propertyList', 'property names');
-        const unknown = names.filter((n) => !Object.hasOwn(identity, n));
-        if (unknown.length > 0)
-          throw new RpcFault(
-            RpcErrorCode.INVALID_PARAMETER,
-            `Invalid parameter: unknown propert${unknown.length > 1 ? 'ies' : 'y'}: ${unknown.join(', ')}`,
-          );
-        const propertyList: Record<string, string> = {};
-        for (const name of names as (keyof DeviceIdentity)[]) propertyList[name] = identity[name];
-        return { propertyList };
-      },
-      getSupportedVersions: () => ({ apiVersions: BASIC_DEVICE_INFO_API.versions }),
+export const basicDeviceInfoCgi: RequestHandler = rpcEndpoint({
+  name: 'basicdeviceinfo.cgi',
+  spec: BASIC_DEVICE_INFO_API,
+  handlers: {
+    getAllProperties: (_request, { device }) => ({ propertyList: { ...device.options.identity } }),
+    getProperties: (request, { device }) => {
+      const { identity } = device.options;
+      const names = nameListParam(request.params, 'propertyList', 'property names');
+      const unknown = names.filter((n) => !Object.hasOwn(identity, n));
+      if (unknown.length > 0)
+        throw new RpcFault(
+          RpcErrorCode.INVALID_PARAMETER,
+          `Invalid parameter: unknown propert${unknown.length > 1 ? 'ies' : 'y'}: ${unknown.join(', ')}`,
+        );
+      const propertyList: Record<string, string> = {};
+      for (const name of names as (keyof DeviceIdentity)[]) propertyList[name] = identity[name];
+      return { propertyList };
     },
-  });
-}
+    getSupportedVersions: () => ({ apiVersions: BASIC_DEVICE_INFO_API.versions }),
+  },
+});

@@ -1,13 +1,15 @@
-/** The Express app of one device: its CGIs behind auth, a 404 for the rest, a 500 for bugs. */
+/**
+ * The HTTP face of a device: its CGIs behind auth, a 404 for the rest, a 500 for bugs, on
+ * one Express app shared by every device in the process.
+ */
+import type { RequestListener } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Authenticator } from '../auth/authenticator';
 import { requireAuth } from '../auth/middleware';
-import type { SessionTokens } from '../auth/session-tokens';
 import type { JournalAuth, JournalWriter } from '../base/journal';
-import { type Logger, redactUrl } from '../base/log';
-import type { ResolvedDeviceOptions } from './device-options';
+import { redactUrl } from '../base/log';
+import { type DeviceContext, deviceOf, setDevice } from './device-context';
 import { devicePaths } from './endpoints';
-import type { FeatureFlags } from './feature-flags';
 import { EVENT_STREAM_API } from '../events/configure';
 import { API_DISCOVERY_API, apiDiscoveryCgi } from './apidiscovery-cgi';
 import { BASIC_DEVICE_INFO_API, basicDeviceInfoCgi } from './basicdeviceinfo-cgi';
@@ -27,65 +29,114 @@ const CONTROL_REQUEST = /^\/_emu(\/|\?|$)/;
 export const SERVED_APIS = [EVENT_STREAM_API, FEATURE_FLAG_API, API_DISCOVERY_API, BASIC_DEVICE_INFO_API] as const;
 
 /** The parts of a device its HTTP routes use. */
-export interface DeviceParts {
+export interface DeviceParts extends DeviceContext {
   authenticator: Authenticator;
-  tokens: SessionTokens;
-  flags: FeatureFlags;
-  log: Logger;
   /** Where requests and refused logins are journaled (the control API's own requests are not). */
   journal: JournalWriter | undefined;
   /** The emulator's control API, served at `/_emu` without the device's auth. */
   control: RequestHandler | undefined;
 }
 
-/** Builds the app; routes live under the configured CGI prefix. */
-export function buildDeviceApp(options: ResolvedDeviceOptions, parts: DeviceParts): express.Express {
-  const { authenticator, tokens, flags, log, journal } = parts;
+/** A device as the shared app sees it: its parts and its own two middlewares. */
+interface DeviceRoutes extends DeviceParts {
+  /** Request log and journal. */
+  logRequest: RequestHandler;
+  /** The device's authentication (401 with its challenges, or the account in `res.locals`). */
+  auth: RequestHandler;
+}
+
+const routesOf = (res: Response): DeviceRoutes => deviceOf<DeviceRoutes>(res);
+
+/** The device's authentication, for the shared routes. */
+const auth: RequestHandler = (req, res, next) => routesOf(res).auth(req, res, next);
+
+/** Discovery with or without the device's authentication, as its options say. */
+const discoveryAuth: RequestHandler = (req, res, next) => {
+  const routes = routesOf(res);
+  if (routes.options.discoveryAuth === 'anonymous') next();
+  else routes.auth(req, res, next);
+};
+
+const discoveryCgi = apiDiscoveryCgi(SERVED_APIS);
+
+/** The CGI routes of every device with these prefixes, made once per prefix pair. */
+const dispatchers = new Map<string, RequestHandler>();
+
+function dispatcherFor(cgiPrefix: string, wsPrefix: string): RequestHandler {
+  const key = `${cgiPrefix}\n${wsPrefix}`;
+  let dispatch = dispatchers.get(key);
+  if (dispatch) return dispatch;
+  const paths = devicePaths(cgiPrefix, wsPrefix);
+  // One lookup by path instead of an Express route each: a route answers every HTTP method
+  // and costs ~15 KB.
+  dispatch = dispatchByPath([
+    [paths.featureFlags, [allowMethods(['POST']), auth, featureFlagCgi]],
+    [paths.sessionToken, [allowMethods(['GET', 'POST']), auth, wssessionCgi]],
+    [paths.apiDiscovery, [allowMethods(['POST']), discoveryAuth, discoveryCgi]],
+    [paths.basicDeviceInfo, [allowMethods(['POST']), auth, basicDeviceInfoCgi]],
+    [paths.param, [allowMethods(['GET', 'POST']), auth, paramCgi]],
+  ]);
+  dispatchers.set(key, dispatch);
+  return dispatch;
+}
+
+let sharedApp: express.Express | undefined;
+
+/**
+ * The one Express app every device in the process runs on: it holds no device, each
+ * request carries its own. An app with its routes costs ~16 KB, which a fleet of a
+ * thousand devices would otherwise pay a thousand times.
+ */
+function deviceApp(): express.Express {
+  if (sharedApp) return sharedApp;
   const app = express();
   app.disable('x-powered-by');
-  app.use(
-    requestLog(
-      log,
-      'info',
-      journal &&
-        ((done) => {
-          if (CONTROL_REQUEST.test(done.url)) return;
-          const auth = done.scheme as JournalAuth | undefined;
-          const { method, url: path, status, user, ms, remote } = done;
-          journal({ kind: 'http', method, path, status, auth, user, ms, remote });
-        }),
-    ),
-  );
-  if (parts.control) app.use(CONTROL_PATH, parts.control);
-  const auth = requireAuth(authenticator, log, journal && ((refusal) => journal({ kind: 'auth-refused', ...refusal })));
-  const paths = devicePaths(options.cgiPrefix, options.wsPrefix);
-  const discoveryAuth = options.discoveryAuth === 'anonymous' ? [] : [auth];
-  // One lookup by path instead of an Express route each: a route answers every HTTP method
-  // and costs ~15 KB, which a fleet of a thousand devices would pay a thousand times.
-  app.use(
-    dispatchByPath([
-      [paths.featureFlags, [allowMethods(['POST'], log), auth, featureFlagCgi(flags, options.maxBodyBytes, log)]],
-      [paths.sessionToken, [allowMethods(['GET', 'POST'], log), auth, wssessionCgi(tokens, log)]],
-      [
-        paths.apiDiscovery,
-        [allowMethods(['POST'], log), ...discoveryAuth, apiDiscoveryCgi(SERVED_APIS, options.maxBodyBytes, log)],
-      ],
-      [
-        paths.basicDeviceInfo,
-        [allowMethods(['POST'], log), auth, basicDeviceInfoCgi(options.identity, options.maxBodyBytes, log)],
-      ],
-      [paths.param, [allowMethods(['GET', 'POST'], log), auth, paramCgi(options.identity, log)]],
-    ]),
-  );
+  app.use((req, res, next) => routesOf(res).logRequest(req, res, next));
+  app.use(CONTROL_PATH, (req, res, next) => {
+    const { control } = routesOf(res);
+    if (control) control(req, res, next);
+    else next();
+  });
+  app.use((req, res, next) => {
+    const { options } = routesOf(res);
+    dispatcherFor(options.cgiPrefix, options.wsPrefix)(req, res, next);
+  });
   app.use((req: Request, res: Response) => {
     res.status(404).type('text/plain').send(`Not found: ${req.path}\n`);
   });
   app.use((err: Error, req: Request, res: Response, _next: NextFunction) => {
-    log.error({ err, url: redactUrl(req.originalUrl) }, 'unhandled error');
+    routesOf(res).log.error({ err, url: redactUrl(req.originalUrl) }, 'unhandled error');
     if (!res.headersSent) res.status(500).type('text/plain').send('Internal error\n');
     else res.destroy();
   });
+  sharedApp = app;
   return app;
+}
+
+/** The request listener of one device: the shared app, with this device in each request. */
+export function buildDeviceApp(parts: DeviceParts): RequestListener {
+  const { authenticator, log, journal } = parts;
+  const logRequest = requestLog(
+    log,
+    'info',
+    journal &&
+      ((done) => {
+        if (CONTROL_REQUEST.test(done.url)) return;
+        const scheme = done.scheme as JournalAuth | undefined;
+        const { method, url: path, status, user, ms, remote } = done;
+        journal({ kind: 'http', method, path, status, auth: scheme, user, ms, remote });
+      }),
+  );
+  const routes: DeviceRoutes = {
+    ...parts,
+    logRequest,
+    auth: requireAuth(authenticator, log, journal && ((refusal) => journal({ kind: 'auth-refused', ...refusal }))),
+  };
+  const app = deviceApp();
+  return (req, res) => {
+    setDevice(res, routes);
+    app(req, res);
+  };
 }
 
 /**

@@ -12,8 +12,8 @@ import type { NotificationMessage } from '../events/content-filter';
 import { type DeviceEvent, EventBus, type PublishOptions } from '../events/event-bus';
 import type { SessionInfo } from '../events/event-session';
 import { type SessionListener, StreamServer } from '../events/stream-server';
-import { listenApp } from '../base/listening-server';
-import { createLogger } from '../base/log';
+import { listenApp, type ListeningServer } from '../base/listening-server';
+import { createLogger, type Logger } from '../base/log';
 import { buildDeviceApp } from './device-app';
 import { type DeviceOptions, resolveDeviceOptions, type ResolvedDeviceOptions } from './device-options';
 import { FeatureFlags, type FlagState } from './feature-flags';
@@ -115,56 +115,137 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     journal,
   });
 
-  const app = buildDeviceApp(resolved, { authenticator, tokens, flags, log, journal, control: options.control });
+  const app = buildDeviceApp({
+    options: resolved,
+    authenticator,
+    tokens,
+    flags,
+    log,
+    journal,
+    control: options.control,
+  });
   const listening = await listenApp(app, { port: resolved.port, host: resolved.host, tls, log });
   listening.server.on('upgrade', (req, socket, head) => stream.handleUpgrade(req, socket, head));
-  const { url, port } = listening;
+  const { url } = listening;
   log.info({ url, realm: resolved.realm, auth: resolved.auth }, 'device listening');
 
-  let state: DeviceState = 'RUNNING';
-  let closed: Promise<void> | undefined;
-  return {
-    url,
-    urls: deviceUrls(url, paths),
-    port,
-    host: resolved.host,
-    serial: resolved.serial,
-    realm: resolved.realm,
-    options: resolved,
-    certificate: tls?.cert,
-    flags: () => flags.list(),
-    setFlags: async (values) => {
-      const result = await flags.set(values);
-      if (!result.ok) throw new EmulatorError('BAD_OPTION', result.error.message);
-    },
-    issueToken: (username = 'root') => tokens.issue(username),
-    consumeToken: (token) => tokens.consume(token),
-    publish: (topic, message, publishOptions) => bus.publish(topic, message, publishOptions),
-    sessions: (topic) => stream.sessions(topic),
-    watchSessions: (listener) => stream.watch(listener),
-    rejectAuth: (ms) => {
-      authenticator.rejectFor(ms);
-      log.info({ ms }, 'refusing logins for a while');
-    },
-    closeSessions: (code, reason) => stream.closeSessions(code, reason),
-    reset: async () => {
-      await stream.endSessions(1001, 'reset by the emulator');
-      tokens.revokeAll();
-      authenticator.stopRejecting();
-      bus.clearStates();
-      setInitialStates();
-      await flags.reset();
-      log.info('device reset');
-    },
-    close: () => {
-      if (state !== 'RUNNING') return closed as Promise<void>;
-      state = 'CLOSING';
-      closed = (async () => {
-        await listening.close(() => stream.close());
-        state = 'CLOSED';
-        log.info('device closed');
-      })();
-      return closed;
-    },
+  const parts: DevicePartsOf = {
+    resolved,
+    log,
+    authenticator,
+    tokens,
+    flags,
+    bus,
+    stream,
+    listening,
+    setInitialStates,
   };
+  return new RunningDeviceHandle(parts, deviceUrls(url, paths), tls?.cert);
+}
+
+/** What a running device is made of. */
+interface DevicePartsOf {
+  resolved: ResolvedDeviceOptions;
+  log: Logger;
+  authenticator: Authenticator;
+  tokens: SessionTokens;
+  flags: FeatureFlags;
+  bus: EventBus;
+  stream: StreamServer;
+  listening: ListeningServer;
+  setInitialStates: () => void;
+}
+
+/** The handle of a device: a class, so a fleet of a thousand shares its methods. */
+class RunningDeviceHandle implements DeviceHandle {
+  readonly url: string;
+  readonly port: number;
+  private state: DeviceState = 'RUNNING';
+  private closed: Promise<void> | undefined;
+
+  constructor(
+    private readonly parts: DevicePartsOf,
+    readonly urls: DeviceUrls,
+    readonly certificate: string | undefined,
+  ) {
+    this.url = parts.listening.url;
+    this.port = parts.listening.port;
+  }
+
+  get host(): string {
+    return this.parts.resolved.host;
+  }
+
+  get serial(): string {
+    return this.parts.resolved.serial;
+  }
+
+  get realm(): string {
+    return this.parts.resolved.realm;
+  }
+
+  get options(): Readonly<ResolvedDeviceOptions> {
+    return this.parts.resolved;
+  }
+
+  flags(): FlagState[] {
+    return this.parts.flags.list();
+  }
+
+  async setFlags(values: Readonly<Record<string, boolean>>): Promise<void> {
+    const result = await this.parts.flags.set(values);
+    if (!result.ok) throw new EmulatorError('BAD_OPTION', result.error.message);
+  }
+
+  issueToken(username = 'root'): string {
+    return this.parts.tokens.issue(username);
+  }
+
+  consumeToken(token: string): TokenVerdict {
+    return this.parts.tokens.consume(token);
+  }
+
+  publish(topic: string, message?: NotificationMessage, options?: PublishOptions): DeviceEvent {
+    return this.parts.bus.publish(topic, message, options);
+  }
+
+  sessions(topic?: string): SessionInfo[] {
+    return this.parts.stream.sessions(topic);
+  }
+
+  watchSessions(listener: SessionListener): () => void {
+    return this.parts.stream.watch(listener);
+  }
+
+  rejectAuth(ms: number): void {
+    this.parts.authenticator.rejectFor(ms);
+    this.parts.log.info({ ms }, 'refusing logins for a while');
+  }
+
+  closeSessions(code?: number, reason?: string): number {
+    return this.parts.stream.closeSessions(code, reason);
+  }
+
+  async reset(): Promise<void> {
+    const { stream, tokens, authenticator, bus, flags, log } = this.parts;
+    await stream.endSessions(1001, 'reset by the emulator');
+    tokens.revokeAll();
+    authenticator.stopRejecting();
+    bus.clearStates();
+    this.parts.setInitialStates();
+    await flags.reset();
+    log.info('device reset');
+  }
+
+  close(): Promise<void> {
+    if (this.state !== 'RUNNING') return this.closed as Promise<void>;
+    this.state = 'CLOSING';
+    const { listening, stream, log } = this.parts;
+    this.closed = (async () => {
+      await listening.close(() => stream.close());
+      this.state = 'CLOSED';
+      log.info('device closed');
+    })();
+    return this.closed;
+  }
 }

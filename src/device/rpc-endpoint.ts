@@ -7,7 +7,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { type Account, type Role, hasRole } from '../auth/accounts';
 import type { DeviceAuthLocals } from '../auth/middleware';
-import { type Logger, redactUrl } from '../base/log';
+import { redactUrl } from '../base/log';
 import {
   latestVersion,
   parseRpcRequest,
@@ -19,11 +19,14 @@ import {
   type RpcRequest,
   type RpcResponse,
 } from '../protocol/rpc';
+import { type DeviceContext, deviceOf } from './device-context';
 import { readBody } from './http-body';
 
 /** What a method handler gets besides the request. */
 export interface RpcCallContext {
   account: Account | undefined;
+  /** The device the request is for. */
+  device: DeviceContext;
 }
 
 /**
@@ -51,20 +54,23 @@ export interface RpcEndpointOptions {
   name: string;
   spec: RpcApiSpec;
   handlers: Readonly<Record<string, RpcMethodHandler>>;
-  maxBodyBytes: number;
   /** Minimum role for every method but those in `openMethods`. */
   requiredRole?: Role;
   /** Methods any authenticated user may call (e.g. `getSupportedVersions`). */
   openMethods?: readonly string[];
-  log: Logger;
 }
 
-/** The Express handler (mount it after the auth middleware). */
+/**
+ * The Express handler (mount it after the auth middleware), one for every device: the
+ * device, its body limit and its logger come with each request ({@link deviceOf}).
+ */
 export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
-  const { spec, log, name } = options;
+  const { spec, name } = options;
   const unhandled = spec.methods.filter((m) => !options.handlers[m]);
   if (unhandled.length > 0) throw new Error(`${name}: no handler for ${unhandled.join(', ')}`);
   return async (req: Request, res: Response) => {
+    const device = deviceOf(res);
+    const { log } = device;
     const send = (response: RpcResponse, extra: Record<string, unknown> = {}): void => {
       const code = response.error?.code;
       log[code === undefined ? 'debug' : code < 2000 ? 'error' : 'info'](
@@ -73,7 +79,7 @@ export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
       );
       res.status(200).type('application/json').send(JSON.stringify(response));
     };
-    const body = await readBody(req, options.maxBodyBytes);
+    const body = await readBody(req, device.options.maxBodyBytes);
     if (!body.ok) {
       if (body.error.code === 'aborted') {
         log.warn({ api: name, url: redactUrl(req.originalUrl) }, 'request aborted by the client');
@@ -108,7 +114,7 @@ export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
       return;
     }
     try {
-      const data = await options.handlers[request.method](request, { account });
+      const data = await options.handlers[request.method](request, { account, device });
       send(rpcSuccess(request, data));
     } catch (err) {
       if (err instanceof RpcFault) send(rpcFailure(request, err.code, err.message));
@@ -121,13 +127,13 @@ export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
 }
 
 /** Answers 405 with `Allow` for any other HTTP method. */
-export function allowMethods(methods: readonly string[], log: Logger): RequestHandler {
+export function allowMethods(methods: readonly string[]): RequestHandler {
   return (req, res, next) => {
     if (methods.includes(req.method)) {
       next();
       return;
     }
-    log.info({ url: redactUrl(req.originalUrl), method: req.method }, 'method not allowed');
+    deviceOf(res).log.info({ url: redactUrl(req.originalUrl), method: req.method }, 'method not allowed');
     res
       .status(405)
       .set('Allow', methods.join(', '))
