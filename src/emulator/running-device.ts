@@ -40,7 +40,7 @@ export interface RunningDevice extends EmulatedDevice {
   stop(): Promise<void>;
 }
 
-/** Starts a device for `source`, plays it, and watches its file when asked. */
+/** Starts a device for `source` and plays it. */
 export async function startRunningDevice(
   source: LoadedScenario,
   options: RunningDeviceOptions,
@@ -53,53 +53,82 @@ export async function startRunningDevice(
     log: (msg: string, fields?: object) => log?.info(fields ?? {}, msg),
     ...(options.connection ? { connection: options.connection } : {}),
   };
-  let scenario = source.scenario;
-  let finished = false;
-  /** Plays `scenario` from its start; `finished` follows this run only. */
-  const play = (): ScenarioRun => {
-    finished = false;
-    const started = playOnDevice(device, scenario, playerOptions);
+  return new PlayingDevice(device, source, playerOptions, accessOf(device, options.device.control !== undefined));
+}
+
+/**
+ * A device and its scenario run. A class, not an object of closures: a fleet holds a
+ * thousand of these, and methods on a prototype cost nothing per device.
+ */
+class PlayingDevice implements RunningDevice {
+  readonly file: string | undefined;
+  private current: Scenario;
+  private playing: ScenarioRun;
+  /** True once the current run has played to its end. */
+  private finished = false;
+
+  constructor(
+    readonly device: DeviceHandle,
+    source: LoadedScenario,
+    private readonly playerOptions: PlayOnDeviceOptions,
+    readonly access: DeviceAccess,
+  ) {
+    this.file = source.file;
+    this.current = source.scenario;
+    this.playing = this.start();
+  }
+
+  get scenario(): Scenario {
+    return this.current;
+  }
+
+  get run(): ScenarioRun {
+    return this.playing;
+  }
+
+  get playState(): ScenarioPlayState {
+    if (this.playing.player.paused) return 'paused';
+    return this.finished ? 'finished' : 'playing';
+  }
+
+  setScenario(scenario: Scenario): void {
+    this.playing.stop();
+    this.current = scenario;
+    this.playing = this.start();
+  }
+
+  pause(): void {
+    this.playing.player.pause();
+  }
+
+  play(): void {
+    this.playing.player.resume();
+  }
+
+  restart(): void {
+    this.setScenario(this.current);
+  }
+
+  async reset(): Promise<void> {
+    this.playing.stop();
+    await this.device.reset();
+    this.setScenario(this.current);
+  }
+
+  async stop(): Promise<void> {
+    this.playing.stop();
+    await this.device.close();
+  }
+
+  /** Plays the current scenario from its start; `finished` follows this run only. */
+  private start(): ScenarioRun {
+    this.finished = false;
+    const started = playOnDevice(this.device, this.current, this.playerOptions);
     void started.done.then(() => {
-      if (started === run) finished = true;
+      if (started === this.playing) this.finished = true;
     });
     return started;
-  };
-  let run = play();
-  /** Plays `next` from its start in place of the current run. */
-  const replay = (next: Scenario): void => {
-    run.stop();
-    scenario = next;
-    run = play();
-  };
-  const access = accessOf(device, options.device.control !== undefined);
-  return {
-    device,
-    access,
-    file: source.file,
-    get scenario() {
-      return scenario;
-    },
-    get run(): ScenarioRun {
-      return run;
-    },
-    get playState(): ScenarioPlayState {
-      if (run.player.paused) return 'paused';
-      return finished ? 'finished' : 'playing';
-    },
-    setScenario: replay,
-    pause: () => run.player.pause(),
-    play: () => run.player.resume(),
-    restart: () => replay(scenario),
-    reset: async () => {
-      run.stop();
-      await device.reset();
-      replay(scenario);
-    },
-    stop: async () => {
-      run.stop();
-      await device.close();
-    },
-  };
+  }
 }
 
 /** How to reach `device` and log in as its admin. */
