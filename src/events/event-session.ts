@@ -36,6 +36,13 @@ export interface SessionInfo {
   dropped: number;
 }
 
+/** Who is at the other end of a session, as its handshake said. */
+export interface SessionIdentity {
+  remoteAddress: string | undefined;
+  user: string | undefined;
+  sources: string[];
+}
+
 /** Who hears of a session's configure and close (the stream server). */
 export interface SessionObserver {
   configured(session: EventSession): void;
@@ -77,16 +84,17 @@ export class EventSession {
   private corkedBytes = 0;
   /** A corked burst is flushed past this many bytes (a quarter of the buffer limit at most). */
   private readonly flushBytes: number;
-  /** Resolves when the connection is gone, whoever closed it. */
-  readonly closed: Promise<void>;
-  private markClosed!: () => void;
+  /** True once the connection is gone, whoever closed it. */
+  private gone = false;
+  /** Made on the first wait for the close only: most sessions never have one. */
+  private whenGone: { promise: Promise<void>; resolve: () => void } | undefined;
 
   constructor(
     readonly id: string,
     private readonly ws: WebSocket,
     /** The TCP (or TLS) socket under `ws`, corked per tick so a burst of frames is one write. */
     private readonly socket: Duplex,
-    private readonly identity: { remoteAddress: string | undefined; user: string | undefined; sources: string[] },
+    readonly identity: SessionIdentity,
     private readonly settings: SessionSettings,
     private readonly observer: SessionObserver,
   ) {
@@ -95,14 +103,23 @@ export class EventSession {
       this.onMessage(toBuffer(data), isBinary),
     );
     ws.on('error', (err) => settings.log.info({ session: id, reason: err.message }, 'event stream error'));
-    this.closed = new Promise((resolve) => {
-      this.markClosed = resolve;
-    });
     ws.once('close', (code, reason) => {
       this.state = 'CLOSED';
-      this.markClosed();
+      this.gone = true;
+      this.whenGone?.resolve();
       observer.closed(this, code, reason.toString());
     });
+  }
+
+  /** Resolves when the connection is gone, whoever closed it. */
+  get closed(): Promise<void> {
+    if (this.gone) return Promise.resolve();
+    if (!this.whenGone) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.whenGone = { promise, resolve };
+    }
+    return this.whenGone.promise;
   }
 
   /** Sends `event` once per matching filter; does nothing before a successful configure. */

@@ -5,7 +5,7 @@
  */
 import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { authScheme } from '../auth/auth-params';
 import type { Authenticator } from '../auth/authenticator';
 import type { SessionTokens } from '../auth/session-tokens';
@@ -15,7 +15,7 @@ import { type Logger, redactUrl } from '../base/log';
 import { closeFrameProblem } from '../protocol/websocket-close';
 import type { ConfigureRules } from './configure';
 import type { EventBus } from './event-bus';
-import { EventSession, type SessionInfo } from './event-session';
+import { EventSession, type SessionIdentity, type SessionInfo, type SessionObserver } from './event-session';
 
 /** What {@link StreamServer.watch} listeners hear: sessions coming, configuring, going. */
 export type SessionChange =
@@ -54,6 +54,28 @@ const WS_KEY = /^[+/0-9A-Za-z]{22}==$/;
 /** Frames above this are refused by ws itself (close 1009); between the limit and this, 2107. */
 const HARD_FRAME_LIMIT_FACTOR = 16;
 
+/**
+ * ws servers by their settings. In noServer mode without client tracking a ws server only
+ * performs handshakes and keeps nothing, so every device with the same settings shares one
+ * (a fleet of a thousand would otherwise hold a thousand).
+ */
+const handshakers = new Map<string, WebSocketServer>();
+
+function handshaker(deflate: boolean, maxPayload: number): WebSocketServer {
+  const key = `${deflate} ${maxPayload}`;
+  let wss = handshakers.get(key);
+  if (!wss) {
+    wss = new WebSocketServer({
+      noServer: true,
+      clientTracking: false,
+      perMessageDeflate: deflate ? { threshold: 256 } : false,
+      maxPayload,
+    });
+    handshakers.set(key, wss);
+  }
+  return wss;
+}
+
 /** Accepts upgrades and keeps the live sessions. */
 export class StreamServer {
   private readonly wss: WebSocketServer;
@@ -62,14 +84,29 @@ export class StreamServer {
   private closedForSlowness = 0;
   private readonly unsubscribe: () => void;
   private readonly watchers = new Set<SessionListener>();
+  /** What every session tells its server: one object for all of them. */
+  private readonly observer: SessionObserver = {
+    configured: (configured) =>
+      this.tell({
+        kind: 'configure',
+        session: configured.info(),
+        subscribesTo: (topic) => configured.subscribesTo(topic),
+      }),
+    closed: (closed, code, reason) => {
+      this.live.delete(closed.id);
+      this.options.journal?.({ kind: 'ws-close', session: closed.id, code, reason });
+      const info = closed.info();
+      if (info.dropped > 0) this.closedForSlowness++;
+      this.options.log.info(
+        { session: closed.id, code, reason, sent: info.sent, dropped: info.dropped },
+        'event stream disconnected',
+      );
+      this.tell({ kind: 'disconnect', session: info, code, reason });
+    },
+  };
 
   constructor(private readonly options: StreamServerOptions) {
-    this.wss = new WebSocketServer({
-      noServer: true,
-      clientTracking: false,
-      perMessageDeflate: options.deflate ? { threshold: 256 } : false,
-      maxPayload: Math.max(options.maxMessageBytes * HARD_FRAME_LIMIT_FACTOR, 1024 * 1024),
-    });
+    this.wss = handshaker(options.deflate, Math.max(options.maxMessageBytes * HARD_FRAME_LIMIT_FACTOR, 1024 * 1024));
     this.unsubscribe = options.bus.subscribe((event) => {
       for (const session of this.live.values()) session.deliver(event);
     });
@@ -78,7 +115,8 @@ export class StreamServer {
   /** Handles a `server.on('upgrade')` request: guards, authentication, then the session. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const { log, authenticator, tokens } = this.options;
-    socket.on('error', (err) => log.debug({ reason: err.message }, 'socket error during handshake'));
+    const onHandshakeError = (err: Error): void => log.debug({ reason: err.message }, 'socket error during handshake');
+    socket.on('error', onHandshakeError);
     const url = parseTarget(req.url);
     if (!url || url.pathname !== this.options.path)
       return abort(
@@ -127,42 +165,31 @@ export class StreamServer {
       if (!verdict.ok) return this.unauthorized(req, socket, verdict.error, schemeOf(req, null));
       user = verdict.value.account?.name;
     }
+    const remote = req.socket.remoteAddress;
     this.wss.handleUpgrade(req, socket, head, (ws) => {
-      const id = `s${this.nextId++}`;
-      const session = new EventSession(
-        id,
-        ws,
-        socket,
-        { remoteAddress: req.socket.remoteAddress, user, sources: [...new Set(sources)] },
-        this.options,
-        {
-          configured: (configured) =>
-            this.tell({
-              kind: 'configure',
-              session: configured.info(),
-              subscribesTo: (topic) => configured.subscribesTo(topic),
-            }),
-          closed: (closed, code, reason) => {
-            this.live.delete(closed.id);
-            this.options.journal?.({ kind: 'ws-close', session: closed.id, code, reason });
-            const info = closed.info();
-            if (info.dropped > 0) this.closedForSlowness++;
-            log.info(
-              { session: closed.id, code, reason, sent: info.sent, dropped: info.dropped },
-              'event stream disconnected',
-            );
-            this.tell({ kind: 'disconnect', session: info, code, reason });
-          },
-        },
-      );
-      this.live.set(id, session);
-      this.options.journal?.({ kind: 'ws-open', session: id, user, remote: req.socket.remoteAddress });
-      log.info(
-        { session: id, user, remote: req.socket.remoteAddress, sources, deflate: Boolean(ws.extensions) },
-        'event stream connected',
-      );
-      this.tell({ kind: 'connect', session: session.info() });
+      // From here ws hears the socket's errors and the session logs them; the handshake's
+      // listener would keep this call's variables alive as long as the connection.
+      socket.off('error', onHandshakeError);
+      this.open(ws, socket, { remoteAddress: remote, user, sources });
     });
+  }
+
+  /**
+   * Starts the session of an accepted upgrade. Kept apart from `handleUpgrade` so a
+   * session holds only what it needs, not the handshake's request, URL and head.
+   */
+  private open(ws: WebSocket, socket: Duplex, identity: SessionIdentity): void {
+    const id = `s${this.nextId++}`;
+    const sources = [...new Set(identity.sources)];
+    const session = new EventSession(id, ws, socket, { ...identity, sources }, this.options, this.observer);
+    this.live.set(id, session);
+    const { user, remoteAddress: remote } = identity;
+    this.options.journal?.({ kind: 'ws-open', session: id, user, remote });
+    this.options.log.info(
+      { session: id, user, remote, sources: identity.sources, deflate: Boolean(ws.extensions) },
+      'event stream connected',
+    );
+    this.tell({ kind: 'connect', session: session.info() });
   }
 
   /** Adds a listener of session changes (a scenario's triggers, a recorder); returns its remover. */
@@ -219,7 +246,6 @@ export class StreamServer {
     this.unsubscribe();
     await this.endSessions(1001, 'device shutting down', graceMs);
     this.live.clear();
-    this.wss.close();
   }
 
   /** Tells every watcher; a throwing watcher is logged and does not stop the others. */
