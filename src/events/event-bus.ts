@@ -31,6 +31,26 @@ export interface DeviceEvent {
   readonly payload: Buffer;
 }
 
+/**
+ * A published event, frozen. Its text is kept once, as the bytes every session is sent
+ * (a device keeps its stateful events, a fleet a thousand devices' worth).
+ */
+class PublishedEvent implements DeviceEvent {
+  constructor(
+    readonly topic: string,
+    readonly message: Readonly<NotificationMessage>,
+    readonly timestamp: number | undefined,
+    readonly stateful: boolean,
+    readonly payload: Buffer,
+  ) {
+    Object.freeze(this);
+  }
+
+  get json(): string {
+    return this.payload.toString('utf8');
+  }
+}
+
 /** A listener is called synchronously, in publish order. */
 export type EventListener = (event: DeviceEvent) => void;
 
@@ -71,14 +91,13 @@ export class EventBus {
     if (timestamp !== undefined) notification.timestamp = timestamp;
     notification.message = { source: clean.source ?? {}, key: clean.key ?? {}, data: clean.data ?? {} };
     const json = JSON.stringify({ apiVersion: '1.0', method: 'events:notify', params: { notification } });
-    const event: DeviceEvent = Object.freeze({
+    const event = new PublishedEvent(
       topic,
-      message: Object.freeze(clean),
+      Object.freeze(clean),
       timestamp,
-      stateful: options.stateful === true,
-      json,
-      payload: Buffer.from(json, 'utf8'),
-    });
+      options.stateful === true,
+      Buffer.from(json, 'utf8'),
+    );
     if (event.stateful) this.states.set(stateKey(topic, clean), event);
     this.published++;
     for (const listener of this.listeners) listener(event);
