@@ -1,14 +1,22 @@
 /** `apidiscovery.cgi`: which APIs this device serves, the first call of many real clients. */
 import type { RequestHandler } from 'express';
-import { latestVersion, RpcErrorCode, RpcFault, type RpcApiSpec } from '../protocol/rpc';
+import { RpcErrorCode, RpcFault, type RpcApiSpec } from '../protocol/rpc';
 import { rpcEndpoint } from './rpc-endpoint';
+
+/** What discovery needs of an API: the JSON-RPC ones and the legacy CGIs alike. */
+export type DiscoverableApi = Pick<RpcApiSpec, 'id' | 'name' | 'versions'>;
 
 /** One entry of `getApiList`. */
 export interface ApiListEntry {
   id: string;
   version: string;
   name: string;
+  /** Where the API is documented: real devices give a link on every entry. */
+  docLink: string;
 }
+
+/** Where the emulator's APIs are documented (the `.invalid` name of the default identity's WebURL). */
+export const DOC_LINK_BASE = 'https://bwc-emu.invalid/docs/apis/';
 
 /** Versions and methods of the discovery API. */
 export const API_DISCOVERY_API: RpcApiSpec = {
@@ -19,9 +27,12 @@ export const API_DISCOVERY_API: RpcApiSpec = {
   versionlessMethods: ['getSupportedVersions'],
 };
 
-/** The handler for `POST {cgi-prefix}/apidiscovery.cgi`, listing the APIs served (newest version each). */
-export function apiDiscoveryCgi(served: readonly RpcApiSpec[]): RequestHandler {
-  const apis: ApiListEntry[] = served.map((spec) => ({ id: spec.id, version: latestVersion(spec), name: spec.name }));
+/**
+ * The handler for `POST {cgi-prefix}/apidiscovery.cgi`, listing the APIs served, each with
+ * its newest version, sorted by id as real devices list them.
+ */
+export function apiDiscoveryCgi(served: readonly DiscoverableApi[]): RequestHandler {
+  const apis = apiList(served);
   return rpcEndpoint({
     name: 'apidiscovery.cgi',
     spec: API_DISCOVERY_API,
@@ -37,6 +48,18 @@ export function apiDiscoveryCgi(served: readonly RpcApiSpec[]): RequestHandler {
       getSupportedVersions: () => ({ apiVersions: API_DISCOVERY_API.versions }),
     },
   });
+}
+
+/** The `getApiList` entries of `served`: newest version each, a doc link each, sorted by id. */
+export function apiList(served: readonly DiscoverableApi[]): ApiListEntry[] {
+  return served
+    .map((api) => ({
+      id: api.id,
+      version: api.versions[api.versions.length - 1] ?? '1.0',
+      name: api.name,
+      docLink: `${DOC_LINK_BASE}${api.id}`,
+    }))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 function optionalString(value: unknown, name: string): string | undefined {

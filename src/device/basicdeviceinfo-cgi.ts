@@ -1,24 +1,49 @@
-/** `basicdeviceinfo.cgi`: the device's identity as a property list. */
+/**
+ * `basicdeviceinfo.cgi`: the device's identity as a property list. The unrestricted part
+ * is readable without credentials (as on real devices by default); the rest needs a login.
+ */
 import type { RequestHandler } from 'express';
 import { RpcErrorCode, RpcFault, type RpcApiSpec } from '../protocol/rpc';
 import type { DeviceIdentity } from './identity';
 import { nameListParam, rpcEndpoint } from './rpc-endpoint';
 
-/** Versions and methods of the basic device info API. */
+/** Versions and methods of the basic device info API (clients send 1.0 up to 1.3; answers echo it). */
 export const BASIC_DEVICE_INFO_API: RpcApiSpec = {
   id: 'basic-device-info',
   name: 'Basic Device Information',
-  versions: ['1.0', '1.1'],
-  methods: ['getAllProperties', 'getProperties', 'getSupportedVersions'],
+  versions: ['1.0', '1.1', '1.2', '1.3'],
+  methods: ['getAllProperties', 'getAllUnrestrictedProperties', 'getProperties', 'getSupportedVersions'],
   versionlessMethods: ['getSupportedVersions'],
 };
+
+/**
+ * What `getAllUnrestrictedProperties` answers without a login: the product and firmware,
+ * not the hardware details (Architecture, Soc, SocSerialNumber), as real devices split them.
+ */
+export const UNRESTRICTED_PROPERTIES = [
+  'Brand',
+  'BuildDate',
+  'HardwareID',
+  'ProdFullName',
+  'ProdNbr',
+  'ProdShortName',
+  'ProdType',
+  'ProdVariant',
+  'SerialNumber',
+  'Version',
+  'WebURL',
+] as const satisfies readonly (keyof DeviceIdentity)[];
 
 /** The handler for `POST {cgi-prefix}/basicdeviceinfo.cgi`. */
 export const basicDeviceInfoCgi: RequestHandler = rpcEndpoint({
   name: 'basicdeviceinfo.cgi',
   spec: BASIC_DEVICE_INFO_API,
+  anonymousMethods: ['getAllUnrestrictedProperties'],
   handlers: {
     getAllProperties: (_request, { device }) => ({ propertyList: { ...device.options.identity } }),
+    getAllUnrestrictedProperties: (_request, { device }) => ({
+      propertyList: pick(device.options.identity, UNRESTRICTED_PROPERTIES),
+    }),
     getProperties: (request, { device }) => {
       const { identity } = device.options;
       const names = nameListParam(request.params, 'propertyList', 'property names');
@@ -28,10 +53,14 @@ export const basicDeviceInfoCgi: RequestHandler = rpcEndpoint({
           RpcErrorCode.INVALID_PARAMETER,
           `Invalid parameter: unknown propert${unknown.length > 1 ? 'ies' : 'y'}: ${unknown.join(', ')}`,
         );
-      const propertyList: Record<string, string> = {};
-      for (const name of names as (keyof DeviceIdentity)[]) propertyList[name] = identity[name];
-      return { propertyList };
+      return { propertyList: pick(identity, names as (keyof DeviceIdentity)[]) };
     },
     getSupportedVersions: () => ({ apiVersions: BASIC_DEVICE_INFO_API.versions }),
   },
 });
+
+function pick(identity: DeviceIdentity, names: readonly (keyof DeviceIdentity)[]): Partial<DeviceIdentity> {
+  const propertyList: Partial<DeviceIdentity> = {};
+  for (const name of names) propertyList[name] = identity[name];
+  return propertyList;
+}

@@ -2,6 +2,7 @@
  * Who a device is: brand, product, serial, firmware. Answered by
  * basicdeviceinfo.cgi and param.cgi; every device of a fleet has its own.
  */
+import { createHash } from 'node:crypto';
 
 /** The identity fields a device reports (names as basicdeviceinfo.cgi uses them). */
 export interface DeviceIdentity {
@@ -18,14 +19,19 @@ export interface DeviceIdentity {
   BuildDate: string;
   Architecture: string;
   Soc: string;
+  /** The chip's own serial, derived from the device serial (real devices: `AEA03B5C-B1384AD6-...`). */
+  SocSerialNumber: string;
   WebURL: string;
 }
 
-/** Identity fields a user may set; the serial comes from the device's `serial` option. */
-export type IdentityOptions = Partial<Omit<DeviceIdentity, 'SerialNumber'>>;
+/** Fields that follow from the serial instead of being set. */
+type SerialFields = 'SerialNumber' | 'SocSerialNumber';
+
+/** Identity fields a user may set; the serials come from the device's `serial` option. */
+export type IdentityOptions = Partial<Omit<DeviceIdentity, SerialFields>>;
 
 /** A plausible body worn camera, so clients that show device details have something to show. */
-export const DEFAULT_IDENTITY: Readonly<Omit<DeviceIdentity, 'SerialNumber'>> = {
+export const DEFAULT_IDENTITY: Readonly<Omit<DeviceIdentity, SerialFields>> = {
   Brand: 'BWC-Emu',
   ProdFullName: 'BWC-Emu W110 Body Worn Camera',
   ProdNbr: 'W110',
@@ -49,30 +55,20 @@ export function resolveIdentity(serial: string, options: IdentityOptions = {}): 
     ProdShortName: `${brand} ${model}`,
     ProdFullName: `${brand} ${model} ${options.ProdType ?? DEFAULT_IDENTITY.ProdType}`,
   };
-  return { ...DEFAULT_IDENTITY, ...derived, ...options, SerialNumber: serial };
+  return {
+    ...DEFAULT_IDENTITY,
+    ...derived,
+    ...options,
+    SerialNumber: serial,
+    SocSerialNumber: socSerialNumber(serial),
+  };
 }
 
-/** The legacy parameter tree (`root.Brand.*`, `root.Properties.*`) param.cgi lists. */
-export function parameterGroups(identity: DeviceIdentity): Record<string, Record<string, string>> {
-  return {
-    Brand: {
-      Brand: identity.Brand,
-      ProdFullName: identity.ProdFullName,
-      ProdNbr: identity.ProdNbr,
-      ProdShortName: identity.ProdShortName,
-      ProdType: identity.ProdType,
-      ProdVariant: identity.ProdVariant,
-      WebURL: identity.WebURL,
-    },
-    Properties: {
-      'API.HTTP.Version': '3',
-      'API.WebSocket.RTSP.RTSP': 'no',
-      'Firmware.BuildDate': identity.BuildDate,
-      'Firmware.Version': identity.Version,
-      'System.Architecture': identity.Architecture,
-      'System.HardwareID': identity.HardwareID,
-      'System.SerialNumber': identity.SerialNumber,
-      'System.Soc': identity.Soc,
-    },
-  };
+/**
+ * Four groups of eight hex digits, as real chips report it: stable for a serial (clients key
+ * devices on it) and different between the devices of a fleet.
+ */
+export function socSerialNumber(serial: string): string {
+  const hex = createHash('sha256').update(`soc:${serial}`).digest('hex').slice(0, 32).toUpperCase();
+  return (hex.match(/.{8}/g) ?? []).join('-');
 }

@@ -1,41 +1,56 @@
 /**
- * Legacy `param.cgi?action=list&group=...`: `root.Group.Key=value` lines as
- * text/plain. Errors are text with HTTP 200, as real devices answer them.
+ * Legacy `param.cgi?action=list&group=...` (GET, or POST with the arguments as a form
+ * body): `root.Group.Key=value` lines as text/plain. Errors are text with HTTP 200, as
+ * real devices answer them.
  */
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import { redactUrl } from '../base/log';
+import type { DiscoverableApi } from './apidiscovery-cgi';
 import { deviceOf } from './device-context';
-import { parameterGroups } from './identity';
+import { readBody } from './http-body';
+import { listParameters, paramArguments } from './param-query';
+import { parameterTree } from './parameter-tree';
 
-/** The handler for `GET {cgi-prefix}/param.cgi`. */
-export const paramCgi: RequestHandler = (req, res) => {
+/** param.cgi as API discovery lists it on real devices. */
+export const PARAM_CGI_API: DiscoverableApi = { id: 'param-cgi', name: 'Legacy Parameter Handling', versions: ['1.0'] };
+
+/** The handler for `GET` and `POST {cgi-prefix}/param.cgi`. */
+export const paramCgi: RequestHandler = async (req, res) => {
   const { options, log } = deviceOf(res);
-  const groups = parameterGroups(options.identity);
-  const reply = (text: string): void => {
-    res.status(200).type('text/plain').send(text);
-  };
-  const action = typeof req.query.action === 'string' ? req.query.action : undefined;
+  const body = req.method === 'POST' ? await formBody(req, res) : '';
+  if (body === undefined) return;
+  const target = req.originalUrl;
+  const query = target.includes('?') ? target.slice(target.indexOf('?') + 1) : '';
+  const { action, groups } = paramArguments(query, body);
   if (action !== 'list') {
-    log.info({ action }, 'param.cgi: unsupported action');
-    reply(`# Error: action must be list${action === undefined ? '' : ` (got '${action}')`}\n`);
+    log.info({ action, contentType: req.headers['content-type'] }, 'param.cgi: unsupported action');
+    reply(res, 200, `# Error: action must be list${action === undefined ? '' : ` (got '${action}')`}\n`);
     return;
   }
-  const requested =
-    typeof req.query.group === 'string' && req.query.group !== '' ? req.query.group.split(',') : Object.keys(groups);
-  const lines: string[] = [];
-  for (const raw of requested) {
-    const name = raw.trim().replace(/^root\./, '');
-    const [groupName, ...rest] = name.split('.');
-    const group = Object.hasOwn(groups, groupName) ? groups[groupName] : undefined;
-    const subPath = rest.join('.');
-    const entries = group
-      ? Object.entries(group).filter(([key]) => subPath === '' || key === subPath || key.startsWith(`${subPath}.`))
-      : [];
-    if (entries.length === 0) {
-      log.info({ group: raw }, 'param.cgi: unknown group');
-      lines.push(`# Error: Error -1 getting param in group '${raw.trim()}'`);
-      continue;
-    }
-    for (const [key, value] of entries) lines.push(`root.${groupName}.${key}=${value}`);
-  }
-  reply(`${lines.join('\n')}\n`);
+  const { lines, unmatched } = listParameters(parameterTree(options), groups);
+  if (unmatched.length > 0) log.info({ groups: unmatched }, 'param.cgi: no such parameter group');
+  reply(res, 200, `${lines.join('\n')}\n`);
 };
+
+/**
+ * The POST body as text, or undefined when it has been answered (too large) or the
+ * client went away. Same size limit as the JSON CGIs.
+ */
+async function formBody(req: Request, res: Response): Promise<string | undefined> {
+  const { options, log } = deviceOf(res);
+  const body = await readBody(req, options.maxBodyBytes);
+  if (body.ok) return body.value.toString('utf8');
+  if (body.error.code === 'aborted') {
+    log.warn({ url: redactUrl(req.originalUrl) }, 'param.cgi: request aborted by the client');
+    return undefined;
+  }
+  log.info({ limit: options.maxBodyBytes }, 'param.cgi: request body too large');
+  // The rest of the body is not read: close the connection rather than read it to reuse it.
+  res.set('Connection', 'close');
+  reply(res, 413, `# Error: ${body.error.message}\n`);
+  return undefined;
+}
+
+function reply(res: Response, status: number, text: string): void {
+  res.status(status).type('text/plain').send(text);
+}

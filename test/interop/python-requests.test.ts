@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import { pythonModules, runPythonScript, type ScriptRun } from '../helpers/python-script';
 import { type DeviceHandle, startDevice } from '../../src';
+import { DOC_LINK_BASE } from '../../src/device/apidiscovery-cgi';
 import { EVENT_STREAM_API } from '../../src/events/configure';
 
 const SCRIPT = join(__dirname, 'python-requests-client.py');
@@ -57,11 +58,13 @@ describeWithPython(`python3-requests client, real-device prefixes (${versions ??
         'api-discovery',
         'basic-device-info',
         'event-streaming-over-websocket',
+        'param-cgi',
       ]) as string[],
       discovery: {
         id: 'event-streaming-over-websocket',
         version: EVENT_STREAM_API.versions[EVENT_STREAM_API.versions.length - 1],
         name: EVENT_STREAM_API.name,
+        docLink: `${DOC_LINK_BASE}${EVENT_STREAM_API.id}`,
       },
       serial: 'ACCC8E00ABCD',
       model: 'W110',
