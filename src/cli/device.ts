@@ -9,7 +9,7 @@ import { AUTH_MODES, type AuthMode } from '../auth/authenticator';
 import { type DigestAlgorithm, DIGEST_ALGORITHMS } from '../auth/digest';
 import { EmulatorError } from '../base/errors';
 import type { LogLevel } from '../base/log';
-import type { DeviceOptions } from '../device/device-options';
+import { type DeviceOptions, PERSONA_NAMES, PERSONAS, type PersonaName } from '../device/device-options';
 import { type EmulatorHandle, type EmulatorOptions, MAX_DEVICES, startEmulator } from '../emulator';
 import type { TimestampMode } from '../events/event-bus';
 import { devicesBanner } from './banner';
@@ -62,7 +62,7 @@ export async function deviceCommand(argv: string[], io: CliIo, mode: DeviceMode 
     .option('discovery-auth', {
       choices: ['anonymous', 'required'] as const,
       default: 'anonymous' as const,
-      describe: 'whether apidiscovery.cgi needs credentials',
+      describe: 'whether apidiscovery.cgi and basicdeviceinfo.cgi getAllUnrestrictedProperties need credentials',
     })
     .option('user', { alias: 'u', type: 'string', default: DEFAULT_ACCOUNT.name, describe: 'admin user name' })
     .option('password', { type: 'string', default: DEFAULT_ACCOUNT.password, describe: 'admin password' })
@@ -87,15 +87,26 @@ export async function deviceCommand(argv: string[], io: CliIo, mode: DeviceMode 
       describe: 'strict refuses a repeated digest nc',
     })
     .options(tlsFlags('cert', 'key', 'serve HTTPS/WSS with a self-signed certificate made at start'))
+    .option('persona', {
+      choices: PERSONA_NAMES,
+      describe: `device family to look like, setting the four flags below together: ${personaHelp()} (default: svc)`,
+    })
     .option('cgi-prefix', {
       type: 'string',
-      default: '/svc-cgi',
-      describe: 'CGI path prefix (a real device family uses /axis-cgi)',
+      describe: "CGI path prefix (default: the persona's, /svc-cgi; a real device family uses /axis-cgi)",
     })
     .option('ws-prefix', {
       type: 'string',
-      default: '/svc',
-      describe: 'event stream path prefix (real devices: /vapix)',
+      describe: "event stream path prefix (default: the persona's, /svc; real devices: /vapix)",
+    })
+    .option('realm', {
+      type: 'string',
+      describe: "digest realm (default: the persona's word and the serial, e.g. SVC_ACCC8E000001)",
+    })
+    .option('namespace', {
+      type: 'string',
+      describe:
+        "word published for the scenarios' tnsvendor: topic prefix, e.g. tnsaxis (default: the persona's); filters may still write tnsvendor:",
     })
     .option('ws-deflate', { type: 'boolean', default: false, describe: 'offer permessage-deflate on the event stream' })
     .option('timestamps', {
@@ -289,8 +300,11 @@ interface DeviceArgs {
   tls: boolean;
   cert?: string;
   key?: string;
-  cgiPrefix: string;
-  wsPrefix: string;
+  persona?: PersonaName;
+  cgiPrefix?: string;
+  wsPrefix?: string;
+  realm?: string;
+  namespace?: string;
   stateDir?: string;
   wsDeflate: boolean;
   timestamps: string;
@@ -329,13 +343,25 @@ async function deviceOptionsFrom(
       .filter(Boolean) as DigestAlgorithm[],
     digestReplay: args.digestReplay,
     tls: await tlsFrom(args.tls, args.cert, args.key),
-    cgiPrefix: args.cgiPrefix,
-    wsPrefix: args.wsPrefix,
+    // Only what the command line names: the rest comes from the persona (see resolveDeviceOptions).
+    ...(args.persona === undefined ? {} : { persona: args.persona }),
+    ...(args.cgiPrefix === undefined ? {} : { cgiPrefix: args.cgiPrefix }),
+    ...(args.wsPrefix === undefined ? {} : { wsPrefix: args.wsPrefix }),
+    ...(args.realm === undefined ? {} : { realm: String(args.realm) }),
+    ...(args.namespace === undefined ? {} : { namespace: String(args.namespace) }),
     stateDir: args.stateDir,
     wsDeflate: args.wsDeflate,
     timestamps: parseTimestamps(args.timestamps),
     logger: loggerFor(args, io, writeLog),
   };
+}
+
+/** `svc (/svc-cgi, /svc, SVC_<serial>, tnsvendor), axis (...)`: the presets, for `--help`. */
+function personaHelp(): string {
+  return PERSONA_NAMES.map((name) => {
+    const p = PERSONAS[name];
+    return `${name} (${p.cgiPrefix}, ${p.wsPrefix}, ${p.realmWord}_<serial>, ${p.namespace})`;
+  }).join(', ');
 }
 
 /** `utc`, `none` or `local:+02:00` as a {@link TimestampMode}. */

@@ -14,7 +14,7 @@ import type { Logger, LogLevel } from '../base/log';
 import { DEFAULT_MAX_FILTERS } from '../events/configure';
 import type { NotificationMessage } from '../events/content-filter';
 import type { TimestampMode } from '../events/event-bus';
-import { DEFAULT_TOPIC_ALIASES } from '../events/topic-filter';
+import { DEFAULT_TOPIC_ALIASES, NEUTRAL_NAMESPACE, renameTopicPrefix } from '../events/topic-filter';
 import { DEFAULT_FLAGS, type FlagDefinition } from './feature-flags';
 import { DEFAULT_IDENTITY, type DeviceIdentity, type IdentityOptions, resolveIdentity } from './identity';
 import type { TlsMaterial } from '../base/tls';
@@ -29,7 +29,10 @@ export interface DeviceOptions {
   serial?: string;
   /** Identity fields reported by basicdeviceinfo.cgi and param.cgi (model, firmware, ...). */
   identity?: IdentityOptions;
-  /** `anonymous` (default, like many real devices) answers apidiscovery.cgi without credentials. */
+  /**
+   * `anonymous` (default, like many real devices) answers apidiscovery.cgi and basicdeviceinfo.cgi
+   * `getAllUnrestrictedProperties` without credentials; `required` puts them behind auth.
+   */
   discoveryAuth?: 'anonymous' | 'required';
   /** User accounts; default one admin, `root` / `pass`. */
   accounts?: Account[];
@@ -41,12 +44,28 @@ export interface DeviceOptions {
   digestReplay?: ReplayMode;
   /** Digest nonce lifetime in ms (default 300 000); older nonces get `stale=true`. */
   nonceLifetimeMs?: number;
-  /** Digest realm; default `<VENDOR>_<serial>` with the vendor word of `cgiPrefix`. */
+  /**
+   * Which device family to look like ({@link PERSONAS}): sets the CGI and stream prefixes,
+   * the realm's first word and the topic namespace word together. `realm`, `cgiPrefix`,
+   * `wsPrefix` and `namespace` given explicitly win over it. Default: `svc`, the spec's words.
+   */
+  persona?: PersonaName;
+  /**
+   * Digest realm; default `<WORD>_<serial>`: the persona's word (`AXIS_ACCC8E000001`), or
+   * without a persona the vendor word of `cgiPrefix` (`/svc-cgi` -> `SVC_...`).
+   */
   realm?: string;
-  /** Path prefix of the CGIs; default `/svc-cgi` (a real device family uses `/axis-cgi`). */
+  /** Path prefix of the CGIs; default the persona's, `/svc-cgi` (a real device family uses `/axis-cgi`). */
   cgiPrefix?: string;
-  /** Path prefix of the WebSocket data stream; default `/svc` (real devices: `/vapix`). */
+  /** Path prefix of the WebSocket data stream; default the persona's, `/svc` (real devices: `/vapix`). */
   wsPrefix?: string;
+  /**
+   * The word the device publishes for the neutral vendor namespace `tnsvendor:` that
+   * scenarios and the default states are written in (`tnsaxis` makes
+   * `tns1:Device/tnsaxis:IO/Port`); default the persona's. Filters written with
+   * `tnsvendor:` keep matching (an alias is added).
+   */
+  namespace?: string;
   /** HTTPS: `true` for a self-signed certificate made at start, or PEM material. */
   tls?: boolean | TlsMaterial;
   /** Directory where state (feature flag values) survives restarts; memory only when absent. */
@@ -65,7 +84,11 @@ export interface DeviceOptions {
   maxBufferedBytes?: number;
   /** Most filters in one `events:configure`; default 256. */
   maxFilters?: number;
-  /** Topic prefix aliases applied to client filters; default `{ onvif: 'tns1' }`. */
+  /**
+   * Topic prefix aliases applied to client filters; default `{ onvif: 'tns1' }`. With a
+   * `namespace` other than `tnsvendor`, `tnsvendor` is added as an alias of it, and an
+   * alias that names `tnsvendor` as its target names the namespace instead.
+   */
   topicAliases?: Record<string, string>;
   /** Notification timestamps: device UTC clock (default), none, or local time with an offset. */
   timestamps?: TimestampMode;
@@ -105,8 +128,13 @@ export const DEFAULT_INITIAL_STATES: readonly InitialState[] = [
 
 /** Options with every default filled in and checked. */
 export interface ResolvedDeviceOptions extends Required<
-  Omit<DeviceOptions, 'tls' | 'stateDir' | 'logger' | 'logLevel' | 'realm' | 'identity' | 'journal' | 'control'>
+  Omit<
+    DeviceOptions,
+    'tls' | 'stateDir' | 'logger' | 'logLevel' | 'realm' | 'identity' | 'journal' | 'control' | 'persona'
+  >
 > {
+  /** The persona asked for; undefined when none was (the defaults are then the `svc` persona's). */
+  persona: PersonaName | undefined;
   realm: string;
   identity: DeviceIdentity;
   tls: boolean | TlsMaterial;
@@ -117,8 +145,16 @@ export interface ResolvedDeviceOptions extends Required<
 export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOptions {
   const serial = options.serial ?? DEFAULT_SERIAL;
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(serial)) bad(`serial "${serial}" must be 1-64 letters, digits, '-' or '_'`);
-  const cgiPrefix = checkPrefix('cgiPrefix', options.cgiPrefix ?? '/svc-cgi');
-  const wsPrefix = checkPrefix('wsPrefix', options.wsPrefix ?? '/svc');
+  if (options.realm !== undefined && !isRealm(options.realm))
+    bad(`realm "${shown(options.realm)}" must be 1-128 characters on one line, without control characters`);
+  const persona = checkPersona(options.persona);
+  const looks = PERSONAS[persona ?? DEFAULT_PERSONA];
+  const cgiPrefix = checkPrefix('cgiPrefix', options.cgiPrefix ?? looks.cgiPrefix);
+  const wsPrefix = checkPrefix('wsPrefix', options.wsPrefix ?? looks.wsPrefix);
+  const namespace = checkNamespace(options.namespace ?? looks.namespace);
+  const topicAliases = aliasesFor(namespace, options.topicAliases ?? { ...DEFAULT_TOPIC_ALIASES });
+  // Without a persona the realm follows the CGI prefix, as it did before personas.
+  const realmWord = persona ? looks.realmWord : vendorWord(cgiPrefix).toUpperCase();
   const auth = options.auth ?? 'both';
   if (!AUTH_MODES.includes(auth)) bad(`auth "${auth}" must be one of ${AUTH_MODES.join(', ')}`);
   const digestAlgorithms = (options.digestAlgorithms ?? ['MD5']).map(
@@ -161,9 +197,11 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
     digestAlgorithms,
     digestReplay,
     nonceLifetimeMs: wholeNumberOption('nonceLifetimeMs', options.nonceLifetimeMs ?? 300_000, 1, 86_400_000),
-    realm: options.realm ?? `${vendorWord(cgiPrefix).toUpperCase()}_${serial}`,
+    persona,
+    realm: options.realm ?? `${realmWord}_${serial}`,
     cgiPrefix,
     wsPrefix,
+    namespace,
     tls: options.tls ?? false,
     stateDir: options.stateDir,
     flags,
@@ -178,8 +216,8 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
       1024 * 1024 * 1024,
     ),
     maxFilters: wholeNumberOption('maxFilters', options.maxFilters ?? DEFAULT_MAX_FILTERS, 1, 100_000),
-    topicAliases: options.topicAliases ?? { ...DEFAULT_TOPIC_ALIASES },
-    initialStates: options.initialStates ?? [...DEFAULT_INITIAL_STATES],
+    topicAliases,
+    initialStates: inNamespace(options.initialStates ?? DEFAULT_INITIAL_STATES, namespace),
     timestamps: checkTimestamps(options.timestamps ?? { mode: 'utc' }),
     clock: options.clock ?? systemClock,
   };
@@ -189,6 +227,109 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
 export function vendorWord(cgiPrefix: string): string {
   const first = cgiPrefix.split('/').filter(Boolean)[0] ?? 'svc';
   return first.replace(/-cgi$/i, '') || 'svc';
+}
+
+/** What a persona sets together. */
+export interface Persona {
+  /** One line for `--help` and the docs. */
+  readonly description: string;
+  readonly cgiPrefix: string;
+  readonly wsPrefix: string;
+  /** The realm is `<realmWord>_<serial>`. */
+  readonly realmWord: string;
+  /** The word published for the neutral `tnsvendor:` namespace. */
+  readonly namespace: string;
+}
+
+/**
+ * The device families the emulator can look like. `svc` is the spec's neutral default;
+ * `axis` is the widely used family whose clients the reference describes
+ * (shared/reference/device-apis.md, "The vendor word").
+ */
+export const PERSONAS = Object.freeze({
+  svc: Object.freeze({
+    description: "the spec's neutral words",
+    cgiPrefix: '/svc-cgi',
+    wsPrefix: '/svc',
+    realmWord: 'SVC',
+    namespace: NEUTRAL_NAMESPACE,
+  }),
+  axis: Object.freeze({
+    description: 'the device family public clients are written for',
+    cgiPrefix: '/axis-cgi',
+    wsPrefix: '/vapix',
+    realmWord: 'AXIS',
+    namespace: 'tnsaxis',
+  }),
+}) satisfies Readonly<Record<string, Persona>>;
+
+/** A persona's name: `svc` or `axis`. */
+export type PersonaName = keyof typeof PERSONAS;
+
+/** Every persona name, for `--help` and messages. */
+export const PERSONA_NAMES: readonly PersonaName[] = Object.freeze(Object.keys(PERSONAS) as PersonaName[]);
+
+/** The persona whose words apply when none is named. */
+const DEFAULT_PERSONA: PersonaName = 'svc';
+
+/** Whether `realm` can be quoted into a header: 1-128 characters, none of them a control character. */
+function isRealm(realm: unknown): boolean {
+  if (typeof realm !== 'string' || realm.length === 0 || realm.length > 128) return false;
+  for (let i = 0; i < realm.length; i++) {
+    const code = realm.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return false;
+  }
+  return true;
+}
+
+/** A value as a message quotes it: strings as they are, anything else as JSON. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? typeof value);
+}
+
+/** An XML NCName in ASCII, as a topic prefix is written: what `namespace` must look like. */
+const NAMESPACE_WORD = /^[A-Za-z_][A-Za-z0-9._-]{0,63}$/;
+
+/** `undefined` (no persona) or a known name; JavaScript callers may pass anything. */
+function checkPersona(persona: unknown): PersonaName | undefined {
+  if (persona === undefined) return undefined;
+  if (typeof persona === 'string' && Object.hasOwn(PERSONAS, persona)) return persona as PersonaName;
+  return bad(`persona "${shown(persona)}" must be one of ${PERSONA_NAMES.join(', ')}`);
+}
+
+/** The namespace word, checked: it becomes a topic prefix, so it must parse as one in every filter. */
+function checkNamespace(word: unknown): string {
+  if (typeof word !== 'string' || !NAMESPACE_WORD.test(word))
+    bad(
+      `namespace "${shown(word)}" must be a topic prefix like tnsaxis: a letter or '_', then letters, digits, '.', '_' or '-' (64 at most)`,
+    );
+  if (word === 'tns1') bad('namespace "tns1" is the ONVIF topic namespace; the vendor namespace needs its own word');
+  return word;
+}
+
+/**
+ * The filter aliases for `namespace`: the neutral `tnsvendor` stays usable in filters
+ * (clients and scenarios written for the spec keep working) by becoming an alias of it.
+ */
+function aliasesFor(namespace: string, given: Readonly<Record<string, string>>): Record<string, string> {
+  if (namespace === NEUTRAL_NAMESPACE) return { ...given };
+  const aliases = Object.fromEntries(
+    Object.entries(given).map(([from, to]) => [from, to === NEUTRAL_NAMESPACE ? namespace : to]),
+  );
+  if (Object.hasOwn(aliases, namespace) && aliases[namespace] !== namespace)
+    bad(
+      `namespace "${namespace}" is also a topic alias for "${aliases[namespace]}": filters could never name it; pick another word or drop the alias`,
+    );
+  if (!Object.hasOwn(aliases, NEUTRAL_NAMESPACE)) aliases[NEUTRAL_NAMESPACE] = namespace;
+  return aliases;
+}
+
+/** The states with their `tnsvendor:` topics in `namespace`, as the device publishes them. */
+function inNamespace(states: readonly InitialState[], namespace: string): InitialState[] {
+  return states.map((s) => {
+    const topic = renameTopicPrefix(s.topic, NEUTRAL_NAMESPACE, namespace);
+    return topic === s.topic ? s : { ...s, topic };
+  });
 }
 
 function checkPrefix(name: string, prefix: string): string {

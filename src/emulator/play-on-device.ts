@@ -14,6 +14,7 @@ import { ScenarioPlayer, type ScenarioPlayerOptions } from '../scenario/player';
 import { playRecordings, type RecordingsRun, type ScenarioRecordingReport } from '../scenario/play-recordings';
 import { realScheduler } from '../scenario/scheduler';
 import type { Scenario } from '../scenario/schema';
+import { withNamespace } from '../scenario/template';
 
 /** Options of {@link playOnDevice}: the player's, and where the `body-worn:` recordings go. */
 export interface PlayOnDeviceOptions extends ScenarioPlayerOptions {
@@ -36,8 +37,13 @@ export interface ScenarioRun {
   stop(): void;
 }
 
-/** Starts `scenario` on `device` at once. */
-export function playOnDevice(device: DeviceHandle, scenario: Scenario, options: PlayOnDeviceOptions = {}): ScenarioRun {
+/**
+ * Starts `scenario` on `device` at once, its `tnsvendor:` topics in the device's namespace
+ * (device option `namespace`): here, so that every way a scenario reaches a device (start,
+ * reload, the control API) publishes the words the device's persona uses.
+ */
+export function playOnDevice(device: DeviceHandle, written: Scenario, options: PlayOnDeviceOptions = {}): ScenarioRun {
+  const scenario = withNamespace(written, device.options.namespace);
   const player = new ScenarioPlayer(scenario, device, options);
   const unwatch = device.watchSessions((change) => {
     if (change.kind === 'connect') player.onConnect();
@@ -90,7 +96,9 @@ function startRecordings(
  * `base` completed with what a scenario's `device:` section sets (serial, model,
  * name, firmware); what `base` says explicitly wins, as a command line flag should. The scenario's `states` replace the device's default ones
  * (the player publishes them when it starts), and a flag in `flags` that the device
- * does not have is added to it, with the scenario's value as its default.
+ * does not have is added to it, with the scenario's value as its default. `persona` and
+ * `namespace` pass through from `base`: a scenario is written in the neutral namespace and
+ * {@link playOnDevice} renames its topics for the device, so it never picks the words.
  */
 export function deviceOptionsForScenario(scenario: Scenario, base: DeviceOptions = {}): DeviceOptions {
   const d = scenario.device ?? {};

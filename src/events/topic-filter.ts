@@ -19,6 +19,27 @@ import { FilterCursor, type FilterSyntaxError, isSpace, syntaxError, truncate } 
 /** Prefix aliases used when the caller gives none: clients of real devices write `onvif:` for `tns1:`. */
 export const DEFAULT_TOPIC_ALIASES: Readonly<Record<string, string>> = Object.freeze({ onvif: 'tns1' });
 
+/**
+ * The spec's neutral vendor namespace prefix (`tns1:Device/tnsvendor:IO/Port`): scenarios
+ * and the default states are written in it, and a device may publish it under another
+ * word (`tnsaxis`), see the device option `namespace`.
+ */
+export const NEUTRAL_NAMESPACE = 'tnsvendor';
+
+/**
+ * `topic` with the prefix `from` of each of its names replaced by `to`
+ * (`tns1:Device/tnsvendor:IO/Port` -> `tns1:Device/tnsaxis:IO/Port`). Only whole prefixes
+ * change: `tnsvendor2:X` and a local name `tnsvendor` stay as they are.
+ */
+export function renameTopicPrefix(topic: string, from: string, to: string): string {
+  if (from === to || !topic.includes(`${from}:`)) return topic;
+  const written = `${from}:`;
+  return topic
+    .split('/')
+    .map((name) => (name.startsWith(written) ? `${to}:${name.slice(written.length)}` : name))
+    .join('/');
+}
+
 /** A compiled topic expression. */
 export interface TopicFilter {
   /** The expression exactly as the client sent it. */
