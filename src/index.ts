@@ -16,6 +16,7 @@
 export { startEmulator } from './emulator';
 export type {
   DeviceAccess,
+  DeviceFault,
   DeviceRef,
   EmulatedDevice,
   EmulatorHandle,
@@ -47,8 +48,10 @@ export type {
 // Devices
 export { startDevice } from './device/device';
 export type { DeviceHandle } from './device/device';
-export { DEFAULT_INITIAL_STATES } from './device/device-options';
-export type { DeviceOptions, InitialState } from './device/device-options';
+export { DEFAULT_INITIAL_STATES, PERSONA_NAMES, PERSONAS } from './device/device-options';
+export type { DeviceOptions, InitialState, Persona, PersonaName } from './device/device-options';
+export { FAULT_CATALOGUE, FAULT_NAMES } from './protocol/fault-catalogue';
+export type { ActiveFault, FaultName, FaultParams, FaultParamsInput } from './protocol/fault-catalogue';
 export type { DevicePaths, DeviceUrls } from './device/endpoints';
 export { DEFAULT_FLAGS } from './device/feature-flags';
 export type { FlagDefinition, FlagState } from './device/feature-flags';

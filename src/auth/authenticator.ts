@@ -9,7 +9,13 @@ import { err, type Err, type ErrorInfo, ok, type Result } from '../base/result';
 import { type Account, AccountDirectory } from './accounts';
 import { authScheme } from './auth-params';
 import { basicChallenge, type BasicRefusal, verifyBasic } from './basic';
-import { type DigestAlgorithm, type DigestRefusalCode, DigestServer, type ReplayMode } from './digest';
+import {
+  type DigestAlgorithm,
+  type DigestRefusalCode,
+  DigestServer,
+  type DigestTuning,
+  type ReplayMode,
+} from './digest';
 
 /** Which schemes a device accepts; `none` serves everything without credentials. */
 export type AuthMode = 'digest' | 'basic' | 'both' | 'none';
@@ -78,6 +84,16 @@ export class Authenticator {
   /** Refuses every login for `ms` from now (a simulated reboot); `--auth none` is not affected. */
   rejectFor(ms: number): void {
     this.rejectingUntil = this.options.clock.now() + ms;
+  }
+
+  /** Sets (or with undefined, ends) a digest fault: nonce lifetime, `stale=true` or not, nonces valid once. */
+  tuneDigest(tuning: DigestTuning | undefined): void {
+    this.digest.tune(tuning);
+  }
+
+  /** A new nonce secret (a reboot): nonces issued before are refused. */
+  renewNonceSecret(): void {
+    this.digest.renewSecret();
   }
 
   /** Accepts logins again at once (ends a {@link rejectFor}). */

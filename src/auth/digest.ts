@@ -30,6 +30,16 @@ export interface DigestServerOptions {
   secret?: Buffer;
 }
 
+/** How a device's digest misbehaves at run time (a fault switch); every field off when absent. */
+export interface DigestTuning {
+  /** Nonces expire after this many ms instead of the configured lifetime. */
+  nonceLifetimeMs?: number;
+  /** `false`: an expired nonce is refused without `stale=true`, like a wrong password. */
+  stale?: boolean;
+  /** Each nonce is accepted for one request only. */
+  nonceOnce?: boolean;
+}
+
 /** Why digest credentials were refused. */
 export type DigestRefusalCode =
   | 'MALFORMED'
@@ -59,12 +69,25 @@ const MAX_SEEN = 100_000;
 
 /** Issues challenges and verifies digest credentials for one realm. */
 export class DigestServer {
-  private readonly secret: Buffer;
+  private secret: Buffer;
+  /** Fault switches in force; none by default. */
+  private tuning: DigestTuning = {};
   /** Strict mode: seen `nonce cnonce nc` keys, with the expiry of their nonce. */
   private readonly seen = new Map<string, number>();
 
   constructor(private readonly options: DigestServerOptions) {
     this.secret = options.secret ?? randomBytes(32);
+  }
+
+  /** Sets (or with undefined, ends) a digest fault. */
+  tune(tuning: DigestTuning | undefined): void {
+    this.tuning = tuning ?? {};
+  }
+
+  /** A new nonce secret, as after a reboot: every nonce issued before is unknown from now on. */
+  renewSecret(): void {
+    this.secret = randomBytes(32);
+    this.seen.clear();
   }
 
   /** The realm challenges carry. */
@@ -134,9 +157,16 @@ export class DigestServer {
     if (password === undefined) return reject('UNKNOWN_USER', `unknown user "${username}"`);
     if (!matches) return reject('WRONG_PASSWORD', `wrong password for user "${username}"`);
 
-    const expiresAt = issuedAt + this.options.nonceLifetimeMs;
+    const expiresAt = issuedAt + (this.tuning.nonceLifetimeMs ?? this.options.nonceLifetimeMs);
     const now = this.options.clock.now();
-    if (now >= expiresAt) return err({ code: 'STALE_NONCE', message: 'nonce expired', stale: true });
+    if (now >= expiresAt)
+      return err({ code: 'STALE_NONCE', message: 'nonce expired', stale: this.tuning.stale ?? true });
+    if (this.tuning.nonceOnce && !this.remember(`once ${get('nonce')}`, expiresAt, now))
+      return err({
+        code: 'STALE_NONCE',
+        message: 'nonce already used (this device accepts each nonce once)',
+        stale: true,
+      });
     if (
       this.options.replay === 'strict' &&
       !this.remember(`${get('nonce')} ${get('cnonce')} ${get('nc').toLowerCase()}`, expiresAt, now)

@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   TOKEN_REFUSED: 'recording: the device refused to issue a session token',
   CONFIGURE_REFUSED: 'recording: the device refused the events:configure request',
   CONNECTION_LOST: 'recording: the event stream closed before the recording ended',
+  BAD_FAULT: 'a fault switch is unknown, its parameters are invalid, or it cannot act now (already rebooting)',
   TIMEOUT: 'a wait ended before what it waited for happened (a session, a notification, a device answer)',
 } as const;
 

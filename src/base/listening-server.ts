@@ -22,6 +22,14 @@ export interface ListeningServer {
    * open connection; resolves when the server is closed.
    */
   close(drain?: () => Promise<void>): Promise<void>;
+  /**
+   * Stops listening (connections to the port are refused) and resets every open connection,
+   * as a device that loses power does, except those `spare` keeps (the test's control
+   * connection); {@link resume} listens again on the same port.
+   */
+  suspend(spare?: (socket: Socket) => boolean): Promise<void>;
+  /** Listens again after {@link suspend}; throws `PORT_IN_USE` when another process took the port. */
+  resume(): Promise<void>;
 }
 
 /** Where and how to listen. */
@@ -60,6 +68,12 @@ export async function listenApp(app: RequestListener, options: ListenOptions): P
       for (const socket of sockets) socket.destroy();
       await stopped;
     },
+    suspend: (spare) => {
+      server.close();
+      for (const socket of sockets) if (!spare?.(socket)) socket.resetAndDestroy();
+      return Promise.resolve();
+    },
+    resume: () => listen(server, port, options.host),
   };
 }
 

@@ -11,8 +11,16 @@ export interface TlsMaterial {
 }
 
 /** Makes a certificate valid for `localhost`, the loopback addresses and `host`. */
-export async function selfSignedCertificate(commonName: string, host: string): Promise<TlsMaterial> {
-  const names = new Set(['localhost', '127.0.0.1', '::1', host]);
+export function selfSignedCertificate(commonName: string, host: string): Promise<TlsMaterial> {
+  return certificateFor(commonName, new Set(['localhost', '127.0.0.1', '::1', host]));
+}
+
+/** Makes a certificate valid for `hostname` only: a device answering under a name the client did not ask for. */
+export function wrongHostCertificate(hostname: string): Promise<TlsMaterial> {
+  return certificateFor(hostname, new Set([hostname]));
+}
+
+async function certificateFor(commonName: string, names: ReadonlySet<string>): Promise<TlsMaterial> {
   const altNames = [...names].map((name) =>
     isIP(name) ? { type: 7 as const, ip: name } : { type: 2 as const, value: name },
   );

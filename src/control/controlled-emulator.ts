@@ -10,6 +10,7 @@ import type { FlagState } from '../device/feature-flags';
 import type { NotificationMessage } from '../events/content-filter';
 import type { DeviceEvent, PublishOptions } from '../events/event-bus';
 import type { SessionInfo } from '../events/event-session';
+import type { ActiveFault, FaultName, FaultParamsInput } from '../protocol/fault-catalogue';
 import type { Scenario } from '../scenario/schema';
 
 /** A device of the emulator: its serial, or its index (0 = the first). */
@@ -23,6 +24,12 @@ export interface OnDevice {
 /** A session of one of the devices. */
 export interface EmulatorSession extends SessionInfo {
   /** Serial of the device it is connected to. */
+  device: string;
+}
+
+/** A fault switch of one of the devices. */
+export interface DeviceFault extends ActiveFault {
+  /** Serial of the device it is on. */
   device: string;
 }
 
@@ -63,6 +70,16 @@ export interface ControlledEmulator {
   readonly journalDropped: number;
   /** Empties the journal of every device (sequence numbers go on) and zeroes `journalDropped`. */
   clearJournal(): void;
+  /**
+   * Turns fault switch `name` on (docs/faults.md) on the device (every device when none is
+   * named); resolves when on, or when an action (drop, reboot, flap, storm) is over.
+   * Throws `BAD_FAULT` for an unknown switch or bad parameters.
+   */
+  fault<N extends FaultName>(name: N, params?: FaultParamsInput<N>, options?: OnDevice): Promise<DeviceFault[]>;
+  /** Switches fault `name` off (every one when undefined) on the device (every device when none is named). */
+  clearFaults(name?: FaultName, options?: OnDevice): FaultName[];
+  /** The fault switches that are on (on every device unless one is named). */
+  faults(options?: OnDevice): DeviceFault[];
   /** Replaces the device's scenario (every device's when none is named) and plays it from the start. */
   setScenario(scenario: Scenario, options?: OnDevice): void;
   /** Pauses the scenario: nothing more is published until `playScenario()`; sessions stay. */

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { DEVICE_ROUTES } from './device-routes';
+import { FAULT_ROUTES } from './fault-routes';
 import { JOURNAL_ROUTES } from './journal-routes';
 import type { ControlRoute } from './route';
 import { SCENARIO_ROUTES } from './scenario-routes';
@@ -14,6 +15,7 @@ import { SERVICE_ROUTES } from './service-routes';
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
   ...SERVICE_ROUTES,
   ...DEVICE_ROUTES,
+  ...FAULT_ROUTES,
   ...JOURNAL_ROUTES,
   ...SCENARIO_ROUTES,
 ];

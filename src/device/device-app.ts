@@ -8,15 +8,16 @@ import type { Authenticator } from '../auth/authenticator';
 import { requireAuth } from '../auth/middleware';
 import type { JournalAuth, JournalWriter } from '../base/journal';
 import { redactUrl } from '../base/log';
-import { type DeviceContext, deviceOf, setDevice } from './device-context';
+import { controlSockets, type DeviceContext, deviceOf, setDevice } from './device-context';
+import type { HttpFaults } from './faults/fault-target';
 import { devicePaths } from './endpoints';
 import { EVENT_STREAM_API } from '../events/configure';
-import { API_DISCOVERY_API, apiDiscoveryCgi } from './apidiscovery-cgi';
+import { API_DISCOVERY_API, apiDiscoveryCgi, type DiscoverableApi } from './apidiscovery-cgi';
 import { BASIC_DEVICE_INFO_API, basicDeviceInfoCgi } from './basicdeviceinfo-cgi';
 import { FEATURE_FLAG_API, featureFlagCgi } from './featureflag-cgi';
-import { paramCgi } from './param-cgi';
+import { PARAM_CGI_API, paramCgi } from './param-cgi';
 import { requestLog } from '../base/request-log';
-import { allowMethods } from './rpc-endpoint';
+import { allowMethods, deferAuth } from './rpc-endpoint';
 import { wssessionCgi } from './wssession-cgi';
 
 /** Where the emulator's control API is served on every device port. */
@@ -26,7 +27,13 @@ const CONTROL_PATH = '/_emu';
 const CONTROL_REQUEST = /^\/_emu(\/|\?|$)/;
 
 /** Every API a device serves, as apidiscovery.cgi lists them. */
-export const SERVED_APIS = [EVENT_STREAM_API, FEATURE_FLAG_API, API_DISCOVERY_API, BASIC_DEVICE_INFO_API] as const;
+export const SERVED_APIS: readonly DiscoverableApi[] = [
+  EVENT_STREAM_API,
+  FEATURE_FLAG_API,
+  API_DISCOVERY_API,
+  BASIC_DEVICE_INFO_API,
+  PARAM_CGI_API,
+];
 
 /** The parts of a device its HTTP routes use. */
 export interface DeviceParts extends DeviceContext {
@@ -35,6 +42,8 @@ export interface DeviceParts extends DeviceContext {
   journal: JournalWriter | undefined;
   /** The emulator's control API, served at `/_emu` without the device's auth. */
   control: RequestHandler | undefined;
+  /** How the CGIs misbehave (the `cgi` fault switch). */
+  http: HttpFaults;
 }
 
 /** A device as the shared app sees it: its parts and its own two middlewares. */
@@ -57,6 +66,21 @@ const discoveryAuth: RequestHandler = (req, res, next) => {
   else routes.auth(req, res, next);
 };
 
+/**
+ * Device info: with `discoveryAuth: 'anonymous'` the endpoint runs the device's
+ * authentication itself once it knows the method (getAllUnrestrictedProperties goes
+ * without); with `required` every request is authenticated first, like the other CGIs.
+ */
+const deviceInfoAuth: RequestHandler = (req, res, next) => {
+  const routes = routesOf(res);
+  if (routes.options.discoveryAuth === 'required') {
+    routes.auth(req, res, next);
+    return;
+  }
+  deferAuth(res, routes.auth);
+  next();
+};
+
 const discoveryCgi = apiDiscoveryCgi(SERVED_APIS);
 
 /** The CGI routes of every device with these prefixes, made once per prefix pair. */
@@ -73,12 +97,28 @@ function dispatcherFor(cgiPrefix: string, wsPrefix: string): RequestHandler {
     [paths.featureFlags, [allowMethods(['POST']), auth, featureFlagCgi]],
     [paths.sessionToken, [allowMethods(['GET', 'POST']), auth, wssessionCgi]],
     [paths.apiDiscovery, [allowMethods(['POST']), discoveryAuth, discoveryCgi]],
-    [paths.basicDeviceInfo, [allowMethods(['POST']), auth, basicDeviceInfoCgi]],
+    [paths.basicDeviceInfo, [allowMethods(['POST']), deviceInfoAuth, basicDeviceInfoCgi]],
     [paths.param, [allowMethods(['GET', 'POST']), auth, paramCgi]],
   ]);
   dispatchers.set(key, dispatch);
   return dispatch;
 }
+
+/**
+ * The `cgi` fault switch: every answer after the control API delayed, or 503 (as from an
+ * overloaded or starting device).
+ */
+const cgiFault: RequestHandler = (req, res, next) => {
+  const fault = routesOf(res).http.cgi;
+  if (!fault) return next();
+  const answer = (): void => {
+    if (fault.status === undefined) return next();
+    routesOf(res).log.info({ url: redactUrl(req.originalUrl) }, 'cgi fault: 503');
+    res.status(503).set('Retry-After', '5').type('text/plain').send('Service Unavailable\n');
+  };
+  if (fault.delayMs > 0) setTimeout(answer, fault.delayMs);
+  else answer();
+};
 
 let sharedApp: express.Express | undefined;
 
@@ -94,9 +134,12 @@ function deviceApp(): express.Express {
   app.use((req, res, next) => routesOf(res).logRequest(req, res, next));
   app.use(CONTROL_PATH, (req, res, next) => {
     const { control } = routesOf(res);
-    if (control) control(req, res, next);
-    else next();
+    if (!control) return next();
+    // The test's own connection: a simulated reboot spares it (../base/listening-server).
+    controlSockets.add(req.socket);
+    control(req, res, next);
   });
+  app.use(cgiFault);
   app.use((req, res, next) => {
     const { options } = routesOf(res);
     dispatcherFor(options.cgiPrefix, options.wsPrefix)(req, res, next);

@@ -21,6 +21,9 @@ export interface DeviceContext {
 
 const DEVICE = Symbol('device');
 
+/** Connections that carried a control API request: the test's, not the client's. */
+export const controlSockets = new WeakSet<object>();
+
 type DeviceLocals<D extends DeviceContext> = Record<typeof DEVICE, D>;
 
 /** Makes `device` the one `res` is for: a fresh `res.locals` holding it (Express keeps one it finds). */

@@ -18,7 +18,14 @@ import { buildDeviceApp } from './device-app';
 import { type DeviceOptions, resolveDeviceOptions, type ResolvedDeviceOptions } from './device-options';
 import { FeatureFlags, type FlagState } from './feature-flags';
 import { devicePaths, deviceUrls, type DeviceUrls } from './endpoints';
-import { selfSignedCertificate } from '../base/tls';
+import { selfSignedCertificate, type TlsMaterial, wrongHostCertificate } from '../base/tls';
+import type { Server } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
+import type { EventFaults } from '../events/event-faults';
+import type { ActiveFault, FaultName, FaultParamsInput } from '../protocol/fault-catalogue';
+import { controlSockets } from './device-context';
+import { DeviceFaults } from './faults/device-faults';
+import type { HttpFaults } from './faults/fault-target';
 
 /** A running device. */
 export interface DeviceHandle {
@@ -61,10 +68,20 @@ export interface DeviceHandle {
    */
   rejectAuth(ms: number): void;
   /**
-   * Back to how it started: sessions closed (1001), session tokens revoked, refused logins
-   * ended, states back to the initial ones, flags to their defaults.
+   * Back to how it started: fault switches off, sessions closed (1001), session tokens
+   * revoked, refused logins ended, states back to the initial ones, flags to their defaults.
    */
   reset(): Promise<void>;
+  /**
+   * Turns fault switch `name` on (docs/faults.md): a state switch until cleared or for
+   * `forMs`, an action (drop, reboot, flap, storm) at once, resolving when it is over.
+   * Throws `BAD_FAULT` for an unknown switch or bad parameters.
+   */
+  fault<N extends FaultName>(name: N, params?: FaultParamsInput<N>): Promise<ActiveFault>;
+  /** Switches fault `name` off (every one when undefined); returns the names switched off. */
+  clearFaults(name?: FaultName): FaultName[];
+  /** The fault switches that are on. */
+  faults(): ActiveFault[];
   /** Closes every event stream session (default 1001 "closed by the emulator"); returns how many. */
   closeSessions(code?: number, reason?: string): number;
   /** Stops listening and ends every connection; resolves when all is closed. */
@@ -97,7 +114,8 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
   const flags = new FeatureFlags(resolved.flags, stateFile, (message) => log.warn({ stateFile }, message));
 
   const journal: JournalWriter | undefined = options.journal?.writerFor(resolved.serial);
-  const bus = new EventBus(resolved.clock, resolved.timestamps);
+  const events: EventFaults = {};
+  const bus = new EventBus(resolved.clock, resolved.timestamps, events);
   const setInitialStates = (): void => {
     for (const initial of resolved.initialStates) bus.publish(initial.topic, initial.message, { stateful: true });
   };
@@ -113,8 +131,10 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     deflate: resolved.wsDeflate,
     log,
     journal,
+    faults: events,
   });
 
+  const http: HttpFaults = {};
   const app = buildDeviceApp({
     options: resolved,
     authenticator,
@@ -123,6 +143,7 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     log,
     journal,
     control: options.control,
+    http,
   });
   const listening = await listenApp(app, { port: resolved.port, host: resolved.host, tls, log });
   listening.server.on('upgrade', (req, socket, head) => stream.handleUpgrade(req, socket, head));
@@ -139,6 +160,9 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     stream,
     listening,
     setInitialStates,
+    events,
+    http,
+    tls,
   };
   return new RunningDeviceHandle(parts, deviceUrls(url, paths), tls?.cert);
 }
@@ -154,6 +178,10 @@ interface DevicePartsOf {
   stream: StreamServer;
   listening: ListeningServer;
   setInitialStates: () => void;
+  /** What the fault switches set, read by the bus, the stream and the HTTP app. */
+  events: EventFaults;
+  http: HttpFaults;
+  tls: TlsMaterial | undefined;
 }
 
 /** The handle of a device: a class, so a fleet of a thousand shares its methods. */
@@ -162,6 +190,8 @@ class RunningDeviceHandle implements DeviceHandle {
   readonly port: number;
   private state: DeviceState = 'RUNNING';
   private closed: Promise<void> | undefined;
+  /** Made on the first fault: a healthy device does not pay for it. */
+  private switches: DeviceFaults | undefined;
 
   constructor(
     private readonly parts: DevicePartsOf,
@@ -226,8 +256,21 @@ class RunningDeviceHandle implements DeviceHandle {
     return this.parts.stream.closeSessions(code, reason);
   }
 
+  fault<N extends FaultName>(name: N, params?: FaultParamsInput<N>): Promise<ActiveFault> {
+    return this.faultSwitches().set(name, params);
+  }
+
+  clearFaults(name?: FaultName): FaultName[] {
+    return this.switches?.clear(name) ?? [];
+  }
+
+  faults(): ActiveFault[] {
+    return this.switches?.list() ?? [];
+  }
+
   async reset(): Promise<void> {
     const { stream, tokens, authenticator, bus, flags, log } = this.parts;
+    this.switches?.clear();
     await stream.endSessions(1001, 'reset by the emulator');
     tokens.revokeAll();
     authenticator.stopRejecting();
@@ -240,6 +283,7 @@ class RunningDeviceHandle implements DeviceHandle {
   close(): Promise<void> {
     if (this.state !== 'RUNNING') return this.closed as Promise<void>;
     this.state = 'CLOSING';
+    this.switches?.close();
     const { listening, stream, log } = this.parts;
     this.closed = (async () => {
       await listening.close(() => stream.close());
@@ -247,5 +291,37 @@ class RunningDeviceHandle implements DeviceHandle {
       log.info('device closed');
     })();
     return this.closed;
+  }
+
+  private faultSwitches(): DeviceFaults {
+    if (this.switches) return this.switches;
+    const { resolved, log, authenticator, tokens, bus, stream, listening, events, http, tls } = this.parts;
+    const server = listening.server as Server & Partial<Pick<HttpsServer, 'setSecureContext'>>;
+    const certificateFor =
+      tls && server.setSecureContext
+        ? async (hostname: string | undefined): Promise<void> => {
+            const material = hostname === undefined ? tls : await wrongHostCertificate(hostname);
+            server.setSecureContext?.({ cert: material.cert, key: material.key });
+          }
+        : undefined;
+    this.switches = new DeviceFaults({
+      serial: resolved.serial,
+      events,
+      http,
+      stream,
+      bus,
+      authenticator,
+      tokens,
+      listening,
+      spares: (socket) => controlSockets.has(socket),
+      restartStates: () => {
+        bus.clearStates();
+        this.parts.setInitialStates();
+      },
+      certificateFor,
+      log,
+      clock: resolved.clock,
+    });
+    return this.switches;
   }
 }

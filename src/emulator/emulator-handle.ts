@@ -44,6 +44,13 @@ export function emulatorHandle(
     get journalDropped() {
       return journal.dropped;
     },
+    fault: async (name, params, options) =>
+      Promise.all(
+        targets(options).map(async (d) => ({ ...(await d.device.fault(name, params)), device: d.device.serial })),
+      ),
+    clearFaults: (name, options) => targets(options).flatMap((d) => d.device.clearFaults(name)),
+    faults: (options) =>
+      targets(options).flatMap((d) => d.device.faults().map((f) => ({ ...f, device: d.device.serial }))),
     setScenario: (scenario, options) => targets(options).forEach((d) => d.setScenario(scenario)),
     pauseScenario: (options) => targets(options).forEach((d) => d.pause()),
     playScenario: (options) => targets(options).forEach((d) => d.play()),

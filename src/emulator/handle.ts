@@ -8,6 +8,7 @@ import type { DeviceHandle } from '../device/device';
 export type {
   ControlledEmulator,
   DeviceAccess,
+  DeviceFault,
   DeviceRef,
   EmulatorSession,
   OnDevice,

@@ -7,6 +7,7 @@
 import type { Clock } from '../base/clock';
 import { EmulatorError } from '../base/errors';
 import type { NotificationMessage } from './content-filter';
+import type { EventFaults } from './event-faults';
 
 /** How notifications are timestamped: device UTC clock, no timestamp, or local time. */
 export type TimestampMode = { mode: 'utc' } | { mode: 'none' } | { mode: 'local'; offsetMinutes: number };
@@ -62,10 +63,14 @@ export class EventBus {
   private readonly listeners = new Set<EventListener>();
   private readonly states = new Map<string, DeviceEvent>();
   private published = 0;
+  /** The last timestamp given, for a clock fault that runs backwards. */
+  private lastStamp: number | undefined;
 
   constructor(
     private readonly clock: Clock,
     private readonly timestamps: TimestampMode = { mode: 'utc' },
+    /** Fault switches in force (stuck states, a wrong clock); none by default. */
+    private readonly faults: EventFaults = {},
   ) {}
 
   /**
@@ -85,6 +90,8 @@ export class EventBus {
       if (value === undefined) continue;
       clean[part] = checkStringMap(part, value);
     }
+    const stateful = options.stateful === true;
+    const key = stateful ? stateKey(topic, clean) : undefined;
     const timestamp =
       options.timestamp === undefined ? this.stamp() : options.timestamp === null ? undefined : options.timestamp;
     const notification: Record<string, unknown> = { topic };
@@ -95,10 +102,16 @@ export class EventBus {
       topic,
       Object.freeze(clean),
       timestamp,
-      options.stateful === true,
+      stateful,
       Buffer.from(json, 'utf8'),
     );
-    if (event.stateful) this.states.set(stateKey(topic, clean), event);
+    if (key !== undefined) {
+      // A stuck state delivers its first change, then swallows the rest: nobody hears them.
+      const stuck = this.faults.stuckStates;
+      if (stuck?.has(key)) return event;
+      stuck?.add(key);
+      this.states.set(key, event);
+    }
     this.published++;
     for (const listener of this.listeners) listener(event);
     return event;
@@ -126,14 +139,24 @@ export class EventBus {
   }
 
   private stamp(): number | undefined {
+    const fault = this.faults.clock;
+    if (fault?.missing) return undefined;
+    let stamp: number;
     switch (this.timestamps.mode) {
       case 'none':
         return undefined;
       case 'local':
-        return this.clock.now() + this.timestamps.offsetMinutes * 60_000;
+        stamp = this.clock.now() + this.timestamps.offsetMinutes * 60_000;
+        break;
       default:
-        return this.clock.now();
+        stamp = this.clock.now();
     }
+    if (fault) {
+      stamp += fault.skewMs;
+      if (fault.backwardsStepMs > 0 && this.lastStamp !== undefined) stamp = this.lastStamp - fault.backwardsStepMs;
+    }
+    this.lastStamp = stamp;
+    return stamp;
   }
 }
 

@@ -16,6 +16,7 @@ import {
   filterMatches,
 } from './configure';
 import type { DeviceEvent, EventBus } from './event-bus';
+import type { EventFaults } from './event-faults';
 
 /** OPEN: connected, no filters yet; CONFIGURED: receiving events; CLOSED: gone. */
 export type SessionState = 'OPEN' | 'CONFIGURED' | 'CLOSED';
@@ -60,6 +61,8 @@ export interface SessionSettings {
   log: Logger;
   /** Where configures and notifications are journaled; none when undefined (no record is even made). */
   journal: JournalWriter | undefined;
+  /** Fault switches in force (a stall, no current states); none when undefined. */
+  faults?: EventFaults;
 }
 
 /** A tick's frames are written together up to this many bytes, then flushed. */
@@ -124,7 +127,7 @@ export class EventSession {
 
   /** Sends `event` once per matching filter; does nothing before a successful configure. */
   deliver(event: DeviceEvent): void {
-    if (this.state !== 'CONFIGURED') return;
+    if (this.state !== 'CONFIGURED' || this.settings.faults?.stall) return;
     for (const filter of this.filters) {
       if (!filterMatches(filter, event.topic, event.message)) continue;
       if (!this.send(event.payload, 'notification')) return;
@@ -140,11 +143,33 @@ export class EventSession {
     return this.filters.some((f) => !f.topic || f.topic.matches(topic));
   }
 
+  /** False once the session is closed or closing. */
+  get open(): boolean {
+    return this.state !== 'CLOSED';
+  }
+
   /** Closes the session with a WebSocket close code and reason. */
   close(code: number, reason: string): void {
     if (this.state === 'CLOSED') return;
     this.state = 'CLOSED';
     this.ws.close(code, reason);
+  }
+
+  /**
+   * Stops (or starts again) reading from the client: a hung device that answers no ping and
+   * no configure. What the client sends waits in the kernel's buffers.
+   */
+  hold(holding: boolean): void {
+    if (holding) this.socket.pause();
+    else this.socket.resume();
+  }
+
+  /** Drops the connection with a TCP reset: no close frame, no FIN (a device losing power or its network). */
+  reset(): void {
+    this.state = 'CLOSED';
+    const socket = this.socket as Duplex & { resetAndDestroy?: () => void };
+    if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+    else socket.destroy();
   }
 
   /** Ends the connection at once, without a close handshake. */
@@ -192,7 +217,9 @@ export class EventSession {
     }
     const parsed = parseRpcRequest(data, EVENT_STREAM_API);
     if (!parsed.ok) return this.answer(parsed.error.response);
-    const compiled = compileConfigure(parsed.value, rules);
+    const compiled = compileConfigure(parsed.value, rules, (message, fields) =>
+      log.debug({ session: this.id, ...fields }, message),
+    );
     this.settings.journal?.({
       kind: 'configure',
       session: this.id,
@@ -204,7 +231,7 @@ export class EventSession {
     this.state = 'CONFIGURED';
     log.info({ session: this.id, filters: this.info().filters }, 'events configured');
     this.answer(rpcSuccess(parsed.value, {}));
-    for (const state of bus.currentStates()) this.deliver(state);
+    if (!this.settings.faults?.noInitialStates) for (const state of bus.currentStates()) this.deliver(state);
     this.observer.configured(this);
   }
 

@@ -15,6 +15,7 @@ import { type Logger, redactUrl } from '../base/log';
 import { closeFrameProblem } from '../protocol/websocket-close';
 import type { ConfigureRules } from './configure';
 import type { EventBus } from './event-bus';
+import type { EventFaults } from './event-faults';
 import { EventSession, type SessionIdentity, type SessionInfo, type SessionObserver } from './event-session';
 
 /** What {@link StreamServer.watch} listeners hear: sessions coming, configuring, going. */
@@ -48,6 +49,8 @@ export interface StreamServerOptions {
   log: Logger;
   /** Where sessions, configures, notifications and refused handshakes are journaled; none when undefined. */
   journal: JournalWriter | undefined;
+  /** Fault switches in force (a stall, a slot limit, no WebSocket); none when undefined. */
+  faults?: EventFaults;
 }
 
 const WS_KEY = /^[+/0-9A-Za-z]{22}==$/;
@@ -118,6 +121,8 @@ export class StreamServer {
     const onHandshakeError = (err: Error): void => log.debug({ reason: err.message }, 'socket error during handshake');
     socket.on('error', onHandshakeError);
     const url = parseTarget(req.url);
+    if (this.options.faults?.noWebSocket)
+      return abort(socket, 404, 'Not Found (this firmware has no WebSocket event stream)', log, req);
     if (!url || url.pathname !== this.options.path)
       return abort(
         socket,
@@ -165,6 +170,14 @@ export class StreamServer {
       if (!verdict.ok) return this.unauthorized(req, socket, verdict.error, schemeOf(req, null));
       user = verdict.value.account?.name;
     }
+    const slots = this.options.faults?.slots;
+    const taken = slots && [...this.live.values()].filter((session) => session.open);
+    if (slots && taken && taken.length >= slots.max) {
+      if (slots.overflow === 'refuse')
+        return abort(socket, 503, `No free event stream slot: at most ${slots.max} sessions`, log, req);
+      // The oldest go first, as on devices where a new subscription knocks out an old one.
+      for (const session of taken.slice(0, taken.length - slots.max + 1)) session.close(slots.code, slots.reason);
+    }
     const remote = req.socket.remoteAddress;
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       // From here ws hears the socket's errors and the session logs them; the handshake's
@@ -183,6 +196,7 @@ export class StreamServer {
     const sources = [...new Set(identity.sources)];
     const session = new EventSession(id, ws, socket, { ...identity, sources }, this.options, this.observer);
     this.live.set(id, session);
+    if (this.options.faults?.stall?.pings === false) session.hold(true);
     const { user, remoteAddress: remote } = identity;
     this.options.journal?.({ kind: 'ws-open', session: id, user, remote });
     this.options.log.info(
@@ -213,6 +227,18 @@ export class StreamServer {
     if (problem) throw new EmulatorError('BAD_OPTION', problem);
     const sessions = [...this.live.values()];
     for (const session of sessions) session.close(code, reason);
+    return sessions.length;
+  }
+
+  /** Stops (or starts again) reading from every session's client: a hung device (see EventSession.hold). */
+  holdSessions(holding: boolean): void {
+    for (const session of this.live.values()) session.hold(holding);
+  }
+
+  /** Drops every session with a TCP reset, no close frame; returns how many. */
+  resetSessions(): number {
+    const sessions = [...this.live.values()];
+    for (const session of sessions) session.reset();
     return sessions.length;
   }
 

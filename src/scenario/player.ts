@@ -19,6 +19,7 @@ import { EmulatorError } from '../base/errors';
 import type { NotificationMessage } from '../events/content-filter';
 import { seededRandom } from '../base/random';
 import { realScheduler, type Scheduler } from './scheduler';
+import type { FaultName } from '../protocol/fault-catalogue';
 import type { EmitAction, Scenario, StateAction, Step } from './schema';
 
 /** What a scenario acts on: the device's event bus, flags, sessions and auth. */
@@ -35,6 +36,8 @@ export interface ScenarioTarget {
   closeSessions(code?: number, reason?: string): number;
   /** Rejects every authentication attempt for `forMs` milliseconds. */
   rejectAuth(forMs: number): void;
+  /** Turns a fault switch on (parameters already checked against the catalogue); resolves when on or over. */
+  fault(name: FaultName, params: Record<string, unknown>): Promise<unknown>;
 }
 
 /** Whether a timer belongs to the timeline (counted for `done`) or to an `on:` trigger. */
@@ -226,6 +229,22 @@ export class ScenarioPlayer {
     else if (step.disconnect) {
       const { code, reason } = step.disconnect;
       this.guard('disconnect', () => this.target.closeSessions(code ?? 1001, reason));
+    } else if (step.fault) {
+      const { name, params } = step.fault;
+      const scaled =
+        typeof params.forMs === 'number'
+          ? { ...params, forMs: Math.max(1, Math.round(params.forMs / this.speed)) }
+          : params;
+      this.guard('fault', () =>
+        this.target
+          .fault(name, scaled)
+          .catch((error: unknown) =>
+            this.log(`scenario fault failed`, {
+              fault: name,
+              error: error instanceof Error ? error.message : String(error),
+            }),
+          ),
+      );
     } else if (step['reject-auth']) {
       const forMs = step['reject-auth'].for / this.speed;
       this.guard('reject-auth', () => this.target.rejectAuth(forMs));

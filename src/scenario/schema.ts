@@ -29,12 +29,23 @@ import { TOPIC_PATH } from '../events/event-bus';
 import { DurationSchema } from '../base/duration';
 import { isCloseCode, MAX_CLOSE_REASON_BYTES } from '../protocol/websocket-close';
 import { schemaFile } from '../base/json-schema';
+import { FAULT_CATALOGUE, FAULT_NAMES, type FaultName } from '../protocol/fault-catalogue';
 import { PlanDeviceSchema, PlanRecordingSchema, PlanUserSchema } from '../bws/plan';
 
 /** Keys that say when a step runs. */
 export const TIMING_KEYS = ['at', 'after', 'every'] as const;
 /** Keys that say what a step does; a step has exactly one. */
-export const ACTION_KEYS = ['emit', 'set', 'set-flag', 'disconnect', 'reject-auth', 'pause', 'run', 'steps'] as const;
+export const ACTION_KEYS = [
+  'emit',
+  'set',
+  'set-flag',
+  'disconnect',
+  'reject-auth',
+  'fault',
+  'pause',
+  'run',
+  'steps',
+] as const;
 
 const duration = DurationSchema;
 
@@ -55,6 +66,37 @@ const flagMap = z.record(z.string().min(1), z.boolean({ error: 'a flag is true o
 const timestamp = z.union([z.literal('device'), z.literal('none'), z.number().int().nonnegative()], {
   error: "timestamp is 'device' (the device clock), 'none', or epoch milliseconds",
 });
+
+/**
+ * A device fault switch (docs/faults.md): `name`, its parameters as the control API takes
+ * them, and `for` (a duration) in place of `forMs` for a state switch.
+ */
+export const FaultStepSchema = z
+  .looseObject({
+    name: z.enum(FAULT_NAMES as [FaultName, ...FaultName[]], {
+      error: `name is one of the fault switches: ${FAULT_NAMES.join(', ')}`,
+    }),
+    for: duration.optional(),
+  })
+  .transform((value, ctx) => {
+    const { name, for: forMs, ...rest } = value;
+    const params = forMs === undefined ? rest : { ...rest, forMs };
+    const parsed = FAULT_CATALOGUE[name].params.safeParse(params);
+    if (parsed.success) {
+      const checked: Record<string, unknown> = parsed.data;
+      return { name, params: checked };
+    }
+    for (const issue of parsed.error.issues)
+      ctx.addIssue({
+        code: 'custom',
+        message: issue.message,
+        path: issue.path.map((p) => (p === 'forMs' ? 'for' : p)),
+      });
+    return z.NEVER;
+  });
+
+/** A fault step after loading: the switch and its parameters, defaults filled in (`forMs` in ms). */
+export type FaultAction = z.output<typeof FaultStepSchema>;
 
 /** One event to emit: its topic, message parts and how it is timestamped. */
 export const EmitSchema = z.strictObject({
@@ -114,6 +156,7 @@ const stepFields = {
   'set-flag': flagMap.optional(),
   disconnect: DisconnectSchema.optional(),
   'reject-auth': z.strictObject({ for: duration }).optional(),
+  fault: FaultStepSchema.optional(),
   pause: duration.optional(),
   run: z.string({ error: 'run names a group from `groups`' }).min(1).optional(),
   on: TriggerSchema.optional(),

@@ -10,7 +10,9 @@ import { ManualClock } from '../../../src/base/clock';
 import { Journal, type JournalFilter, type NotificationEntry } from '../../../src/base/journal';
 import { createLogger, type Logger } from '../../../src/base/log';
 import { type ControlOptions, controlRouter } from '../../../src/control/control-router';
-import type { ControlledEmulator } from '../../../src/control/controlled-emulator';
+import type { ControlledEmulator, DeviceFault } from '../../../src/control/controlled-emulator';
+import { EmulatorError } from '../../../src/base/errors';
+import { FAULT_NAMES, type FaultName, type FaultParamsInput } from '../../../src/protocol/fault-catalogue';
 import type { FlagState } from '../../../src/device/feature-flags';
 import type {
   DeviceAccess,
@@ -102,6 +104,24 @@ export class FakeEmulator implements EmulatorHandle {
   closeSessions(code?: number, options?: OnDevice & { reason?: string }): number {
     this.record('closeSessions', code, options);
     return 1;
+  }
+
+  fault<N extends FaultName>(name: N, params?: FaultParamsInput<N>, options?: OnDevice): Promise<DeviceFault[]> {
+    this.record('fault', name, params, options);
+    if (!FAULT_NAMES.includes(name)) return Promise.reject(new EmulatorError('BAD_FAULT', `no fault switch "${name}"`));
+    const since = this.clock.now();
+    const info = { name, params: { ...params }, since, until: undefined, device: String(options?.device) };
+    return Promise.resolve([info]);
+  }
+
+  clearFaults(name?: FaultName, options?: OnDevice): FaultName[] {
+    this.record('clearFaults', name, options);
+    return name ? [name] : [];
+  }
+
+  faults(options?: OnDevice): DeviceFault[] {
+    this.record('faults', options);
+    return [{ name: 'stall', params: { pings: true }, since: 1, until: undefined, device: String(options?.device) }];
   }
 
   waitForSession(options?: WaitOptions): Promise<EmulatorSession> {

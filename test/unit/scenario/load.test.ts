@@ -126,6 +126,26 @@ describe('loadScenario', () => {
     ]);
   });
 
+  it('loads fault steps with their defaults, for as forMs, and reports bad ones at the value', () => {
+    const good = loadScenario(lines('timeline:', '  - fault: { name: slots, max: 2, for: 3s }'), 'demo.yaml');
+    expect(good.ok && good.value.timeline?.[0].fault).toEqual({
+      name: 'slots',
+      params: { max: 2, overflow: 'evict', code: 1008, reason: 'event subscription slots exhausted', forMs: 3000 },
+    });
+    const errors = errorsOf(
+      lines(
+        'timeline:',
+        '  - fault: { name: nope }',
+        '  - fault: { name: stall, pings: maybe }',
+        '  - fault: { name: drop, shout: 1 }',
+      ),
+    );
+    expect(errors).toHaveLength(3);
+    expect(errors[0]).toMatch(/^\w+ demo\.yaml:2:\d+: name is one of the fault switches: stall, drop/);
+    expect(errors[1]).toMatch(/demo\.yaml:3:\d+: .*boolean/);
+    expect(errors[2]).toMatch(/demo\.yaml:4:\d+: .*shout/);
+  });
+
   it('reports an unknown named group at the run value, from the timeline, groups and inline steps', () => {
     expect(
       errorsOf(lines('groups:', '  a:', '    - run: b', 'timeline:', '  - run: a', '  - steps:', '      - run: c')),
@@ -156,7 +176,7 @@ describe('loadScenario', () => {
         ),
       ),
     ).toEqual([
-      'INVALID_VALUE demo.yaml:2:5: a step needs one action: emit, set, set-flag, disconnect, reject-auth, pause, run, steps',
+      'INVALID_VALUE demo.yaml:2:5: a step needs one action: emit, set, set-flag, disconnect, reject-auth, fault, pause, run, steps',
       'INVALID_VALUE demo.yaml:4:5: a step has one action, but this one has both pause and run; put them in separate steps',
       'INVALID_VALUE demo.yaml:5:18: on: triggers belong in the top-level timeline, not in groups or steps',
     ]);

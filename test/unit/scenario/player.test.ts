@@ -41,6 +41,10 @@ function fakeTarget(scheduler: ManualScheduler): ScenarioTarget & { calls: Call[
       calls.push({ t: scheduler.now(), kind: 'flags', value: values });
       return Promise.resolve();
     },
+    fault(name, params) {
+      calls.push({ t: scheduler.now(), kind: 'fault', value: [name, params] });
+      return name === 'reboot' ? Promise.reject(new Error('busy')) : Promise.resolve();
+    },
     closeSessions(code, reason) {
       calls.push({ t: scheduler.now(), kind: 'close', value: [code, reason] });
       return 1;
@@ -280,6 +284,26 @@ describe('ScenarioPlayer', () => {
       { t: 1000 + 1400, kind: 'reject', value: 5000 },
       { t: 1000 + 2800, kind: 'reject', value: 5000 },
     ]);
+  });
+
+  it('turns fault switches on with their parameters, for scaled by speed, and logs a failed one', async () => {
+    const logged: string[] = [];
+    const { scheduler, target, player } = setup(
+      scenarioOf(
+        'timeline:',
+        '  - { at: 1s, fault: { name: stall, pings: false, for: 10s } }',
+        '  - { at: 2s, fault: { name: reboot, downMs: 50 } }',
+      ),
+      { speed: 2, log: (msg, fields) => logged.push(`${msg} ${JSON.stringify(fields)}`) },
+    );
+    player.start();
+    scheduler.advance(5_000);
+    await Promise.resolve();
+    expect(target.calls.filter((c) => c.kind === 'fault')).toEqual([
+      { t: 1500, kind: 'fault', value: ['stall', { pings: false, forMs: 5000 }] },
+      { t: 2000, kind: 'fault', value: ['reboot', { downMs: 50, refuseLoginsMs: 0 }] },
+    ]);
+    expect(logged.join('\n')).toContain('scenario fault failed {"fault":"reboot","error":"busy"}');
   });
 
   it('runs set, set-flag and disconnect actions', () => {

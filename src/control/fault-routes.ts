@@ -1,0 +1,91 @@
+/** The routes of the device fault switches: which exist, which are on, switch one on, switch off. */
+import { z } from 'zod';
+import { FAULT_CATALOGUE, FAULT_NAMES, type FaultName } from '../protocol/fault-catalogue';
+import { defineRoute } from './route';
+
+const FaultNameSchema = z.enum(FAULT_NAMES as [FaultName, ...FaultName[]]);
+
+/** `{ name, ...parameters }`: one body shape per switch, told apart by `name`. */
+const FaultBodySchema = z.discriminatedUnion(
+  'name',
+  FAULT_NAMES.map((name) =>
+    (FAULT_CATALOGUE[name].params as z.ZodObject).extend({ name: z.literal(name) }).meta({ title: name }),
+  ) as unknown as [z.ZodObject, ...z.ZodObject[]],
+);
+
+const ActiveFaultSchema = z.object({
+  name: FaultNameSchema,
+  device: z.string(),
+  params: z.record(z.string(), z.unknown()),
+  since: z.number().meta({ description: 'epoch ms it was switched on' }),
+  until: z
+    .number()
+    .nullable()
+    .meta({ description: 'epoch ms it switches off (an action: when it ended); null: until cleared' }),
+});
+
+const FaultsSchema = z.object({ faults: z.array(ActiveFaultSchema) });
+
+const SwitchesSchema = z.object({
+  switches: z.array(
+    z.object({
+      name: FaultNameSchema,
+      kind: z.enum(['state', 'action']),
+      does: z.string(),
+      exposes: z.string(),
+      source: z.string(),
+    }),
+  ),
+});
+
+/** The routes of this file. */
+export const FAULT_ROUTES = [
+  defineRoute({
+    method: 'get',
+    path: '/faults/switches',
+    summary: 'Every fault switch: what the device does, the client bug it exposes, its source',
+    perDevice: false,
+    whenReady: false,
+    response: SwitchesSchema,
+    handler: () => ({
+      switches: FAULT_NAMES.map((name) => {
+        const { kind, does, exposes, source } = FAULT_CATALOGUE[name];
+        return { name, kind, does, exposes, source };
+      }),
+    }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/faults',
+    summary: 'The fault switches that are on',
+    response: FaultsSchema,
+    handler: ({ emulator, device }) => ({
+      faults: emulator.faults({ device }).map((f) => ({ ...f, until: f.until ?? null })),
+    }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/faults',
+    summary: 'Switch a fault on',
+    description:
+      'A state switch stays on until cleared (or for `forMs`); an action (drop, reboot, flap, storm) happens ' +
+      'at once and this answers when it is over (a reboot: when the device listens again). ' +
+      'The body is the switch name and its parameters; see GET /faults/switches and docs/faults.md.',
+    body: FaultBodySchema,
+    response: FaultsSchema,
+    refusals: { 400: 'BAD_FAULT: unknown switch, bad parameters, or the action is already under way' },
+    handler: async ({ emulator, device, body }) => {
+      const { name, ...params } = body as { name: FaultName } & Record<string, unknown>;
+      const faults = await emulator.fault(name, params, { device });
+      return { faults: faults.map((f) => ({ ...f, until: f.until ?? null })) };
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/faults',
+    summary: 'Switch faults off: the one named, or every one',
+    query: z.strictObject({ name: FaultNameSchema.optional() }),
+    response: z.object({ cleared: z.array(FaultNameSchema) }),
+    handler: ({ emulator, device, query }) => ({ cleared: emulator.clearFaults(query.name, { device }) }),
+  }),
+];

@@ -1,0 +1,134 @@
+/**
+ * The fault switches of one device: turns them on (validating their parameters against the
+ * catalogue), off by hand or after `forMs`, lists those on, and cancels everything pending
+ * when the device closes. Made on a device's first fault, so a healthy fleet pays nothing.
+ */
+import { EmulatorError } from '../../base/errors';
+import {
+  type ActiveFault,
+  FAULT_CATALOGUE,
+  FAULT_NAMES,
+  type FaultName,
+  type FaultParamsInput,
+} from '../../protocol/fault-catalogue';
+import { FAULT_SWITCHES } from './fault-switches';
+import type { FaultTarget } from './fault-target';
+
+/** A state switch that is on. */
+interface OnSwitch {
+  info: ActiveFault;
+  off: () => void;
+  cancelTimer: (() => void) | undefined;
+}
+
+/** The switches of one device. */
+export class DeviceFaults {
+  private readonly on = new Map<FaultName, OnSwitch>();
+  /** Actions under way (a reboot, a storm): one of each at a time. */
+  private readonly running = new Set<FaultName>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Waits to end (false) when the device closes. */
+  private readonly waits = new Set<(done: boolean) => void>();
+  private closed = false;
+  private readonly target: FaultTarget;
+
+  constructor(target: Omit<FaultTarget, 'wait'>) {
+    this.target = { ...target, wait: (ms) => this.wait(ms) };
+  }
+
+  /**
+   * Turns switch `name` on with `params` (defaults filled in); a state switch already on is
+   * switched again with the new parameters. Resolves when a state switch is on, or when an
+   * action is over. Throws `BAD_FAULT` for an unknown switch, bad parameters, or an action
+   * already under way.
+   */
+  async set<N extends FaultName>(name: N, params?: FaultParamsInput<N>): Promise<ActiveFault> {
+    if (this.closed) throw new EmulatorError('CLOSED', 'the device is closed');
+    const entry = (FAULT_CATALOGUE as Record<string, (typeof FAULT_CATALOGUE)[FaultName] | undefined>)[name];
+    if (!entry) throw new EmulatorError('BAD_FAULT', `no fault switch "${name}"; switches: ${FAULT_NAMES.join(', ')}`);
+    const parsed = entry.params.safeParse(params ?? {});
+    if (!parsed.success)
+      throw new EmulatorError('BAD_FAULT', `fault ${name}: ${parsed.error.issues.map(describeIssue).join('; ')}`);
+    const values = parsed.data as Record<string, unknown>;
+    const since = this.target.clock.now();
+    if (entry.kind === 'action') {
+      if (this.running.has(name)) throw new EmulatorError('BAD_FAULT', `fault ${name} is already under way`);
+      this.running.add(name);
+      this.target.log.info({ fault: name, params: values }, 'fault switch');
+      try {
+        await (FAULT_SWITCHES[name] as (t: FaultTarget, p: unknown) => Promise<void>)(this.target, values);
+      } finally {
+        this.running.delete(name);
+      }
+      return { name, params: values, since, until: this.target.clock.now() };
+    }
+    this.clear(name);
+    const off = await (FAULT_SWITCHES[name] as (t: FaultTarget, p: unknown) => Promise<() => void> | (() => void))(
+      this.target,
+      values,
+    );
+    const forMs = typeof values.forMs === 'number' ? values.forMs : undefined;
+    const info: ActiveFault = { name, params: values, since, until: forMs === undefined ? undefined : since + forMs };
+    const cancelTimer = forMs === undefined ? undefined : this.later(forMs, () => this.clear(name));
+    this.on.set(name, { info, off, cancelTimer });
+    this.target.log.info({ fault: name, params: values }, 'fault switch on');
+    return info;
+  }
+
+  /** Switches `name` off (every switch when undefined); returns the names switched off. */
+  clear(name?: FaultName): FaultName[] {
+    const names = name === undefined ? [...this.on.keys()] : this.on.has(name) ? [name] : [];
+    for (const n of names) {
+      const on = this.on.get(n) as OnSwitch;
+      this.on.delete(n);
+      on.cancelTimer?.();
+      on.off();
+      this.target.log.info({ fault: n }, 'fault switch off');
+    }
+    return names;
+  }
+
+  /** The state switches that are on, in the order they were switched on. */
+  list(): ActiveFault[] {
+    return [...this.on.values()].map((on) => on.info);
+  }
+
+  /** Switches everything off and cancels what is pending (a reboot's wait, a storm's ticks). */
+  close(): void {
+    this.clear();
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    for (const end of this.waits) end(false);
+    this.waits.clear();
+  }
+
+  private wait(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      if (this.closed) return resolve(false);
+      const end = (done: boolean): void => {
+        this.waits.delete(end);
+        resolve(done);
+      };
+      this.waits.add(end);
+      this.later(ms, () => end(true));
+    });
+  }
+
+  private later(ms: number, run: () => void): () => void {
+    if (this.closed) return () => undefined;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      run();
+    }, ms);
+    this.timers.add(timer);
+    return () => {
+      clearTimeout(timer);
+      this.timers.delete(timer);
+    };
+  }
+}
+
+function describeIssue(issue: { path: PropertyKey[]; message: string }): string {
+  return issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message;
+}

@@ -1,0 +1,116 @@
+/**
+ * What each fault switch does to a device. A `state` switch returns the function that
+ * switches it off again; an `action` resolves when it is over (a reboot when the device is
+ * back, a storm when it has blown). The catalogue (../../protocol/fault-catalogue) says
+ * what each one is for.
+ */
+import { EmulatorError } from '../../base/errors';
+import type { FaultName, FaultParams } from '../../protocol/fault-catalogue';
+import type { FaultTarget } from './fault-target';
+
+/** A state switch: on now, off with the returned function. */
+type StateSwitch<N extends FaultName> = (
+  target: FaultTarget,
+  params: FaultParams<N>,
+) => Promise<() => void> | (() => void);
+/** An action: resolves once done. */
+type ActionSwitch<N extends FaultName> = (target: FaultTarget, params: FaultParams<N>) => Promise<void>;
+
+/** Every switch's implementation; the compiler insists on one per catalogue entry. */
+export const FAULT_SWITCHES: {
+  stall: StateSwitch<'stall'>;
+  drop: ActionSwitch<'drop'>;
+  reboot: ActionSwitch<'reboot'>;
+  digest: StateSwitch<'digest'>;
+  slots: StateSwitch<'slots'>;
+  'stuck-states': StateSwitch<'stuck-states'>;
+  'no-initial-states': StateSwitch<'no-initial-states'>;
+  flap: ActionSwitch<'flap'>;
+  storm: ActionSwitch<'storm'>;
+  clock: StateSwitch<'clock'>;
+  'no-websocket': StateSwitch<'no-websocket'>;
+  cgi: StateSwitch<'cgi'>;
+  'tls-host': StateSwitch<'tls-host'>;
+} = {
+  stall: (target, { pings }) => {
+    target.events.stall = { pings };
+    if (!pings) target.stream.holdSessions(true);
+    return () => {
+      target.events.stall = undefined;
+      if (!pings) target.stream.holdSessions(false);
+    };
+  },
+  drop: async (target, { mode, code, reason }) => {
+    if (mode === 'reset') target.stream.resetSessions();
+    else target.stream.closeSessions(code, reason);
+    await Promise.resolve();
+  },
+  reboot: async (target, { downMs, refuseLoginsMs }) => {
+    target.log.info({ downMs }, 'rebooting: port closed');
+    await target.listening.suspend((socket) => target.spares(socket));
+    target.authenticator.renewNonceSecret();
+    target.tokens.revokeAll();
+    target.restartStates();
+    if (!(await target.wait(downMs))) return;
+    await target.listening.resume();
+    if (refuseLoginsMs > 0) target.authenticator.rejectFor(refuseLoginsMs);
+    target.log.info('rebooted: listening again');
+  },
+  digest: (target, { nonceLifetimeMs, stale, nonceOnce }) => {
+    target.authenticator.tuneDigest({ nonceLifetimeMs, stale, nonceOnce });
+    return () => target.authenticator.tuneDigest(undefined);
+  },
+  slots: (target, { max, overflow, code, reason }) => {
+    target.events.slots = { max, overflow, code, reason };
+    return () => (target.events.slots = undefined);
+  },
+  'stuck-states': (target) => {
+    target.events.stuckStates = new Set();
+    return () => (target.events.stuckStates = undefined);
+  },
+  'no-initial-states': (target) => {
+    target.events.noInitialStates = true;
+    return () => (target.events.noInitialStates = undefined);
+  },
+  flap: async (target, { topic, source, item, times, withinMs }) => {
+    const start = target.clock.now();
+    const step = times > 1 ? withinMs / (times - 1) : 0;
+    // Published in one go with their timestamps spread over the span: what the client
+    // receives is one burst of edges, as from a bouncing contact.
+    for (let i = 0; i < times; i++) {
+      const data = { [item]: i % 2 === 0 ? '1' : '0' };
+      target.bus.publish(topic, { source, data }, { stateful: true, timestamp: start + Math.round(i * step) });
+    }
+    await Promise.resolve();
+  },
+  storm: async (target, { topic, ratePerSecond, forMs }) => {
+    const tickMs = 10;
+    const perTick = ratePerSecond / (1000 / tickMs);
+    let owed = 0;
+    let sent = 0;
+    const started = target.clock.now();
+    do {
+      owed += perTick;
+      for (; owed >= 1; owed--) target.bus.publish(topic, { data: { seq: String(sent++) } });
+    } while (target.clock.now() - started < forMs && (await target.wait(tickMs)));
+    target.log.info({ topic, sent }, 'event storm over');
+  },
+  clock: (target, { skewMs, missing, backwardsStepMs }) => {
+    target.events.clock = { skewMs, missing, backwardsStepMs };
+    return () => (target.events.clock = undefined);
+  },
+  'no-websocket': (target) => {
+    target.events.noWebSocket = true;
+    return () => (target.events.noWebSocket = undefined);
+  },
+  cgi: (target, { delayMs, status }) => {
+    target.http.cgi = { delayMs, status };
+    return () => (target.http.cgi = undefined);
+  },
+  'tls-host': async (target, { hostname }) => {
+    const certificateFor = target.certificateFor;
+    if (!certificateFor) throw new EmulatorError('BAD_FAULT', 'tls-host needs an HTTPS device (start it with --tls)');
+    await certificateFor(hostname);
+    return () => void certificateFor(undefined);
+  },
+};

@@ -1,0 +1,37 @@
+/** What a device's fault switches act on: the device's parts, and the fault fields they read. */
+import type { Authenticator } from '../../auth/authenticator';
+import type { SessionTokens } from '../../auth/session-tokens';
+import type { Clock } from '../../base/clock';
+import type { ListeningServer } from '../../base/listening-server';
+import type { Logger } from '../../base/log';
+import type { EventBus } from '../../events/event-bus';
+import type { EventFaults } from '../../events/event-faults';
+import type { StreamServer } from '../../events/stream-server';
+
+/** How the device's CGIs misbehave (read by the device's HTTP app). */
+export interface HttpFaults {
+  cgi?: { delayMs: number; status: 503 | undefined };
+}
+
+/** The device as its switches see it. */
+export interface FaultTarget {
+  readonly serial: string;
+  readonly events: EventFaults;
+  readonly http: HttpFaults;
+  readonly stream: StreamServer;
+  readonly bus: EventBus;
+  readonly authenticator: Authenticator;
+  readonly tokens: SessionTokens;
+  readonly listening: ListeningServer;
+  /** Connections a reboot keeps: the control API's (the test asking for the reboot hears the answer). */
+  spares(socket: object): boolean;
+  /** Forgets the states and publishes the initial ones again. */
+  restartStates(): void;
+  /** Serves a self-signed certificate for `hostname`, or with undefined the device's own; undefined without TLS. */
+  readonly certificateFor: ((hostname: string | undefined) => Promise<void>) | undefined;
+  readonly log: Logger;
+  /** The device's clock (timestamps of a flap). */
+  readonly clock: Clock;
+  /** Resolves true after `ms`, or false as soon as the device closes. */
+  wait(ms: number): Promise<boolean>;
+}
