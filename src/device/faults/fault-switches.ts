@@ -50,7 +50,19 @@ export const FAULT_SWITCHES: {
     await target.listening.suspend((socket) => target.spares(socket));
     target.authenticator.renewNonceSecret();
     target.tokens.revokeAll();
-    target.restartStates();
+    // The initial states are a fresh boot's, not changes: with stuck-states on they would be
+    // swallowed (a state stuck before the reboot would vanish) or stick themselves. The
+    // switch stays on, its stuck states forgotten with the rest.
+    const stuck = target.events.stuckStates;
+    target.events.stuckStates = undefined;
+    try {
+      target.restartStates();
+    } finally {
+      if (stuck) {
+        stuck.clear();
+        target.events.stuckStates = stuck;
+      }
+    }
     if (!(await target.wait(downMs))) return;
     await target.listening.resume();
     if (refuseLoginsMs > 0) target.authenticator.rejectFor(refuseLoginsMs);
@@ -61,7 +73,7 @@ export const FAULT_SWITCHES: {
     return () => target.authenticator.tuneDigest(undefined);
   },
   slots: (target, { max, overflow, code, reason }) => {
-    target.events.slots = { max, overflow, code, reason };
+    target.events.slots = { max: max + 1, overflow, code, reason };
     return () => (target.events.slots = undefined);
   },
   'stuck-states': (target) => {
@@ -84,15 +96,18 @@ export const FAULT_SWITCHES: {
     await Promise.resolve();
   },
   storm: async (target, { topic, ratePerSecond, forMs }) => {
+    // Paced by a counted number of timer ticks, not timed against the device clock: a device
+    // on a ManualClock would storm until closed, and late timers would change the count.
+    // It is exact: ratePerSecond * forMs / 1000 events (rounded), spread evenly over the ticks.
     const tickMs = 10;
-    const perTick = ratePerSecond / (1000 / tickMs);
-    let owed = 0;
+    const ticks = Math.max(1, Math.ceil(forMs / tickMs));
+    const total = Math.round((ratePerSecond * forMs) / 1000);
     let sent = 0;
-    const started = target.clock.now();
-    do {
-      owed += perTick;
-      for (; owed >= 1; owed--) target.bus.publish(topic, { data: { seq: String(sent++) } });
-    } while (target.clock.now() - started < forMs && (await target.wait(tickMs)));
+    for (let tick = 1; tick <= ticks; tick++) {
+      const due = tick === ticks ? total : Math.floor((total * tick) / ticks);
+      while (sent < due) target.bus.publish(topic, { data: { seq: String(sent++) } });
+      if (tick < ticks && !(await target.wait(tickMs))) break;
+    }
     target.log.info({ topic, sent }, 'event storm over');
   },
   clock: (target, { skewMs, missing, backwardsStepMs }) => {
