@@ -1,5 +1,5 @@
 /** Express glue for the {@link Authenticator}: 401 with challenges, or the account in `res.locals`. */
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { type Logger, redactUrl } from '../base/log';
 import type { AuthLocals } from '../base/request-log';
 import type { Account } from './accounts';
@@ -21,22 +21,24 @@ export interface AuthRefusal {
 }
 
 /**
- * Lets the request through with valid credentials (the account and scheme in
- * `res.locals`); answers 401 with challenges otherwise, and tells `onRefused`.
+ * Checks a request's credentials: true with the account and scheme put in `res.locals`;
+ * false once it has answered 401 with challenges (and told the refusal).
  */
-export function requireAuth(
+export type AuthGate = (req: Request, res: Response) => boolean;
+
+/** The {@link AuthGate} of `authenticator`; `onRefused` hears each refusal (a journal). */
+export function authGate(
   authenticator: Authenticator,
   log: Logger,
   onRefused?: (refusal: AuthRefusal) => void,
-): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
+): AuthGate {
+  return (req, res) => {
     const verdict = authenticator.verify(req);
     if (verdict.ok) {
       const locals = res.locals as DeviceAuthLocals;
       locals.account = verdict.value.account;
       locals.scheme = verdict.value.scheme;
-      next();
-      return;
+      return true;
     }
     const { code, message, stale } = verdict.error;
     // A missing header is the normal first leg of digest; only real failures are worth a warning.
@@ -48,5 +50,6 @@ export function requireAuth(
     const answer = authenticator.unauthorized(req, stale);
     // Raw writeHead: exactly the headers real devices send (no charset, no ETag).
     res.writeHead(answer.status, answer.headers).end(answer.body);
+    return false;
   };
 }

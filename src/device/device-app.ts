@@ -5,7 +5,7 @@
 import type { RequestListener } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Authenticator } from '../auth/authenticator';
-import { requireAuth } from '../auth/middleware';
+import { authGate } from '../auth/middleware';
 import type { JournalAuth, JournalWriter } from '../base/journal';
 import { redactUrl } from '../base/log';
 import { controlSockets, type DeviceContext, deviceOf, setDevice } from './device-context';
@@ -17,7 +17,7 @@ import { BASIC_DEVICE_INFO_API, basicDeviceInfoCgi } from './basicdeviceinfo-cgi
 import { FEATURE_FLAG_API, featureFlagCgi } from './featureflag-cgi';
 import { PARAM_CGI_API, paramCgi } from './param-cgi';
 import { requestLog } from '../base/request-log';
-import { allowMethods, deferAuth } from './rpc-endpoint';
+import { allowMethods } from './rpc-endpoint';
 import { wssessionCgi } from './wssession-cgi';
 
 /** Where the emulator's control API is served on every device port. */
@@ -46,39 +46,27 @@ export interface DeviceParts extends DeviceContext {
   http: HttpFaults;
 }
 
-/** A device as the shared app sees it: its parts and its own two middlewares. */
+/** A device as the shared app sees it: its parts and its request log. */
 interface DeviceRoutes extends DeviceParts {
   /** Request log and journal. */
   logRequest: RequestHandler;
-  /** The device's authentication (401 with its challenges, or the account in `res.locals`). */
-  auth: RequestHandler;
 }
 
 const routesOf = (res: Response): DeviceRoutes => deviceOf<DeviceRoutes>(res);
 
 /** The device's authentication, for the shared routes. */
-const auth: RequestHandler = (req, res, next) => routesOf(res).auth(req, res, next);
-
-/** Discovery with or without the device's authentication, as its options say. */
-const discoveryAuth: RequestHandler = (req, res, next) => {
-  const routes = routesOf(res);
-  if (routes.options.discoveryAuth === 'anonymous') next();
-  else routes.auth(req, res, next);
+const auth: RequestHandler = (req, res, next) => {
+  if (routesOf(res).authenticate(req, res)) next();
 };
 
 /**
- * Device info: with `discoveryAuth: 'anonymous'` the endpoint runs the device's
- * authentication itself once it knows the method (getAllUnrestrictedProperties goes
- * without); with `required` every request is authenticated first, like the other CGIs.
+ * Discovery and device info: with `discoveryAuth: 'required'` authenticated first, like the
+ * other CGIs; with `anonymous` apidiscovery.cgi goes without, and basicdeviceinfo.cgi
+ * authenticates by method once it has read the body (see rpcEndpoint's `anonymousMethods`).
  */
-const deviceInfoAuth: RequestHandler = (req, res, next) => {
-  const routes = routesOf(res);
-  if (routes.options.discoveryAuth === 'required') {
-    routes.auth(req, res, next);
-    return;
-  }
-  deferAuth(res, routes.auth);
-  next();
+const discoveryAuth: RequestHandler = (req, res, next) => {
+  if (routesOf(res).options.discoveryAuth === 'anonymous') next();
+  else auth(req, res, next);
 };
 
 const discoveryCgi = apiDiscoveryCgi(SERVED_APIS);
@@ -97,7 +85,7 @@ function dispatcherFor(cgiPrefix: string, wsPrefix: string): RequestHandler {
     [paths.featureFlags, [allowMethods(['POST']), auth, featureFlagCgi]],
     [paths.sessionToken, [allowMethods(['GET', 'POST']), auth, wssessionCgi]],
     [paths.apiDiscovery, [allowMethods(['POST']), discoveryAuth, discoveryCgi]],
-    [paths.basicDeviceInfo, [allowMethods(['POST']), deviceInfoAuth, basicDeviceInfoCgi]],
+    [paths.basicDeviceInfo, [allowMethods(['POST']), discoveryAuth, basicDeviceInfoCgi]],
     [paths.param, [allowMethods(['GET', 'POST']), auth, paramCgi]],
   ]);
   dispatchers.set(key, dispatch);
@@ -157,7 +145,7 @@ function deviceApp(): express.Express {
 }
 
 /** The request listener of one device: the shared app, with this device in each request. */
-export function buildDeviceApp(parts: DeviceParts): RequestListener {
+export function buildDeviceApp(parts: Omit<DeviceParts, 'authenticate'>): RequestListener {
   const { authenticator, log, journal } = parts;
   const logRequest = requestLog(
     log,
@@ -173,7 +161,7 @@ export function buildDeviceApp(parts: DeviceParts): RequestListener {
   const routes: DeviceRoutes = {
     ...parts,
     logRequest,
-    auth: requireAuth(authenticator, log, journal && ((refusal) => journal({ kind: 'auth-refused', ...refusal }))),
+    authenticate: authGate(authenticator, log, journal && ((refusal) => journal({ kind: 'auth-refused', ...refusal }))),
   };
   const app = deviceApp();
   return (req, res) => {

@@ -5,6 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
+import type { AuthGate } from '../auth/middleware';
 import type { SessionTokens } from '../auth/session-tokens';
 import type { Logger } from '../base/log';
 import type { ResolvedDeviceOptions } from './device-options';
@@ -17,6 +18,8 @@ export interface DeviceContext {
   readonly flags: FeatureFlags;
   /** The device's logger (with its serial). */
   readonly log: Logger;
+  /** The device's authentication: true with the account in `res.locals`, false once it has answered 401. */
+  readonly authenticate: AuthGate;
 }
 
 const DEVICE = Symbol('device');

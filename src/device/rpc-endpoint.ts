@@ -5,7 +5,7 @@
  * with JSON for success and for RPC errors alike, like real devices; only HTTP-level
  * problems are non-200.
  */
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { type Account, type Role, hasRole } from '../auth/accounts';
 import type { DeviceAuthLocals } from '../auth/middleware';
 import { redactUrl } from '../base/log';
@@ -60,28 +60,16 @@ export interface RpcEndpointOptions {
   /** Methods any authenticated user may call (e.g. `getSupportedVersions`). */
   openMethods?: readonly string[];
   /**
-   * Methods answered without credentials when the route deferred its authentication to the
-   * endpoint ({@link deferAuth}); every other request, envelope errors included, must pass it.
+   * Methods answered without credentials when the route let the request in unauthenticated
+   * (basicdeviceinfo.cgi with `discoveryAuth: 'anonymous'`): every other request, envelope
+   * errors included, is authenticated here once the body says its method.
    */
   anonymousMethods?: readonly string[];
 }
 
-const DEFERRED_AUTH = Symbol('deferredAuth');
-
-type DeferredAuthLocals = Record<typeof DEFERRED_AUTH, RequestHandler | undefined>;
-
 /**
- * Hands the route's authentication to the endpoint instead of running it first: whether a
- * request needs credentials depends on its method, which is in the body. The endpoint runs
- * `auth` once it has read the body, so the 401 is exactly the one `auth` answers.
- */
-export function deferAuth(res: Response, auth: RequestHandler): void {
-  (res.locals as DeferredAuthLocals)[DEFERRED_AUTH] = auth;
-}
-
-/**
- * The Express handler (mount it after the auth middleware, or after one that defers it with
- * {@link deferAuth}), one for every device: the device, its body limit and its logger come
+ * The Express handler (mount it after the auth middleware; with `anonymousMethods`, it may come
+ * unauthenticated), one for every device: the device, its body limit and its logger come
  * with each request ({@link deviceOf}).
  */
 export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
@@ -99,12 +87,14 @@ export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
       );
       res.status(200).type('application/json').send(JSON.stringify(response));
     };
-    const deferred = (res.locals as DeferredAuthLocals)[DEFERRED_AUTH];
-    /** Runs the deferred authentication unless `method` may go without; false once it has answered. */
-    const authenticated = async (method: string | undefined): Promise<boolean> => {
-      if (!deferred || (method !== undefined && options.anonymousMethods?.includes(method))) return true;
-      return passes(deferred, req, res);
-    };
+    // A route that let the request in unauthenticated leaves no scheme (auth `none` sets one).
+    const unauthenticated =
+      options.anonymousMethods !== undefined && (res.locals as DeviceAuthLocals).scheme === undefined;
+    /** Authenticates unless `method` may go without; false once a 401 has been answered. */
+    const authenticated = (method: string | undefined): boolean =>
+      !unauthenticated ||
+      (method !== undefined && options.anonymousMethods?.includes(method) === true) ||
+      device.authenticate(req, res);
     const body = await readBody(req, device.options.maxBodyBytes);
     if (!body.ok) {
       if (body.error.code === 'aborted') {
@@ -113,7 +103,7 @@ export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
       }
       // The rest of the body stays unread: whatever the answer, the connection cannot be reused.
       res.set('Connection', 'close');
-      if (!(await authenticated(undefined))) return;
+      if (!authenticated(undefined)) return;
       send({
         apiVersion: latestVersion(spec),
         error: {
@@ -124,7 +114,7 @@ export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
       return;
     }
     const parsed = parseRpcRequest(body.value, spec);
-    if (!(await authenticated(parsed.ok ? parsed.value.method : parsed.error.response.method))) return;
+    if (!authenticated(parsed.ok ? parsed.value.method : parsed.error.response.method)) return;
     if (!parsed.ok) {
       send(parsed.error.response);
       return;
@@ -153,39 +143,6 @@ export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
       }
     }
   };
-}
-
-/**
- * Runs an auth middleware inside the endpoint: true when it let the request through, false
- * when it answered (a 401). A middleware that fails passes its error on, as Express would.
- */
-function passes(auth: RequestHandler, req: Request, res: Response): Promise<boolean> {
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const settle = (passed: boolean): void => {
-      if (settled) return;
-      settled = true;
-      res.off('close', onClose);
-      resolve(passed);
-    };
-    const onClose = (): void => settle(false);
-    const next: NextFunction = (err?: unknown) => {
-      if (err === undefined || err === null || err === 'route' || err === 'router') settle(true);
-      else {
-        settled = true;
-        res.off('close', onClose);
-        reject(err instanceof Error ? err : new Error('authentication middleware failed', { cause: err }));
-      }
-    };
-    res.on('close', onClose);
-    try {
-      void Promise.resolve(auth(req, res, next)).catch(next);
-    } catch (thrown) {
-      next(thrown);
-    }
-    // A middleware that answered at once (the 401) has sent its headers and will not call next.
-    if (!settled && res.headersSent) settle(false);
-  });
 }
 
 /** Answers 405 with `Allow` for any other HTTP method. */
