@@ -73,7 +73,7 @@ export const FAULT_SWITCHES: {
     return () => target.authenticator.tuneDigest(undefined);
   },
   slots: (target, { max, overflow, code, reason }) => {
-    target.events.slots = { max: max + 1, overflow, code, reason };
+    target.events.slots = { max, overflow, code, reason };
     return () => (target.events.slots = undefined);
   },
   'stuck-states': (target) => {
