@@ -306,6 +306,7 @@ class RunningDeviceHandle implements DeviceHandle {
         : undefined;
     this.switches = new DeviceFaults({
       serial: resolved.serial,
+      namespace: resolved.namespace,
       events,
       http,
       stream,

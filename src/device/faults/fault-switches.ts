@@ -5,6 +5,8 @@
  * what each one is for.
  */
 import { EmulatorError } from '../../base/errors';
+import type { EventFaults } from '../../events/event-faults';
+import { NEUTRAL_NAMESPACE, renameTopicPrefix } from '../../events/topic-filter';
 import type { FaultName, FaultParams } from '../../protocol/fault-catalogue';
 import type { FaultTarget } from './fault-target';
 
@@ -72,18 +74,9 @@ export const FAULT_SWITCHES: {
     target.authenticator.tuneDigest({ nonceLifetimeMs, stale, nonceOnce });
     return () => target.authenticator.tuneDigest(undefined);
   },
-  slots: (target, { max, overflow, code, reason }) => {
-    target.events.slots = { max, overflow, code, reason };
-    return () => (target.events.slots = undefined);
-  },
-  'stuck-states': (target) => {
-    target.events.stuckStates = new Set();
-    return () => (target.events.stuckStates = undefined);
-  },
-  'no-initial-states': (target) => {
-    target.events.noInitialStates = true;
-    return () => (target.events.noInitialStates = undefined);
-  },
+  slots: (target, { max, overflow, code, reason }) => eventFault(target, 'slots', { max, overflow, code, reason }),
+  'stuck-states': (target) => eventFault(target, 'stuckStates', new Set()),
+  'no-initial-states': (target) => eventFault(target, 'noInitialStates', true),
   flap: async (target, { topic, source, item, times, withinMs }) => {
     const start = target.clock.now();
     const step = times > 1 ? withinMs / (times - 1) : 0;
@@ -91,7 +84,11 @@ export const FAULT_SWITCHES: {
     // receives is one burst of edges, as from a bouncing contact.
     for (let i = 0; i < times; i++) {
       const data = { [item]: i % 2 === 0 ? '1' : '0' };
-      target.bus.publish(topic, { source, data }, { stateful: true, timestamp: start + Math.round(i * step) });
+      target.bus.publish(
+        deviceTopic(target, topic),
+        { source, data },
+        { stateful: true, timestamp: start + Math.round(i * step) },
+      );
     }
     await Promise.resolve();
   },
@@ -105,19 +102,14 @@ export const FAULT_SWITCHES: {
     let sent = 0;
     for (let tick = 1; tick <= ticks; tick++) {
       const due = tick === ticks ? total : Math.floor((total * tick) / ticks);
-      while (sent < due) target.bus.publish(topic, { data: { seq: String(sent++) } });
+      while (sent < due) target.bus.publish(deviceTopic(target, topic), { data: { seq: String(sent++) } });
       if (tick < ticks && !(await target.wait(tickMs))) break;
     }
     target.log.info({ topic, sent }, 'event storm over');
   },
-  clock: (target, { skewMs, missing, backwardsStepMs }) => {
-    target.events.clock = { skewMs, missing, backwardsStepMs };
-    return () => (target.events.clock = undefined);
-  },
-  'no-websocket': (target) => {
-    target.events.noWebSocket = true;
-    return () => (target.events.noWebSocket = undefined);
-  },
+  clock: (target, { skewMs, missing, backwardsStepMs }) =>
+    eventFault(target, 'clock', { skewMs, missing, backwardsStepMs }),
+  'no-websocket': (target) => eventFault(target, 'noWebSocket', true),
   cgi: (target, { delayMs, status }) => {
     target.http.cgi = { delayMs, status };
     return () => (target.http.cgi = undefined);
@@ -129,3 +121,16 @@ export const FAULT_SWITCHES: {
     return () => void certificateFor(undefined);
   },
 };
+
+/** A state switch that is one field of the event system's faults: set while on, cleared after. */
+function eventFault<K extends keyof EventFaults>(target: FaultTarget, key: K, value: EventFaults[K]): () => void {
+  target.events[key] = value;
+  return () => {
+    target.events[key] = undefined;
+  };
+}
+
+/** `topic` in the device's namespace: `tnsvendor:` written as its word, as scenarios are. */
+function deviceTopic(target: FaultTarget, topic: string): string {
+  return renameTopicPrefix(topic, NEUTRAL_NAMESPACE, target.namespace);
+}

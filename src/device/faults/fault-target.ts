@@ -16,6 +16,8 @@ export interface HttpFaults {
 /** The device as its switches see it. */
 export interface FaultTarget {
   readonly serial: string;
+  /** The word the device publishes for `tnsvendor:` (flap and storm topics are renamed to it). */
+  readonly namespace: string;
   readonly events: EventFaults;
   readonly http: HttpFaults;
   readonly stream: StreamServer;

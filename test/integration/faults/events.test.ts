@@ -9,10 +9,10 @@ import {
   describeFault,
   faultRig,
   MARKER,
-  MARKER_FILTER,
   type Note,
   PORT,
   portStates,
+  setPort,
   takeUntilMarker,
   untilMarker,
 } from './fault-test';
@@ -21,21 +21,10 @@ const rig = faultRig();
 const MOTION = 'tns1:VideoSource/MotionAlarm';
 const STORM = 'tns1:Device/tnsvendor:IO/VirtualInput';
 
-/** A session configured with `filters` and the marker; what it received first (the current states) taken. */
-async function configured(device: DeviceHandle, filters: object[] = [{ topicFilter: PORT }]): Promise<StreamClient> {
-  const client = await rig.open(device);
-  expect((await client.configure([...filters, MARKER_FILTER])).data).toEqual({});
-  return client;
-}
-
-function setPort(device: DeviceHandle, port: string, state: string): void {
-  device.publish(PORT, { source: { port }, data: { state } }, { stateful: true });
-}
-
 describeFault('stuck-states', () => {
   it('the first change is delivered, later ones are not, and a new session is told the stuck value', async () => {
     const device = await rig.start();
-    const client = await configured(device);
+    const client = await rig.configured(device);
     expect(portStates(await untilMarker(device, client))).toEqual([
       { port: '1', state: '0' },
       { port: '2', state: '0' },
@@ -52,7 +41,7 @@ describeFault('stuck-states', () => {
       { port: '1', state: '1' },
       { port: '2', state: '1' },
     ]);
-    const late = await configured(device, [{ topicFilter: PORT }, { topicFilter: MOTION }]);
+    const late = await rig.configured(device, [{ topicFilter: PORT }, { topicFilter: MOTION }]);
     setPort(device, '1', '0');
     device.publish(MOTION, { data: { State: '1' } });
     const seen = await untilMarker(device, late);
@@ -65,7 +54,7 @@ describeFault('stuck-states', () => {
 
   it('after clearFaults, changes are delivered again', async () => {
     const device = await rig.start({ initialStates: [] });
-    const client = await configured(device);
+    const client = await rig.configured(device);
     await device.fault('stuck-states');
     setPort(device, '1', '1');
     setPort(device, '1', '0');
@@ -82,7 +71,7 @@ describeFault('stuck-states', () => {
     await device.fault('stuck-states');
     setPort(device, '1', '1');
     await device.fault('reboot', { downMs: 1 });
-    const client = await configured(device);
+    const client = await rig.configured(device);
     expect(portStates(await untilMarker(device, client))).toEqual([
       { port: '1', state: '0' },
       { port: '2', state: '0' },
@@ -98,12 +87,12 @@ describeFault('no-initial-states', () => {
   it('a configure gets no current states, only later changes; after clearFaults it gets them again', async () => {
     const device = await rig.start();
     await device.fault('no-initial-states');
-    const client = await configured(device);
+    const client = await rig.configured(device);
     expect(await untilMarker(device, client)).toEqual([]);
     setPort(device, '1', '1');
     expect(portStates(await untilMarker(device, client))).toEqual([{ port: '1', state: '1' }]);
     device.clearFaults();
-    const after = await configured(device);
+    const after = await rig.configured(device);
     expect(portStates(await untilMarker(device, after))).toEqual([
       { port: '1', state: '1' },
       { port: '2', state: '0' },
@@ -116,7 +105,7 @@ describeFault('flap', () => {
     const clock = new ManualClock();
     const t0 = clock.now();
     const device = await rig.start({ clock, initialStates: [] });
-    const client = await configured(device);
+    const client = await rig.configured(device);
     await device.fault('flap');
     const edges = await untilMarker(device, client);
     expect(portStates(edges)).toEqual([
@@ -132,7 +121,7 @@ describeFault('flap', () => {
     const t0 = clock.now();
     const device = await rig.start({ clock, initialStates: [] });
     const topic = 'tns1:Device/tnsvendor:IO/VirtualInput';
-    const client = await configured(device, [{ topicFilter: topic }]);
+    const client = await rig.configured(device, [{ topicFilter: topic }]);
     await device.fault('flap', { topic, source: { port: '7' }, item: 'active', times: 6, withinMs: 25 });
     const edges = await untilMarker(device, client);
     expect(edges.map((n) => [n.topic, n.message.source.port, n.message.data.active])).toEqual([
@@ -145,15 +134,31 @@ describeFault('flap', () => {
     ]);
     const stamps = edges.map((n) => n.timestamp as number);
     expect(stamps).toEqual([t0, t0 + 5, t0 + 10, t0 + 15, t0 + 20, t0 + 25]);
-    const late = await configured(device, [{ topicFilter: topic }]);
+    const late = await rig.configured(device, [{ topicFilter: topic }]);
     expect((await untilMarker(device, late)).map((n) => n.message.data.active)).toEqual(['0']);
+  });
+});
+
+describe('flap and storm on a device with another namespace word', () => {
+  it('publish their tnsvendor: topics in the word of the device, as its scenarios do', async () => {
+    const device = await rig.start({ persona: 'axis', initialStates: [] });
+    const client = await rig.configured(device, [{ topicFilter: 'tns1:Device/tnsaxis:IO//.' }]);
+    await device.fault('flap', { times: 2 });
+    await device.fault('storm', { ratePerSecond: 1000, forMs: 2 });
+    const topics = (await untilMarker(device, client)).map((n) => n.topic);
+    expect(topics).toEqual([
+      'tns1:Device/tnsaxis:IO/Port',
+      'tns1:Device/tnsaxis:IO/Port',
+      'tns1:Device/tnsaxis:IO/VirtualInput',
+      'tns1:Device/tnsaxis:IO/VirtualInput',
+    ]);
   });
 });
 
 describeFault('storm', () => {
   it('ratePerSecond for forMs: exactly rate * forMs / 1000 events, in order, then the call resolves', async () => {
     const device = await rig.start({ initialStates: [] });
-    const client = await configured(device, [{ topicFilter: STORM }]);
+    const client = await rig.configured(device, [{ topicFilter: STORM }]);
     const info = await device.fault('storm', { ratePerSecond: 2_000, forMs: 100 });
     expect(info).toMatchObject({ name: 'storm', params: { topic: STORM, ratePerSecond: 2_000, forMs: 100 } });
     const storm = await untilMarker(device, client);
@@ -164,7 +169,7 @@ describeFault('storm', () => {
 
   it('ends on a device with a ManualClock that never moves', async () => {
     const device = await rig.start({ clock: new ManualClock(), initialStates: [] });
-    const client = await configured(device, [{ topicFilter: MOTION }]);
+    const client = await rig.configured(device, [{ topicFilter: MOTION }]);
     await device.fault('storm', { topic: MOTION, ratePerSecond: 300, forMs: 50 });
     const storm = await untilMarker(device, client);
     expect(storm.map((n) => [n.topic, n.message.data.seq])).toEqual(
@@ -179,7 +184,7 @@ describeFault('clock', () => {
   async function clockDevice(): Promise<{ device: DeviceHandle; client: StreamClient; clock: ManualClock }> {
     const clock = new ManualClock(T0);
     const device = await rig.start({ clock, initialStates: [] });
-    const client = await configured(device, [{ topicFilter: MOTION }]);
+    const client = await rig.configured(device, [{ topicFilter: MOTION }]);
     return { device, client, clock };
   }
 

@@ -38,6 +38,8 @@ export interface FaultRig {
   handshake(device: DeviceHandle): Promise<HandshakeOutcome>;
   /** Closes `client` after the test too. */
   track(client: StreamClient): StreamClient;
+  /** Opens a session configured with `filters` (default: the Port topic) and the marker. */
+  configured(device: DeviceHandle, filters?: object[]): Promise<StreamClient>;
 }
 
 /** Registers the `afterEach` that closes what the returned rig opened. */
@@ -67,7 +69,17 @@ export function faultRig(defaults: DeviceOptions = {}): FaultRig {
       return outcome;
     },
     track,
+    configured: async (device, filters = [{ topicFilter: PORT }]) => {
+      const client = track(await openWithToken(device));
+      expect((await client.configure([...filters, MARKER_FILTER])).data).toEqual({});
+      return client;
+    },
   };
+}
+
+/** Sets the state of I/O port `port` (a stateful Port event). */
+export function setPort(device: DeviceHandle, port: string, state: string): void {
+  device.publish(PORT, { source: { port }, data: { state } }, { stateful: true });
 }
 
 /** The notification of a message, as topic, source, data and timestamp. */

@@ -4,7 +4,6 @@
  * concurrent sessions, and a device without the WebSocket endpoint.
  */
 import { once } from 'node:events';
-import { type DeviceHandle } from '../../../src';
 import { refusedHandshake, type StreamClient, streamTarget, wsUrl } from '../../helpers/event-stream-client';
 import {
   describeFault,
@@ -13,6 +12,7 @@ import {
   MARKER_FILTER,
   PORT,
   portStates,
+  setPort,
   roundTrips,
   takeUntilMarker,
   untilMarker,
@@ -21,17 +21,6 @@ import {
 
 // No initial states: a configured session has nothing queued, whatever the others do.
 const rig = faultRig({ initialStates: [] });
-
-/** A session configured for the Port topic and the marker. */
-async function configured(device: DeviceHandle): Promise<StreamClient> {
-  const client = await rig.open(device);
-  expect((await client.configure([{ topicFilter: PORT }, MARKER_FILTER])).data).toEqual({});
-  return client;
-}
-
-function setPort(device: DeviceHandle, port: string, state: string): void {
-  device.publish(PORT, { source: { port }, data: { state } }, { stateful: true });
-}
 
 /** Resolves true when the client hears a pong for a ping sent now. */
 function ping(client: StreamClient): { pong: Promise<void>; heard: () => boolean } {
@@ -46,7 +35,7 @@ function ping(client: StreamClient): { pong: Promise<void>; heard: () => boolean
 describeFault('stall', () => {
   it('a configured session is sent nothing while stalled, and events published meanwhile are lost', async () => {
     const device = await rig.start();
-    const client = await configured(device);
+    const client = await rig.configured(device);
     const before = device.sessions()[0].sent;
     await device.fault('stall');
     setPort(device, '1', '1');
@@ -61,7 +50,7 @@ describeFault('stall', () => {
 
   it('pings: true (the default): the stalled device still answers pings and configures', async () => {
     const device = await rig.start();
-    const client = await configured(device);
+    const client = await rig.configured(device);
     await device.fault('stall', { pings: true });
     await ping(client).pong;
     expect((await client.configure([{ topicFilter: PORT }, MARKER_FILTER], 'during')).context).toBe('during');
@@ -70,7 +59,7 @@ describeFault('stall', () => {
 
   it('pings: false: a client ping gets no pong while stalled; it is answered once the stall ends', async () => {
     const device = await rig.start();
-    const client = await configured(device);
+    const client = await rig.configured(device);
     await device.fault('stall', { pings: false });
     const { pong, heard } = ping(client);
     client.send({
@@ -104,18 +93,18 @@ describeFault('stall', () => {
 describeFault('drop', () => {
   it('mode reset (the default): the client sees the connection end without a close frame (1006)', async () => {
     const device = await rig.start();
-    const client = await configured(device);
+    const client = await rig.configured(device);
     const info = await device.fault('drop');
     expect(info).toMatchObject({ name: 'drop', params: { mode: 'reset', code: 1011 } });
     expect(await client.waitForClose()).toEqual({ code: 1006, reason: '' });
     await waitFor(() => device.sessions().length === 0, 'the device to forget the session');
     // The device still serves new sessions.
-    await configured(device);
+    await rig.configured(device);
   });
 
   it('mode close: every session gets a close frame with the chosen code and reason', async () => {
     const device = await rig.start();
-    const clients = [await configured(device), await configured(device)];
+    const clients = [await rig.configured(device), await rig.configured(device)];
     await device.fault('drop', { mode: 'close', code: 4001, reason: 'dropped for the test' });
     for (const client of clients)
       expect(await client.waitForClose()).toEqual({ code: 4001, reason: 'dropped for the test' });
@@ -123,7 +112,7 @@ describeFault('drop', () => {
 
   it('mode close without a code: 1011 "dropped by the device"', async () => {
     const device = await rig.start();
-    const client = await configured(device);
+    const client = await rig.configured(device);
     await device.fault('drop', { mode: 'close' });
     expect(await client.waitForClose()).toEqual({ code: 1011, reason: 'dropped by the device' });
   });
@@ -139,26 +128,26 @@ describeFault('slots', () => {
   it('overflow refuse: the handshake over the limit gets 503; a slot freed or the switch off lets it in', async () => {
     const device = await rig.start();
     await device.fault('slots', { max: 2, overflow: 'refuse' });
-    const first = await configured(device);
-    await configured(device);
+    const first = await rig.configured(device);
+    await rig.configured(device);
     const url = wsUrl(device, streamTarget(device));
     const refused = await refusedHandshake(url);
     expect(refused.status).toBe(503);
     expect(refused.body).toMatch(/slot/);
     await first.close();
     await waitFor(() => device.sessions().length === 1, 'the first session to be gone');
-    await configured(device);
+    await rig.configured(device);
     expect((await refusedHandshake(url)).status).toBe(503);
     device.clearFaults('slots');
-    await configured(device);
+    await rig.configured(device);
   });
 
   it('overflow evict: a new session closes the oldest with the chosen code and reason', async () => {
     const device = await rig.start();
     await device.fault('slots', { max: 2, overflow: 'evict', code: 4008, reason: 'slots full' });
-    const oldest = await configured(device);
-    const middle = await configured(device);
-    const newest = await configured(device);
+    const oldest = await rig.configured(device);
+    const middle = await rig.configured(device);
+    const newest = await rig.configured(device);
     expect(await oldest.waitForClose()).toEqual({ code: 4008, reason: 'slots full' });
     setPort(device, '1', '1');
     device.publish(MARKER);
@@ -171,7 +160,7 @@ describeFault('slots', () => {
     const device = await rig.start();
     await device.fault('slots');
     const clients: StreamClient[] = [];
-    for (let i = 0; i < 5; i++) clients.push(await configured(device));
+    for (let i = 0; i < 5; i++) clients.push(await rig.configured(device));
     expect(await clients[0].waitForClose()).toEqual({ code: 1008, reason: 'event subscription slots exhausted' });
     expect(clients.slice(1).map((c) => c.closeInfo)).toEqual([undefined, undefined, undefined, undefined]);
   });

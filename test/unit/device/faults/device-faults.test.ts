@@ -37,6 +37,7 @@ function fakeDevice() {
   });
   const target: Omit<FaultTarget, 'wait'> = {
     serial: 'TEST',
+    namespace: 'tnsvendor',
     events,
     http,
     stream: stream as unknown as StreamServer,
