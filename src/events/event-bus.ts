@@ -98,13 +98,7 @@ export class EventBus {
     if (timestamp !== undefined) notification.timestamp = timestamp;
     notification.message = { source: clean.source ?? {}, key: clean.key ?? {}, data: clean.data ?? {} };
     const json = JSON.stringify({ apiVersion: '1.0', method: 'events:notify', params: { notification } });
-    const event = new PublishedEvent(
-      topic,
-      Object.freeze(clean),
-      timestamp,
-      stateful,
-      Buffer.from(json, 'utf8'),
-    );
+    const event = new PublishedEvent(topic, Object.freeze(clean), timestamp, stateful, Buffer.from(json, 'utf8'));
     if (key !== undefined) {
       // A stuck state delivers its first change, then swallows the rest: nobody hears them.
       const stuck = this.faults.stuckStates;

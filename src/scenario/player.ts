@@ -236,14 +236,12 @@ export class ScenarioPlayer {
           ? { ...params, forMs: Math.max(1, Math.round(params.forMs / this.speed)) }
           : params;
       this.guard('fault', () =>
-        this.target
-          .fault(name, scaled)
-          .catch((error: unknown) =>
-            this.log(`scenario fault failed`, {
-              fault: name,
-              error: error instanceof Error ? error.message : String(error),
-            }),
-          ),
+        this.target.fault(name, scaled).catch((error: unknown) =>
+          this.log(`scenario fault failed`, {
+            fault: name,
+            error: error instanceof Error ? error.message : String(error),
+          }),
+        ),
       );
     } else if (step['reject-auth']) {
       const forMs = step['reject-auth'].for / this.speed;
