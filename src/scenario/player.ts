@@ -235,14 +235,7 @@ export class ScenarioPlayer {
         typeof params.forMs === 'number'
           ? { ...params, forMs: Math.max(1, Math.round(params.forMs / this.speed)) }
           : params;
-      this.guard('fault', () =>
-        this.target.fault(name, scaled).catch((error: unknown) =>
-          this.log(`scenario fault failed`, {
-            fault: name,
-            error: error instanceof Error ? error.message : String(error),
-          }),
-        ),
-      );
+      this.guard('fault', () => this.target.fault(name, scaled));
     } else if (step['reject-auth']) {
       const forMs = step['reject-auth'].for / this.speed;
       this.guard('reject-auth', () => this.target.rejectAuth(forMs));
@@ -269,19 +262,21 @@ export class ScenarioPlayer {
   }
 
   private setFlags(values: Record<string, boolean>): void {
-    this.guard('set-flag', () =>
-      this.target
-        .setFlags(values)
-        .catch((error: unknown) => this.log('scenario set-flag failed', { error: String(error) })),
-    );
+    this.guard('set-flag', () => this.target.setFlags(values));
   }
 
-  /** Runs a target call; a throw is logged so one bad step does not stop the scenario. */
+  /**
+   * Runs a step's action; what it throws, or what the promise it returns rejects with, is
+   * logged, so one bad step does not stop the scenario.
+   */
   private guard(what: string, fn: () => unknown): void {
-    try {
-      fn();
-    } catch (error) {
+    const failed = (error: unknown): void =>
       this.log(`scenario ${what} failed`, { error: error instanceof Error ? error.message : String(error) });
+    try {
+      const result = fn();
+      if (result instanceof Promise) result.catch(failed);
+    } catch (error) {
+      failed(error);
     }
   }
 

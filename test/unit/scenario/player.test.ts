@@ -303,7 +303,7 @@ describe('ScenarioPlayer', () => {
       { t: 1500, kind: 'fault', value: ['stall', { pings: false, forMs: 5000 }] },
       { t: 2000, kind: 'fault', value: ['reboot', { downMs: 50, refuseLoginsMs: 0 }] },
     ]);
-    expect(logged.join('\n')).toContain('scenario fault failed {"fault":"reboot","error":"busy"}');
+    expect(logged.join('\n')).toContain('scenario fault failed {"error":"busy"}');
   });
 
   it('runs set, set-flag and disconnect actions', () => {
