@@ -7,8 +7,8 @@
  * /usr/bin/python3 or its requests module is missing.
  */
 import { join } from 'node:path';
+import { realPrefixDevice } from './real-prefix-device';
 import { pythonModules, runPythonScript } from '../helpers/python-script';
-import { type DeviceHandle, startDevice } from '../../src';
 import { socSerialNumber } from '../../src/device/identity';
 
 const SCRIPT = join(__dirname, 'python-discovery-client.py');
@@ -16,23 +16,7 @@ const versions = pythonModules(['requests'], 'python-discovery');
 const describeWithPython = versions ? describe : describe.skip;
 
 describeWithPython(`python3-requests discovery client (${versions ?? 'not installed'})`, () => {
-  let device: DeviceHandle | undefined;
-  afterEach(async () => {
-    await device?.close();
-    device = undefined;
-  });
-
-  async function start(options: Parameters<typeof startDevice>[0] = {}): Promise<DeviceHandle> {
-    device = await startDevice({
-      port: 0,
-      cgiPrefix: '/axis-cgi',
-      wsPrefix: '/vapix',
-      serial: 'ACCC8E00ABCD',
-      identity: { Brand: 'AXIS', ProdNbr: 'W110', Version: '11.11.73' },
-      ...options,
-    });
-    return device;
-  }
+  const start = realPrefixDevice();
 
   it('reads the unrestricted properties anonymously, the rest and param.cgi with digest', async () => {
     const started = await start();

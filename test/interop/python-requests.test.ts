@@ -7,8 +7,8 @@
  * a message, when that interpreter or its requests/websockets modules are missing.
  */
 import { join } from 'node:path';
+import { realPrefixDevice } from './real-prefix-device';
 import { pythonModules, runPythonScript, type ScriptRun } from '../helpers/python-script';
-import { type DeviceHandle, startDevice } from '../../src';
 import { DOC_LINK_BASE } from '../../src/device/apidiscovery-cgi';
 import { EVENT_STREAM_API } from '../../src/events/configure';
 
@@ -20,23 +20,7 @@ const runScript = (args: string[], onLine?: (line: Record<string, unknown>) => v
   runPythonScript(SCRIPT, args, onLine);
 
 describeWithPython(`python3-requests client, real-device prefixes (${versions ?? 'not installed'})`, () => {
-  let device: DeviceHandle | undefined;
-  afterEach(async () => {
-    await device?.close();
-    device = undefined;
-  });
-
-  async function start(options: Parameters<typeof startDevice>[0] = {}): Promise<DeviceHandle> {
-    device = await startDevice({
-      port: 0,
-      cgiPrefix: '/axis-cgi',
-      wsPrefix: '/vapix',
-      serial: 'ACCC8E00ABCD',
-      identity: { Brand: 'AXIS', ProdNbr: 'W110', Version: '11.11.73' },
-      ...options,
-    });
-    return device;
-  }
+  const start = realPrefixDevice();
 
   it('discovery -> basic device info -> param.cgi -> token -> stream, with a published notification', async () => {
     const started = await start();
