@@ -57,6 +57,10 @@ export class DeviceFaults {
       this.target.log.info({ fault: name, params: values }, 'fault switch');
       try {
         await (FAULT_SWITCHES[name] as (t: FaultTarget, p: unknown) => Promise<void>)(this.target, values);
+      } catch (err) {
+        // A reboot whose port was taken meanwhile stays down: say so where the operator looks.
+        this.target.log.error({ fault: name, err }, 'fault switch failed');
+        throw err;
       } finally {
         this.running.delete(name);
       }
