@@ -35,6 +35,7 @@ function fakeDevice() {
     bus.clearStates();
     bus.publish(PORT, { source: { port: '1' }, data: { state: '0' } }, { stateful: true });
   });
+  const lines: Record<string, unknown>[] = [];
   const target: Omit<FaultTarget, 'wait'> = {
     serial: 'TEST',
     namespace: 'tnsvendor',
@@ -48,11 +49,24 @@ function fakeDevice() {
     spares: () => false,
     restartStates,
     certificateFor: undefined,
-    log: createLogger({ level: 'silent' }),
+    log: createLogger({ level: 'info', write: (line) => lines.push(JSON.parse(line) as Record<string, unknown>) }),
     clock,
   };
   const faults = new DeviceFaults(target);
-  return { faults, clock, events, http, bus, published, stream, listening, authenticator, tokens, restartStates };
+  return {
+    faults,
+    clock,
+    events,
+    http,
+    bus,
+    published,
+    stream,
+    listening,
+    authenticator,
+    tokens,
+    restartStates,
+    lines,
+  };
 }
 
 /** The error `promise` rejects with. */
@@ -248,6 +262,23 @@ describe('actions', () => {
     await rebooting;
     expect(listening.resume).toHaveBeenCalledTimes(1);
     expect(authenticator.rejectFor).toHaveBeenCalledWith(2000);
+  });
+
+  it('a reboot that cannot listen again (port taken) rejects with PORT_IN_USE, logs it, and may be retried', async () => {
+    const { faults, listening, lines } = fakeDevice();
+    listening.resume.mockImplementationOnce(() =>
+      Promise.reject(new EmulatorError('PORT_IN_USE', 'port 8080 on 127.0.0.1 is already in use')),
+    );
+    const rebooting = faults.set('reboot', { downMs: 10 });
+    const failed = rejection(rebooting);
+    await jest.advanceTimersByTimeAsync(10);
+    expect(await failed).toMatchObject({ code: 'PORT_IN_USE' });
+    expect(lines.filter((l) => l.msg === 'fault switch failed')).toEqual([
+      expect.objectContaining({ fault: 'reboot', level: 50 }),
+    ]);
+    const again = faults.set('reboot', { downMs: 1 });
+    await jest.advanceTimersByTimeAsync(1);
+    await expect(again).resolves.toMatchObject({ name: 'reboot' });
   });
 
   it('one action of a kind at a time: BAD_FAULT while it is under way, fine once over', async () => {
