@@ -11,6 +11,7 @@ import { DEFAULT_JOURNAL_CAPACITY, Journal } from './base/journal';
 import { createLogger, type Logger } from './base/log';
 import { controlRouter } from './control/control-router';
 import type { ControlState } from './control/route';
+import { deviceOf } from './device/device-context';
 import { DEFAULT_SERIAL, type DeviceOptions } from './device/device-options';
 import { emulatorHandle } from './emulator/emulator-handle';
 import type { EmulatorHandle } from './emulator/handle';
@@ -111,8 +112,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     await Promise.all(devices.map((d) => d.stop()));
   };
   const handle = emulatorHandle(devices, journal, close);
-  // Two routers for every port (the first device's also serves the fleet routes): each
-  // port only says which device it is, so a fleet costs a closure per device, not a router.
+  // Two routers for every port (the first device's also serves the fleet routes), shared by
+  // every device: a request's device is the one whose port it came to.
   const routers =
     options.control === false
       ? undefined
@@ -120,38 +121,29 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           controlRouter({
             emulator: handle,
             state: () => state,
-            device: (res) => (res.locals as { controlDevice: string }).controlDevice,
+            device: (res) => deviceOf(res).options.serial,
             fleetRoutes,
             token,
             log: logger,
           }),
         );
-  const control = (serial: string, i: number): Pick<DeviceOptions, 'control'> => {
-    if (!routers) return {};
-    const router = routers[i === 0 ? 0 : 1];
-    return {
-      control: (req, res, next) => {
-        (res.locals as { controlDevice: string }).controlDevice = serial;
-        router(req, res, next);
-      },
-    };
-  };
-  // Which devices play which source, and how each fills the scenario in, for the watches.
+  // The implicit default is not watched: only files the caller named.
+  const named = options.watch === true && sources === options.scenarios;
+  const watched = loaded.map((source, k) => named && typeof sources[k] === 'string' && source.file !== undefined);
+  // Which devices play which watched source, and how each fills the scenario in.
   const players = loaded.map(() => [] as WatchedFile['players']);
   try {
     for (let i = 0; i < count; i++) {
       const k = loaded.length === 1 ? 0 : i;
       const index = indexBase + i;
       const serial = nextSerial(base.serial ?? loaded[k].scenario.device?.serial ?? DEFAULT_SERIAL, index);
-      const prepare = (scenario: Scenario): Scenario =>
-        hasPlaceholders(scenario) ? fillPlaceholders(scenario, { serial, index }) : scenario;
       const device = await startRunningDevice(
-        { ...loaded[k], scenario: prepare(loaded[k].scenario) },
+        { ...loaded[k], scenario: prepare(loaded[k].scenario, serial, index) },
         {
           device: {
             ...base,
             logger,
-            ...control(serial, i),
+            ...(routers ? { control: routers[i === 0 ? 0 : 1] } : {}),
             journal,
             port: base.port && base.port + i,
             serial,
@@ -163,14 +155,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         },
       );
       devices.push(device);
-      players[k].push({ device, prepare });
+      if (watched[k]) players[k].push({ device, prepare: (scenario) => prepare(scenario, serial, index) });
     }
-    // The implicit default is not watched: only files the caller named.
-    const named = options.watch === true && sources === options.scenarios;
     const files = loaded.flatMap((source, k) =>
-      named && typeof sources[k] === 'string' && source.file !== undefined
-        ? [{ file: source.file, players: players[k] }]
-        : [],
+      watched[k] && source.file !== undefined ? [{ file: source.file, players: players[k] }] : [],
     );
     watchers = await watchScenarioFiles(files, logger, options.onReload);
   } catch (err) {
@@ -179,6 +167,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   }
   state = 'ready';
   return handle;
+}
+
+/** `scenario` with its placeholders filled for the device with this serial and index. */
+function prepare(scenario: Scenario, serial: string, index: number): Scenario {
+  return hasPlaceholders(scenario) ? fillPlaceholders(scenario, { serial, index }) : scenario;
 }
 
 /** Loads a scenario by shipped name or path; throws `BAD_SCENARIO` with every error, one a line. */

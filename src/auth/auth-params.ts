@@ -164,3 +164,19 @@ class Reader {
 export function authScheme(header: string | undefined): string | undefined {
   return header?.trimStart().split(/[ \t]/, 1)[0].toLowerCase() || undefined;
 }
+
+/**
+ * The user an `Authorization` header names (digest `username`, the name part of Basic),
+ * never its password; undefined when there is none or the header does not parse.
+ */
+export function credentialUser(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const parsed = parseCredentials(header);
+  if (!parsed.ok) return undefined;
+  const { scheme, params, token68 } = parsed.value;
+  if (scheme.toLowerCase() === 'digest') return params.get('username');
+  if (scheme.toLowerCase() !== 'basic' || token68 === undefined) return undefined;
+  const decoded = Buffer.from(token68, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon > 0 ? decoded.slice(0, colon) : undefined;
+}

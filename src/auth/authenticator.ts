@@ -59,21 +59,31 @@ export interface Unauthorized {
 
 /** Verifies credentials on any Node request. */
 export class Authenticator {
-  readonly accounts: AccountDirectory;
-  private readonly digest: DigestServer;
   /** Until this clock time every login is refused, as by a device that is rebooting. */
   private rejectingUntil = Number.NEGATIVE_INFINITY;
+  /**
+   * The accounts and the digest server, made on first use: a device nobody has logged in
+   * to yet (with auth `none`, never) does not pay for them, and a fleet has many such.
+   */
+  private directory: AccountDirectory | undefined = undefined;
+  private digestServer: DigestServer | undefined = undefined;
 
-  constructor(readonly options: AuthenticatorOptions) {
-    this.accounts = new AccountDirectory(options.accounts);
-    this.digest = new DigestServer({
-      realm: options.realm,
-      algorithms: options.algorithms,
-      nonceLifetimeMs: options.nonceLifetimeMs,
-      replay: options.replay,
-      clock: options.clock,
+  constructor(readonly options: AuthenticatorOptions) {}
+
+  /** The accounts logins are checked against. */
+  get accounts(): AccountDirectory {
+    return (this.directory ??= new AccountDirectory(this.options.accounts));
+  }
+
+  private get digest(): DigestServer {
+    return (this.digestServer ??= new DigestServer({
+      realm: this.options.realm,
+      algorithms: this.options.algorithms,
+      nonceLifetimeMs: this.options.nonceLifetimeMs,
+      replay: this.options.replay,
+      clock: this.options.clock,
       passwordOf: (name) => this.accounts.find(name)?.password,
-    });
+    }));
   }
 
   /** The mode in force. */
@@ -88,12 +98,13 @@ export class Authenticator {
 
   /** Sets (or with undefined, ends) a digest fault: nonce lifetime, `stale=true` or not, nonces valid once. */
   tuneDigest(tuning: DigestTuning | undefined): void {
-    this.digest.tune(tuning);
+    if (tuning !== undefined || this.digestServer) this.digest.tune(tuning);
   }
 
   /** A new nonce secret (a reboot): nonces issued before are refused. */
   renewNonceSecret(): void {
-    this.digest.renewSecret();
+    // Without a digest server no nonce was issued yet; the one made later has a new secret.
+    this.digestServer?.renewSecret();
   }
 
   /** Accepts logins again at once (ends a {@link rejectFor}). */

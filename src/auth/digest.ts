@@ -67,13 +67,16 @@ const NONCE_BYTES = 8 + 8 + 16; // timestamp, random, truncated HMAC
 /** Bound on remembered (nonce, cnonce, nc) triples in strict mode. */
 const MAX_SEEN = 100_000;
 
+/** No digest fault: what every server starts with. */
+const NO_TUNING: Readonly<DigestTuning> = Object.freeze({});
+
 /** Issues challenges and verifies digest credentials for one realm. */
 export class DigestServer {
   private secret: Buffer;
   /** Fault switches in force; none by default. */
-  private tuning: DigestTuning = {};
-  /** Strict mode: seen `nonce cnonce nc` keys, with the expiry of their nonce. */
-  private readonly seen = new Map<string, number>();
+  private tuning: Readonly<DigestTuning> = NO_TUNING;
+  /** Strict mode (or nonces valid once): seen `nonce cnonce nc` keys, with the expiry of their nonce; made on the first. */
+  private seen: Map<string, number> | undefined = undefined;
 
   constructor(private readonly options: DigestServerOptions) {
     this.secret = options.secret ?? randomBytes(32);
@@ -81,13 +84,13 @@ export class DigestServer {
 
   /** Sets (or with undefined, ends) a digest fault. */
   tune(tuning: DigestTuning | undefined): void {
-    this.tuning = tuning ?? {};
+    this.tuning = tuning ?? NO_TUNING;
   }
 
   /** A new nonce secret, as after a reboot: every nonce issued before is unknown from now on. */
   renewSecret(): void {
     this.secret = randomBytes(32);
-    this.seen.clear();
+    this.seen?.clear();
   }
 
   /** The realm challenges carry. */
@@ -199,13 +202,14 @@ export class DigestServer {
 
   /** Records a triple; false when it was seen already. Forgets triples of expired nonces. */
   private remember(key: string, expiresAt: number, now: number): boolean {
-    if (this.seen.has(key)) return false;
-    if (this.seen.size >= MAX_SEEN) {
-      for (const [k, exp] of this.seen) if (exp <= now) this.seen.delete(k);
+    const seen = (this.seen ??= new Map());
+    if (seen.has(key)) return false;
+    if (seen.size >= MAX_SEEN) {
+      for (const [k, exp] of seen) if (exp <= now) seen.delete(k);
       // Still full of live entries: drop the oldest, as a real device's table would.
-      if (this.seen.size >= MAX_SEEN) this.seen.delete(this.seen.keys().next().value as string);
+      if (seen.size >= MAX_SEEN) seen.delete(seen.keys().next().value as string);
     }
-    this.seen.set(key, expiresAt);
+    seen.set(key, expiresAt);
     return true;
   }
 }

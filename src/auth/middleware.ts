@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { type Logger, redactUrl } from '../base/log';
 import type { AuthLocals } from '../base/request-log';
 import type { Account } from './accounts';
-import { authScheme } from './auth-params';
+import { authScheme, credentialUser } from './auth-params';
 import type { Authenticator } from './authenticator';
 
 /** What a route finds in `res.locals` after {@link requireAuth}: the device account (undefined with auth `none`). */
@@ -16,7 +16,13 @@ export interface AuthRefusal {
   path: string;
   /** The scheme the client tried, undefined without an Authorization header. */
   scheme: string | undefined;
+  /** The refusal's code (NO_CREDENTIALS, STALE_NONCE, WRONG_PASSWORD, ...). */
+  code: string;
   reason: string;
+  /** Whether the 401 said `stale=true`. */
+  stale: boolean;
+  /** The user the credentials named, if any (never the password). */
+  user: string | undefined;
   remote: string | undefined;
 }
 
@@ -26,30 +32,42 @@ export interface AuthRefusal {
  */
 export type AuthGate = (req: Request, res: Response) => boolean;
 
-/** The {@link AuthGate} of `authenticator`; `onRefused` hears each refusal (a journal). */
-export function authGate(
+/**
+ * An {@link AuthGate} with its device's parts passed in (a device's routes call it from a
+ * method, with no closure per device); `onRefused` hears each refusal (a journal).
+ */
+export function checkCredentials(
+  req: Request,
+  res: Response,
   authenticator: Authenticator,
   log: Logger,
-  onRefused?: (refusal: AuthRefusal) => void,
-): AuthGate {
-  return (req, res) => {
-    const verdict = authenticator.verify(req);
-    if (verdict.ok) {
-      const locals = res.locals as DeviceAuthLocals;
-      locals.account = verdict.value.account;
-      locals.scheme = verdict.value.scheme;
-      return true;
-    }
-    const { code, message, stale } = verdict.error;
-    // A missing header is the normal first leg of digest; only real failures are worth a warning.
-    const level = code === 'NO_CREDENTIALS' ? 'debug' : 'warn';
-    const path = redactUrl(req.originalUrl);
-    log[level]({ url: path, reason: message, stale }, 'authentication failed');
-    const scheme = authScheme(req.headers.authorization);
-    onRefused?.({ method: req.method, path, scheme, reason: message, remote: req.socket.remoteAddress });
-    const answer = authenticator.unauthorized(req, stale);
-    // Raw writeHead: exactly the headers real devices send (no charset, no ETag).
-    res.writeHead(answer.status, answer.headers).end(answer.body);
-    return false;
-  };
+  onRefused: ((refusal: AuthRefusal) => void) | undefined,
+): boolean {
+  const verdict = authenticator.verify(req);
+  if (verdict.ok) {
+    const locals = res.locals as DeviceAuthLocals;
+    locals.account = verdict.value.account;
+    locals.scheme = verdict.value.scheme;
+    return true;
+  }
+  const { code, message, stale } = verdict.error;
+  // A missing header is the normal first leg of digest; only real failures are worth a warning.
+  const level = code === 'NO_CREDENTIALS' ? 'debug' : 'warn';
+  const path = redactUrl(req.originalUrl);
+  log[level]({ url: path, reason: message, stale }, 'authentication failed');
+  const { authorization } = req.headers;
+  onRefused?.({
+    method: req.method,
+    path,
+    scheme: authScheme(authorization),
+    code,
+    reason: message,
+    stale,
+    user: credentialUser(authorization),
+    remote: req.socket.remoteAddress,
+  });
+  const answer = authenticator.unauthorized(req, stale);
+  // Raw writeHead: exactly the headers real devices send (no charset, no ETag).
+  res.writeHead(answer.status, answer.headers).end(answer.body);
+  return false;
 }

@@ -19,9 +19,10 @@ const MAX_LIVE = 10_000;
 
 /** Issues and consumes tokens; valid for `lifetimeMs` from issue, usable once. */
 export class SessionTokens {
-  private readonly live = new Map<string, { username: string; expiresAt: number }>();
+  /** Made on the first token: most devices of a fleet never issue one. */
+  private live: Map<string, { username: string; expiresAt: number }> | undefined = undefined;
   /** Consumed tokens, kept until they would have expired, to tell "reused" from "unknown". */
-  private readonly used = new Map<string, number>();
+  private used: Map<string, number> | undefined = undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -32,39 +33,44 @@ export class SessionTokens {
   issue(username: string): string {
     this.prune();
     const token = randomToken();
-    this.live.set(token, { username, expiresAt: this.clock.now() + this.lifetimeMs });
+    (this.live ??= new Map()).set(token, { username, expiresAt: this.clock.now() + this.lifetimeMs });
     return token;
   }
 
   /** Uses a token up: valid only once and only before it expires. */
   consume(token: string): TokenVerdict {
     const now = this.clock.now();
-    const entry = this.live.get(token);
-    if (!entry) return refuse((this.used.get(token) ?? 0) > now ? 'reused' : 'unknown');
-    this.live.delete(token);
+    const entry = this.live?.get(token);
+    if (!entry) return refuse((this.used?.get(token) ?? 0) > now ? 'reused' : 'unknown');
+    this.live?.delete(token);
     if (now >= entry.expiresAt) return refuse('expired');
-    this.used.set(token, entry.expiresAt);
+    (this.used ??= new Map()).set(token, entry.expiresAt);
     return ok(entry.username);
   }
 
   /** Revokes every token issued so far: none of them opens a stream any more. */
   revokeAll(): void {
-    this.live.clear();
-    this.used.clear();
+    this.live?.clear();
+    this.used?.clear();
   }
 
   /** Number of tokens issued and neither used nor expired. */
   pending(): number {
     this.prune();
-    return this.live.size;
+    return this.live?.size ?? 0;
   }
 
   private prune(): void {
     const now = this.clock.now();
-    for (const [token, { expiresAt }] of this.live) if (expiresAt <= now) this.live.delete(token);
-    for (const [token, expiresAt] of this.used) if (expiresAt <= now) this.used.delete(token);
-    while (this.live.size >= MAX_LIVE) this.live.delete(this.live.keys().next().value as string);
-    while (this.used.size >= MAX_LIVE) this.used.delete(this.used.keys().next().value as string);
+    const { live, used } = this;
+    if (live) {
+      for (const [token, { expiresAt }] of live) if (expiresAt <= now) live.delete(token);
+      while (live.size >= MAX_LIVE) live.delete(live.keys().next().value as string);
+    }
+    if (used) {
+      for (const [token, expiresAt] of used) if (expiresAt <= now) used.delete(token);
+      while (used.size >= MAX_LIVE) used.delete(used.keys().next().value as string);
+    }
   }
 }
 

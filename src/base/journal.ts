@@ -32,6 +32,8 @@ export interface HttpEntry extends EntryBase {
   readonly user: string | undefined;
   readonly ms: number;
   readonly remote: string | undefined;
+  /** The JSON-RPC error a CGI answered with (HTTP 200 with an `error` body), if any. */
+  readonly error: { code: number; message: string } | undefined;
 }
 
 /** A WebSocket event stream session opened. */
@@ -48,6 +50,17 @@ export interface WsCloseEntry extends EntryBase {
   readonly session: string;
   readonly code: number;
   readonly reason: string;
+  /** Who ended it: the device (a fault, a reset, a slow client, eviction) or the client. */
+  readonly by: 'client' | 'device';
+}
+
+/** An event stream handshake refused for something other than credentials (no slot, wrong path, bad request). */
+export interface WsRefusedEntry extends EntryBase {
+  readonly kind: 'ws-refused';
+  readonly path: string;
+  readonly status: number;
+  readonly reason: string;
+  readonly remote: string | undefined;
 }
 
 /** An `events:configure` request and its answer (`error` set when refused). */
@@ -64,6 +77,8 @@ export interface NotificationEntry extends EntryBase {
   readonly kind: 'notification';
   readonly session: string;
   readonly topic: string;
+  /** The device's number of the event: the same for every copy of one event (duplicates share it). */
+  readonly event: number;
 }
 
 /** A request or handshake refused for its credentials, and why. */
@@ -73,16 +88,65 @@ export interface AuthRefusedEntry extends EntryBase {
   readonly path: string;
   /** The scheme the client tried (`digest`, `basic`, `token`), undefined without credentials. */
   readonly scheme: string | undefined;
+  /**
+   * Why, as a code: NO_CREDENTIALS (the normal first leg of digest), STALE_NONCE, REJECTING
+   * (a reboot), WRONG_PASSWORD, UNKNOWN_USER, TOKEN_EXPIRED, TOKEN_REUSED, TOKEN_UNKNOWN, ...
+   */
+  readonly code: string;
   readonly reason: string;
+  /** Whether the 401 said `stale=true`. */
+  readonly stale: boolean;
+  /** The user the credentials named (never the password), undefined without one. */
+  readonly user: string | undefined;
   readonly remote: string | undefined;
 }
 
+/** A fault switch turned on or off, or a fault action (a reboot, a drop) begun or over. */
+export interface FaultEntry extends EntryBase {
+  readonly kind: 'fault';
+  readonly name: string;
+  readonly state: 'on' | 'off' | 'start' | 'end';
+  /** The switch's parameters (defaults filled in); empty for `off` and `end`. */
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/** A scenario's `expect:` step began: from now, the client has `withinMs` to do `that`. */
+export interface ExpectEntry extends EntryBase {
+  readonly kind: 'expect';
+  readonly name: string;
+  readonly that: 'connected' | 'configured';
+  readonly withinMs: number;
+  /** For `configured`: a topic the new configure must subscribe to. */
+  readonly topic: string | undefined;
+}
+
+/** What an `expect:` step asks of the client (an {@link ExpectEntry} without its stamps). */
+export type Expectation = Pick<ExpectEntry, 'name' | 'that' | 'topic' | 'withinMs'>;
+
 /** Everything the journal records. */
 export type JournalEntry =
-  HttpEntry | WsOpenEntry | WsCloseEntry | ConfigureEntry | NotificationEntry | AuthRefusedEntry;
+  | HttpEntry
+  | WsOpenEntry
+  | WsCloseEntry
+  | WsRefusedEntry
+  | ConfigureEntry
+  | NotificationEntry
+  | AuthRefusedEntry
+  | FaultEntry
+  | ExpectEntry;
 
 /** The kinds of {@link JournalEntry}. */
-export const JOURNAL_KINDS = ['http', 'ws-open', 'ws-close', 'configure', 'notification', 'auth-refused'] as const;
+export const JOURNAL_KINDS = [
+  'http',
+  'ws-open',
+  'ws-close',
+  'ws-refused',
+  'configure',
+  'notification',
+  'auth-refused',
+  'fault',
+  'expect',
+] as const;
 
 /** One of {@link JOURNAL_KINDS}. */
 export type JournalKind = JournalEntry['kind'];
@@ -160,6 +224,11 @@ export class Journal {
   /** Entries pushed out of the ring since the start (or the last clear). */
   get dropped(): number {
     return this.droppedCount;
+  }
+
+  /** The time on the journal's clock, epoch ms (what a report over it is "now"). */
+  now(): number {
+    return this.clock.now();
   }
 
   /** Entries held now. */

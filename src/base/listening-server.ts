@@ -45,9 +45,14 @@ export async function listenApp(app: RequestListener, options: ListenOptions): P
   const { tls, log } = options;
   const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, app) : createHttpServer(app);
   const sockets = new Set<Socket>();
+  // One listener for every socket of the server (`this` is the socket): a closure (and a
+  // `once` wrapper) per connection would cost more than the entry in the set.
+  const forget = function (this: Socket): void {
+    sockets.delete(this);
+  };
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+    socket.on('close', forget);
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     log.info({ code: err.code, reason: err.message }, 'malformed HTTP request');
@@ -58,23 +63,36 @@ export async function listenApp(app: RequestListener, options: ListenOptions): P
   await listen(server, options.port, options.host);
   const port = (server.address() as AddressInfo).port;
   const url = `${tls ? 'https' : 'http'}://${formatHost(options.host)}:${port}`;
-  return {
-    server,
-    url,
-    port,
-    close: async (drain) => {
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      await drain?.();
-      for (const socket of sockets) socket.destroy();
-      await stopped;
-    },
-    suspend: (spare) => {
-      server.close();
-      for (const socket of sockets) if (!spare?.(socket)) socket.resetAndDestroy();
-      return Promise.resolve();
-    },
-    resume: () => listen(server, port, options.host),
-  };
+  return new Listening(server, url, port, options.host, sockets);
+}
+
+/** A {@link ListeningServer}: a class, so that a fleet's thousand servers share its methods. */
+class Listening implements ListeningServer {
+  constructor(
+    readonly server: Server,
+    readonly url: string,
+    readonly port: number,
+    private readonly host: string,
+    /** The open connections. */
+    private readonly sockets: ReadonlySet<Socket>,
+  ) {}
+
+  async close(drain?: () => Promise<void>): Promise<void> {
+    const stopped = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await drain?.();
+    for (const socket of this.sockets) socket.destroy();
+    await stopped;
+  }
+
+  suspend(spare?: (socket: Socket) => boolean): Promise<void> {
+    this.server.close();
+    for (const socket of this.sockets) if (!spare?.(socket)) socket.resetAndDestroy();
+    return Promise.resolve();
+  }
+
+  resume(): Promise<void> {
+    return listen(this.server, this.port, this.host);
+  }
 }
 
 async function listen(server: Server, port: number, host: string): Promise<void> {

@@ -1,5 +1,5 @@
 /** One log line per HTTP request with its status, duration and user. */
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { type Logger, type LogLevel, redactUrl } from './log';
 
 /** What an authenticating middleware puts in `res.locals`: the account that logged in. */
@@ -13,6 +13,8 @@ export interface AuthLocals<A extends { name: string } = { name: string }> {
 /** Who made a request, as a route put it in `res.locals` (a device account, a destination user). */
 export interface RequestLocals extends Partial<AuthLocals> {
   user?: string;
+  /** The JSON-RPC error the request was answered with (HTTP 200 carrying an `error`), if any. */
+  rpcError?: { code: number; message: string };
 }
 
 /** A request as it ended: what {@link requestLog} logs and hands to `onDone`. */
@@ -26,6 +28,8 @@ export interface RequestDone {
   user: string | undefined;
   scheme: string | undefined;
   remote: string | undefined;
+  /** See {@link RequestLocals.rpcError}. */
+  rpcError: { code: number; message: string } | undefined;
 }
 
 /**
@@ -38,22 +42,33 @@ export function requestLog(
   onDone?: (done: RequestDone) => void,
 ): RequestHandler {
   return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    // Read now: a destroyed request has no socket any more by the time it is logged.
-    const remote = req.socket?.remoteAddress;
-    const done = (finished: boolean): void => {
-      const ms = Number((process.hrtime.bigint() - started) / 1000n) / 1000;
-      const locals = res.locals as RequestLocals;
-      const user = locals.account?.name ?? locals.user;
-      const url = redactUrl(req.originalUrl);
-      const status = finished ? res.statusCode : undefined;
-      log[level]({ method: req.method, url, status, ms, user, remote }, finished ? 'request' : 'request aborted');
-      onDone?.({ method: req.method, url, status, ms, user, scheme: locals.scheme, remote });
-    };
-    res.once('finish', () => done(true));
-    res.once('close', () => {
-      if (!res.writableFinished) done(false);
-    });
+    logRequest(req, res, log, level, onDone);
     next();
   };
+}
+
+/** What {@link requestLog} does for one request: logs it (and tells `onDone`) when it ends. */
+export function logRequest(
+  req: Request,
+  res: Response,
+  log: Logger,
+  level: Exclude<LogLevel, 'silent'>,
+  onDone: ((done: RequestDone) => void) | undefined,
+): void {
+  const started = process.hrtime.bigint();
+  // Read now: a destroyed request has no socket any more by the time it is logged.
+  const remote = req.socket?.remoteAddress;
+  const done = (finished: boolean): void => {
+    const ms = Number((process.hrtime.bigint() - started) / 1000n) / 1000;
+    const locals = res.locals as RequestLocals;
+    const user = locals.account?.name ?? locals.user;
+    const url = redactUrl(req.originalUrl);
+    const status = finished ? res.statusCode : undefined;
+    log[level]({ method: req.method, url, status, ms, user, remote }, finished ? 'request' : 'request aborted');
+    onDone?.({ method: req.method, url, status, ms, user, scheme: locals.scheme, remote, rpcError: locals.rpcError });
+  };
+  res.once('finish', () => done(true));
+  res.once('close', () => {
+    if (!res.writableFinished) done(false);
+  });
 }

@@ -4,6 +4,7 @@ import { JOURNAL_KINDS } from '../base/journal';
 
 const base = { seq: z.number().int(), time: z.string(), device: z.string() };
 const filter = z.object({ topicFilter: z.string().optional(), contentFilter: z.string().optional() });
+const rpcError = z.object({ code: z.number().int(), message: z.string() });
 
 /** One journal entry, by its kind (test/unit/control checks that every `JournalEntry` fits). */
 export const JournalEntrySchema = z
@@ -18,6 +19,7 @@ export const JournalEntrySchema = z
       user: z.string().optional(),
       ms: z.number(),
       remote: z.string().optional(),
+      error: rpcError.optional().meta({ description: 'the JSON-RPC error the CGI answered with' }),
     }),
     z.object({
       ...base,
@@ -26,23 +28,62 @@ export const JournalEntrySchema = z
       user: z.string().optional(),
       remote: z.string().optional(),
     }),
-    z.object({ ...base, kind: z.literal('ws-close'), session: z.string(), code: z.number().int(), reason: z.string() }),
+    z.object({
+      ...base,
+      kind: z.literal('ws-close'),
+      session: z.string(),
+      code: z.number().int(),
+      reason: z.string(),
+      by: z.enum(['client', 'device']).meta({ description: 'who ended the session' }),
+    }),
+    z.object({
+      ...base,
+      kind: z.literal('ws-refused'),
+      path: z.string(),
+      status: z.number().int(),
+      reason: z.string(),
+      remote: z.string().optional(),
+    }),
     z.object({
       ...base,
       kind: z.literal('configure'),
       session: z.string(),
       filters: z.array(filter).readonly(),
-      error: z.object({ code: z.number().int(), message: z.string() }).optional(),
+      error: rpcError.optional(),
     }),
-    z.object({ ...base, kind: z.literal('notification'), session: z.string(), topic: z.string() }),
+    z.object({
+      ...base,
+      kind: z.literal('notification'),
+      session: z.string(),
+      topic: z.string(),
+      event: z.number().int().meta({ description: "the device's number of the event; copies share it" }),
+    }),
     z.object({
       ...base,
       kind: z.literal('auth-refused'),
       method: z.string(),
       path: z.string(),
       scheme: z.string().optional(),
+      code: z.string().meta({ description: 'NO_CREDENTIALS, STALE_NONCE, WRONG_PASSWORD, TOKEN_EXPIRED, ...' }),
       reason: z.string(),
+      stale: z.boolean(),
+      user: z.string().optional(),
       remote: z.string().optional(),
+    }),
+    z.object({
+      ...base,
+      kind: z.literal('fault'),
+      name: z.string(),
+      state: z.enum(['on', 'off', 'start', 'end']),
+      params: z.record(z.string(), z.unknown()),
+    }),
+    z.object({
+      ...base,
+      kind: z.literal('expect'),
+      name: z.string(),
+      that: z.enum(['connected', 'configured']),
+      withinMs: z.number(),
+      topic: z.string().optional(),
     }),
   ])
   .meta({ id: 'JournalEntry' });

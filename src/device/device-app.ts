@@ -5,7 +5,7 @@
 import type { RequestListener } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Authenticator } from '../auth/authenticator';
-import { authGate } from '../auth/middleware';
+import { checkCredentials } from '../auth/middleware';
 import type { JournalAuth, JournalWriter } from '../base/journal';
 import { redactUrl } from '../base/log';
 import { controlSockets, type DeviceContext, deviceOf, setDevice } from './device-context';
@@ -16,7 +16,7 @@ import { API_DISCOVERY_API, apiDiscoveryCgi, type DiscoverableApi } from './apid
 import { BASIC_DEVICE_INFO_API, basicDeviceInfoCgi } from './basicdeviceinfo-cgi';
 import { FEATURE_FLAG_API, featureFlagCgi } from './featureflag-cgi';
 import { PARAM_CGI_API, paramCgi } from './param-cgi';
-import { requestLog } from '../base/request-log';
+import { logRequest } from '../base/request-log';
 import { allowMethods } from './rpc-endpoint';
 import { wssessionCgi } from './wssession-cgi';
 
@@ -46,10 +46,61 @@ export interface DeviceParts extends DeviceContext {
   http: HttpFaults;
 }
 
-/** A device as the shared app sees it: its parts and its request log. */
-interface DeviceRoutes extends DeviceParts {
-  /** Request log and journal. */
-  logRequest: RequestHandler;
+/**
+ * A device as the shared app sees it: its parts, its request log and its authentication.
+ * A class, so that a fleet's thousand devices share the methods instead of a set of
+ * closures each.
+ */
+class DeviceRoutes implements DeviceParts {
+  readonly options: DeviceParts['options'];
+  readonly authenticator: Authenticator;
+  readonly tokens: DeviceParts['tokens'];
+  readonly flags: DeviceParts['flags'];
+  readonly log: DeviceParts['log'];
+  readonly journal: JournalWriter | undefined;
+  readonly control: RequestHandler | undefined;
+  readonly http: HttpFaults;
+
+  constructor(parts: Omit<DeviceParts, 'authenticate'>) {
+    this.options = parts.options;
+    this.authenticator = parts.authenticator;
+    this.tokens = parts.tokens;
+    this.flags = parts.flags;
+    this.log = parts.log;
+    this.journal = parts.journal;
+    this.control = parts.control;
+    this.http = parts.http;
+  }
+
+  /** Request log and journal (the control API's own requests are not journaled). */
+  logRequest(req: Request, res: Response, next: NextFunction): void {
+    const { journal } = this;
+    logRequest(
+      req,
+      res,
+      this.log,
+      'info',
+      journal &&
+        ((done) => {
+          if (CONTROL_REQUEST.test(done.url)) return;
+          const scheme = done.scheme as JournalAuth | undefined;
+          const { method, url: path, status, user, ms, remote, rpcError: error } = done;
+          journal({ kind: 'http', method, path, status, auth: scheme, user, ms, remote, error });
+        }),
+    );
+    next();
+  }
+
+  authenticate(req: Request, res: Response): boolean {
+    const { journal } = this;
+    return checkCredentials(
+      req,
+      res,
+      this.authenticator,
+      this.log,
+      journal && ((refusal) => journal({ kind: 'auth-refused', ...refusal })),
+    );
+  }
 }
 
 const routesOf = (res: Response): DeviceRoutes => deviceOf<DeviceRoutes>(res);
@@ -146,23 +197,7 @@ function deviceApp(): express.Express {
 
 /** The request listener of one device: the shared app, with this device in each request. */
 export function buildDeviceApp(parts: Omit<DeviceParts, 'authenticate'>): RequestListener {
-  const { authenticator, log, journal } = parts;
-  const logRequest = requestLog(
-    log,
-    'info',
-    journal &&
-      ((done) => {
-        if (CONTROL_REQUEST.test(done.url)) return;
-        const scheme = done.scheme as JournalAuth | undefined;
-        const { method, url: path, status, user, ms, remote } = done;
-        journal({ kind: 'http', method, path, status, auth: scheme, user, ms, remote });
-      }),
-  );
-  const routes: DeviceRoutes = {
-    ...parts,
-    logRequest,
-    authenticate: authGate(authenticator, log, journal && ((refusal) => journal({ kind: 'auth-refused', ...refusal }))),
-  };
+  const routes = new DeviceRoutes(parts);
   const app = deviceApp();
   return (req, res) => {
     setDevice(res, routes);

@@ -119,12 +119,24 @@ export interface InitialState {
   message: NotificationMessage;
 }
 
-/** What a freshly booted device reports as its state. */
-export const DEFAULT_INITIAL_STATES: readonly InitialState[] = [
+/**
+ * What a freshly booted device reports as its state. Frozen through and through, so that
+ * the events a device publishes from it share its messages (see EventBus.publish).
+ */
+export const DEFAULT_INITIAL_STATES = deepFreeze<readonly InitialState[]>([
   { topic: 'tns1:Device/tnsvendor:Status/SystemReady', message: { source: {}, key: {}, data: { ready: '1' } } },
   { topic: 'tns1:Device/tnsvendor:IO/Port', message: { source: { port: '1' }, key: {}, data: { state: '0' } } },
   { topic: 'tns1:Device/tnsvendor:IO/Port', message: { source: { port: '2' }, key: {}, data: { state: '0' } } },
-];
+]);
+
+/** `value` with every object in it frozen. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
 
 /** Options with every default filled in and checked. */
 export interface ResolvedDeviceOptions extends Required<
@@ -140,6 +152,9 @@ export interface ResolvedDeviceOptions extends Required<
   tls: boolean | TlsMaterial;
   stateDir: string | undefined;
 }
+
+/** The default timestamps, one object for every device. */
+const UTC_TIMESTAMPS: TimestampMode = Object.freeze({ mode: 'utc' });
 
 /** Fills in defaults and validates; throws {@link EmulatorError} `BAD_OPTION`. */
 export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOptions {
@@ -218,7 +233,7 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
     maxFilters: wholeNumberOption('maxFilters', options.maxFilters ?? DEFAULT_MAX_FILTERS, 1, 100_000),
     topicAliases,
     initialStates: inNamespace(options.initialStates ?? DEFAULT_INITIAL_STATES, namespace),
-    timestamps: checkTimestamps(options.timestamps ?? { mode: 'utc' }),
+    timestamps: checkTimestamps(options.timestamps ?? UTC_TIMESTAMPS),
     clock: options.clock ?? systemClock,
   };
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Authenticator } from '../auth/authenticator';
 import { SessionTokens, type TokenVerdict } from '../auth/session-tokens';
 import { EmulatorError } from '../base/errors';
-import type { JournalWriter } from '../base/journal';
+import type { Expectation, JournalWriter } from '../base/journal';
 import type { NotificationMessage } from '../events/content-filter';
 import { type DeviceEvent, EventBus, type PublishOptions } from '../events/event-bus';
 import type { SessionInfo } from '../events/event-session';
@@ -68,6 +68,11 @@ export interface DeviceHandle {
    */
   rejectAuth(ms: number): void;
   /**
+   * Records in the journal that, from now, the client has `withinMs` to do `that` (a
+   * scenario's `expect:` step); the grader says whether it did. Without a journal, nothing.
+   */
+  expect(expectation: Expectation): void;
+  /**
    * Back to how it started: fault switches off, sessions closed (1001), session tokens
    * revoked, refused logins ended, states back to the initial ones, flags to their defaults.
    */
@@ -116,10 +121,7 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
   const journal: JournalWriter | undefined = options.journal?.writerFor(resolved.serial);
   const events: EventFaults = {};
   const bus = new EventBus(resolved.clock, resolved.timestamps, events);
-  const setInitialStates = (): void => {
-    for (const initial of resolved.initialStates) bus.publish(initial.topic, initial.message, { stateful: true });
-  };
-  setInitialStates();
+  publishInitialStates(bus, resolved);
   const stream = new StreamServer({
     path: paths.eventStream,
     authenticator,
@@ -146,9 +148,8 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     http,
   });
   const listening = await listenApp(app, { port: resolved.port, host: resolved.host, tls, log });
-  listening.server.on('upgrade', (req, socket, head) => stream.handleUpgrade(req, socket, head));
-  const { url } = listening;
-  log.info({ url, realm: resolved.realm, auth: resolved.auth }, 'device listening');
+  listening.server.on('upgrade', stream.handleUpgrade.bind(stream));
+  log.info({ url: listening.url, realm: resolved.realm, auth: resolved.auth }, 'device listening');
 
   const parts: DevicePartsOf = {
     resolved,
@@ -159,17 +160,24 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     bus,
     stream,
     listening,
-    setInitialStates,
     events,
     http,
     tls,
+    journal,
   };
-  return new RunningDeviceHandle(parts, deviceUrls(url, paths), tls?.cert);
+  return new RunningDeviceHandle(parts);
+}
+
+/** Publishes the states a device starts with (at start, and again on a reset or a reboot). */
+function publishInitialStates(bus: EventBus, resolved: ResolvedDeviceOptions): void {
+  for (const initial of resolved.initialStates) bus.publish(initial.topic, initial.message, { stateful: true });
 }
 
 /** What a running device is made of. */
 interface DevicePartsOf {
   resolved: ResolvedDeviceOptions;
+  /** Where the device's parts write what crossed its sockets (undefined without a journal). */
+  journal: JournalWriter | undefined;
   log: Logger;
   authenticator: Authenticator;
   tokens: SessionTokens;
@@ -177,7 +185,6 @@ interface DevicePartsOf {
   bus: EventBus;
   stream: StreamServer;
   listening: ListeningServer;
-  setInitialStates: () => void;
   /** What the fault switches set, read by the bus, the stream and the HTTP app. */
   events: EventFaults;
   http: HttpFaults;
@@ -186,20 +193,29 @@ interface DevicePartsOf {
 
 /** The handle of a device: a class, so a fleet of a thousand shares its methods. */
 class RunningDeviceHandle implements DeviceHandle {
-  readonly url: string;
-  readonly port: number;
   private state: DeviceState = 'RUNNING';
-  private closed: Promise<void> | undefined;
+  private closed: Promise<void> | undefined = undefined;
   /** Made on the first fault: a healthy device does not pay for it. */
-  private switches: DeviceFaults | undefined;
+  private switches: DeviceFaults | undefined = undefined;
 
-  constructor(
-    private readonly parts: DevicePartsOf,
-    readonly urls: DeviceUrls,
-    readonly certificate: string | undefined,
-  ) {
-    this.url = parts.listening.url;
-    this.port = parts.listening.port;
+  constructor(private readonly parts: DevicePartsOf) {}
+
+  get url(): string {
+    return this.parts.listening.url;
+  }
+
+  get port(): number {
+    return this.parts.listening.port;
+  }
+
+  /** Made on each read: a fleet does not keep a thousand sets of URL strings nobody reads. */
+  get urls(): DeviceUrls {
+    const { cgiPrefix, wsPrefix } = this.parts.resolved;
+    return deviceUrls(this.url, devicePaths(cgiPrefix, wsPrefix));
+  }
+
+  get certificate(): string | undefined {
+    return this.parts.tls?.cert;
   }
 
   get host(): string {
@@ -256,6 +272,10 @@ class RunningDeviceHandle implements DeviceHandle {
     return this.parts.stream.closeSessions(code, reason);
   }
 
+  expect({ name, that, topic, withinMs }: Expectation): void {
+    this.parts.journal?.({ kind: 'expect', name, that, topic, withinMs });
+  }
+
   fault<N extends FaultName>(name: N, params?: FaultParamsInput<N>): Promise<ActiveFault> {
     return this.faultSwitches().set(name, params);
   }
@@ -275,7 +295,7 @@ class RunningDeviceHandle implements DeviceHandle {
     tokens.revokeAll();
     authenticator.stopRejecting();
     bus.clearStates();
-    this.parts.setInitialStates();
+    publishInitialStates(bus, this.parts.resolved);
     await flags.reset();
     log.info('device reset');
   }
@@ -295,7 +315,7 @@ class RunningDeviceHandle implements DeviceHandle {
 
   private faultSwitches(): DeviceFaults {
     if (this.switches) return this.switches;
-    const { resolved, log, authenticator, tokens, bus, stream, listening, events, http, tls } = this.parts;
+    const { resolved, log, authenticator, tokens, bus, stream, listening, events, http, tls, journal } = this.parts;
     const server = listening.server as Server & Partial<Pick<HttpsServer, 'setSecureContext'>>;
     const certificateFor =
       tls && server.setSecureContext
@@ -317,10 +337,11 @@ class RunningDeviceHandle implements DeviceHandle {
       spares: (socket) => controlSockets.has(socket),
       restartStates: () => {
         bus.clearStates();
-        this.parts.setInitialStates();
+        publishInitialStates(bus, resolved);
       },
       certificateFor,
       log,
+      journal,
       clock: resolved.clock,
     });
     return this.switches;

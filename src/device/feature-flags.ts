@@ -56,12 +56,33 @@ export interface UnknownFlags extends ErrorInfo<'FLAG_NOT_FOUND'> {
 /** Outcome of a lookup or update: the value, or the names that do not exist. */
 export type FlagResult<T> = Result<T, UnknownFlags>;
 
+/** Flag definitions by name, in definition order; read only. */
+type Definitions = ReadonlyMap<string, FlagDefinition>;
+
+/**
+ * Definitions by their content: every device with the same flags (a fleet: all of them)
+ * shares one map, as it would otherwise hold a copy each.
+ */
+const sharedDefinitions = new Map<string, Definitions>();
+
+function definitionsOf(list: readonly FlagDefinition[]): Definitions {
+  const key = JSON.stringify(list.map((d) => [d.name, d.description, d.defaultValue]));
+  let definitions = sharedDefinitions.get(key);
+  if (!definitions) {
+    // Copies, so that a caller changing its definitions later changes no device.
+    definitions = new Map(list.map((d) => [d.name, { ...d }]));
+    sharedDefinitions.set(key, definitions);
+  }
+  return definitions;
+}
+
 /** Flag values for one device; writes `stateFile` (if any) after every change. */
 export class FeatureFlags {
-  private readonly definitions = new Map<string, FlagDefinition>();
-  private readonly values = new Map<string, boolean>();
+  private readonly definitions: Definitions;
+  /** The values set since the defaults (made on the first): a device never set keeps none. */
+  private values: Map<string, boolean> | undefined = undefined;
   /** The last state file write queued; the next one starts after it. */
-  private writing: Promise<void> = Promise.resolve();
+  private writing: Promise<void> | undefined = undefined;
 
   /**
    * @param definitions the flags the device has
@@ -73,10 +94,7 @@ export class FeatureFlags {
     private readonly stateFile?: string,
     onLoadProblem: (message: string) => void = () => {},
   ) {
-    for (const def of definitions) {
-      this.definitions.set(def.name, def);
-      this.values.set(def.name, def.defaultValue);
-    }
+    this.definitions = definitionsOf(definitions);
     if (stateFile) this.load(stateFile, onLoadProblem);
   }
 
@@ -84,7 +102,7 @@ export class FeatureFlags {
   list(): FlagState[] {
     return [...this.definitions.values()].map((def) => ({
       name: def.name,
-      value: this.values.get(def.name) as boolean,
+      value: this.current(def.name),
       description: def.description,
       defaultValue: def.defaultValue,
     }));
@@ -94,22 +112,31 @@ export class FeatureFlags {
   get(names: readonly string[]): FlagResult<Record<string, boolean>> {
     const unknown = names.filter((n) => !this.definitions.has(n));
     if (unknown.length > 0) return unknownFlags(unknown);
-    return ok(Object.fromEntries(names.map((n) => [n, this.values.get(n) as boolean])));
+    return ok(Object.fromEntries(names.map((n) => [n, this.current(n)])));
   }
 
   /** Sets flags all-or-nothing: one unknown name and nothing changes. */
   async set(changes: Readonly<Record<string, boolean>>): Promise<FlagResult<void>> {
     const unknown = Object.keys(changes).filter((n) => !this.definitions.has(n));
     if (unknown.length > 0) return unknownFlags(unknown);
-    for (const [name, value] of Object.entries(changes)) this.values.set(name, value);
+    for (const [name, value] of Object.entries(changes)) this.setValue(name, value);
     if (this.stateFile) await this.save(this.stateFile);
     return ok(undefined);
   }
 
   /** Every flag back to its default value (kept in the state file too, when there is one). */
   async reset(): Promise<void> {
-    for (const def of this.definitions.values()) this.values.set(def.name, def.defaultValue);
+    this.values = undefined;
     if (this.stateFile) await this.save(this.stateFile);
+  }
+
+  /** The current value of a defined flag. */
+  private current(name: string): boolean {
+    return this.values?.get(name) ?? (this.definitions.get(name) as FlagDefinition).defaultValue;
+  }
+
+  private setValue(name: string, value: boolean): void {
+    (this.values ??= new Map()).set(name, value);
   }
 
   /**
@@ -117,8 +144,8 @@ export class FeatureFlags {
    * atomic writes could otherwise rename out of order and leave older values on disk.
    */
   private save(file: string): Promise<void> {
-    const write = this.writing.then(() =>
-      writeFileAtomic(file, `${JSON.stringify(Object.fromEntries(this.values), null, 2)}\n`),
+    const write = (this.writing ?? Promise.resolve()).then(() =>
+      writeFileAtomic(file, `${JSON.stringify(this.allValues(), null, 2)}\n`),
     );
     this.writing = write.catch(() => {}); // a failed write does not block the next one
     return write;
@@ -147,8 +174,13 @@ export class FeatureFlags {
     for (const [name, value] of Object.entries(saved)) {
       if (!this.definitions.has(name)) onProblem(`${file}: flag "${name}" is no longer defined; ignored`);
       else if (typeof value !== 'boolean') onProblem(`${file}: flag "${name}" is not a boolean; ignored`);
-      else this.values.set(name, value);
+      else this.setValue(name, value);
     }
+  }
+
+  /** Every flag's value by name, in definition order (what the state file holds). */
+  private allValues(): Record<string, boolean> {
+    return Object.fromEntries([...this.definitions.keys()].map((name) => [name, this.current(name)]));
   }
 }
 

@@ -48,17 +48,30 @@ export const DEFAULT_IDENTITY: Readonly<Omit<DeviceIdentity, SerialFields>> = {
 
 /** The full identity of a device with this serial. */
 export function resolveIdentity(serial: string, options: IdentityOptions = {}): DeviceIdentity {
+  const d = DEFAULT_IDENTITY;
   // A model or brand given alone renames the product, so the names stay consistent.
-  const brand = options.Brand ?? DEFAULT_IDENTITY.Brand;
-  const model = options.ProdNbr ?? DEFAULT_IDENTITY.ProdNbr;
-  const derived = {
-    ProdShortName: `${brand} ${model}`,
-    ProdFullName: `${brand} ${model} ${options.ProdType ?? DEFAULT_IDENTITY.ProdType}`,
-  };
+  const brand = options.Brand ?? d.Brand;
+  const model = options.ProdNbr ?? d.ProdNbr;
+  const type = options.ProdType ?? d.ProdType;
+  // Names made of the default words are the defaults' own strings: a fleet shares them.
+  const named = brand === d.Brand && model === d.ProdNbr;
+  const shortName = named ? d.ProdShortName : `${brand} ${model}`;
+  const fullName = named && type === d.ProdType ? d.ProdFullName : `${brand} ${model} ${type}`;
+  // Every field in one literal, in the order the CGIs list them: an object built by
+  // spreading would keep its fields out of line, in a larger form, on every device.
   return {
-    ...DEFAULT_IDENTITY,
-    ...derived,
-    ...options,
+    Brand: brand,
+    ProdFullName: options.ProdFullName ?? fullName,
+    ProdNbr: model,
+    ProdShortName: options.ProdShortName ?? shortName,
+    ProdType: type,
+    ProdVariant: options.ProdVariant ?? d.ProdVariant,
+    HardwareID: options.HardwareID ?? d.HardwareID,
+    Version: options.Version ?? d.Version,
+    BuildDate: options.BuildDate ?? d.BuildDate,
+    Architecture: options.Architecture ?? d.Architecture,
+    Soc: options.Soc ?? d.Soc,
+    WebURL: options.WebURL ?? d.WebURL,
     SerialNumber: serial,
     SocSerialNumber: socSerialNumber(serial),
   };

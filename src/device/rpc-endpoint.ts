@@ -9,6 +9,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { type Account, type Role, hasRole } from '../auth/accounts';
 import type { DeviceAuthLocals } from '../auth/middleware';
 import { redactUrl } from '../base/log';
+import type { RequestLocals } from '../base/request-log';
 import {
   latestVersion,
   parseRpcRequest,
@@ -81,6 +82,7 @@ export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
     const { log } = device;
     const send = (response: RpcResponse, extra: Record<string, unknown> = {}): void => {
       const code = response.error?.code;
+      if (response.error) (res.locals as RequestLocals).rpcError = response.error;
       log[code === undefined ? 'debug' : code < 2000 ? 'error' : 'info'](
         { api: name, method: response.method, code, message: response.error?.message, ...extra },
         code === undefined ? 'rpc ok' : 'rpc error',

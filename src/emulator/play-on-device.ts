@@ -50,19 +50,27 @@ export function playOnDevice(device: DeviceHandle, written: Scenario, options: P
     else if (change.kind === 'configure') player.onConfigure((topic) => change.subscribesTo(topic));
   });
   player.start();
-  const recordings = startRecordings(device, scenario, options);
-  return {
-    player,
-    recordings,
-    get done() {
-      return recordings ? Promise.all([player.done, recordings.done]).then(() => undefined) : player.done;
-    },
-    stop: () => {
-      unwatch();
-      player.stop();
-      recordings?.stop();
-    },
-  };
+  return new DeviceRun(player, startRecordings(device, scenario, options), unwatch);
+}
+
+/** A {@link ScenarioRun}: a class, so that a fleet's thousand runs share their methods. */
+class DeviceRun implements ScenarioRun {
+  constructor(
+    readonly player: ScenarioPlayer,
+    readonly recordings: RecordingsRun | undefined,
+    private readonly unwatch: () => void,
+  ) {}
+
+  get done(): Promise<void> {
+    const { player, recordings } = this;
+    return recordings ? Promise.all([player.done, recordings.done]).then(() => undefined) : player.done;
+  }
+
+  stop(): void {
+    this.unwatch();
+    this.player.stop();
+    this.recordings?.stop();
+  }
 }
 
 /** The `body-worn:` uploads from the scenario's start, or a log line saying why there are none. */

@@ -46,14 +46,7 @@ export async function startRunningDevice(
   options: RunningDeviceOptions,
 ): Promise<RunningDevice> {
   const device = await startDevice(deviceOptionsForScenario(source.scenario, options.device));
-  const log = options.logger?.child({ device: device.serial, scenario: source.scenario.name ?? source.file });
-  const playerOptions: PlayOnDeviceOptions = {
-    speed: options.speed,
-    seed: options.seed,
-    log: (msg: string, fields?: object) => log?.info(fields ?? {}, msg),
-    ...(options.connection ? { connection: options.connection } : {}),
-  };
-  return new PlayingDevice(device, source, playerOptions, accessOf(device, options.device.control !== undefined));
+  return new PlayingDevice(device, source, options, options.device.control !== undefined);
 }
 
 /**
@@ -63,19 +56,37 @@ export async function startRunningDevice(
 class PlayingDevice implements RunningDevice {
   readonly file: string | undefined;
   private current: Scenario;
+  private readonly playerOptions: PlayOnDeviceOptions;
   private playing: ScenarioRun;
   /** True once the current run has played to its end. */
   private finished = false;
+  private readonly logger: Logger | undefined;
+  /** The scenario's logger, made on its first line: most scenarios of a fleet never log. */
+  private log: Logger | undefined = undefined;
 
   constructor(
     readonly device: DeviceHandle,
     source: LoadedScenario,
-    private readonly playerOptions: PlayOnDeviceOptions,
-    readonly access: DeviceAccess,
+    options: RunningDeviceOptions,
+    /** Whether the control API is on. */
+    private readonly controlled: boolean,
   ) {
     this.file = source.file;
     this.current = source.scenario;
+    this.logger = options.logger;
+    const scenarioName = source.scenario.name ?? source.file;
+    this.playerOptions = {
+      speed: options.speed,
+      seed: options.seed,
+      log: (msg: string, fields?: object) => this.logLine(scenarioName, msg, fields),
+      connection: options.connection,
+    };
     this.playing = this.start();
+  }
+
+  /** How to reach the device and log in as its admin (made on each read: it is seldom read). */
+  get access(): DeviceAccess {
+    return accessOf(this.device, this.controlled);
   }
 
   get scenario(): Scenario {
@@ -118,6 +129,13 @@ class PlayingDevice implements RunningDevice {
   async stop(): Promise<void> {
     this.playing.stop();
     await this.device.close();
+  }
+
+  /** Logs a line of the scenario (named as it was when the device started). */
+  private logLine(scenario: string | undefined, msg: string, fields: object | undefined): void {
+    if (!this.logger) return;
+    this.log ??= this.logger.child({ device: this.device.serial, scenario });
+    this.log.info(fields ?? {}, msg);
   }
 
   /** Plays the current scenario from its start; `finished` follows this run only. */

@@ -22,6 +22,8 @@ export interface PublishOptions {
 
 /** An event as published: with its serialised `events:notify` message, built once. */
 export interface DeviceEvent {
+  /** The device's number for the event, from 1: the same in every session it is sent to. */
+  readonly id: number;
   readonly topic: string;
   readonly message: Readonly<NotificationMessage>;
   readonly timestamp: number | undefined;
@@ -38,6 +40,7 @@ export interface DeviceEvent {
  */
 class PublishedEvent implements DeviceEvent {
   constructor(
+    readonly id: number,
     readonly topic: string,
     readonly message: Readonly<NotificationMessage>,
     readonly timestamp: number | undefined,
@@ -63,6 +66,8 @@ export class EventBus {
   private readonly listeners = new Set<EventListener>();
   private readonly states = new Map<string, DeviceEvent>();
   private published = 0;
+  /** The last event's {@link DeviceEvent.id} (swallowed ones included). */
+  private numbered = 0;
   /** The last timestamp given, for a clock fault that runs backwards. */
   private lastStamp: number | undefined;
 
@@ -84,12 +89,7 @@ export class EventBus {
         `topic "${String(topic)}" is not a topic path like tns1:Device/tnsvendor:IO/Port`,
       );
     }
-    const clean: NotificationMessage = {};
-    for (const part of ['source', 'key', 'data'] as const) {
-      const value = message[part];
-      if (value === undefined) continue;
-      clean[part] = checkStringMap(part, value);
-    }
+    const clean = cleanMessage(message);
     const stateful = options.stateful === true;
     const key = stateful ? stateKey(topic, clean) : undefined;
     const timestamp =
@@ -98,7 +98,7 @@ export class EventBus {
     if (timestamp !== undefined) notification.timestamp = timestamp;
     notification.message = { source: clean.source ?? {}, key: clean.key ?? {}, data: clean.data ?? {} };
     const json = JSON.stringify({ apiVersion: '1.0', method: 'events:notify', params: { notification } });
-    const event = new PublishedEvent(topic, Object.freeze(clean), timestamp, stateful, Buffer.from(json, 'utf8'));
+    const event = new PublishedEvent(++this.numbered, topic, clean, timestamp, stateful, Buffer.from(json, 'utf8'));
     if (key !== undefined) {
       // A stuck state delivers its first change, then swallows the rest: nobody hears them.
       const stuck = this.faults.stuckStates;
@@ -114,7 +114,12 @@ export class EventBus {
   /** Adds a listener; returns the function that removes it. */
   subscribe(listener: EventListener): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return () => this.unsubscribe(listener);
+  }
+
+  /** Removes a listener added by {@link subscribe}. */
+  unsubscribe(listener: EventListener): void {
+    this.listeners.delete(listener);
   }
 
   /** The last event of every stateful topic (per source and key), oldest first. */
@@ -154,6 +159,39 @@ export class EventBus {
   }
 }
 
+const MESSAGE_PARTS = ['source', 'key', 'data'] as const;
+
+/**
+ * The message as an event keeps it: the parts given, each a checked copy. A message that is
+ * frozen through and through (the default initial states) is kept as it is, checked: it
+ * cannot change, and every device of a fleet then shares it instead of holding copies.
+ */
+function cleanMessage(message: NotificationMessage): Readonly<NotificationMessage> {
+  if (isFrozenMessage(message)) {
+    for (const part of MESSAGE_PARTS) if (message[part] !== undefined) checkStringMap(part, message[part]);
+    return message;
+  }
+  const clean: NotificationMessage = {};
+  for (const part of MESSAGE_PARTS) {
+    const value = message[part];
+    if (value === undefined) continue;
+    clean[part] = checkStringMap(part, value);
+  }
+  return Object.freeze(clean);
+}
+
+/** A frozen message whose own fields are only parts that are present and frozen. */
+function isFrozenMessage(message: NotificationMessage): boolean {
+  if (!Object.isFrozen(message)) return false;
+  return Object.entries(message).every(
+    ([name, value]) =>
+      (MESSAGE_PARTS as readonly string[]).includes(name) &&
+      typeof value === 'object' &&
+      value !== null &&
+      Object.isFrozen(value),
+  );
+}
+
 function checkStringMap(part: string, value: unknown): Record<string, string> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new EmulatorError('BAD_EVENT', `message.${part} must be an object of strings`);
@@ -169,7 +207,9 @@ function checkStringMap(part: string, value: unknown): Record<string, string> {
 
 /** A state is identified by its topic, source and key (e.g. one per I/O port). */
 function stateKey(topic: string, message: NotificationMessage): string {
-  return `${topic}\u0000${canonical(message.source)}\u0000${canonical(message.key)}`;
+  // Joined, not concatenated: the key is kept, and a join is one flat string where
+  // concatenation would keep a tree of its parts.
+  return [topic, canonical(message.source), canonical(message.key)].join('\u0000');
 }
 
 function canonical(map: Readonly<Record<string, string>> | undefined): string {

@@ -46,8 +46,8 @@ export interface SessionIdentity {
 
 /** Who hears of a session's configure and close (the stream server). */
 export interface SessionObserver {
-  configured(session: EventSession): void;
-  closed(session: EventSession, code: number, reason: string): void;
+  sessionConfigured(session: EventSession): void;
+  sessionClosed(session: EventSession, code: number, reason: string, by: 'client' | 'device'): void;
 }
 
 /** Limits and collaborators of a session. */
@@ -65,6 +65,9 @@ export interface SessionSettings {
   faults?: EventFaults;
 }
 
+/** The filters of a session not configured yet: one array for all of them. */
+const NO_FILTERS: readonly CompiledFilter[] = Object.freeze([]);
+
 /** A tick's frames are written together up to this many bytes, then flushed. */
 const FLUSH_BYTES = 16 * 1024;
 
@@ -77,7 +80,7 @@ export const CLOSE_TOO_SLOW = 1013;
 /** Binds a WebSocket to the event bus through the client's filters. */
 export class EventSession {
   private state: SessionState = 'OPEN';
-  private filters: readonly CompiledFilter[] = [];
+  private filters: readonly CompiledFilter[] = NO_FILTERS;
   private sent = 0;
   private dropped = 0;
   private readonly connectedAt = Date.now();
@@ -102,16 +105,26 @@ export class EventSession {
     private readonly observer: SessionObserver,
   ) {
     this.flushBytes = Math.min(FLUSH_BYTES, settings.maxBufferedBytes / 4);
-    ws.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) =>
-      this.onMessage(toBuffer(data), isBinary),
-    );
-    ws.on('error', (err) => settings.log.info({ session: id, reason: err.message }, 'event stream error'));
-    ws.once('close', (code, reason) => {
-      this.state = 'CLOSED';
-      this.gone = true;
-      this.whenGone?.resolve();
-      observer.closed(this, code, reason.toString());
-    });
+    sessionOf.set(ws, this);
+    ws.on('message', onWsMessage);
+    ws.on('error', onWsError);
+    // `on`, not `once`: ws emits 'close' once, and a `once` wrapper costs more per session.
+    ws.on('close', onWsClose);
+  }
+
+  /** The WebSocket failed (called by its listener, {@link onWsError}). */
+  wsError(err: Error): void {
+    this.settings.log.info({ session: this.id, reason: err.message }, 'event stream error');
+  }
+
+  /** The WebSocket closed (called by its listener, {@link onWsClose}). */
+  wsClosed(code: number, reason: string): void {
+    // The device's own close, reset and terminate mark the session closed first.
+    const by = this.state === 'CLOSED' ? 'device' : 'client';
+    this.state = 'CLOSED';
+    this.gone = true;
+    this.whenGone?.resolve();
+    this.observer.sessionClosed(this, code, reason, by);
   }
 
   /** Resolves when the connection is gone, whoever closed it. */
@@ -131,7 +144,7 @@ export class EventSession {
     for (const filter of this.filters) {
       if (!filterMatches(filter, event.topic, event.message)) continue;
       if (!this.send(event.payload, 'notification')) return;
-      this.settings.journal?.({ kind: 'notification', session: this.id, topic: event.topic });
+      this.settings.journal?.({ kind: 'notification', session: this.id, topic: event.topic, event: event.id });
     }
   }
 
@@ -195,7 +208,8 @@ export class EventSession {
     };
   }
 
-  private onMessage(data: Buffer, isBinary: boolean): void {
+  /** A message from the client (called by the WebSocket's listener, {@link onWsMessage}). */
+  onMessage(data: Buffer, isBinary: boolean): void {
     if (this.state === 'CLOSED') return;
     const { log, rules, bus } = this.settings;
     if (isBinary)
@@ -216,7 +230,12 @@ export class EventSession {
       });
     }
     const parsed = parseRpcRequest(data, EVENT_STREAM_API);
-    if (!parsed.ok) return this.answer(parsed.error.response);
+    if (!parsed.ok) {
+      // A refused request (bad JSON, unknown method, unsupported version) is a configure the grader must see.
+      const { error } = parsed.error.response;
+      if (error) this.settings.journal?.({ kind: 'configure', session: this.id, filters: filtersOf(data), error });
+      return this.answer(parsed.error.response);
+    }
     const compiled = compileConfigure(parsed.value, rules, (message, fields) =>
       log.debug({ session: this.id, ...fields }, message),
     );
@@ -232,7 +251,7 @@ export class EventSession {
     log.info({ session: this.id, filters: this.info().filters }, 'events configured');
     this.answer(rpcSuccess(parsed.value, {}));
     if (!this.settings.faults?.noInitialStates) for (const state of bus.currentStates()) this.deliver(state);
-    this.observer.configured(this);
+    this.observer.sessionConfigured(this);
   }
 
   /**
@@ -285,6 +304,24 @@ export class EventSession {
   }
 }
 
+/**
+ * The session of each WebSocket, for the listeners below: one set of listeners (`this` is
+ * the WebSocket) serves every session, where closures would cost each session their own.
+ */
+const sessionOf = new WeakMap<WebSocket, EventSession>();
+
+function onWsMessage(this: WebSocket, data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean): void {
+  sessionOf.get(this)?.onMessage(toBuffer(data), isBinary);
+}
+
+function onWsError(this: WebSocket, err: Error): void {
+  sessionOf.get(this)?.wsError(err);
+}
+
+function onWsClose(this: WebSocket, code: number, reason: Buffer): void {
+  sessionOf.get(this)?.wsClosed(code, reason.toString());
+}
+
 function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {
   if (Buffer.isBuffer(data)) return data;
   if (Array.isArray(data)) return Buffer.concat(data);
@@ -292,6 +329,17 @@ function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {
 }
 
 /** The string filters of a configure request's `eventFilterList`, as the client sent them, for the journal. */
+/** The filters of a request the device refused, as far as it is JSON with a params object. */
+function filtersOf(data: Buffer): { topicFilter?: string; contentFilter?: string }[] {
+  try {
+    const request = JSON.parse(data.toString('utf8')) as { params?: unknown };
+    const { params } = request ?? {};
+    return typeof params === 'object' && params !== null ? sentFilters(params as Record<string, unknown>) : [];
+  } catch {
+    return [];
+  }
+}
+
 function sentFilters(params: Readonly<Record<string, unknown>>): { topicFilter?: string; contentFilter?: string }[] {
   const list = params.eventFilterList;
   if (!Array.isArray(list)) return [];

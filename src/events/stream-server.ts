@@ -6,7 +6,7 @@
 import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { authScheme } from '../auth/auth-params';
+import { authScheme, credentialUser } from '../auth/auth-params';
 import type { Authenticator } from '../auth/authenticator';
 import type { SessionTokens } from '../auth/session-tokens';
 import { EmulatorError } from '../base/errors';
@@ -14,7 +14,7 @@ import type { JournalWriter } from '../base/journal';
 import { type Logger, redactUrl } from '../base/log';
 import { closeFrameProblem } from '../protocol/websocket-close';
 import type { ConfigureRules } from './configure';
-import type { EventBus } from './event-bus';
+import type { DeviceEvent, EventBus } from './event-bus';
 import type { EventFaults } from './event-faults';
 import { EventSession, type SessionIdentity, type SessionInfo, type SessionObserver } from './event-session';
 
@@ -79,41 +79,45 @@ function handshaker(deflate: boolean, maxPayload: number): WebSocketServer {
   return wss;
 }
 
-/** Accepts upgrades and keeps the live sessions. */
-export class StreamServer {
+/** Accepts upgrades and keeps the live sessions; it is the observer of its sessions. */
+export class StreamServer implements SessionObserver {
   private readonly wss: WebSocketServer;
   private readonly live = new Map<string, EventSession>();
   private nextId = 1;
   private closedForSlowness = 0;
-  private readonly unsubscribe: () => void;
   private readonly watchers = new Set<SessionListener>();
-  /** What every session tells its server: one object for all of them. */
-  private readonly observer: SessionObserver = {
-    configured: (configured) =>
-      this.tell({
-        kind: 'configure',
-        session: configured.info(),
-        subscribesTo: (topic) => configured.subscribesTo(topic),
-      }),
-    closed: (closed, code, reason) => {
-      this.live.delete(closed.id);
-      this.options.journal?.({ kind: 'ws-close', session: closed.id, code, reason });
-      const info = closed.info();
-      if (info.dropped > 0) this.closedForSlowness++;
-      this.options.log.info(
-        { session: closed.id, code, reason, sent: info.sent, dropped: info.dropped },
-        'event stream disconnected',
-      );
-      this.tell({ kind: 'disconnect', session: info, code, reason });
-    },
-  };
 
   constructor(private readonly options: StreamServerOptions) {
     this.wss = handshaker(options.deflate, Math.max(options.maxMessageBytes * HARD_FRAME_LIMIT_FACTOR, 1024 * 1024));
-    this.unsubscribe = options.bus.subscribe((event) => {
-      for (const session of this.live.values()) session.deliver(event);
+    options.bus.subscribe(this.deliver);
+  }
+
+  /** A session configured its filters: it tells its server itself (the server is its observer). */
+  sessionConfigured(configured: EventSession): void {
+    this.tell({
+      kind: 'configure',
+      session: configured.info(),
+      subscribesTo: (topic) => configured.subscribesTo(topic),
     });
   }
+
+  /** A session is gone (see {@link sessionConfigured}). */
+  sessionClosed(closed: EventSession, code: number, reason: string, by: 'client' | 'device'): void {
+    this.live.delete(closed.id);
+    this.options.journal?.({ kind: 'ws-close', session: closed.id, code, reason, by });
+    const info = closed.info();
+    if (info.dropped > 0) this.closedForSlowness++;
+    this.options.log.info(
+      { session: closed.id, code, reason, sent: info.sent, dropped: info.dropped },
+      'event stream disconnected',
+    );
+    this.tell({ kind: 'disconnect', session: info, code, reason });
+  }
+
+  /** The bus listener: every event to every live session. */
+  private readonly deliver = (event: DeviceEvent): void => {
+    for (const session of this.live.values()) session.deliver(event);
+  };
 
   /** Handles a `server.on('upgrade')` request: guards, authentication, then the session. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -122,29 +126,31 @@ export class StreamServer {
     socket.on('error', onHandshakeError);
     const url = parseTarget(req.url);
     if (this.options.faults?.noWebSocket)
-      return abort(socket, 404, 'Not Found (this firmware has no WebSocket event stream)', log, req);
+      return abort(socket, 404, 'Not Found (this firmware has no WebSocket event stream)', this.options, req);
     if (!url || url.pathname !== this.options.path)
       return abort(
         socket,
         404,
         `No WebSocket endpoint at ${url?.pathname ?? req.url}; the event stream is ${this.options.path}`,
-        log,
+        this.options,
         req,
       );
-    if (req.method !== 'GET') return abort(socket, 400, 'The WebSocket handshake must be a GET request', log, req);
+    if (req.method !== 'GET')
+      return abort(socket, 400, 'The WebSocket handshake must be a GET request', this.options, req);
     if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket')
-      return abort(socket, 400, 'Upgrade header must be "websocket"', log, req);
+      return abort(socket, 400, 'Upgrade header must be "websocket"', this.options, req);
     if (!WS_KEY.test(String(req.headers['sec-websocket-key'] ?? '').trim()))
-      return abort(socket, 400, 'Missing or invalid Sec-WebSocket-Key', log, req);
+      return abort(socket, 400, 'Missing or invalid Sec-WebSocket-Key', this.options, req);
     const version = req.headers['sec-websocket-version'];
-    if (version === undefined) return abort(socket, 400, 'Missing Sec-WebSocket-Version (must be 13)', log, req);
+    if (version === undefined)
+      return abort(socket, 400, 'Missing Sec-WebSocket-Version (must be 13)', this.options, req);
     if (version.trim() !== '13')
-      return abort(socket, 426, `Sec-WebSocket-Version ${version} is not supported; use 13`, log, req, {
+      return abort(socket, 426, `Sec-WebSocket-Version ${version} is not supported; use 13`, this.options, req, {
         'Sec-WebSocket-Version': '13',
       });
     const sourcesParam = url.searchParams.get('sources');
     if (sourcesParam === null || sourcesParam.trim() === '')
-      return abort(socket, 400, `Missing query parameter sources (e.g. ?sources=events)`, log, req);
+      return abort(socket, 400, `Missing query parameter sources (e.g. ?sources=events)`, this.options, req);
     const sources = sourcesParam.split(',').map((s) => s.trim());
     const unknown = sources.filter((s) => !(STREAM_SOURCES as readonly string[]).includes(s));
     if (unknown.length > 0)
@@ -152,18 +158,21 @@ export class StreamServer {
         socket,
         400,
         `Unknown data source(s): ${unknown.join(', ')}; known: ${STREAM_SOURCES.join(', ')}`,
-        log,
+        this.options,
         req,
       );
 
     let user: string | undefined;
     const token = url.searchParams.get('wssession');
     if (authenticator.rejecting) {
-      const refusal = { message: 'logins are refused for a while (simulated reboot)', stale: false };
+      const refusal = { code: 'REJECTING', message: 'logins are refused for a while (simulated reboot)', stale: false };
       return this.unauthorized(req, socket, refusal, schemeOf(req, token));
     } else if (authenticator.mode !== 'none' && token !== null) {
       const verdict = tokens.consume(token);
-      if (!verdict.ok) return this.unauthorized(req, socket, { message: verdict.error.message, stale: false }, 'token');
+      if (!verdict.ok) {
+        const { code, message } = verdict.error;
+        return this.unauthorized(req, socket, { code: `TOKEN_${code.toUpperCase()}`, message, stale: false }, 'token');
+      }
       user = verdict.value;
     } else {
       const verdict = authenticator.verify(req);
@@ -174,7 +183,7 @@ export class StreamServer {
     const taken = slots && [...this.live.values()].filter((session) => session.open);
     if (slots && taken && taken.length >= slots.max) {
       if (slots.overflow === 'refuse')
-        return abort(socket, 503, `No free event stream slot: at most ${slots.max} sessions`, log, req);
+        return abort(socket, 503, `No free event stream slot: at most ${slots.max} sessions`, this.options, req);
       // The oldest go first, as on devices where a new subscription knocks out an old one.
       for (const session of taken.slice(0, taken.length - slots.max + 1)) session.close(slots.code, slots.reason);
     }
@@ -193,11 +202,11 @@ export class StreamServer {
    */
   private open(ws: WebSocket, socket: Duplex, identity: SessionIdentity): void {
     const id = `s${this.nextId++}`;
+    const { user, remoteAddress: remote } = identity;
     const sources = [...new Set(identity.sources)];
-    const session = new EventSession(id, ws, socket, { ...identity, sources }, this.options, this.observer);
+    const session = new EventSession(id, ws, socket, { remoteAddress: remote, user, sources }, this.options, this);
     this.live.set(id, session);
     if (this.options.faults?.stall?.pings === false) session.hold(true);
-    const { user, remoteAddress: remote } = identity;
     this.options.journal?.({ kind: 'ws-open', session: id, user, remote });
     this.options.log.info(
       { session: id, user, remote, sources: identity.sources, deflate: Boolean(ws.extensions) },
@@ -269,7 +278,7 @@ export class StreamServer {
    * down", as a rebooting device does; sessions still open after `graceMs` are cut.
    */
   async close(graceMs = 250): Promise<void> {
-    this.unsubscribe();
+    this.options.bus.unsubscribe(this.deliver);
     await this.endSessions(1001, 'device shutting down', graceMs);
     this.live.clear();
   }
@@ -288,15 +297,17 @@ export class StreamServer {
   private unauthorized(
     req: IncomingMessage,
     socket: Duplex,
-    refusal: { message: string; stale: boolean },
+    refusal: { code: string; message: string; stale: boolean },
     scheme: string | undefined,
   ): void {
-    const { message: reason, stale } = refusal;
-    const level = reason === 'no credentials' ? 'debug' : 'warn';
+    const { code, message: reason, stale } = refusal;
+    const level = code === 'NO_CREDENTIALS' ? 'debug' : 'warn';
     const path = redactUrl(req.url ?? '');
     this.options.log[level]({ url: path, reason }, 'event stream authentication failed');
     const remote = req.socket.remoteAddress;
-    this.options.journal?.({ kind: 'auth-refused', method: req.method ?? 'GET', path, scheme, reason, remote });
+    const user = scheme === 'token' ? undefined : credentialUser(req.headers.authorization);
+    const method = req.method ?? 'GET';
+    this.options.journal?.({ kind: 'auth-refused', method, path, scheme, code, reason, stale, user, remote });
     const answer = this.options.authenticator.unauthorized(req, stale);
     writeAndClose(socket, answer.status, answer.headers, answer.body);
   }
@@ -319,11 +330,13 @@ function abort(
   socket: Duplex,
   status: number,
   message: string,
-  log: Logger,
+  { log, journal }: { log: Logger; journal?: JournalWriter },
   req: IncomingMessage,
   extra: Record<string, string> = {},
 ): void {
-  log.info({ url: redactUrl(req.url ?? ''), status, reason: message }, 'event stream handshake refused');
+  const path = redactUrl(req.url ?? '');
+  log.info({ url: path, status, reason: message }, 'event stream handshake refused');
+  journal?.({ kind: 'ws-refused', path, status, reason: message, remote: req.socket.remoteAddress });
   const body = `${message}\n`;
   writeAndClose(
     socket,

@@ -20,7 +20,7 @@ import type { NotificationMessage } from '../events/content-filter';
 import { seededRandom } from '../base/random';
 import { realScheduler, type Scheduler } from './scheduler';
 import type { FaultName } from '../protocol/fault-catalogue';
-import type { EmitAction, Scenario, StateAction, Step } from './schema';
+import type { EmitAction, ExpectAction, Scenario, StateAction, Step } from './schema';
 
 /** What a scenario acts on: the device's event bus, flags, sessions and auth. */
 export interface ScenarioTarget {
@@ -38,6 +38,8 @@ export interface ScenarioTarget {
   rejectAuth(forMs: number): void;
   /** Turns a fault switch on (parameters already checked against the catalogue); resolves when on or over. */
   fault(name: FaultName, params: Record<string, unknown>): Promise<unknown>;
+  /** From now, the client has `withinMs` to do `that` (recorded for the grader). */
+  expect(expectation: ExpectAction): void;
 }
 
 /** Whether a timer belongs to the timeline (counted for `done`) or to an `on:` trigger. */
@@ -69,8 +71,13 @@ export class ScenarioPlayer {
   private readonly speed: number;
   private readonly seed: number;
   private readonly log: (msg: string, fields?: object) => void;
-  private random: () => number;
-  private readonly timers = new Map<number, PendingStep>();
+  /** The jitter PRNG, seeded on first use: most scenarios have no jitter. */
+  private random: (() => number) | undefined;
+  /**
+   * The pending steps by timer id; none while nothing is pending (a finished or quiet
+   * scenario), so that an idle player of a fleet keeps no table.
+   */
+  private timers: Map<number, PendingStep> | undefined = undefined;
   private nextTimerId = 0;
   private timelineTimers = 0;
   private startedAt = 0;
@@ -79,7 +86,8 @@ export class ScenarioPlayer {
   private pausedAt: number | undefined;
   private resolveDone: () => void = () => undefined;
   private donePromise: Promise<void>;
-  private lengths = new Map<Step[], number>();
+  /** The lengths of the scenario's lists, shared with every player of the same scenario. */
+  private lengths: Map<Step[], number>;
 
   constructor(
     private scenario: Scenario,
@@ -92,8 +100,9 @@ export class ScenarioPlayer {
       throw new EmulatorError('BAD_OPTION', `speed must be a positive number, got ${this.speed}`);
     this.seed = options.seed ?? 1;
     this.log = options.log ?? (() => undefined);
-    this.random = seededRandom(this.seed);
+    this.random = undefined;
     this.donePromise = this.newDone();
+    this.lengths = lengthsOf(scenario);
   }
 
   /** Resolves when a finite timeline has played every step (loops included), or on stop(). */
@@ -103,7 +112,7 @@ export class ScenarioPlayer {
 
   /** How many of the player's timers are set (timeline and triggers). */
   get pendingTimers(): number {
-    return this.timers.size;
+    return this.timers?.size ?? 0;
   }
 
   /** Applies `states` and `flags`, then schedules the timeline from now. Does nothing if already playing. */
@@ -126,7 +135,7 @@ export class ScenarioPlayer {
   pause(): void {
     if (!this.running || this.pausedAt !== undefined) return;
     this.pausedAt = this.scheduler.now();
-    for (const timer of this.timers.values()) timer.cancel();
+    for (const timer of this.timers?.values() ?? []) timer.cancel();
   }
 
   /** Goes on where pause() held it: every pending step keeps its place in scenario time. */
@@ -134,13 +143,13 @@ export class ScenarioPlayer {
     if (this.pausedAt === undefined) return;
     this.startedAt += this.scheduler.now() - this.pausedAt;
     this.pausedAt = undefined;
-    for (const [id, timer] of this.timers) this.arm(id, timer);
+    for (const [id, timer] of this.timers ?? []) this.arm(id, timer);
   }
 
   /** Cancels every timer and resolves `done`; calling it again does nothing. */
   stop(): void {
-    for (const timer of this.timers.values()) timer.cancel();
-    this.timers.clear();
+    for (const timer of this.timers?.values() ?? []) timer.cancel();
+    this.timers = undefined;
     this.timelineTimers = 0;
     this.running = false;
     this.pausedAt = undefined;
@@ -151,8 +160,8 @@ export class ScenarioPlayer {
   restart(scenario?: Scenario): void {
     this.stop();
     if (scenario) this.scenario = scenario;
-    this.lengths = new Map();
-    this.random = seededRandom(this.seed);
+    this.lengths = lengthsOf(this.scenario);
+    this.random = undefined;
     this.donePromise = this.newDone();
     this.start();
   }
@@ -236,6 +245,9 @@ export class ScenarioPlayer {
           ? { ...params, forMs: Math.max(1, Math.round(params.forMs / this.speed)) }
           : params;
       this.guard('fault', () => this.target.fault(name, scaled));
+    } else if (step.expect) {
+      const expectation = { ...step.expect, withinMs: step.expect.withinMs / this.speed };
+      this.guard('expect', () => this.target.expect(expectation));
     } else if (step['reject-auth']) {
       const forMs = step['reject-auth'].for / this.speed;
       this.guard('reject-auth', () => this.target.rejectAuth(forMs));
@@ -281,7 +293,9 @@ export class ScenarioPlayer {
   }
 
   private jitter(step: Step): number {
-    return step.jitter ? this.random() * step.jitter : 0;
+    if (!step.jitter) return 0;
+    this.random ??= seededRandom(this.seed);
+    return this.random() * step.jitter;
   }
 
   /** Sets a timer for scenario time `at`; `fn` gets that time. Timeline timers count towards `done`. */
@@ -289,14 +303,15 @@ export class ScenarioPlayer {
     const id = this.nextTimerId++;
     if (part === 'timeline') this.timelineTimers++;
     const timer: PendingStep = { at, part, fn, cancel: () => undefined };
-    this.timers.set(id, timer);
+    (this.timers ??= new Map()).set(id, timer);
     if (this.pausedAt === undefined) this.arm(id, timer);
   }
 
   /** Sets the scheduler's timer of a pending step at its scenario time. */
   private arm(id: number, timer: PendingStep): void {
     timer.cancel = this.scheduler.setTimer(this.startedAt + timer.at / this.speed, () => {
-      if (!this.timers.delete(id)) return;
+      if (!this.timers?.delete(id)) return;
+      if (this.timers.size === 0) this.timers = undefined;
       if (timer.part === 'timeline') this.timelineTimers--;
       timer.fn(timer.at);
       this.checkDone();
@@ -332,6 +347,21 @@ export class ScenarioPlayer {
     this.lengths.set(steps, end);
     return end;
   }
+}
+
+/**
+ * The lengths of a scenario's lists (a function of the scenario alone), by list: one map
+ * for every player of the scenario, so that a fleet playing it computes and keeps them once.
+ */
+const scenarioLengths = new WeakMap<Scenario, Map<Step[], number>>();
+
+function lengthsOf(scenario: Scenario): Map<Step[], number> {
+  let lengths = scenarioLengths.get(scenario);
+  if (!lengths) {
+    lengths = new Map();
+    scenarioLengths.set(scenario, lengths);
+  }
+  return lengths;
 }
 
 /** The message parts of an emit or state, leaving out absent ones. */

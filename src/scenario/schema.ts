@@ -42,6 +42,7 @@ export const ACTION_KEYS = [
   'disconnect',
   'reject-auth',
   'fault',
+  'expect',
   'pause',
   'run',
   'steps',
@@ -97,6 +98,30 @@ export const FaultStepSchema = z
 
 /** A fault step after loading: the switch and its parameters, defaults filled in (`forMs` in ms). */
 export type FaultAction = z.output<typeof FaultStepSchema>;
+
+/**
+ * What the client must do after this step, within `within` (judged by the grader, see
+ * docs/grading.md): open a new event stream session, or configure one (selecting `topic`).
+ */
+export const ExpectSchema = z
+  .strictObject({
+    name: z.string().min(1).optional(),
+    that: z.enum(['connected', 'configured'], { error: 'that: is connected or configured' }),
+    topic: topic.optional(),
+    within: duration,
+  })
+  .refine((e) => e.topic === undefined || e.that === 'configured', {
+    error: 'topic: goes with that: configured',
+  })
+  .transform(({ name, that, topic: wanted, within }) => ({
+    name: name ?? `${that}${wanted === undefined ? '' : ` for ${wanted}`}`,
+    that,
+    topic: wanted,
+    withinMs: within,
+  }));
+
+/** An expect step after loading: its name (given, or made from `that` and `topic`) and `within` in ms. */
+export type ExpectAction = z.output<typeof ExpectSchema>;
 
 /** One event to emit: its topic, message parts and how it is timestamped. */
 export const EmitSchema = z.strictObject({
@@ -157,6 +182,7 @@ const stepFields = {
   disconnect: DisconnectSchema.optional(),
   'reject-auth': z.strictObject({ for: duration }).optional(),
   fault: FaultStepSchema.optional(),
+  expect: ExpectSchema.optional(),
   pause: duration.optional(),
   run: z.string({ error: 'run names a group from `groups`' }).min(1).optional(),
   on: TriggerSchema.optional(),

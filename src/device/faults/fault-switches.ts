@@ -49,6 +49,8 @@ export const FAULT_SWITCHES: {
   },
   reboot: async (target, { downMs, refuseLoginsMs }) => {
     target.log.info({ downMs }, 'rebooting: port closed');
+    // The sessions go first, as the device's own doing (the journal says by: device).
+    target.stream.resetSessions();
     await target.listening.suspend((socket) => target.spares(socket));
     target.authenticator.renewNonceSecret();
     target.tokens.revokeAll();

@@ -3,6 +3,7 @@ import type { Authenticator } from '../../auth/authenticator';
 import type { SessionTokens } from '../../auth/session-tokens';
 import type { Clock } from '../../base/clock';
 import type { ListeningServer } from '../../base/listening-server';
+import type { JournalWriter } from '../../base/journal';
 import type { Logger } from '../../base/log';
 import type { EventBus } from '../../events/event-bus';
 import type { EventFaults } from '../../events/event-faults';
@@ -32,6 +33,8 @@ export interface FaultTarget {
   /** Serves a self-signed certificate for `hostname`, or with undefined the device's own; undefined without TLS. */
   readonly certificateFor: ((hostname: string | undefined) => Promise<void>) | undefined;
   readonly log: Logger;
+  /** Where switching is recorded for the grader (undefined without a journal). */
+  readonly journal: JournalWriter | undefined;
   /** The device's clock (timestamps of a flap). */
   readonly clock: Clock;
   /** Resolves true after `ms`, or false as soon as the device closes. */

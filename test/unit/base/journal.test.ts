@@ -3,7 +3,7 @@ import { EmulatorError } from '../../../src/base/errors';
 import { Journal, type JournalEntry } from '../../../src/base/journal';
 
 const note = (topic: string, session = 's1', device = 'D1') =>
-  ({ kind: 'notification', device, session, topic }) as const;
+  ({ kind: 'notification', device, session, topic, event: 1 }) as const;
 
 describe('Journal', () => {
   it('numbers entries from 1 and stamps them with the clock', () => {
@@ -35,7 +35,7 @@ describe('Journal', () => {
     journal.record(note('a', 's1'));
     journal.record(note('b', 's2'));
     journal.record(note('a', 's2', 'D2'));
-    journal.record({ kind: 'ws-close', device: 'D1', session: 's1', code: 1000, reason: '' });
+    journal.record({ kind: 'ws-close', device: 'D1', session: 's1', code: 1000, reason: '', by: 'client' });
     const seqs = (entries: JournalEntry[]) => entries.map((e) => e.seq);
     expect(seqs(journal.entries({ since: 3 }))).toEqual([4, 5]);
     expect(seqs(journal.entries({ kind: 'notification' }))).toEqual([2, 3, 4]);
@@ -62,18 +62,27 @@ describe('Journal', () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const journal = new Journal(clock, 10);
     const write = journal.writerFor('CAM7');
-    write({ kind: 'notification', session: 's1', topic: 'a' });
+    write({ kind: 'notification', session: 's1', topic: 'a', event: 1 });
     clock.advance(10);
     const heard: string[] = [];
     journal.watch((entry) => heard.push(`${entry.device}@${entry.time}`));
-    write({ kind: 'ws-close', session: 's1', code: 1000, reason: '' });
+    write({ kind: 'ws-close', session: 's1', code: 1000, reason: '', by: 'client' });
     expect(journal.entries()).toEqual([
-      { kind: 'notification', session: 's1', topic: 'a', device: 'CAM7', seq: 1, time: '2026-01-01T00:00:00.000Z' },
+      {
+        kind: 'notification',
+        session: 's1',
+        topic: 'a',
+        event: 1,
+        device: 'CAM7',
+        seq: 1,
+        time: '2026-01-01T00:00:00.000Z',
+      },
       {
         kind: 'ws-close',
         session: 's1',
         code: 1000,
         reason: '',
+        by: 'client',
         device: 'CAM7',
         seq: 2,
         time: '2026-01-01T00:00:00.010Z',

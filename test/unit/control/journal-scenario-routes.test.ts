@@ -15,7 +15,13 @@ afterEach(() => ctl.close());
 /** Records `n` notifications of `serial` in the fake's journal (it keeps 4). */
 function notify(n: number, serial: string = device): void {
   for (let i = 0; i < n; i++) {
-    const record: JournalRecord = { kind: 'notification', device: serial, session: 's1', topic: 'tns1:Device' };
+    const record: JournalRecord = {
+      kind: 'notification',
+      device: serial,
+      session: 's1',
+      topic: 'tns1:Device',
+      event: i + 1,
+    };
     ctl.emulator.journalRing.record(record);
   }
 }
@@ -32,7 +38,14 @@ describe('GET /_emu/journal', () => {
   it("answers the entries of the port's device and the dropped count", async () => {
     notify(1);
     notify(1, other);
-    ctl.emulator.journalRing.record({ kind: 'ws-close', device, session: 's1', code: 1001, reason: 'bye' });
+    ctl.emulator.journalRing.record({
+      kind: 'ws-close',
+      device,
+      session: 's1',
+      code: 1001,
+      reason: 'bye',
+      by: 'device',
+    });
     expect(await readSeqs()).toEqual({ seqs: [1, 3], dropped: 0 });
     expect(ctl.emulator.callsOf('journal')).toEqual([[{ device }]]);
   });

@@ -16,7 +16,18 @@ export const fits = {
 
 const device = 'B8A44F000001';
 const RECORDS: JournalRecord[] = [
-  { kind: 'http', device, method: 'GET', path: '/x', status: 200, auth: 'digest', user: 'root', ms: 1, remote: '::1' },
+  {
+    kind: 'http',
+    device,
+    method: 'GET',
+    path: '/x',
+    status: 200,
+    auth: 'digest',
+    user: 'root',
+    ms: 1,
+    remote: '::1',
+    error: undefined,
+  },
   {
     kind: 'http',
     device,
@@ -27,13 +38,29 @@ const RECORDS: JournalRecord[] = [
     user: undefined,
     ms: 1,
     remote: undefined,
+    error: { code: 2100, message: 'version not supported' },
   },
   { kind: 'ws-open', device, session: 's1', user: 'root', remote: '127.0.0.1' },
-  { kind: 'ws-close', device, session: 's1', code: 1001, reason: 'bye' },
+  { kind: 'ws-close', device, session: 's1', code: 1001, reason: 'bye', by: 'device' },
+  { kind: 'ws-refused', device, path: '/svc/ws-data-stream', status: 503, reason: 'no slot', remote: '::1' },
   { kind: 'configure', device, session: 's1', filters: [{ topicFilter: 'tns1:Device' }], error: undefined },
   { kind: 'configure', device, session: 's1', filters: [], error: { code: 2104, message: 'bad filter' } },
-  { kind: 'notification', device, session: 's1', topic: 'tns1:Device' },
-  { kind: 'auth-refused', device, method: 'GET', path: '/x', scheme: 'digest', reason: 'stale', remote: '::1' },
+  { kind: 'notification', device, session: 's1', topic: 'tns1:Device', event: 7 },
+  {
+    kind: 'auth-refused',
+    device,
+    method: 'GET',
+    path: '/x',
+    scheme: 'digest',
+    code: 'STALE_NONCE',
+    reason: 'nonce expired',
+    stale: true,
+    user: 'root',
+    remote: '::1',
+  },
+  { kind: 'fault', device, name: 'stall', state: 'on', params: { pings: false, forMs: 1000 } },
+  { kind: 'fault', device, name: 'stall', state: 'off', params: {} },
+  { kind: 'expect', device, name: 'back', that: 'configured', withinMs: 60000, topic: undefined },
 ];
 
 describe('JournalAnswerSchema', () => {

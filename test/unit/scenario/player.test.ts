@@ -52,6 +52,9 @@ function fakeTarget(scheduler: ManualScheduler): ScenarioTarget & { calls: Call[
     rejectAuth(forMs) {
       calls.push({ t: scheduler.now(), kind: 'reject', value: forMs });
     },
+    expect(expectation) {
+      calls.push({ t: scheduler.now(), kind: 'expect', value: expectation });
+    },
   };
 }
 
@@ -284,6 +287,38 @@ describe('ScenarioPlayer', () => {
       { t: 1000 + 1400, kind: 'reject', value: 5000 },
       { t: 1000 + 2800, kind: 'reject', value: 5000 },
     ]);
+  });
+
+  it('records expect steps at their time, with a made-up name when none is given and within scaled by speed', () => {
+    const { scheduler, target, player } = setup(
+      scenarioOf(
+        'timeline:',
+        '  - { at: 2s, expect: { that: connected, within: 10s } }',
+        `  - expect: { name: back, that: configured, topic: "${A}", within: 1m }`,
+      ),
+      { speed: 2 },
+    );
+    player.start();
+    scheduler.advance(10_000);
+    expect(target.calls.filter((c) => c.kind === 'expect')).toEqual([
+      { t: 2000, kind: 'expect', value: { name: 'connected', that: 'connected', topic: undefined, withinMs: 5000 } },
+      { t: 2000, kind: 'expect', value: { name: 'back', that: 'configured', topic: A, withinMs: 30_000 } },
+    ]);
+  });
+
+  it('refuses an expect step with a topic for that: connected, and an unknown that', () => {
+    const bad = loadScenario(
+      lines(
+        'timeline:',
+        `  - expect: { that: connected, topic: "${A}", within: 1s }`,
+        '  - expect: { that: gone, within: 1s }',
+      ),
+      'bad.yaml',
+    );
+    expect(bad.ok).toBe(false);
+    const texts = bad.ok ? [] : bad.error.errors.map((e) => e.text).join('\n');
+    expect(texts).toContain('topic: goes with that: configured');
+    expect(texts).toContain('that: is connected or configured');
   });
 
   it('turns fault switches on with their parameters, for scaled by speed, and logs a failed one', async () => {

@@ -89,7 +89,7 @@ describe('ScenarioSchema step rules', () => {
 
   it('reports a step with no action, two actions, two timings, stray times and jitter', () => {
     expect(messages([{ at: '1s' }])).toEqual([
-      'timeline.0: a step needs one action: emit, set, set-flag, disconnect, reject-auth, fault, pause, run, steps',
+      'timeline.0: a step needs one action: emit, set, set-flag, disconnect, reject-auth, fault, expect, pause, run, steps',
     ]);
     expect(messages([{ pause: '1s', run: 'x' }])).toEqual([
       'timeline.0.run: a step has one action, but this one has both pause and run; put them in separate steps',

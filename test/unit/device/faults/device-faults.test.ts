@@ -50,6 +50,7 @@ function fakeDevice() {
     restartStates,
     certificateFor: undefined,
     log: createLogger({ level: 'info', write: (line) => lines.push(JSON.parse(line) as Record<string, unknown>) }),
+    journal: undefined,
     clock,
   };
   const faults = new DeviceFaults(target);
