@@ -4,6 +4,7 @@
  * the lower layers' types, because the layer rule keeps control from importing the
  * emulator layer above it; `EmulatorHandle` (../emulator/handle) extends it.
  */
+import type { z } from 'zod';
 import type { JournalEntry, JournalFilter } from '../base/journal';
 import type { DeviceUrls } from '../device/endpoints';
 import type { FlagState } from '../device/feature-flags';
@@ -12,6 +13,10 @@ import type { DeviceEvent, PublishOptions } from '../events/event-bus';
 import type { SessionInfo } from '../events/event-session';
 import type { ActiveFault, FaultName, FaultParamsInput } from '../protocol/fault-catalogue';
 import type { Scenario } from '../scenario/schema';
+import type { ReportSchema } from './report-schemas';
+
+/** The report as the control API answers it (the grader's `GradingReport` fits it). */
+export type ControlReport = z.input<typeof ReportSchema>;
 
 /** A device of the emulator: its serial, or its index (0 = the first). */
 export type DeviceRef = string | number;
@@ -70,6 +75,11 @@ export interface ControlledEmulator {
   readonly journalDropped: number;
   /** Empties the journal of every device (sequence numbers go on) and zeroes `journalDropped`. */
   clearJournal(): void;
+  /**
+   * Grades the client under test from the journal (docs/grading.md): findings with their
+   * evidence, and the scenario's expectations; of the named device, or of every device.
+   */
+  report(options?: OnDevice): ControlReport;
   /**
    * Turns fault switch `name` on (docs/faults.md) on the device (every device when none is
    * named); resolves when on, or when an action (drop, reboot, flap, storm) is over.

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { DEVICE_ROUTES } from './device-routes';
 import { FAULT_ROUTES } from './fault-routes';
 import { JOURNAL_ROUTES } from './journal-routes';
+import { REPORT_ROUTES } from './report-routes';
 import type { ControlRoute } from './route';
 import { SCENARIO_ROUTES } from './scenario-routes';
 import { SERVICE_ROUTES } from './service-routes';
@@ -17,6 +18,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   ...DEVICE_ROUTES,
   ...FAULT_ROUTES,
   ...JOURNAL_ROUTES,
+  ...REPORT_ROUTES,
   ...SCENARIO_ROUTES,
 ];
 

@@ -6,6 +6,8 @@
 import { EmulatorError } from '../base/errors';
 import type { Journal, JournalEntry, NotificationEntry } from '../base/journal';
 import type { SessionInfo } from '../events/event-session';
+import { grade } from '../grading/grade';
+import { deviceFacts } from './device-facts';
 import type { DeviceRef, EmulatorHandle, EmulatorSession, OnDevice, WaitOptions } from './handle';
 import type { RunningDevice } from './running-device';
 
@@ -40,6 +42,17 @@ export function emulatorHandle(
     waitForSession: (options = {}) => waitForSession(targets(options), sessionsOf, options),
     waitForNotification: (options = {}) => waitForNotification(journal, targets(options), options),
     journal: (filter) => journal.entries(filter),
+    report: (options) => {
+      const graded = targets(options);
+      const serials = new Set(graded.map((d) => d.device.serial));
+      return grade({
+        entries: journal.entries().filter((e) => serials.has(e.device)),
+        dropped: journal.dropped,
+        devices: graded.map(deviceFacts),
+        now: journal.now(),
+        thresholds: options?.thresholds,
+      });
+    },
     clearJournal: () => journal.clear(),
     get journalDropped() {
       return journal.dropped;

@@ -13,6 +13,7 @@ export type {
   EmulatorSession,
   OnDevice,
 } from '../control/controlled-emulator';
+import type { GradingReport, GradingThresholds } from '../grading/report';
 import type { Scenario } from '../scenario/schema';
 import type { ControlledEmulator, DeviceAccess, EmulatorSession, OnDevice } from '../control/controlled-emulator';
 import type { ScenarioRun } from './play-on-device';
@@ -48,6 +49,11 @@ export interface EmulatedDevice {
   readonly playState: ScenarioPlayState;
 }
 
+/** What {@link EmulatorHandle.report} grades, and against which timings. */
+export interface ReportOptions extends OnDevice {
+  thresholds?: Partial<GradingThresholds>;
+}
+
 /** A running emulator: what the control API drives, and what only code in the same process can. */
 export interface EmulatorHandle extends ControlledEmulator {
   /** The devices, in the order of their scenarios (or of the fleet). */
@@ -56,6 +62,13 @@ export interface EmulatorHandle extends ControlledEmulator {
   waitForSession(options?: WaitOptions): Promise<EmulatorSession>;
   /** Resolves with the next notification sent (of `topic`, when given): after the call, or after `since`. */
   waitForNotification(options?: WaitOptions): Promise<NotificationEntry>;
+  /**
+   * Grades the client under test from the journal (docs/grading.md): each finding with its
+   * rule, severity, client, evidence and fix, and the scenario's `expect:` steps; of the
+   * named device, or of every device. `thresholds` changes the timings the rules hold the
+   * client to. Windows not over yet are not judged.
+   */
+  report(options?: ReportOptions): GradingReport;
   /** Stops every scenario and watcher and closes every device; resolves when all is closed. */
   close(): Promise<void>;
 }

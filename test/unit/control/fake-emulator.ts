@@ -20,8 +20,11 @@ import type {
   EmulatorHandle,
   EmulatorSession,
   OnDevice,
+  ReportOptions,
   WaitOptions,
 } from '../../../src/emulator/handle';
+import { grade } from '../../../src/grading/grade';
+import type { GradingReport } from '../../../src/grading/report';
 import type { NotificationMessage } from '../../../src/events/content-filter';
 import { type DeviceEvent, EventBus, type PublishOptions } from '../../../src/events/event-bus';
 import type { Scenario } from '../../../src/scenario/schema';
@@ -137,6 +140,19 @@ export class FakeEmulator implements EmulatorHandle {
   clearJournal(): void {
     this.record('clearJournal');
     this.journalRing.clear();
+  }
+
+  report(options?: ReportOptions): GradingReport {
+    this.record('report', options);
+    const entries = this.journalRing.entries(options?.device === undefined ? {} : { device: String(options.device) });
+    const devices = SERIALS.map((serial) => ({
+      serial,
+      streamPath: '/svc/ws-data-stream',
+      tokenPath: '/svc-cgi/wssession.cgi',
+      topics: [],
+      topicAliases: {},
+    }));
+    return grade({ entries, dropped: this.journalRing.dropped, devices, now: this.clock.now() });
   }
 
   journal(filter?: JournalFilter): ReturnType<EmulatorHandle['journal']> {

@@ -1,0 +1,97 @@
+/**
+ * The grader: reads the journal and the devices' facts and says what the client under test
+ * did wrong (`GET /_emu/report`, `report()`, `bwc-emu run --report/--junit/--fail-on`).
+ * Pure: the same journal, facts and time give the same report.
+ */
+import type { JournalEntry } from '../base/journal';
+import { judgeExpectations } from './expectations';
+import type { GradingContext, Rule } from './grading-context';
+import { type DeviceFacts, JournalIndex } from './journal-index';
+import { DEFAULT_THRESHOLDS, type Finding, type GradingReport, type GradingThresholds } from './report';
+import { RULE_IDS, RULES, type Severity } from './rules';
+import { authFailed, nonceNotReused, staleNotRetried, tokenExpired, tokenReused } from './rules/auth-rules';
+import { configureMissing, reconnectAfterDrop, reconnectNoBackoff, stallUndetected } from './rules/reconnect-rules';
+import {
+  concurrentSessions,
+  duplicateSubscription,
+  filterMatchesNothing,
+  invalidFilter,
+  slowConsumer,
+  unsupportedApiVersion,
+} from './rules/subscription-rules';
+
+/** Every rule function (one may produce findings of two rule ids: no-reconnect and reconnect-slow). */
+const RULE_FUNCTIONS: readonly Rule[] = [
+  tokenExpired,
+  tokenReused,
+  authFailed,
+  staleNotRetried,
+  nonceNotReused,
+  reconnectNoBackoff,
+  reconnectAfterDrop,
+  stallUndetected,
+  configureMissing,
+  duplicateSubscription,
+  filterMatchesNothing,
+  invalidFilter,
+  concurrentSessions,
+  slowConsumer,
+  unsupportedApiVersion,
+];
+
+/** What the grader reads. */
+export interface GradingInput {
+  /** The journal's entries, oldest first. */
+  entries: readonly JournalEntry[];
+  /** Entries the bounded journal had pushed out (the report says so). */
+  dropped: number;
+  devices: readonly DeviceFacts[];
+  /** The time of the report, epoch ms. */
+  now: number;
+  thresholds?: Partial<GradingThresholds>;
+}
+
+const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/** Grades the client: every rule over the journal, the scenario's expectations, and a summary. */
+export function grade(input: GradingInput): GradingReport {
+  const thresholds = { ...DEFAULT_THRESHOLDS, ...input.thresholds };
+  const context: GradingContext = {
+    index: new JournalIndex(input.entries),
+    devices: new Map(input.devices.map((d) => [d.serial, d])),
+    thresholds,
+    now: input.now,
+  };
+  const findings: Finding[] = RULE_FUNCTIONS.flatMap((rule) => rule(context)).sort(
+    (a, b) =>
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || (a.evidence[0]?.seq ?? 0) - (b.evidence[0]?.seq ?? 0),
+  );
+  const expectations = judgeExpectations(context);
+  const counted = (severity: Severity): number => findings.filter((f) => f.severity === severity).length;
+  return {
+    generatedAt: new Date(input.now).toISOString(),
+    journal: { entries: input.entries.length, dropped: input.dropped },
+    thresholds,
+    summary: {
+      errors: counted('error'),
+      warnings: counted('warning'),
+      infos: counted('info'),
+      expectationsBroken: expectations.filter((e) => e.status === 'broken').length,
+    },
+    rules: RULE_IDS.map((id) => ({
+      id,
+      severity: RULES[id].severity,
+      title: RULES[id].title,
+      findings: findings.filter((f) => f.rule === id).length,
+    })),
+    findings,
+    expectations,
+  };
+}
+
+/** Whether a report fails at `failOn`: any finding that severe or worse, or a broken expectation. */
+export function reportFails(report: GradingReport, failOn: Severity | 'never'): boolean {
+  if (failOn === 'never') return false;
+  if (report.summary.expectationsBroken > 0) return true;
+  return report.findings.some((f) => SEVERITY_ORDER[f.severity] <= SEVERITY_ORDER[failOn]);
+}

@@ -1,0 +1,107 @@
+/**
+ * docs/grading.md, made from the rule table and the default thresholds so the page cannot
+ * drift from the code: a test compares the committed page with this text (`npm run docs`).
+ */
+import { join } from 'node:path';
+import { DEFAULT_THRESHOLDS, type GradingThresholds } from './report';
+import { RULE_IDS, RULES } from './rules';
+
+/** Where the page lives, from the package root. */
+export const GRADING_DOC_FILE = join(__dirname, '..', '..', 'docs', 'grading.md');
+
+/** What each threshold means (the keys of {@link GradingThresholds}). */
+const THRESHOLD_MEANING: Record<keyof GradingThresholds, string> = {
+  minRetryIntervalMs: 'refused attempts in a row closer than this (median) are "no back-off"',
+  minRetryRun: 'refused attempts in a row before the back-off is judged',
+  reconnectWithinMs:
+    'after the device ended its session (or came back from a reboot), the client has a session again within this',
+  configureWithinMs: 'a new session is configured within this',
+  staleRetryWithinMs: 'after `stale=true` the request is repeated within this',
+  stallDetectWithinMs: 'a stall whose pings go unanswered is noticed (a new session) within this',
+  maxSessionsPerClient: 'sessions one client holds on one device at once',
+};
+
+/** The whole page. */
+export function gradingDoc(): string {
+  const out: string[] = [
+    '# Grading the client under test',
+    '',
+    '<!-- Generated from src/grading/rules.ts and src/grading/report.ts by `npm run docs`; do not edit by hand. -->',
+    '',
+    'bwc-emu sees everything that crosses its sockets (the journal) and grades the client against how',
+    'a device expects to be used. Each finding names the rule, its severity, the client (remote address',
+    'and the user names it used), one line with the measured figures, the journal entries that show it',
+    '(with their times) and what to change. A window that is not over yet when the report is made is',
+    'not judged. The client is told apart by its address: run one client under test at a time.',
+    '',
+    'Where to read it:',
+    '',
+    "- `GET /_emu/report` (JSON: the findings of that port's device; `?all=true` for every device of a fleet,",
+    '  `/_emu/devices/{serial}/report` for another one);',
+    '- `await emulator.report()` from a test (the same JSON as a typed object);',
+    '- `bwc-emu run [--report FILE] [--junit FILE] [--fail-on error|warning|never] -- COMMAND`: prints a',
+    '  table of findings to stderr when the command ends, writes the JSON and JUnit XML (one test case',
+    '  per rule and per expectation) and, with `--fail-on`, exits 3 when the command passed but the',
+    '  client has a finding that severe or worse, or broke an expectation (default `never`: the',
+    "  command's own exit code).",
+    '',
+    '## Rules',
+    '',
+    '| rule | severity | finds | evidence |',
+    '|---|---|---|---|',
+  ];
+  for (const id of RULE_IDS) {
+    const r = RULES[id];
+    out.push(`| \`${id}\` | ${r.severity} | ${cell(r.title)} | ${cell(r.evidence)} |`);
+  }
+  out.push('');
+  for (const id of RULE_IDS) {
+    const r = RULES[id];
+    out.push(
+      `### \`${id}\` (${r.severity})`,
+      '',
+      r.title + '.',
+      '',
+      `Why it matters: ${r.why}`,
+      '',
+      `Fix: ${r.fix}`,
+      '',
+    );
+  }
+  out.push(
+    '## Thresholds',
+    '',
+    'The timings the rules hold the client to, after the reference behaviour of clients written for',
+    'real devices (reconnect back-off from about 2 s doubling to a 30 s cap, ping every 5 s).',
+    '',
+    '| threshold | default | meaning |',
+    '|---|---|---|',
+  );
+  for (const [key, value] of Object.entries(DEFAULT_THRESHOLDS) as [keyof GradingThresholds, number][])
+    out.push(`| \`${key}\` | ${value} | ${cell(THRESHOLD_MEANING[key])} |`);
+  out.push(
+    '',
+    '## Expectations in scenarios',
+    '',
+    'A scenario states what the client must do after a step with an `expect:` step; the report says',
+    'whether each held (`held`, `broken`, or `pending` while its time runs):',
+    '',
+    '```yaml',
+    'timeline:',
+    '  - { at: 10s, fault: { name: reboot, downMs: 5000, refuseLoginsMs: 5000 } }',
+    '  - expect: { name: back after reboot, that: configured, within: 60s }',
+    '  - expect: { that: configured, topic: "tns1:VideoSource/MotionAlarm", within: 60s }',
+    '```',
+    '',
+    '`that: connected` waits for a new event stream session; `that: configured` for a successful',
+    '`events:configure` (selecting `topic`, when given). The time counts from the step: put it after',
+    'the fault (an action such as `reboot` ends when the device is back). A broken expectation fails',
+    '`bwc-emu run --fail-on` at any level but `never`, and is a failed test case in `--junit`.',
+    '',
+  );
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|');
+}

@@ -1,0 +1,120 @@
+/**
+ * The journal as the rules read it: entries with their times in epoch ms, and the event
+ * stream sessions with what happened to each. Built once per report.
+ */
+import type { ConfigureEntry, JournalEntry, NotificationEntry, WsCloseEntry, WsOpenEntry } from '../base/journal';
+import type { GradedClient } from './report';
+
+/** A journal entry with its time in epoch ms. */
+export interface Timed<E extends JournalEntry = JournalEntry> {
+  readonly entry: E;
+  readonly at: number;
+}
+
+/** One event stream session, from its `ws-open` to its `ws-close` (if any). */
+export interface SessionRecord {
+  readonly device: string;
+  readonly id: string;
+  readonly remote: string;
+  readonly user: string | undefined;
+  readonly open: Timed<WsOpenEntry>;
+  close: Timed<WsCloseEntry> | undefined;
+  readonly configures: Timed<ConfigureEntry>[];
+  readonly notifications: Timed<NotificationEntry>[];
+}
+
+/** What a device is to the rules: its paths and the topics it can publish. */
+export interface DeviceFacts {
+  readonly serial: string;
+  /** The event stream path (e.g. `/svc/ws-data-stream`). */
+  readonly streamPath: string;
+  /** The session token path (e.g. `/svc-cgi/wssession.cgi`). */
+  readonly tokenPath: string;
+  /** Topics the device's scenario and initial states publish (canonical, as the device sends them). */
+  readonly topics: readonly string[];
+  /** Filter prefix aliases the device accepts (written prefix -> canonical prefix). */
+  readonly topicAliases: Readonly<Record<string, string>>;
+}
+
+/** The indexed journal. */
+export class JournalIndex {
+  readonly entries: readonly Timed[];
+  readonly sessions: readonly SessionRecord[];
+  private readonly byKey = new Map<string, SessionRecord>();
+  private readonly usersOf = new Map<string, Set<string>>();
+
+  constructor(entries: readonly JournalEntry[]) {
+    this.entries = entries.map((entry) => ({ entry, at: Date.parse(entry.time) }));
+    const sessions: SessionRecord[] = [];
+    for (const timed of this.entries) {
+      const { entry } = timed;
+      if ('user' in entry && entry.user !== undefined && 'remote' in entry) this.addUser(entry.remote, entry.user);
+      if (entry.kind === 'ws-open') {
+        const record: SessionRecord = {
+          device: entry.device,
+          id: entry.session,
+          remote: remoteOf(entry.remote),
+          user: entry.user,
+          open: timed as Timed<WsOpenEntry>,
+          close: undefined,
+          configures: [],
+          notifications: [],
+        };
+        sessions.push(record);
+        this.byKey.set(key(entry.device, entry.session), record);
+        continue;
+      }
+      if (entry.kind !== 'ws-close' && entry.kind !== 'configure' && entry.kind !== 'notification') continue;
+      const record = this.byKey.get(key(entry.device, entry.session));
+      if (!record) continue;
+      if (entry.kind === 'ws-close') record.close = timed as Timed<WsCloseEntry>;
+      else if (entry.kind === 'configure') record.configures.push(timed as Timed<ConfigureEntry>);
+      else record.notifications.push(timed as Timed<NotificationEntry>);
+    }
+    this.sessions = sessions;
+  }
+
+  /** The entries of one kind, oldest first. */
+  ofKind<K extends JournalEntry['kind']>(kind: K): Timed<Extract<JournalEntry, { kind: K }>>[] {
+    return this.entries.filter((t) => t.entry.kind === kind) as Timed<Extract<JournalEntry, { kind: K }>>[];
+  }
+
+  /** The client at `remote`, with every user name it used. */
+  client(remote: string | undefined): GradedClient {
+    const address = remoteOf(remote);
+    return { remote: address, users: [...(this.usersOf.get(address) ?? [])].sort() };
+  }
+
+  /** The sessions of one client on one device, oldest first. */
+  sessionsOf(device: string, remote: string): SessionRecord[] {
+    return this.sessions.filter((s) => s.device === device && s.remote === remote);
+  }
+
+  private addUser(remote: string | undefined, user: string): void {
+    const address = remoteOf(remote);
+    let users = this.usersOf.get(address);
+    if (!users) this.usersOf.set(address, (users = new Set()));
+    users.add(user);
+  }
+}
+
+/** The address a remote is graded under. */
+export function remoteOf(remote: string | undefined): string {
+  return remote ?? 'unknown';
+}
+
+/** The last successful configure of a session at or before `at` (undefined: none). */
+export function configuredAt(session: SessionRecord, at = Number.POSITIVE_INFINITY): Timed<ConfigureEntry> | undefined {
+  let last: Timed<ConfigureEntry> | undefined;
+  for (const c of session.configures) if (c.at <= at && c.entry.error === undefined) last = c;
+  return last;
+}
+
+/** Whether a session was open at `at`. */
+export function openAt(session: SessionRecord, at: number): boolean {
+  return session.open.at <= at && (session.close === undefined || session.close.at > at);
+}
+
+function key(device: string, session: string): string {
+  return `${device} ${session}`;
+}

@@ -1,0 +1,102 @@
+/** What the grader produces: findings with their evidence, the rules' verdicts and the scenario's expectations. */
+import type { JournalEntry } from '../base/journal';
+import type { RuleId, Severity } from './rules';
+
+/** The client a finding is about: its address and the user names it authenticated (or tried) as. */
+export interface GradedClient {
+  /** Remote address as the device saw it; `unknown` when the socket had none. */
+  readonly remote: string;
+  readonly users: readonly string[];
+}
+
+/** One thing the client did wrong. */
+export interface Finding {
+  readonly rule: RuleId;
+  readonly severity: Severity;
+  /** Serial of the device it happened on. */
+  readonly device: string;
+  readonly client: GradedClient;
+  /** One line: what happened, with the measured figures. */
+  readonly message: string;
+  /** The journal entries that show it, oldest first (at most {@link MAX_EVIDENCE}). */
+  readonly evidence: readonly JournalEntry[];
+  /** Evidence entries left out past {@link MAX_EVIDENCE}. */
+  readonly moreEvidence: number;
+  /** What to change in the client. */
+  readonly fix: string;
+}
+
+/** Entries a finding carries at most. */
+export const MAX_EVIDENCE = 10;
+
+/** A scenario `expect:` step and whether the client met it. */
+export interface ExpectationResult {
+  readonly device: string;
+  readonly name: string;
+  readonly that: 'connected' | 'configured';
+  readonly topic: string | undefined;
+  /** When the step ran. */
+  readonly since: string;
+  readonly withinMs: number;
+  /** `held`: done in time; `broken`: the time passed without it; `pending`: there is still time. */
+  readonly status: 'held' | 'broken' | 'pending';
+  /** How long the client took, when it did. */
+  readonly tookMs: number | undefined;
+  /** The entry that met it, when one did. */
+  readonly evidence: JournalEntry | undefined;
+}
+
+/** A rule's verdict over the whole journal. */
+export interface RuleVerdict {
+  readonly id: RuleId;
+  readonly severity: Severity;
+  readonly title: string;
+  readonly findings: number;
+}
+
+/** The timings the rules hold the client to; every field has a documented default. */
+export interface GradingThresholds {
+  /** Retries closer than this (median of a run) count as no back-off. Default 1,000 ms. */
+  readonly minRetryIntervalMs: number;
+  /** Refused attempts in a row before the back-off is judged. Default 4. */
+  readonly minRetryRun: number;
+  /** The client must have a session again this long after the device ended it (or came back from a reboot). Default 60 s. */
+  readonly reconnectWithinMs: number;
+  /** A new session must be configured within this. Default 10 s. */
+  readonly configureWithinMs: number;
+  /** After `stale=true` the request must be repeated within this. Default 5 s. */
+  readonly staleRetryWithinMs: number;
+  /** A stall with unanswered pings must be noticed (a close or a new session) within this. Default 30 s. */
+  readonly stallDetectWithinMs: number;
+  /** Sessions one client may hold on one device at once. Default 2. */
+  readonly maxSessionsPerClient: number;
+}
+
+/** The defaults of {@link GradingThresholds}. */
+export const DEFAULT_THRESHOLDS: GradingThresholds = Object.freeze({
+  minRetryIntervalMs: 1000,
+  minRetryRun: 4,
+  reconnectWithinMs: 60_000,
+  configureWithinMs: 10_000,
+  staleRetryWithinMs: 5000,
+  stallDetectWithinMs: 30_000,
+  maxSessionsPerClient: 2,
+});
+
+/** The whole report (`GET /_emu/report`, `report()`, `bwc-emu run --report`). */
+export interface GradingReport {
+  /** When it was made (the emulator's clock). */
+  readonly generatedAt: string;
+  /** What the journal held: entries read, and entries the bounded journal had pushed out before. */
+  readonly journal: { readonly entries: number; readonly dropped: number };
+  readonly thresholds: GradingThresholds;
+  readonly summary: {
+    readonly errors: number;
+    readonly warnings: number;
+    readonly infos: number;
+    readonly expectationsBroken: number;
+  };
+  readonly rules: readonly RuleVerdict[];
+  readonly findings: readonly Finding[];
+  readonly expectations: readonly ExpectationResult[];
+}

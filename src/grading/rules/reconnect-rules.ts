@@ -1,0 +1,212 @@
+/** Rules about coming back: back-off between refused attempts, reconnecting, noticing a stall, configuring again. */
+import type { Finding } from '../report';
+import { finding, formatMs, type GradingContext, groupBy, type Rule } from '../grading-context';
+import { configuredAt, openAt, remoteOf, type SessionRecord, type Timed } from '../journal-index';
+import { pathOf } from './auth-rules';
+
+/** Closes the test harness makes; not the device misbehaving. */
+const HARNESS_REASONS = new Set(['reset by the emulator', 'device shutting down']);
+/** A second refusal this close after a credential-less one is the same attempt's digest leg. */
+const SAME_ATTEMPT_MS = 1000;
+/** Closes this close together are one episode (a device dropping every session at once). */
+const EPISODE_MS = 1000;
+
+/** `reconnect-no-backoff`: a run of refused handshakes whose median interval is below the minimum. */
+export const reconnectNoBackoff: Rule = (context) => {
+  const findings: Finding[] = [];
+  const { minRetryRun, minRetryIntervalMs } = context.thresholds;
+  for (const [deviceClient, attempts] of attemptsByClient(context)) {
+    for (const run of runsOf(context, deviceClient, attempts)) {
+      if (run.length < minRetryRun) continue;
+      const intervals = run.slice(1).map((a, i) => a.at - run[i].at);
+      const median = [...intervals].sort((a, b) => a - b)[Math.floor(intervals.length / 2)];
+      if (median >= minRetryIntervalMs) continue;
+      const { device, remote } = run[0].entry as { device: string; remote?: string };
+      const span = run[run.length - 1].at - run[0].at;
+      const message =
+        `${run.length} refused connection attempts in ${formatMs(span)}, a median ${formatMs(median)} apart ` +
+        `(intervals ${intervals.map(formatMs).join(', ')}); expected at least ${formatMs(minRetryIntervalMs)}, growing`;
+      findings.push(finding('reconnect-no-backoff', device, context.index.client(remote), message, run));
+    }
+  }
+  return findings;
+};
+
+/** `no-reconnect` and `reconnect-slow`: after the device ended a client's sessions, when did it come back? */
+export const reconnectAfterDrop: Rule = (context) => {
+  const { reconnectWithinMs } = context.thresholds;
+  const findings: Finding[] = [];
+  for (const episode of dropEpisodes(context)) {
+    const { device, remote, since, closes } = episode;
+    if (since === undefined) continue; // a reboot still under way
+    // Opened after the last close (by journal order: on one clock tick times are equal).
+    const after = closes[closes.length - 1].entry.seq;
+    const back = context.index.sessionsOf(device, remote).find((s) => s.open.entry.seq > after);
+    const client = context.index.client(remote);
+    const how = `${closes.length === 1 ? 'its session' : `its ${closes.length} sessions`} (${describeClose(closes)})`;
+    if (back) {
+      const took = back.open.at - since;
+      if (took <= reconnectWithinMs) continue;
+      const message = `came back ${formatMs(took)} after the device ended ${how}; expected within ${formatMs(reconnectWithinMs)}`;
+      findings.push(finding('reconnect-slow', device, client, message, [...closes, back.open]));
+    } else if (context.now - since >= reconnectWithinMs) {
+      const message = `did not come back within ${formatMs(context.now - since)} after the device ended ${how}`;
+      findings.push(finding('no-reconnect', device, client, message, closes));
+    }
+  }
+  return findings;
+};
+
+/** `stall-undetected`: a stall with unanswered pings that a client with a session did not react to in time. */
+export const stallUndetected: Rule = (context) => {
+  const { stallDetectWithinMs } = context.thresholds;
+  const findings: Finding[] = [];
+  const faults = context.index.ofKind('fault').filter((f) => f.entry.name === 'stall');
+  for (const on of faults.filter((f) => f.entry.state === 'on' && f.entry.params.pings === false)) {
+    const off = faults.find((f) => f.at >= on.at && f.entry.device === on.entry.device && f.entry.state === 'off');
+    const end = off?.at ?? context.now;
+    if (end - on.at < stallDetectWithinMs) continue;
+    const stalled = context.index.sessions.filter((s) => s.device === on.entry.device && openAt(s, on.at));
+    for (const [remote, sessions] of groupBy(stalled, (s) => s.remote)) {
+      const deadline = on.at + stallDetectWithinMs;
+      const reacted = context.index
+        .sessionsOf(on.entry.device, remote)
+        .some(
+          (s) =>
+            (s.open.at > on.at && s.open.at <= deadline) ||
+            (s.close?.entry.by === 'client' && s.close.at > on.at && s.close.at <= deadline),
+        );
+      if (reacted) continue;
+      const message =
+        `kept ${sessions.length === 1 ? 'its session' : `${sessions.length} sessions`} open for ` +
+        `${formatMs(end - on.at)} while the device answered no ping; expected a reconnect within ${formatMs(stallDetectWithinMs)}`;
+      const client = context.index.client(remote);
+      findings.push(
+        finding('stall-undetected', on.entry.device, client, message, [on, ...sessions.map((s) => s.open)]),
+      );
+    }
+  }
+  return findings;
+};
+
+/** `configure-missing`: sessions that lived past the configure window without a successful configure. */
+export const configureMissing: Rule = (context) => {
+  const { configureWithinMs } = context.thresholds;
+  const findings: Finding[] = [];
+  const missing = context.index.sessions.filter((s) => {
+    const deadline = s.open.at + configureWithinMs;
+    if (configuredAt(s, deadline)) return false;
+    if (s.close && s.close.at <= deadline) return false;
+    return context.now >= deadline;
+  });
+  for (const sessions of groupBy(missing, (s) => `${s.device} ${s.remote}`).values()) {
+    const { device, remote } = sessions[0];
+    const earlier = context.index.sessionsOf(device, remote).filter((s) => s.open.at < sessions[0].open.at);
+    const reconnect = earlier.some((s) => configuredAt(s) !== undefined);
+    const message =
+      `${sessions.length === 1 ? 'a session was' : `${sessions.length} sessions were`} not configured within ` +
+      `${formatMs(configureWithinMs)} of opening${reconnect ? ' after a reconnect (the session before was configured)' : ''}`;
+    const evidence = sessions.flatMap((s) => [s.open, ...(s.close ? [s.close] : [])]);
+    findings.push(finding('configure-missing', device, context.index.client(remote), message, evidence));
+  }
+  return findings;
+};
+
+/** A client's sessions ended by the device at about one time, and when the device was there again. */
+interface DropEpisode {
+  device: string;
+  remote: string;
+  closes: Timed[];
+  /** When the client could have come back: the close, or the end of a reboot; undefined while it lasts. */
+  since: number | undefined;
+}
+
+function dropEpisodes(context: GradingContext): DropEpisode[] {
+  const episodes: DropEpisode[] = [];
+  const dropped = context.index.sessions.filter(
+    (s) => s.close?.entry.by === 'device' && !HARNESS_REASONS.has(s.close.entry.reason),
+  );
+  for (const sessions of groupBy(dropped, (s) => `${s.device} ${s.remote}`).values()) {
+    let current: DropEpisode | undefined;
+    for (const s of sessions.sort((a, b) => (a.close as Timed).at - (b.close as Timed).at)) {
+      const close = s.close as Timed;
+      // A client that still has another session is not cut off.
+      if (stillConnected(context, s, close.at)) continue;
+      if (current && close.at - current.closes[current.closes.length - 1].at <= EPISODE_MS) {
+        current.closes.push(close);
+        continue;
+      }
+      current = { device: s.device, remote: s.remote, closes: [close], since: backAt(context, s.device, close.at) };
+      episodes.push(current);
+    }
+  }
+  return episodes;
+}
+
+/** Whether the client had another session open when `session` was closed. */
+function stillConnected(context: GradingContext, session: SessionRecord, at: number): boolean {
+  return context.index
+    .sessionsOf(session.device, session.remote)
+    .some((s) => s !== session && s.open.at < at && (s.close === undefined || s.close.at > at + EPISODE_MS));
+}
+
+/** When the device could be reached again after a close at `at`: the end of a reboot under way, else `at`. */
+function backAt(context: GradingContext, device: string, at: number): number | undefined {
+  const reboots = context.index.ofKind('fault').filter((f) => f.entry.device === device && f.entry.name === 'reboot');
+  const start = reboots.filter((f) => f.entry.state === 'start' && f.at <= at + EPISODE_MS).pop();
+  if (!start) return at;
+  const end = reboots.find((f) => f.entry.state === 'end' && f.at >= start.at);
+  if (end && end.at < at) return at;
+  return end?.at;
+}
+
+function describeClose(closes: readonly Timed[]): string {
+  const first = closes[0].entry as { code?: number; reason?: string };
+  return `close code ${first.code}${first.reason ? `, "${first.reason}"` : ''}`;
+}
+
+/** Refused handshakes and token fetches, one per attempt, by device and client. */
+function attemptsByClient(context: GradingContext): Map<string, Timed[]> {
+  const attempts = context.index.entries.filter(({ entry }) => {
+    if (entry.kind === 'ws-refused') return true;
+    if (entry.kind !== 'auth-refused' || entry.code === 'NO_CREDENTIALS') return false;
+    const facts = context.devices.get(entry.device);
+    const path = pathOf(entry.path);
+    return path === facts?.streamPath || path === facts?.tokenPath;
+  });
+  const byClient = groupBy(attempts, (t) => `${t.entry.device} ${remoteOf(remoteField(t))}`);
+  for (const [k, list] of byClient) byClient.set(k, mergeLegs(list));
+  return byClient;
+}
+
+/** Drops the digest leg of an attempt: a refusal with credentials right after one without. */
+function mergeLegs(list: readonly Timed[]): Timed[] {
+  return list.filter((t, i) => {
+    const before = list[i - 1];
+    if (!before || t.at - before.at > SAME_ATTEMPT_MS) return true;
+    const scheme = (e: Timed): string | undefined => (e.entry.kind === 'auth-refused' ? e.entry.scheme : 'handshake');
+    return !(scheme(before) === undefined && scheme(t) !== undefined);
+  });
+}
+
+/** Splits a client's attempts where a session opened in between. */
+function runsOf(context: GradingContext, deviceClient: string, attempts: readonly Timed[]): Timed[][] {
+  const [device, remote] = deviceClient.split(' ');
+  const opens = context.index.sessionsOf(device, remote).map((s) => s.open.at);
+  const runs: Timed[][] = [];
+  let run: Timed[] = [];
+  for (const attempt of attempts) {
+    const previous = run[run.length - 1];
+    if (previous && opens.some((at) => at > previous.at && at < attempt.at)) {
+      runs.push(run);
+      run = [];
+    }
+    run.push(attempt);
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
+}
+
+function remoteField(t: Timed): string | undefined {
+  return 'remote' in t.entry ? t.entry.remote : undefined;
+}
