@@ -3,7 +3,7 @@
  * {@link startEmulator}: parse the flags, start, say it is ready (./ready), print the
  * banner, wait for the stop signal, close.
  */
-import yargs from 'yargs';
+import yargs, { type Options } from 'yargs';
 import { type Account, DEFAULT_ACCOUNT, parseAccount } from '../auth/accounts';
 import { AUTH_MODES, type AuthMode } from '../auth/authenticator';
 import { type DigestAlgorithm, DIGEST_ALGORITHMS } from '../auth/digest';
@@ -138,6 +138,7 @@ export async function deviceCommand(argv: string[], io: CliIo, mode: DeviceMode 
       describe: 'once every device listens, write the ready document (JSON: devices, control) here',
     })
     .options(logFlags('info'))
+    .options(mode.options ?? {})
     .check((args) => {
       const tlsProblem = tlsPairProblem('cert', args.cert, 'key', args.key);
       if (tlsProblem) throw new Error(tlsProblem);
@@ -231,7 +232,7 @@ export async function deviceCommand(argv: string[], io: CliIo, mode: DeviceMode 
   const human = io.isTty ? io.out : io.err;
   let code = 0;
   if (mode.whileRunning) {
-    code = await mode.whileRunning({ ready, readyFile, stopped });
+    code = await mode.whileRunning({ ready, readyFile, stopped, emulator, args: parsed.args });
   } else {
     human(devicesBanner(emulator.devices, args.speed, connection?.ok ? connection.value : undefined));
     human(`\n${await stopped}: stopping\n`);
@@ -247,11 +248,16 @@ export interface DeviceMode {
   name: string;
   /** Replaces the usage text. */
   usage?: string;
+  /** Options of this command only (`bwc-emu run`'s report flags). */
+  options?: Record<string, Options>;
   /** Runs while the emulator is up, instead of the banner and the wait for a stop signal; resolves to the exit code. */
   whileRunning?: (running: {
     ready: ReadyDocument;
     readyFile: string | undefined;
     stopped: Promise<string>;
+    emulator: EmulatorHandle;
+    /** Every parsed option, the command's own included. */
+    args: Record<string, unknown>;
   }) => Promise<number>;
 }
 

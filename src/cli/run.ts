@@ -1,17 +1,34 @@
 /**
  * `bwc-emu run [options] -- COMMAND...`: starts the emulator, runs a test command (in any
  * language) with the emulator's addresses in its environment, stops the emulator when the
- * command ends and exits with the command's code, like `mockttp -c`.
+ * command ends and exits with the command's code, like `mockttp -c`. Then it grades the
+ * client (docs/grading.md): a table of findings on stderr, `--report FILE` (JSON),
+ * `--junit FILE` (JUnit XML) and `--fail-on` deciding whether findings fail the run.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../base/atomic-file';
+import type { EmulatorHandle } from '../emulator';
+import { reportFails } from '../grading/grade';
+import { reportJunit } from '../grading/junit';
+import { reportTable } from '../grading/report-table';
 import { deviceCommand } from './device';
 import type { CliIo } from './parse';
 import { type ReadyDocument, writeReadyFile } from './ready';
 
 const NAME = 'bwc-emu run';
+
+/** The exit code of a run whose command passed but whose client failed the grading (`--fail-on`). */
+export const GRADING_FAILED_EXIT = 3;
+
+/** Where the report goes and what fails the run. */
+interface ReportArgs {
+  report?: string;
+  junit?: string;
+  failOn: 'error' | 'warning' | 'never';
+}
 
 /** The variables the command finds in its environment (documented in docs/testing.md). */
 export const RUN_ENVIRONMENT = [
@@ -36,9 +53,46 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     name: NAME,
     usage:
       `$0 [options] -- COMMAND [ARGS...]\n\nStarts the emulator (every option of bwc-emu), runs COMMAND once it is ready with\n` +
-      `${RUN_ENVIRONMENT.join(', ')}\nin its environment, stops the emulator when it ends and exits with its code.`,
-    whileRunning: ({ ready, readyFile, stopped }) => runWhileReady(command, ready, readyFile, stopped, io),
+      `${RUN_ENVIRONMENT.join(', ')}\nin its environment, stops the emulator when it ends and exits with its code.\n` +
+      `Then prints what the client did wrong (docs/grading.md); with --fail-on, findings that severe\n` +
+      `(or a broken scenario expectation) make a passing command's run exit ${GRADING_FAILED_EXIT}.`,
+    options: {
+      report: { type: 'string', describe: 'write the grading report (JSON) here when the command ends' },
+      junit: { type: 'string', describe: 'write the grading report as JUnit XML (a test case per rule) here' },
+      'fail-on': {
+        choices: ['error', 'warning', 'never'],
+        default: 'never',
+        describe: `exit ${GRADING_FAILED_EXIT} when the command passed but the client has a finding this severe or worse`,
+      },
+    },
+    whileRunning: async ({ ready, readyFile, stopped, emulator, args }) => {
+      const code = await runWhileReady(command, ready, readyFile, stopped, io);
+      const graded = await gradeClient(emulator, args as unknown as ReportArgs, io);
+      return code !== 0 ? code : graded;
+    },
   });
+}
+
+/** Prints the report's table, writes its files; resolves to 0, or the grading failure's exit code. */
+async function gradeClient(emulator: EmulatorHandle, args: ReportArgs, io: CliIo): Promise<number> {
+  const report = emulator.report();
+  io.err(reportTable(report));
+  const files: [string | undefined, string, string][] = [
+    [args.report, `${JSON.stringify(report, null, 2)}\n`, '--report'],
+    [args.junit, reportJunit(report), '--junit'],
+  ];
+  let failed = false;
+  for (const [file, text, flag] of files) {
+    if (file === undefined) continue;
+    try {
+      await writeFileAtomic(file, text);
+    } catch (err) {
+      io.err(`${NAME}: ${flag} ${file}: cannot write it: ${(err as Error).message}\n`);
+      failed = true;
+    }
+  }
+  if (failed) return 1;
+  return reportFails(report, args.failOn) ? GRADING_FAILED_EXIT : 0;
 }
 
 /** Runs the command with the emulator's addresses; a stop signal is passed on to it. */

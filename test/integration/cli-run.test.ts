@@ -3,28 +3,11 @@
  * (here a small Node script, standing for a test suite in any language) once the emulator
  * is ready, with its addresses in the environment, and exits with the command's code.
  */
-import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
-
-const ROOT = join(__dirname, '../..');
-const NODE = process.execPath;
-
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { NODE, type Outcome, runBwcEmu } from '../helpers/bwc-emu-process';
 
 /** Runs `bwc-emu run ...args` to its end. */
-function run(args: string[]): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(NODE, [join(ROOT, 'bin/bwc-emu'), 'run', ...args], { timeout: 20_000 }, (err, stdout, stderr) => {
-      const code = err ? ((err as { code?: number | string }).code as number | null) : 0;
-      resolve({ code: typeof code === 'number' ? code : null, stdout, stderr });
-    });
-  });
-}
+const run = (args: string[]): Promise<Outcome> => runBwcEmu(['run', ...args]);
 
 /** A script for `node -e` that checks the environment and the emulator, then exits with `code`. */
 const script = (code: number) => `
