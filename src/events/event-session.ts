@@ -232,8 +232,10 @@ export class EventSession {
     const parsed = parseRpcRequest(data, EVENT_STREAM_API);
     if (!parsed.ok) {
       // A refused request (bad JSON, unknown method, unsupported version) is a configure the grader must see.
-      const { error } = parsed.error.response;
-      if (error) this.settings.journal?.({ kind: 'configure', session: this.id, filters: filtersOf(data), error });
+      const { response, params } = parsed.error;
+      const filters = params ? sentFilters(params) : [];
+      if (response.error)
+        this.settings.journal?.({ kind: 'configure', session: this.id, filters, error: response.error });
       return this.answer(parsed.error.response);
     }
     const compiled = compileConfigure(parsed.value, rules, (message, fields) =>
@@ -329,17 +331,6 @@ function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {
 }
 
 /** The string filters of a configure request's `eventFilterList`, as the client sent them, for the journal. */
-/** The filters of a request the device refused, as far as it is JSON with a params object. */
-function filtersOf(data: Buffer): { topicFilter?: string; contentFilter?: string }[] {
-  try {
-    const request = JSON.parse(data.toString('utf8')) as { params?: unknown };
-    const { params } = request ?? {};
-    return typeof params === 'object' && params !== null ? sentFilters(params as Record<string, unknown>) : [];
-  } catch {
-    return [];
-  }
-}
-
 function sentFilters(params: Readonly<Record<string, unknown>>): { topicFilter?: string; contentFilter?: string }[] {
   const list = params.eventFilterList;
   if (!Array.isArray(list)) return [];

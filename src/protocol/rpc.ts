@@ -63,6 +63,8 @@ export interface RpcApiSpec {
 /** Why a request was refused: its RPC error code and message, and the whole `response` to answer with. */
 export interface RpcParseError extends RpcError {
   readonly response: RpcResponse;
+  /** The request's `params` when it was a JSON object with an object there (for a journal of refusals). */
+  readonly params?: Readonly<Record<string, unknown>>;
 }
 
 /** Result of {@link parseRpcRequest}: a request to dispatch, or the error to answer. */
@@ -108,6 +110,13 @@ export function parseRpcRequest(body: string | Buffer, spec: RpcApiSpec): RpcPar
       'Invalid JSON: the request must be a JSON object',
     );
   }
+  const checked = checkRequest(parsed, spec, fallbackVersion);
+  if (checked.ok || !isPlainObject(parsed.params)) return checked;
+  return err({ ...checked.error, params: parsed.params });
+}
+
+/** Validates a request object's members (see {@link parseRpcRequest}). */
+function checkRequest(parsed: Record<string, unknown>, spec: RpcApiSpec, fallbackVersion: string): RpcParseResult {
   const context = typeof parsed.context === 'string' ? parsed.context : undefined;
   const rawVersion = parsed.apiVersion;
   const echoVersion = typeof rawVersion === 'string' ? rawVersion : fallbackVersion;

@@ -59,6 +59,8 @@ describeRule('unsupported-api-version', () => {
     expect(findings.map((f) => [f.rule, f.severity])).toEqual([['unsupported-api-version', 'error']]);
     expect(findings[0].message).toBe('1 request asked for an unsupported API version (events:configure)');
     expect(findings[0].evidence.map((e) => e.kind)).toEqual(['configure']);
+    // The journal keeps the filters the refused request asked for.
+    expect(findings[0].evidence[0]).toMatchObject({ filters: [{ topicFilter: PORT }], error: { code: 2100 } });
   });
 
   it('finds nothing for an events:configure in version 1.0', async () => {

@@ -115,6 +115,18 @@ describe('parseRpcRequest: 2100 API version not supported', () => {
     });
   });
 
+  it('hands back the params of a refused request (a journal keeps what was asked), none when they are no object', () => {
+    const refused = (body: unknown) => {
+      const result = parseRpcRequest(JSON.stringify(body), SPEC);
+      if (result.ok) throw new Error('expected a refusal');
+      return result.error.params;
+    };
+    expect(refused({ apiVersion: '9.9', method: 'listAll', params: { names: ['a'] } })).toEqual({ names: ['a'] });
+    expect(refused({ apiVersion: '1.0', method: 'nope', params: { x: 1 } })).toEqual({ x: 1 });
+    expect(refused({ apiVersion: '1.0', method: 'listAll', params: [1] })).toBeUndefined();
+    expect(refused({ apiVersion: '9.9', method: 'listAll' })).toBeUndefined();
+  });
+
   it('refuses a bare unsupported major', () => {
     expect(failure({ apiVersion: '2', method: 'listAll' }).error?.code).toBe(2100);
   });
