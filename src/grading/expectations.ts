@@ -1,5 +1,4 @@
 /** A scenario's `expect:` steps, judged against what the client did after each began. */
-import { compileTopicFilter } from '../events/topic-filter';
 import type { GradingContext } from './grading-context';
 import type { ExpectationResult } from './report';
 import type { SessionRecord, Timed } from './journal-index';
@@ -45,10 +44,10 @@ function selects(
   topic: string | null,
 ): boolean {
   if (topic === null) return true;
-  const aliases = context.devices.get(session.device)?.topicAliases;
-  return configure.entry.filters.some((f) => {
-    if (f.topicFilter === undefined || f.topicFilter.trim() === '') return true;
-    const compiled = compileTopicFilter(f.topicFilter, aliases === undefined ? {} : { aliases });
-    return compiled.ok && compiled.value.matches(topic);
-  });
+  return configure.entry.filters.some(
+    (f) =>
+      f.topicFilter === undefined ||
+      f.topicFilter.trim() === '' ||
+      context.topicFilter(session.device, f.topicFilter)?.matches(topic) === true,
+  );
 }

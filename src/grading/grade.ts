@@ -5,7 +5,7 @@
  */
 import type { JournalEntry } from '../base/journal';
 import { judgeExpectations } from './expectations';
-import type { GradingContext, Rule } from './grading-context';
+import { type GradingContext, type Rule, topicFilters } from './grading-context';
 import { type DeviceFacts, JournalIndex } from './journal-index';
 import { DEFAULT_THRESHOLDS, type Finding, type GradingReport, type GradingThresholds } from './report';
 import { RULE_IDS, RULES, type Severity } from './rules';
@@ -56,11 +56,13 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2
 /** Grades the client: every rule over the journal, the scenario's expectations, and a summary. */
 export function grade(input: GradingInput): GradingReport {
   const thresholds = { ...DEFAULT_THRESHOLDS, ...input.thresholds };
+  const devices = new Map(input.devices.map((d) => [d.serial, d]));
   const context: GradingContext = {
     index: new JournalIndex(input.entries),
-    devices: new Map(input.devices.map((d) => [d.serial, d])),
+    devices,
     thresholds,
     now: input.now,
+    topicFilter: topicFilters(devices),
   };
   const findings: Finding[] = RULE_FUNCTIONS.flatMap((rule) => rule(context)).sort(
     (a, b) =>

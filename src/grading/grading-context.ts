@@ -1,5 +1,6 @@
 /** What every rule reads, and how a rule makes a finding. */
 import type { JournalEntry } from '../base/journal';
+import { compileTopicFilter, type TopicFilter } from '../events/topic-filter';
 import type { DeviceFacts, JournalIndex, Timed } from './journal-index';
 import { type Finding, type GradedClient, type GradingThresholds, MAX_EVIDENCE } from './report';
 import { RULES, type RuleId } from './rules';
@@ -12,6 +13,25 @@ export interface GradingContext {
   readonly thresholds: GradingThresholds;
   /** The time of the report, epoch ms: windows not yet over are not judged. */
   readonly now: number;
+  /**
+   * A topic filter as `device` compiles it (its aliases), compiled once per report;
+   * undefined when it does not compile (the device refused it).
+   */
+  topicFilter(device: string, expression: string): TopicFilter | undefined;
+}
+
+/** The {@link GradingContext.topicFilter} of `devices`: each expression compiled once per device. */
+export function topicFilters(devices: ReadonlyMap<string, DeviceFacts>): GradingContext['topicFilter'] {
+  const cache = new Map<string, TopicFilter | undefined>();
+  return (device, expression) => {
+    const key = `${device}\n${expression}`;
+    if (cache.has(key)) return cache.get(key);
+    const aliases = devices.get(device)?.topicAliases;
+    const result = compileTopicFilter(expression, aliases === undefined ? {} : { aliases });
+    const filter = result.ok ? result.value : undefined;
+    cache.set(key, filter);
+    return filter;
+  };
 }
 
 /** A rule: reads the context, returns its findings. */

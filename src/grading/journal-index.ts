@@ -41,6 +41,8 @@ export class JournalIndex {
   readonly entries: readonly Timed[];
   readonly sessions: readonly SessionRecord[];
   private readonly byKey = new Map<string, SessionRecord>();
+  /** The entries by kind, oldest first: filled in the one pass over the journal. */
+  private readonly byKind = new Map<JournalEntry['kind'], Timed[]>();
   private readonly usersOf = new Map<string, Set<string>>();
 
   constructor(entries: readonly JournalEntry[]) {
@@ -48,6 +50,9 @@ export class JournalIndex {
     const sessions: SessionRecord[] = [];
     for (const timed of this.entries) {
       const { entry } = timed;
+      const ofKind = this.byKind.get(entry.kind);
+      if (ofKind) ofKind.push(timed);
+      else this.byKind.set(entry.kind, [timed]);
       if ('user' in entry && entry.user !== undefined && 'remote' in entry) this.addUser(entry.remote, entry.user);
       if (entry.kind === 'ws-open') {
         const record: SessionRecord = {
@@ -74,9 +79,9 @@ export class JournalIndex {
     this.sessions = sessions;
   }
 
-  /** The entries of one kind, oldest first. */
-  ofKind<K extends JournalEntry['kind']>(kind: K): Timed<Extract<JournalEntry, { kind: K }>>[] {
-    return this.entries.filter((t) => t.entry.kind === kind) as Timed<Extract<JournalEntry, { kind: K }>>[];
+  /** The entries of one kind, oldest first (the index's own list: do not change it). */
+  ofKind<K extends JournalEntry['kind']>(kind: K): readonly Timed<Extract<JournalEntry, { kind: K }>>[] {
+    return (this.byKind.get(kind) ?? []) as Timed<Extract<JournalEntry, { kind: K }>>[];
   }
 
   /** The client at `remote`, with every user name it used. */
@@ -117,4 +122,22 @@ export function openAt(session: SessionRecord, at: number): boolean {
 
 function key(device: string, session: string): string {
   return `${device} ${session}`;
+}
+
+/** The position in `list` (oldest first) of its first entry numbered `seq` or later, by binary search. */
+export function positionOf(list: readonly Timed[], seq: number): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (list[mid].entry.seq < seq) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** The last of `list` (oldest first) that came before the entry numbered `seq`. */
+export function lastBefore<T extends Timed>(list: readonly T[], seq: number): T | undefined {
+  const position = positionOf(list, seq);
+  return position > 0 ? list[position - 1] : undefined;
 }

@@ -1,7 +1,7 @@
 /** Rules about credentials: session tokens, digest nonces, `stale=true`, refused logins. */
 import type { AuthRefusedEntry, HttpEntry } from '../../base/journal';
 import { finding, formatMs, type GradingContext, groupBy, plural, type Rule } from '../grading-context';
-import { remoteOf, type Timed } from '../journal-index';
+import { lastBefore, positionOf, remoteOf, type Timed } from '../journal-index';
 import type { Finding } from '../report';
 
 /** Codes that are part of a working exchange, or judged by a rule of their own. */
@@ -14,10 +14,12 @@ const MIN_DIGEST_REQUESTS = 3;
 /** `token-expired`: a token refused as expired, with the request that fetched it and its age. */
 export const tokenExpired: Rule = (context) =>
   refusalsWith(context, 'TOKEN_EXPIRED').map(([refusals, device, remote]) => {
-    const fetches = refusals.map((r) => lastTokenFetch(context, r));
+    const tokenFetches = tokenFetchesOf(context, device, refusals[0].entry.remote);
+    const fetches = refusals.map((r) => lastBefore(tokenFetches, r.entry.seq));
     const ages = refusals.flatMap((r, i) => (fetches[i] ? [r.at - fetches[i].at] : []));
     const fetched = fetches.filter((f) => f !== undefined);
-    const age = ages.length > 0 ? `, ${formatMs(Math.max(...ages))} after the token was fetched` : '';
+    const oldest = ages.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY);
+    const age = ages.length > 0 ? `, ${formatMs(oldest)} after the token was fetched` : '';
     const message = `${plural(refusals.length, 'handshake')} used an expired session token${age}`;
     return finding('token-expired', device, context.index.client(remote), message, [...refusals, ...fetched]);
   });
@@ -67,12 +69,16 @@ export const staleNotRetried: Rule = (context) => {
 export const nonceNotReused: Rule = (context) => {
   const findings: Finding[] = [];
   const digest = context.index.ofKind('http').filter((h) => h.entry.auth === 'digest');
+  const legsOf = groupBy(
+    context.index.ofKind('auth-refused').filter((r) => r.entry.code === 'NO_CREDENTIALS'),
+    (r) => requestKey(r.entry),
+  );
   for (const requests of groupBy(digest, (h) => `${h.entry.device} ${remoteOf(h.entry.remote)}`).values()) {
     if (requests.length < MIN_DIGEST_REQUESTS) continue;
     // Each 401 is the first leg of one request at most: a client reusing its nonce pays one.
     const taken = new Set<Timed<AuthRefusedEntry>>();
     const legs = requests.map((h) => {
-      const leg = firstLeg(context, h, taken);
+      const leg = firstLeg(legsOf.get(requestKey(h.entry)) ?? [], h, taken);
       if (leg) taken.add(leg);
       return leg;
     });
@@ -96,18 +102,14 @@ function refusalsWith(context: GradingContext, code: string): [Timed<AuthRefused
   ]);
 }
 
-/** The client's last successful `wssession.cgi` request before `refusal`. */
-function lastTokenFetch(context: GradingContext, refusal: Timed<AuthRefusedEntry>): Timed<HttpEntry> | undefined {
-  const tokenPath = context.devices.get(refusal.entry.device)?.tokenPath;
-  if (tokenPath === undefined) return undefined;
-  let last: Timed<HttpEntry> | undefined;
-  for (const h of context.index.ofKind('http')) {
-    if (h.at > refusal.at) break;
-    const { entry } = h;
-    if (entry.device !== refusal.entry.device || entry.remote !== refusal.entry.remote) continue;
-    if (pathOf(entry.path) === tokenPath && entry.status === 200) last = h;
-  }
-  return last;
+/** The client's successful `wssession.cgi` requests on `device`, oldest first. */
+function tokenFetchesOf(context: GradingContext, device: string, remote: string | undefined): Timed<HttpEntry>[] {
+  const tokenPath = context.devices.get(device)?.tokenPath;
+  return context.index
+    .ofKind('http')
+    .filter(
+      ({ entry: e }) => e.device === device && e.remote === remote && e.status === 200 && pathOf(e.path) === tokenPath,
+    );
 }
 
 /** Whether the request refused as stale was repeated with success in time. */
@@ -115,33 +117,33 @@ function retried(context: GradingContext, refusal: Timed<AuthRefusedEntry>): boo
   const { device, remote, path } = refusal.entry;
   const until = refusal.at + context.thresholds.staleRetryWithinMs;
   const stream = context.devices.get(device)?.streamPath;
-  return context.index.entries.some(({ entry, at }) => {
-    if (at < refusal.at || at > until || entry.device !== device) return false;
-    if (entry.kind === 'ws-open') return entry.remote === remote && pathOf(path) === stream;
-    return (
-      entry.kind === 'http' &&
-      entry.remote === remote &&
-      pathOf(entry.path) === pathOf(path) &&
-      (entry.status ?? 500) < 400
-    );
-  });
+  const { entries } = context.index;
+  for (let i = positionOf(entries, refusal.entry.seq); i < entries.length && entries[i].at <= until; i++) {
+    const { entry } = entries[i];
+    if (entry.device !== device || !('remote' in entry) || entry.remote !== remote) continue;
+    if (entry.kind === 'ws-open' && pathOf(path) === stream) return true;
+    if (entry.kind === 'http' && pathOf(entry.path) === pathOf(path) && (entry.status ?? 500) < 400) return true;
+  }
+  return false;
 }
 
-/** The NO_CREDENTIALS refusal of the same request just before `request`, if any. */
+/**
+ * The NO_CREDENTIALS refusal of the same request (`legs`: those of its device, client, method
+ * and path, oldest first) just before `request` and not taken by another one, if any.
+ */
 function firstLeg(
-  context: GradingContext,
+  legs: readonly Timed<AuthRefusedEntry>[],
   request: Timed<HttpEntry>,
   taken: ReadonlySet<Timed<AuthRefusedEntry>>,
 ): Timed<AuthRefusedEntry> | undefined {
-  const { device, remote, method, path } = request.entry;
-  let leg: Timed<AuthRefusedEntry> | undefined;
-  for (const r of context.index.ofKind('auth-refused')) {
-    if (r.at > request.at) break;
-    if (r.at < request.at - FIRST_LEG_MS || r.entry.code !== 'NO_CREDENTIALS' || taken.has(r)) continue;
-    const e = r.entry;
-    if (e.device === device && e.remote === remote && e.method === method && e.path === path) leg = r;
-  }
-  return leg;
+  for (let i = positionOf(legs, request.entry.seq) - 1; i >= 0 && legs[i].at >= request.at - FIRST_LEG_MS; i--)
+    if (!taken.has(legs[i])) return legs[i];
+  return undefined;
+}
+
+/** What makes two requests the same request: device, client, method and path. */
+function requestKey(e: { device: string; remote: string | undefined; method: string; path: string }): string {
+  return `${e.device} ${remoteOf(e.remote)} ${e.method} ${e.path}`;
 }
 
 /** A path without its query. */

@@ -1,5 +1,5 @@
 /** Rules about what the client subscribes to and how it reads: filters, sessions, slow reading, API versions. */
-import { compileTopicFilter, type TopicFilter } from '../../events/topic-filter';
+import type { TopicFilter } from '../../events/topic-filter';
 import { RpcErrorCode } from '../../protocol/rpc';
 import { finding, type GradingContext, groupBy, plural, type Rule } from '../grading-context';
 import { configuredAt, remoteOf, type SessionRecord, type Timed } from '../journal-index';
@@ -83,8 +83,9 @@ export const concurrentSessions: Rule = (context) => {
 export const filterMatchesNothing: Rule = (context) => {
   const findings: Finding[] = [];
   const seen = new Set<string>();
+  const topicsOf = publishedTopics(context);
   for (const session of context.index.sessions) {
-    const topics = topicsOf(context, session.device);
+    const topics = topicsOf(session.device);
     for (const configure of session.configures.filter((c) => !c.entry.error)) {
       for (const { topicFilter } of configure.entry.filters) {
         const filter = compiled(context, session.device, topicFilter);
@@ -105,9 +106,10 @@ export const filterMatchesNothing: Rule = (context) => {
 /** `duplicate-subscription`: a topic selected twice, by two filters of a session or two sessions of a client. */
 export const duplicateSubscription: Rule = (context) => {
   const findings: Finding[] = [];
+  const topicsOf = publishedTopics(context);
   for (const sessions of groupBy(context.index.sessions, (s) => `${s.device} ${s.remote}`).values()) {
     const { device, remote } = sessions[0];
-    const topics = topicsOf(context, device);
+    const topics = topicsOf(device);
     const doubled = new Set<string>();
     const evidence: Timed[] = [];
     const selecting = (s: SessionRecord, topic: string, at?: number): number => {
@@ -147,20 +149,21 @@ export const duplicateSubscription: Rule = (context) => {
   return findings;
 };
 
-/** The topics a device can publish: its scenario's, and any it sent in the journal. */
-function topicsOf(context: GradingContext, device: string): string[] {
-  const topics = new Set(context.devices.get(device)?.topics ?? []);
-  for (const s of context.index.sessions)
-    if (s.device === device) for (const n of s.notifications) topics.add(n.entry.topic);
-  return [...topics];
+/** The topics each device can publish: its scenario's, and any it sent in the journal (one pass). */
+function publishedTopics(context: GradingContext): (device: string) => string[] {
+  const byDevice = new Map<string, Set<string>>();
+  for (const { entry } of context.index.ofKind('notification')) {
+    const topics = byDevice.get(entry.device) ?? new Set(context.devices.get(entry.device)?.topics);
+    byDevice.set(entry.device, topics.add(entry.topic));
+  }
+  return (device) => [...(byDevice.get(device) ?? context.devices.get(device)?.topics ?? [])];
 }
 
 /** A filter compiled with the device's aliases; undefined when empty, match-all or not compilable. */
 function compiled(context: GradingContext, device: string, expression: string | undefined): TopicFilter | undefined {
   if (expression === undefined || expression.trim() === '') return undefined;
-  const aliases = context.devices.get(device)?.topicAliases;
-  const result = compileTopicFilter(expression, aliases === undefined ? {} : { aliases });
-  return result.ok && !result.value.matchesAll ? result.value : undefined;
+  const filter = context.topicFilter(device, expression);
+  return filter?.matchesAll ? undefined : filter;
 }
 
 /**
