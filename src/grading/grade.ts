@@ -3,6 +3,7 @@
  * did wrong (`GET /_emu/report`, `report()`, `bwc-emu run --report/--junit/--fail-on`).
  * Pure: the same journal, facts and time give the same report.
  */
+import { EmulatorError } from '../base/errors';
 import type { JournalEntry } from '../base/journal';
 import { judgeExpectations } from './expectations';
 import { type GradingContext, type Rule, topicFilters } from './grading-context';
@@ -55,7 +56,7 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2
 
 /** Grades the client: every rule over the journal, the scenario's expectations, and a summary. */
 export function grade(input: GradingInput): GradingReport {
-  const thresholds = { ...DEFAULT_THRESHOLDS, ...input.thresholds };
+  const thresholds = checkedThresholds(input.thresholds ?? {});
   const devices = new Map(input.devices.map((d) => [d.serial, d]));
   const context: GradingContext = {
     index: new JournalIndex(input.entries),
@@ -96,4 +97,31 @@ export function reportFails(report: GradingReport, failOn: Severity | 'never'): 
   if (failOn === 'never') return false;
   if (report.summary.expectationsBroken > 0) return true;
   return report.findings.some((f) => SEVERITY_ORDER[f.severity] <= SEVERITY_ORDER[failOn]);
+}
+
+/** Counts: whole numbers of 1 or more; the rest are durations (0 or more ms). */
+const COUNT_THRESHOLDS = new Set<keyof GradingThresholds>(['minRetryRun', 'maxSessionsPerClient']);
+
+/** The defaults with `given` over them; `BAD_OPTION` for an unknown name or a value out of range. */
+function checkedThresholds(given: Partial<GradingThresholds>): GradingThresholds {
+  for (const [name, value] of Object.entries(given) as [keyof GradingThresholds, unknown][]) {
+    if (!(name in DEFAULT_THRESHOLDS))
+      throw new EmulatorError(
+        'BAD_OPTION',
+        `no grading threshold "${name}"; thresholds: ${Object.keys(DEFAULT_THRESHOLDS).join(', ')}`,
+      );
+    if (value === undefined) continue;
+    const count = COUNT_THRESHOLDS.has(name);
+    const valid =
+      typeof value === 'number' &&
+      Number.isFinite(value) &&
+      (count ? Number.isInteger(value) && value >= 1 : value >= 0);
+    if (!valid)
+      throw new EmulatorError(
+        'BAD_OPTION',
+        `grading threshold ${name} must be ${count ? 'a whole number of 1 or more' : 'a number of milliseconds, 0 or more'}, not ${typeof value === 'number' ? value : JSON.stringify(value)}`,
+      );
+  }
+  const defined = Object.entries(given).filter(([, value]) => value !== undefined);
+  return { ...DEFAULT_THRESHOLDS, ...Object.fromEntries(defined) };
 }

@@ -5,7 +5,7 @@
  * exit code. The JUnit file is read back by a real JUnit XML parser (Debian's junitparser).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GRADING_FAILED_EXIT } from '../../../src/cli/run';
@@ -194,4 +194,28 @@ describe('bwc-emu run grading the client end to end', () => {
       expect(passed.every((c) => c.results.length === 0)).toBe(true);
     },
   );
+});
+
+describe('bwc-emu run report flags, bad input', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'bwc-emu-grading-bad-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('refuses an unknown --fail-on level with exit 2, running nothing', async () => {
+    const outcome = await run(['--fail-on', 'sometimes', '--', NODE, '-e', 'console.log("RAN")']);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stdout).not.toContain('RAN');
+    expect(outcome.stderr).toContain('fail-on');
+  });
+
+  it('says which --report file it cannot write and exits 1, though the command passed', async () => {
+    const blocked = join(dir, 'a-file');
+    writeFileSync(blocked, 'not a directory');
+    const report = join(blocked, 'report.json');
+    const outcome = await run(['--report', report, '--', NODE, '-e', 'process.exit(0)']);
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toContain(`bwc-emu run: --report ${report}: cannot write it:`);
+  });
 });
