@@ -64,6 +64,8 @@ type Definitions = ReadonlyMap<string, FlagDefinition>;
  * shares one map, as it would otherwise hold a copy each.
  */
 const sharedDefinitions = new Map<string, Definitions>();
+/** Distinct flag sets kept for sharing; past it the oldest is forgotten (its devices keep their map). */
+const MAX_SHARED_DEFINITIONS = 64;
 
 function definitionsOf(list: readonly FlagDefinition[]): Definitions {
   const key = JSON.stringify(list.map((d) => [d.name, d.description, d.defaultValue]));
@@ -71,6 +73,8 @@ function definitionsOf(list: readonly FlagDefinition[]): Definitions {
   if (!definitions) {
     // Copies, so that a caller changing its definitions later changes no device.
     definitions = new Map(list.map((d) => [d.name, { ...d }]));
+    if (sharedDefinitions.size >= MAX_SHARED_DEFINITIONS)
+      sharedDefinitions.delete(sharedDefinitions.keys().next().value as string);
     sharedDefinitions.set(key, definitions);
   }
   return definitions;

@@ -35,6 +35,27 @@ describe('FeatureFlags in memory', () => {
     ]);
   });
 
+  it('devices with the same definitions share them, are not changed by a later edit of the list, and keep their own values', async () => {
+    const list = DEFINITIONS.map((d) => ({ ...d }));
+    const one = new FeatureFlags(list);
+    list[0].description = 'changed afterwards';
+    const two = new FeatureFlags(DEFINITIONS.map((d) => ({ ...d })));
+    await one.set({ alpha: true });
+    expect(valuesOf(one)).toEqual({ alpha: true, beta: true, gamma: false });
+    expect(valuesOf(two)).toEqual({ alpha: false, beta: true, gamma: false });
+    expect(two.list()[0].description).toBe('First flag');
+  });
+
+  it('keeps working past the bound of shared flag sets (64), each device with its own definitions', () => {
+    const sets = Array.from(
+      { length: 200 },
+      (_, i) => new FeatureFlags([{ name: `f${i}`, description: '', defaultValue: i % 2 === 0 }]),
+    );
+    expect(sets.map((f, i) => f.get([`f${i}`]))).toEqual(
+      sets.map((_, i) => ({ ok: true, value: { [`f${i}`]: i % 2 === 0 } })),
+    );
+  });
+
   it('gets named flags', () => {
     expect(new FeatureFlags(DEFINITIONS).get(['beta', 'alpha'])).toEqual({
       ok: true,
