@@ -3,6 +3,7 @@
  * drift from the code: a test compares the committed page with this text (`npm run docs`).
  */
 import { join } from 'node:path';
+import { markdownTable } from '../base/markdown-table';
 import { DEFAULT_THRESHOLDS, type GradingThresholds } from './report';
 import { RULE_IDS, RULES } from './rules';
 
@@ -47,13 +48,11 @@ export function gradingDoc(): string {
     '',
     '## Rules',
     '',
-    '| rule | severity | finds | evidence |',
-    '|---|---|---|---|',
+    ...markdownTable(
+      ['rule', 'severity', 'finds', 'evidence'],
+      RULE_IDS.map((id) => [`\`${id}\``, RULES[id].severity, RULES[id].title, RULES[id].evidence]),
+    ),
   ];
-  for (const id of RULE_IDS) {
-    const r = RULES[id];
-    out.push(`| \`${id}\` | ${r.severity} | ${cell(r.title)} | ${cell(r.evidence)} |`);
-  }
   out.push('');
   for (const id of RULE_IDS) {
     const r = RULES[id];
@@ -74,11 +73,15 @@ export function gradingDoc(): string {
     'The timings the rules hold the client to, after the reference behaviour of clients written for',
     'real devices (reconnect back-off from about 2 s doubling to a 30 s cap, ping every 5 s).',
     '',
-    '| threshold | default | meaning |',
-    '|---|---|---|',
+    ...markdownTable(
+      ['threshold', 'default', 'meaning'],
+      (Object.entries(DEFAULT_THRESHOLDS) as [keyof GradingThresholds, number][]).map(([key, value]) => [
+        `\`${key}\``,
+        String(value),
+        THRESHOLD_MEANING[key],
+      ]),
+    ),
   );
-  for (const [key, value] of Object.entries(DEFAULT_THRESHOLDS) as [keyof GradingThresholds, number][])
-    out.push(`| \`${key}\` | ${value} | ${cell(THRESHOLD_MEANING[key])} |`);
   out.push(
     '',
     '## Expectations in scenarios',
@@ -100,8 +103,4 @@ export function gradingDoc(): string {
     '',
   );
   return `${out.join('\n').trimEnd()}\n`;
-}
-
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|');
 }

@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
+import { markdownTable } from '../../base/markdown-table';
 import { FAULT_CATALOGUE, FAULT_NAMES } from '../../protocol/fault-catalogue';
 
 /** Where the page lives, from the package root. */
@@ -35,13 +36,14 @@ export function faultsDoc(): string {
     'API included, refuses connections (the call that asked for the reboot is answered when the device is',
     "back); drive a fleet through another device's `/_emu/devices/{serial}/...` meanwhile.",
     '',
-    '| switch | kind | what the device does | the client bug it exposes | observed behaviour it comes from |',
-    '|---|---|---|---|---|',
+    ...markdownTable(
+      ['switch', 'kind', 'what the device does', 'the client bug it exposes', 'observed behaviour it comes from'],
+      FAULT_NAMES.map((name) => {
+        const e = FAULT_CATALOGUE[name];
+        return [`\`${name}\``, e.kind, e.does, e.exposes, e.source];
+      }),
+    ),
   ];
-  for (const name of FAULT_NAMES) {
-    const e = FAULT_CATALOGUE[name];
-    out.push(`| \`${name}\` | ${e.kind} | ${cell(e.does)} | ${cell(e.exposes)} | ${cell(e.source)} |`);
-  }
   out.push('', '## Parameters', '');
   for (const name of FAULT_NAMES) {
     const schema = z.toJSONSchema(FAULT_CATALOGUE[name].params, { io: 'input' }) as {
@@ -53,11 +55,17 @@ export function faultsDoc(): string {
       out.push('No parameters.', '');
       continue;
     }
-    out.push('| parameter | type | default | meaning |', '|---|---|---|---|');
-    for (const [param, p] of properties)
-      out.push(
-        `| \`${param}\` | ${typeOf(p)} | ${p.default === undefined ? '-' : `\`${JSON.stringify(p.default)}\``} | ${cell(p.description ?? '')} |`,
-      );
+    out.push(
+      ...markdownTable(
+        ['parameter', 'type', 'default', 'meaning'],
+        properties.map(([param, p]) => [
+          `\`${param}\``,
+          typeOf(p),
+          p.default === undefined ? '-' : `\`${JSON.stringify(p.default)}\``,
+          p.description ?? '',
+        ]),
+      ),
+    );
     out.push('');
   }
   return `${out.join('\n').trimEnd()}\n`;
@@ -68,8 +76,4 @@ function typeOf(p: JsonProperty): string {
   if (p.const !== undefined) return `\`${JSON.stringify(p.const)}\``;
   const range = p.minimum !== undefined && p.maximum !== undefined ? ` ${p.minimum}..${p.maximum}` : '';
   return `${p.type ?? 'object'}${range}`;
-}
-
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|');
 }
