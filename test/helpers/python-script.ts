@@ -19,7 +19,9 @@ export interface ScriptRun {
  * or a module is missing. Warns once (visible next to the skipped tests) in that case.
  */
 export function pythonModules(modules: string[], suite: string): string | undefined {
-  const code = `import ${modules.join(', ')}; print(${modules.map((m) => `"${m}", ${m}.__version__`).join(', ')})`;
+  // Not every module has __version__ (junitparser has none): those say "installed".
+  const version = (m: string): string => `getattr(${m}, "__version__", "installed")`;
+  const code = `import ${modules.join(', ')}; print(${modules.map((m) => `"${m}", ${version(m)}`).join(', ')})`;
   try {
     return execFileSync(PYTHON, ['-c', code], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {

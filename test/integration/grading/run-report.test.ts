@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { GRADING_FAILED_EXIT } from '../../../src/cli/run';
 import type { GradingReport } from '../../../src/grading/report';
 import { NODE, type Outcome, runBwcEmu } from '../../helpers/bwc-emu-process';
-import { PYTHON } from '../../helpers/python-script';
+import { PYTHON, pythonModules } from '../../helpers/python-script';
 
 /** Runs `bwc-emu run ...args` to its end, on a free port, quietly. */
 const run = (args: string[]): Promise<Outcome> => runBwcEmu(['run', '--port', '0', '--log-level', 'warn', ...args]);
@@ -49,19 +49,6 @@ const faultyClient = (code: number): string => `
     process.exit(${code});
   })().catch((err) => { console.error(err); process.exit(9); });
 `;
-
-/** Whether Debian's python3 can import junitparser (it has no __version__, so pythonModules cannot tell). */
-function junitparserAvailable(): boolean {
-  try {
-    execFileSync(PYTHON, ['-c', 'import junitparser'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    console.warn(
-      `bwc-emu run --junit interop test skipped: ${PYTHON} cannot import junitparser (apt-get install python3-junitparser)`,
-    );
-    return false;
-  }
-}
 
 /** Reads a JUnit file with junitparser: every suite's cases, with their outcome. */
 const READ_JUNIT = `
@@ -160,7 +147,7 @@ describe('bwc-emu run grading the client end to end', () => {
     expect(report.rules.filter((r) => r.findings > 0).map((r) => r.id)).toEqual(['auth-failed']);
   });
 
-  const withJunitparser = junitparserAvailable() ? it : it.skip;
+  const withJunitparser = pythonModules(['junitparser'], 'bwc-emu run --junit') ? it : it.skip;
   withJunitparser(
     'writes a --junit file that a JUnit XML parser reads: auth-failed failed, every other rule passed',
     () => {
