@@ -1,4 +1,5 @@
 /** Rules about coming back: back-off between refused attempts, reconnecting, noticing a stall, configuring again. */
+import type { AuthRefusedEntry, WsCloseEntry, WsRefusedEntry } from '../../base/journal';
 import type { Finding } from '../report';
 import { finding, formatMs, type GradingContext, groupBy, type Rule } from '../grading-context';
 import { configuredAt, openAt, remoteOf, type SessionRecord, type Timed } from '../journal-index';
@@ -15,13 +16,13 @@ const EPISODE_MS = 1000;
 export const reconnectNoBackoff: Rule = (context) => {
   const findings: Finding[] = [];
   const { minRetryRun, minRetryIntervalMs } = context.thresholds;
-  for (const [deviceClient, attempts] of attemptsByClient(context)) {
-    for (const run of runsOf(context, deviceClient, attempts)) {
+  for (const attempts of attemptsByClient(context)) {
+    for (const run of runsOf(context, attempts)) {
       if (run.length < minRetryRun) continue;
       const intervals = run.slice(1).map((a, i) => a.at - run[i].at);
       const median = [...intervals].sort((a, b) => a - b)[Math.floor(intervals.length / 2)];
       if (median >= minRetryIntervalMs) continue;
-      const { device, remote } = run[0].entry as { device: string; remote?: string };
+      const { device, remote } = run[0].entry;
       const span = run[run.length - 1].at - run[0].at;
       const message =
         `${run.length} refused connection attempts in ${formatMs(span)}, a median ${formatMs(median)} apart ` +
@@ -101,7 +102,8 @@ export const configureMissing: Rule = (context) => {
   });
   for (const sessions of groupBy(missing, (s) => `${s.device} ${s.remote}`).values()) {
     const { device, remote } = sessions[0];
-    const earlier = context.index.sessionsOf(device, remote).filter((s) => s.open.at < sessions[0].open.at);
+    const first = sessions[0].open.entry.seq;
+    const earlier = context.index.sessionsOf(device, remote).filter((s) => s.open.entry.seq < first);
     const reconnect = earlier.some((s) => configuredAt(s) !== undefined);
     const message =
       `${sessions.length === 1 ? 'a session was' : `${sessions.length} sessions were`} not configured within ` +
@@ -116,7 +118,7 @@ export const configureMissing: Rule = (context) => {
 interface DropEpisode {
   device: string;
   remote: string;
-  closes: Timed[];
+  closes: Timed<WsCloseEntry>[];
   /** When the client could have come back: the close, or the end of a reboot; undefined while it lasts. */
   since: number | undefined;
 }
@@ -128,10 +130,10 @@ function dropEpisodes(context: GradingContext): DropEpisode[] {
   );
   for (const sessions of groupBy(dropped, (s) => `${s.device} ${s.remote}`).values()) {
     let current: DropEpisode | undefined;
-    for (const s of sessions.sort((a, b) => (a.close as Timed).at - (b.close as Timed).at)) {
-      const close = s.close as Timed;
+    const closed = sessions.map((s) => ({ s, close: s.close as Timed<WsCloseEntry> }));
+    for (const { s, close } of closed.sort((a, b) => a.close.entry.seq - b.close.entry.seq)) {
       // A client that still has another session is not cut off.
-      if (stillConnected(context, s, close.at)) continue;
+      if (stillConnected(context, s, close)) continue;
       if (current && close.at - current.closes[current.closes.length - 1].at <= EPISODE_MS) {
         current.closes.push(close);
         continue;
@@ -143,11 +145,16 @@ function dropEpisodes(context: GradingContext): DropEpisode[] {
   return episodes;
 }
 
-/** Whether the client had another session open when `session` was closed. */
-function stillConnected(context: GradingContext, session: SessionRecord, at: number): boolean {
+/** Whether the client had another session, opened before `close` and open past the episode. */
+function stillConnected(context: GradingContext, session: SessionRecord, close: Timed<WsCloseEntry>): boolean {
   return context.index
     .sessionsOf(session.device, session.remote)
-    .some((s) => s !== session && s.open.at < at && (s.close === undefined || s.close.at > at + EPISODE_MS));
+    .some(
+      (s) =>
+        s !== session &&
+        s.open.entry.seq < close.entry.seq &&
+        (s.close === undefined || s.close.at > close.at + EPISODE_MS),
+    );
 }
 
 /** When the device could be reached again after a close at `at`: the end of a reboot under way, else `at`. */
@@ -160,44 +167,46 @@ function backAt(context: GradingContext, device: string, at: number): number | u
   return end?.at;
 }
 
-function describeClose(closes: readonly Timed[]): string {
-  const first = closes[0].entry as { code?: number; reason?: string };
-  return `close code ${first.code}${first.reason ? `, "${first.reason}"` : ''}`;
+function describeClose(closes: readonly Timed<WsCloseEntry>[]): string {
+  const { code, reason } = closes[0].entry;
+  return `close code ${code}${reason ? `, "${reason}"` : ''}`;
 }
 
-/** Refused handshakes and token fetches, one per attempt, by device and client. */
-function attemptsByClient(context: GradingContext): Map<string, Timed[]> {
-  const attempts = context.index.entries.filter(({ entry }) => {
+/** A refused connection attempt: a handshake or a token fetch. */
+type Attempt = Timed<AuthRefusedEntry | WsRefusedEntry>;
+
+/** Refused handshakes and token fetches, one per attempt, oldest first, per device and client. */
+function attemptsByClient(context: GradingContext): Attempt[][] {
+  const attempts = context.index.entries.filter((t): t is Attempt => {
+    const { entry } = t;
     if (entry.kind === 'ws-refused') return true;
     if (entry.kind !== 'auth-refused' || entry.code === 'NO_CREDENTIALS') return false;
     const facts = context.devices.get(entry.device);
     const path = pathOf(entry.path);
     return path === facts?.streamPath || path === facts?.tokenPath;
   });
-  const byClient = groupBy(attempts, (t) => `${t.entry.device} ${remoteOf(remoteField(t))}`);
-  for (const [k, list] of byClient) byClient.set(k, mergeLegs(list));
-  return byClient;
+  return [...groupBy(attempts, (t) => `${t.entry.device} ${remoteOf(t.entry.remote)}`).values()].map(mergeLegs);
 }
 
 /** Drops the digest leg of an attempt: a refusal with credentials right after one without. */
-function mergeLegs(list: readonly Timed[]): Timed[] {
+function mergeLegs(list: readonly Attempt[]): Attempt[] {
+  const scheme = (a: Attempt): string | undefined => (a.entry.kind === 'auth-refused' ? a.entry.scheme : 'handshake');
   return list.filter((t, i) => {
     const before = list[i - 1];
     if (!before || t.at - before.at > SAME_ATTEMPT_MS) return true;
-    const scheme = (e: Timed): string | undefined => (e.entry.kind === 'auth-refused' ? e.entry.scheme : 'handshake');
     return !(scheme(before) === undefined && scheme(t) !== undefined);
   });
 }
 
-/** Splits a client's attempts where a session opened in between. */
-function runsOf(context: GradingContext, deviceClient: string, attempts: readonly Timed[]): Timed[][] {
-  const [device, remote] = deviceClient.split(' ');
-  const opens = context.index.sessionsOf(device, remote).map((s) => s.open.at);
-  const runs: Timed[][] = [];
-  let run: Timed[] = [];
+/** Splits a client's attempts (all of one device and client) where a session opened in between. */
+function runsOf(context: GradingContext, attempts: readonly Attempt[]): Attempt[][] {
+  const { device, remote } = attempts[0].entry;
+  const opens = context.index.sessionsOf(device, remoteOf(remote)).map((s) => s.open.entry.seq);
+  const runs: Attempt[][] = [];
+  let run: Attempt[] = [];
   for (const attempt of attempts) {
     const previous = run[run.length - 1];
-    if (previous && opens.some((at) => at > previous.at && at < attempt.at)) {
+    if (previous && opens.some((seq) => seq > previous.entry.seq && seq < attempt.entry.seq)) {
       runs.push(run);
       run = [];
     }
@@ -205,8 +214,4 @@ function runsOf(context: GradingContext, deviceClient: string, attempts: readonl
   }
   if (run.length > 0) runs.push(run);
   return runs;
-}
-
-function remoteField(t: Timed): string | undefined {
-  return 'remote' in t.entry ? t.entry.remote : undefined;
 }

@@ -31,6 +31,14 @@ describe('reconnect-no-backoff', () => {
     expect(f.evidence).toEqual(attempts);
   });
 
+  it('splits runs by journal order: a session opened in the same millisecond as the next attempt ends the run', () => {
+    const b = new JournalBuilder();
+    [0, 100, 200].forEach((at) => b.at(at).wsRefused());
+    b.at(300).wsOpen('s1');
+    b.at(300).wsRefused();
+    expect(ruleIds(b.grade())).toEqual([]);
+  });
+
   it('does not judge 3 attempts, however fast', () => {
     const b = new JournalBuilder();
     [0, 100, 200].forEach((at) => b.at(at).wsRefused());
