@@ -38,12 +38,44 @@ export interface ListenOptions {
   host: string;
   tls: TlsMaterial | undefined;
   log: Logger;
+  /**
+   * Hand `Expect: 100-continue` requests to the app (which sends the 100 itself when it
+   * wants the body) instead of Node answering 100 at once.
+   */
+  appContinues?: boolean;
+  /** Header limits; a request beyond them is answered 431 (default: 1,000 lines, lines as long as Node takes). */
+  headerLimits?: HeaderLimits;
 }
+
+/** How many header lines a request may have, and how long one may be. */
+export interface HeaderLimits {
+  maxLines: number;
+  maxLineBytes?: number;
+}
+
+const DEFAULT_HEADER_LIMITS: HeaderLimits = { maxLines: 1000 };
 
 /** Creates the server for `app` and resolves once it listens. */
 export async function listenApp(app: RequestListener, options: ListenOptions): Promise<ListeningServer> {
   const { tls, log } = options;
-  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, app) : createHttpServer(app);
+  const limits = options.headerLimits ?? DEFAULT_HEADER_LIMITS;
+  const guarded: RequestListener = (req, res) => {
+    const problem = headerProblem(req.rawHeaders, limits);
+    if (problem === undefined) return app(req, res);
+    log.info({ method: req.method, url: req.url, reason: problem }, 'request refused: headers too large');
+    const body = `Request Header Fields Too Large: ${problem}\n`;
+    res.writeHead(431, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(body)),
+      Connection: 'close',
+    });
+    res.end(body);
+    req.resume();
+  };
+  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, guarded) : createHttpServer(guarded);
+  // One more than the limit, so that a request past it is seen (Node silently drops headers past its count).
+  server.maxHeadersCount = limits.maxLines + 1;
+  if (options.appContinues) server.on('checkContinue', guarded);
   const sockets = new Set<Socket>();
   // One listener for every socket of the server (`this` is the socket): a closure (and a
   // `once` wrapper) per connection would cost more than the entry in the set.
@@ -56,8 +88,10 @@ export async function listenApp(app: RequestListener, options: ListenOptions): P
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     log.info({ code: err.code, reason: err.message }, 'malformed HTTP request');
+    // Headers past Node's size limit are 431, as for too many lines; everything else malformed is 400.
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
     if (socket.writable && !socket.destroyed)
-      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     else socket.destroy();
   });
   await listen(server, options.port, options.host);
@@ -113,4 +147,16 @@ async function listen(server: Server, port: number, host: string): Promise<void>
 /** `::1` -> `[::1]` for a URL. */
 function formatHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Why a request's headers break `limits`, or undefined. `raw` is Node's rawHeaders (name, value, name, value...). */
+export function headerProblem(raw: readonly string[], limits: HeaderLimits): string | undefined {
+  const lines = raw.length / 2;
+  if (lines > limits.maxLines) return `more than ${limits.maxLines} header lines`;
+  if (limits.maxLineBytes === undefined) return undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const bytes = Buffer.byteLength(raw[i]) + 2 + Buffer.byteLength(raw[i + 1]);
+    if (bytes > limits.maxLineBytes) return `header ${raw[i]} is ${bytes} bytes long (at most ${limits.maxLineBytes})`;
+  }
+  return undefined;
 }

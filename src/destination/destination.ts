@@ -10,6 +10,7 @@ import { createLogger } from '../base/log';
 import type { Result } from '../base/result';
 import { buildConnectionFile, type ConnectionFile } from '../protocol/connection-file';
 import { listenApp } from '../base/listening-server';
+import { MAX_HEADER_LINE_BYTES, MAX_HEADER_LINES } from '../protocol/swift-request-limits';
 import { capabilitiesDocument, RESERVED_CONTAINERS, SYSTEM_OBJECTS } from '../protocol/body-worn';
 import { selfSignedCertificate } from '../base/tls';
 import { buildDestinationApp } from './destination-app';
@@ -107,16 +108,20 @@ export async function startDestination(options: DestinationOptions = {}): Promis
     scheme: tls ? 'https' : 'http',
   };
   const app = buildDestinationApp(ctx);
-  const listening = await listenApp(app, { port: resolved.port, host: resolved.host, tls, log }).catch(
-    async (err: unknown) => {
-      await store.close();
-      await removeDataDir();
-      throw err;
-    },
-  );
   // `Expect: 100-continue` goes to the app, which sends the 100 only when a PUT passed
   // every check: a refused upload's body is never sent (Swift's proxy does the same).
-  listening.server.on('checkContinue', (req, res) => void app(req, res));
+  const listening = await listenApp(app, {
+    port: resolved.port,
+    host: resolved.host,
+    tls,
+    log,
+    appContinues: true,
+    headerLimits: { maxLines: MAX_HEADER_LINES, maxLineBytes: MAX_HEADER_LINE_BYTES },
+  }).catch(async (err: unknown) => {
+    await store.close();
+    await removeDataDir();
+    throw err;
+  });
   const { url, port } = listening;
   log.info({ url, dataDir: resolved.dataDir, accounts: resolved.accounts }, 'content destination listening');
 
