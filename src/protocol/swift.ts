@@ -129,6 +129,32 @@ export function readMetadata(
   return { set, remove };
 }
 
+/**
+ * Object headers Swift keeps with an object besides its metadata and returns on GET and
+ * HEAD (its `allowed_headers` without the large-object and expiry ones, which are refused).
+ */
+export const STORED_OBJECT_HEADERS = [
+  'content-disposition',
+  'content-encoding',
+  'cache-control',
+  'content-language',
+  'expires',
+  'x-robots-tag',
+] as const;
+
+/** The {@link STORED_OBJECT_HEADERS} a request sends, lower-case name -> value (empty values left out). */
+export function readStoredObjectHeaders(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of STORED_OBJECT_HEADERS) {
+    const raw = headers[name];
+    const value = (Array.isArray(raw) ? raw.join(', ') : (raw ?? '')).trim();
+    if (value !== '') kept[name] = value;
+  }
+  return kept;
+}
+
 /** Why `metadata` breaks Swift's limits (400), or undefined when it fits. */
 export function metadataProblem(metadata: SwiftMetadata, kind: MetadataKind): string | undefined {
   let overall = 0;

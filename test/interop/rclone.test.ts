@@ -7,7 +7,8 @@
  * finds nothing to do, copying back and comparing bytes, and the same over HTTPS
  * with `--ca-cert`. Skipped, with a message, when /usr/bin/rclone is missing.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -189,6 +190,55 @@ describeWithRclone(`rclone (${version ?? 'not installed'})`, () => {
       const target = join(scratch, 'down');
       await rcloneOk(['copy', 'emu:evidence', target], configure(destination));
       expect(treeDigests(readTree(target))).toEqual(treeDigests(tree));
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'cat --offset/--count and a negative offset print the right bytes (Range requests, 206)',
+    async () => {
+      const destination = await start();
+      const tls = configure(destination);
+      const source = join(scratch, 'digits.txt');
+      writeFileSync(source, '0123456789abcdefghij');
+      await rcloneOk(['copyto', source, 'emu:evidence/digits.txt'], tls);
+      expect((await rcloneOk(['cat', '--offset', '5', '--count', '10', 'emu:evidence/digits.txt'], tls)).stdout).toBe(
+        '56789abcde',
+      );
+      expect((await rcloneOk(['cat', '--offset', '-4', 'emu:evidence/digits.txt'], tls)).stdout).toBe('ghij');
+      expect((await rcloneOk(['cat', '--offset', '15', 'emu:evidence/digits.txt'], tls)).stdout).toBe('fghij');
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'a multi-threaded download (4 ranged streams) equals the upload byte for byte',
+    async () => {
+      const destination = await start();
+      const tls = configure(destination);
+      // Not a multiple of the stream size, so the last stream is a short one.
+      const content = randomBytes(6 * 1024 * 1024 + 12_345);
+      const source = join(scratch, 'clip.mkv');
+      writeFileSync(source, content);
+      await rcloneOk(['copyto', source, 'emu:evidence/clip.mkv'], tls);
+      const target = join(scratch, 'down.mkv');
+      const run = await rcloneOk(
+        [
+          'copyto',
+          '-vv',
+          '--multi-thread-cutoff',
+          '1M',
+          '--multi-thread-streams',
+          '4',
+          'emu:evidence/clip.mkv',
+          target,
+        ],
+        tls,
+      );
+      expect(run.stderr).toMatch(/Starting multi-thread copy with 4 parts/);
+      expect(createHash('md5').update(readFileSync(target)).digest('hex')).toBe(
+        createHash('md5').update(content).digest('hex'),
+      );
     },
     TEST_TIMEOUT,
   );

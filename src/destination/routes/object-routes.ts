@@ -4,10 +4,14 @@
  * Every refusal that can be decided from the headers is sent before the body is read.
  */
 import type { Request, Response } from 'express';
-import { metadataHeaders, metadataProblem, readMetadata, unquoteEtag, isMd5Hex } from '../../protocol/swift';
+import { guessContentType } from '../../protocol/content-type';
+import { judgeConditions } from '../../protocol/http-conditions';
+import { isMd5Hex, metadataProblem, readMetadata, readStoredObjectHeaders, unquoteEtag } from '../../protocol/swift';
 import { checkObjectDelete, checkObjectWrite } from '../body-worn-rules';
 import { type Caller, type DestinationContext, policyOf, registryOf } from '../destination-context';
-import type { ObjectRecord, PutFailure } from '../store/object-store';
+import type { PutFailure } from '../store/object-store';
+import { conditionRefusal } from './object-conditions';
+import { readObject } from './object-read';
 import { httpDate, sendEmpty, sendError, swiftTimestamp } from './swift-response';
 
 /** Status for each way a PUT can store nothing. */
@@ -48,10 +52,11 @@ export async function objectOperation(
       return postObject(call);
     case 'HEAD':
     case 'GET':
-      return getObject(call);
+      return readObject(ctx, req, res, call);
     case 'DELETE': {
       const verdict = checkObjectDelete(container, object);
       if (!verdict.ok) return sendError(req, res, verdict.error.status, verdict.error.message);
+      if (refusedByConditions(call)) return;
       if (!(await ctx.store.deleteObject(caller.account, container, object)))
         return sendError(req, res, 404, 'Not Found');
       return sendEmpty(res, 204);
@@ -89,6 +94,7 @@ async function putObject(call: ObjectCall): Promise<void> {
   }
   if (!store.container(account, container)) return sendError(req, res, 404, 'Container not found');
   const existing = store.object(account, container, object);
+  if (refusedByConditions(call)) return;
   const verdict = checkObjectWrite(
     { operation: 'put', container, object, metadata, existing: existing?.metadata },
     registryOf(ctx, account),
@@ -108,8 +114,9 @@ async function putObject(call: ObjectCall): Promise<void> {
   // Every check that needs no body has passed: now the client may send it.
   if (/100-continue/i.test(String(req.headers.expect ?? ''))) res.writeContinue();
   const outcome = await store.putObject(account, container, object, req, {
-    contentType: String(req.headers['content-type'] ?? 'application/octet-stream'),
+    contentType: contentTypeOf(req, object),
     metadata,
+    headers: readStoredObjectHeaders(req.headers),
     expectedEtag: etagHeader,
     contentLength,
     maxBytes: options.maxObjectBytes,
@@ -134,6 +141,7 @@ async function putObject(call: ObjectCall): Promise<void> {
 async function postObject(call: ObjectCall): Promise<void> {
   const { ctx, req, res, account, container, object } = call;
   const existing = ctx.store.object(account, container, object);
+  if (refusedByConditions(call)) return;
   if (!existing) return sendError(req, res, 404, 'Not Found');
   const metadata = Object.fromEntries(readMetadata(req.headers, 'object').set);
   const limits = metadataProblem(new Map(Object.entries(metadata)), 'object');
@@ -155,39 +163,31 @@ async function postObject(call: ObjectCall): Promise<void> {
     object,
     metadata,
     contentType === undefined ? undefined : String(contentType),
+    readStoredObjectHeaders(req.headers),
   );
   if (!updated) return sendError(req, res, 404, 'Not Found');
   sendEmpty(res, 202);
 }
 
-async function getObject(call: ObjectCall): Promise<void> {
+/**
+ * Judges `If-Match`, `If-None-Match` and the date conditions of a write against the
+ * object as it is now; true when the request was answered (412, or 400) and must stop.
+ */
+function refusedByConditions(call: ObjectCall): boolean {
   const { ctx, req, res, account, container, object } = call;
-  if (req.method === 'HEAD') {
-    const record = ctx.store.object(account, container, object);
-    if (!record) return sendError(req, res, 404, 'Not Found');
-    res.writeHead(200, objectHeaders(record));
-    res.end();
-    return;
-  }
-  const opened = await ctx.store.readObject(account, container, object);
-  if (!opened) return sendError(req, res, 404, 'Not Found');
-  res.writeHead(200, objectHeaders(opened.record));
-  opened.body.on('error', (err) => {
-    ctx.log.error({ account, container, object, err: err.message }, 'reading an object failed');
-    res.destroy(err);
-  });
-  res.on('close', () => opened.body.destroy());
-  opened.body.pipe(res);
+  const current = ctx.store.object(account, container, object);
+  const verdict = judgeConditions(req.method, req.headers, current);
+  if (verdict.kind === 'proceed') return false;
+  conditionRefusal(ctx, req, res, call, verdict, current);
+  return true;
 }
 
-function objectHeaders(record: ObjectRecord): Record<string, string> {
-  return {
-    'Content-Length': String(record.bytes),
-    'Content-Type': record.contentType,
-    ETag: record.etag,
-    'Last-Modified': httpDate(record.lastModified),
-    'X-Timestamp': swiftTimestamp(record.lastModified),
-    'Accept-Ranges': 'bytes',
-    ...metadataHeaders(new Map(Object.entries(record.metadata)), 'object'),
-  };
+/**
+ * The type to store: the one sent, or guessed from the name (as Swift does) when none
+ * was sent or `X-Detect-Content-Type: true` asks for it.
+ */
+function contentTypeOf(req: Request, object: string): string {
+  const sent = req.headers['content-type'];
+  const detect = String(req.headers['x-detect-content-type'] ?? '').toLowerCase() === 'true';
+  return sent === undefined || sent.trim() === '' || detect ? guessContentType(object) : sent;
 }

@@ -20,8 +20,11 @@ const STATUS_TEXT: Record<number, string> = {
   411: 'Length Required',
   412: 'Precondition Failed',
   413: 'Request Entity Too Large',
+  416: 'Requested Range Not Satisfiable',
   422: 'Unprocessable Entity',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
+  501: 'Not Implemented',
   503: 'Service Unavailable',
   507: 'Insufficient Storage',
 };

@@ -21,6 +21,8 @@ export interface ObjectRecord {
   /** Epoch ms of the PUT (or the last POST). */
   lastModified: number;
   metadata: StoredMetadata;
+  /** Headers kept with the object (`Content-Encoding`, `Content-Disposition`...), lower-case names; absent in older records. */
+  headers?: StoredMetadata;
   /** Base name of the data file in the container's `objects` directory. */
   dataFile: string;
 }

@@ -12,8 +12,7 @@
  * slug plus a hash of the name, so no name can reach outside its directory.
  */
 import { randomBytes } from 'node:crypto';
-import type { ReadStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Clock } from '../../base/clock';
@@ -42,6 +41,8 @@ export type PutOutcome = Result<{ record: ObjectRecord; replaced: ObjectRecord |
 export interface PutRequest extends BodyLimits {
   contentType: string;
   metadata: StoredMetadata;
+  /** Headers kept with the object and returned with it (see `STORED_OBJECT_HEADERS`). */
+  headers?: StoredMetadata;
   /** The client's `ETag` (MD5 hex): a body with another MD5 is refused and not stored. */
   expectedEtag?: string;
   /** Content-Length, when the body is not chunked: a shorter body is an interrupted upload. */
@@ -216,6 +217,7 @@ export class ObjectStore {
         contentType: request.contentType,
         lastModified: this.options.clock.now(),
         metadata: request.metadata,
+        ...(request.headers && Object.keys(request.headers).length > 0 ? { headers: request.headers } : {}),
         dataFile,
       };
       try {
@@ -242,21 +244,27 @@ export class ObjectStore {
     await writeFileAtomic(join(dir, file), content, (d) => this.directorySyncs.sync(d));
   }
 
-  /** Replaces an object's metadata (and content type, if given), as a Swift POST; false when absent. */
+  /**
+   * Replaces an object's metadata and kept headers (and content type, if given), as a
+   * Swift POST; undefined when absent.
+   */
   async postObject(
     account: string,
     container: string,
     name: string,
     metadata: StoredMetadata,
     contentType?: string,
+    headers: StoredMetadata = {},
   ): Promise<ObjectRecord | undefined> {
     return this.lock.run(`o:${account}/${container}/${name}`, async () => {
       const record = this.container(account, container);
       const current = record?.objects.get(name);
       if (!record || !current) return undefined;
+      const { headers: _replaced, ...rest } = current;
       const updated: ObjectRecord = {
-        ...current,
+        ...rest,
         metadata,
+        ...(Object.keys(headers).length > 0 ? { headers } : {}),
         contentType: contentType ?? current.contentType,
         lastModified: this.options.clock.now(),
       };
@@ -287,21 +295,20 @@ export class ObjectStore {
   }
 
   /**
-   * Opens an object's body for reading. The file is opened before the stream is
-   * returned, so a concurrent replacement cannot take it away mid-read.
+   * Opens an object's data file for reading. The file is opened before it is returned,
+   * so a concurrent replacement cannot take it away mid-read; the caller closes it.
    */
-  async readObject(
+  async openObject(
     account: string,
     container: string,
     name: string,
-  ): Promise<{ record: ObjectRecord; body: ReadStream } | undefined> {
+  ): Promise<{ record: ObjectRecord; file: FileHandle } | undefined> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const record = this.object(account, container, name);
       if (!record) return undefined;
       const path = join(this.account(account).dir, fileKey(container), 'objects', record.dataFile);
       try {
-        const handle = await open(path, 'r');
-        return { record, body: handle.createReadStream() };
+        return { record, file: await open(path, 'r') };
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
         // Replaced between the lookup and the open: look again.

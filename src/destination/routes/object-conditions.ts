@@ -1,0 +1,36 @@
+/**
+ * Answers a conditional request whose condition decided it: 304 with the object's
+ * headers and no body, 412 naming the header that failed, 400 for a condition Swift
+ * cannot take (`If-None-Match` other than `*` on PUT). Each with a log line.
+ */
+import type { Request, Response } from 'express';
+import type { ConditionVerdict } from '../../protocol/http-conditions';
+import type { DestinationContext } from '../destination-context';
+import type { ObjectRecord } from '../store/object-store';
+import { objectHeaders } from './object-headers';
+import { sendError } from './swift-response';
+
+/** Sends the answer for a verdict other than `proceed`. */
+export function conditionRefusal(
+  ctx: DestinationContext,
+  req: Request,
+  res: Response,
+  where: { account: string; container: string; object: string },
+  verdict: Exclude<ConditionVerdict, { kind: 'proceed' }>,
+  record: ObjectRecord | undefined,
+): void {
+  if (verdict.kind === 'bad') {
+    ctx.log.info({ method: req.method, ...where, reason: verdict.message }, 'request refused: bad condition');
+    return sendError(req, res, 400, verdict.message);
+  }
+  ctx.log.info({ method: req.method, ...where, status: verdict.status, header: verdict.header }, 'conditional request');
+  if (verdict.kind === 'not-modified' && record) {
+    res.writeHead(304, { ...objectHeaders(record), 'Content-Length': '0' });
+    res.end();
+    return;
+  }
+  const tags: Record<string, string> = record
+    ? { ETag: record.etag, 'Last-Modified': objectHeaders(record)['Last-Modified'] ?? '' }
+    : {};
+  sendError(req, res, 412, `Precondition Failed: ${verdict.header} does not hold`, tags);
+}
