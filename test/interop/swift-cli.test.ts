@@ -221,4 +221,95 @@ describeWithSwift(`swift CLI (${version ?? 'not installed'})`, () => {
     },
     TEST_TIMEOUT,
   );
+
+  /**
+   * Runs a swift command the destination must refuse: exit 1, the 501 and the feature's
+   * name in stderr. `--retries 0`: swift retries every 5xx (1+2+4+8+16 s by default)
+   * before failing the same way.
+   */
+  async function swiftRefused(destination: DestinationHandle, args: string[], feature: string, cwd?: string) {
+    const run = await swift(destination, ['--retries', '0', ...args], { cwd });
+    expect({ args, code: run.code }).toEqual({ args, code: 1 });
+    expect(run.stderr).toContain('501 Not Implemented');
+    expect(run.stderr).toContain(feature);
+  }
+
+  /** Whether `swift stat container object` finds the object. */
+  async function exists(destination: DestinationHandle, container: string, object: string): Promise<boolean> {
+    return (await swift(destination, ['--retries', '0', 'stat', container, object])).code === 0;
+  }
+
+  it(
+    'upload --segment-size (a dynamic large object manifest) is refused, not stored as a 0-byte object',
+    async () => {
+      const destination = await start();
+      writeFileSync(join(scratch, 'big.bin'), Buffer.alloc(3000, 7));
+      await swiftRefused(
+        destination,
+        ['upload', '--segment-size', '1000', 'evidence', 'big.bin'],
+        'dynamic large objects',
+        scratch,
+      );
+      expect(await exists(destination, 'evidence', 'big.bin')).toBe(false);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'upload --use-slo (a static large object manifest) is refused, not stored as its JSON manifest',
+    async () => {
+      const destination = await start();
+      writeFileSync(join(scratch, 'big.bin'), Buffer.alloc(3000, 7));
+      await swiftRefused(
+        destination,
+        ['upload', '--use-slo', '--segment-size', '1000', 'evidence', 'big.bin'],
+        'static large objects',
+        scratch,
+      );
+      expect(await exists(destination, 'evidence', 'big.bin')).toBe(false);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'copy, an ACL, an expiry and a quota are refused and change nothing',
+    async () => {
+      const destination = await start();
+      await uploadSample(destination, 'evidence');
+      await swiftRefused(
+        destination,
+        ['copy', '-d', '/evidence/copy.bin', 'evidence', 'video.bin'],
+        'server-side copies',
+      );
+      expect(await exists(destination, 'evidence', 'copy.bin')).toBe(false);
+      await swiftRefused(destination, ['post', '-r', '.r:*', 'evidence'], 'access control lists');
+      await swiftRefused(destination, ['post', '-H', 'X-Delete-After: 100', 'evidence', 'video.bin'], 'object expiry');
+      await swiftRefused(destination, ['post', '-m', 'Quota-Bytes:100', 'evidence'], 'quotas');
+      const container = fields(await swiftOk(destination, ['stat', 'evidence']));
+      expect(container['Read ACL']).toBe('');
+      expect(container['Meta Quota-Bytes']).toBeUndefined();
+      // The object POST was refused whole: its metadata is still there.
+      expect(fields(await swiftOk(destination, ['stat', 'evidence', 'video.bin']))).toMatchObject({
+        'Meta Color': 'blue',
+      });
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    'capabilities lists what is served and what is not; upload guesses the Content-Type from the name',
+    async () => {
+      const destination = await start();
+      const capabilities = await swiftOk(destination, ['capabilities']);
+      expect(capabilities).toMatch(/max_file_size: 5368709120/);
+      expect(capabilities).toMatch(/Additional middleware: bwc_emu/);
+      expect(capabilities).toMatch(/not_implemented: \[.*'static large objects'.*\]/);
+      writeFileSync(join(scratch, 'clip.mkv'), 'not really a video');
+      await swiftOk(destination, ['upload', 'evidence', 'clip.mkv'], { cwd: scratch });
+      expect(fields(await swiftOk(destination, ['stat', 'evidence', 'clip.mkv']))).toMatchObject({
+        'Content Type': 'video/x-matroska',
+      });
+    },
+    TEST_TIMEOUT,
+  );
 });

@@ -1,11 +1,13 @@
 /**
  * Everything under `/v1/`: guard clauses in the order Swift applies them (path,
- * token, account, permission), then the account, container or object operation.
+ * token, account, permission), then a refusal of Swift features this destination
+ * does not implement, then the account, container or object operation.
  * The path is read from the raw request target, so percent-encoded escapes are
  * judged before anything is decoded into a name.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { parseSwiftPath, type SwiftPath } from '../../protocol/swift';
+import { unsupportedFeature } from '../../protocol/swift-unsupported';
 import type { RequestLocals } from '../../base/request-log';
 import type { Caller, DestinationContext } from '../destination-context';
 import { accountOperation, containerOperation } from './container-routes';
@@ -44,6 +46,15 @@ export function storageRoute(ctx: DestinationContext): RequestHandler {
     if (owner.readOnly && WRITES.has(req.method)) {
       ctx.log.info({ method: req.method, path: target, user: owner.user }, 'request refused: read-only user');
       sendError(req, res, 403, `Forbidden: user ${owner.user} is read-only`);
+      return;
+    }
+    const unsupported = unsupportedFeature({ method: req.method, kind: path.kind, headers: req.headers, query });
+    if (unsupported) {
+      ctx.log.info(
+        { method: req.method, path: target, user: owner.user, feature: unsupported.feature },
+        'request refused: feature not implemented',
+      );
+      sendError(req, res, unsupported.status, unsupported.message);
       return;
     }
     (res.locals as RequestLocals).user = owner.user;

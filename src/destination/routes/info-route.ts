@@ -1,0 +1,62 @@
+/**
+ * `GET /info` (Swift's capabilities document, listing what this destination actually
+ * serves) and `GET /healthcheck` (`OK`), both without credentials, as in Swift.
+ * `swift capabilities` reads the first; load balancers poll the second.
+ */
+import type { RequestHandler } from 'express';
+import { packageVersion } from '../../base/package-version';
+import { RANGE_LIMITS } from '../../protocol/http-range';
+import { SWIFT_LIMITS } from '../../protocol/swift';
+import { MAX_HEADER_LINE_BYTES, MAX_HEADER_LINES } from '../../protocol/swift-request-limits';
+import { unsupportedFeatureNames } from '../../protocol/swift-unsupported';
+import { sendBody, sendError } from './swift-response';
+
+/** The capabilities document: Swift's keys for what is served, and a `bwc_emu` section naming what is refused. */
+export function capabilities(): object {
+  return {
+    swift: {
+      version: `bwc-emu ${packageVersion()}`,
+      max_file_size: SWIFT_LIMITS.maxFileSize,
+      max_meta_name_length: SWIFT_LIMITS.maxMetaNameBytes,
+      max_meta_value_length: SWIFT_LIMITS.maxMetaValueBytes,
+      max_meta_count: SWIFT_LIMITS.maxMetaCount,
+      max_meta_overall_size: SWIFT_LIMITS.maxMetaOverallBytes,
+      max_header_size: MAX_HEADER_LINE_BYTES,
+      max_header_count: MAX_HEADER_LINES,
+      max_object_name_length: SWIFT_LIMITS.maxObjectNameBytes,
+      max_container_name_length: SWIFT_LIMITS.maxContainerNameBytes,
+      container_listing_limit: SWIFT_LIMITS.containerListingLimit,
+      account_listing_limit: SWIFT_LIMITS.containerListingLimit,
+      extra_header_count: 0,
+      policies: [{ name: 'Policy-0', default: true }],
+      allow_account_management: false,
+      account_autocreate: false,
+      max_ranges: RANGE_LIMITS.maxRanges,
+    },
+    tempauth: { account_acls: false },
+    bwc_emu: {
+      version: packageVersion(),
+      role: 'reference content destination for body worn systems',
+      not_implemented: unsupportedFeatureNames(),
+    },
+  };
+}
+
+/** `/info`: GET and HEAD. */
+export function infoRoute(): RequestHandler {
+  const body = JSON.stringify(capabilities());
+  return (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendError(req, res, 405, `Method ${req.method} is not allowed on /info`, { Allow: 'GET, HEAD' });
+    sendBody(req, res, 200, body, 'application/json; charset=UTF-8');
+  };
+}
+
+/** `/healthcheck`: GET and HEAD answer `OK` while the server serves requests. */
+export function healthcheckRoute(): RequestHandler {
+  return (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendError(req, res, 405, `Method ${req.method} is not allowed on /healthcheck`, { Allow: 'GET, HEAD' });
+    sendBody(req, res, 200, 'OK', 'text/plain');
+  };
+}
