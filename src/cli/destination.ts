@@ -63,6 +63,11 @@ export async function destinationCommand(argv: string[], io: CliIo): Promise<num
     })
     .option('max-object-size', { type: 'string', default: '5GiB', describe: 'largest single object (413 beyond)' })
     .option('token-ttl', { type: 'string', default: '15m', describe: 'auth token lifetime, e.g. 15m or 30s' })
+    .option('stalled-after', {
+      type: 'string',
+      default: '60s',
+      describe: 'the recordings page shows a transferring upload as stalled after this long without progress',
+    })
     .option('disable-capability', {
       type: 'string',
       array: true,
@@ -113,6 +118,7 @@ export async function destinationCommand(argv: string[], io: CliIo): Promise<num
       quotaBytes: args.quota === undefined ? undefined : valueOf(parseSize(args.quota, '--quota')),
       maxObjectBytes: valueOf(parseSize(args['max-object-size'], '--max-object-size')),
       tokenLifetimeMs: durationMs(args['token-ttl'], '--token-ttl'),
+      stalledAfterMs: positiveDurationMs(args['stalled-after'], '--stalled-after'),
       capabilities: Object.fromEntries((args['disable-capability'] ?? []).map((name) => [capabilityName(name), false])),
       faults: (args.fault ?? []).map(parseFault),
       tls: await tlsFrom(args.tls, args['tls-cert'], args['tls-key']),
@@ -172,6 +178,12 @@ export function parseFault(text: string): FaultRule {
 
 function durationMs(text: string, flag: string): number {
   return valueOf(parseDuration(text), `${flag}: `);
+}
+
+function positiveDurationMs(text: string, flag: string): number {
+  const ms = durationMs(text, flag);
+  if (ms <= 0) throw new Error(`${flag}: must be longer than 0 (e.g. 60s or 5m)`);
+  return ms;
 }
 
 /** The value of a flag that parsed; else throws its message after `prefix`, for the one-line refusal. */

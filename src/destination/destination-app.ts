@@ -34,7 +34,7 @@ export function buildDestinationApp(ctx: DestinationContext): Express {
   app.all('/healthcheck', healthcheckRoute());
   const storage = storageRoute(ctx);
   app.use((req, res, next) => (req.path === '/v1' || req.path.startsWith('/v1/') ? storage(req, res, next) : next()));
-  app.get('/', recordingsPage(ctx));
+  app.use(recordingsPage(ctx));
   app.use((req, res) => {
     ctx.log.info({ method: req.method, url: req.originalUrl }, 'no such route');
     sendError(

@@ -55,7 +55,13 @@ export interface DestinationOptions {
   publicUrl?: string;
   /** Recording times later than now + this are out of bounds (400); default 24 hours. */
   maxAheadMs?: number;
-  /** Time source for token expiry and time bounds; tests pass a ManualClock. */
+  /**
+   * A transferring recording with no progress (no container write, no object stored) for
+   * this long shows as `stalled` on the recordings page; default 60 seconds. A clip counts
+   * once it is stored, so raise it when single clips take longer than this to upload.
+   */
+  stalledAfterMs?: number;
+  /** Time source for token expiry, time bounds and stalled uploads; tests pass a ManualClock. */
   clock?: Clock;
   /** How latency faults wait; tests pass one that resolves when they say. */
   sleep?: (ms: number) => Promise<void>;
@@ -87,6 +93,7 @@ export interface ResolvedDestinationOptions {
   tls: boolean | TlsMaterial;
   publicUrl: string | undefined;
   maxAheadMs: number;
+  stalledAfterMs: number;
   clock: Clock;
   sleep: (ms: number) => Promise<void>;
   openWrite: OpenWrite | undefined;
@@ -159,6 +166,7 @@ export function resolveDestinationOptions(options: DestinationOptions): Resolved
     tls: options.tls ?? false,
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     maxAheadMs: positive(options.maxAheadMs, 24 * 3600_000, 'maxAheadMs'),
+    stalledAfterMs: positive(options.stalledAfterMs, 60_000, 'stalledAfterMs'),
     clock: options.clock ?? systemClock,
     sleep: options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms))),
     openWrite: options.openWrite,

@@ -10,6 +10,7 @@ import { createLogger } from '../base/log';
 import type { Result } from '../base/result';
 import { buildConnectionFile, type ConnectionFile } from '../protocol/connection-file';
 import { listenApp } from '../base/listening-server';
+import { refusalFileIn } from './refusal-file';
 import { MAX_HEADER_LINE_BYTES, MAX_HEADER_LINES } from '../protocol/swift-request-limits';
 import { capabilitiesDocument, RESERVED_CONTAINERS, SYSTEM_OBJECTS } from '../protocol/body-worn';
 import { selfSignedCertificate } from '../base/tls';
@@ -93,6 +94,8 @@ export async function startDestination(options: DestinationOptions = {}): Promis
       await publishSystemObjects(store, account, resolved);
       recordings.load(account, store.containers(account));
     }
+    // Refused recordings often have no container: they are kept in a file of their own.
+    recordings.keepRefusalsIn(refusalFileIn(resolved.dataDir), resolved.accounts);
   } catch (err) {
     await store.close();
     await removeDataDir();

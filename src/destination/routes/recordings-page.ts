@@ -1,66 +1,101 @@
 /**
- * `GET /`: a small HTML page for people exploring by hand, behind the account's
- * credentials (Basic or Digest, the key as password): the recordings of that
- * account with their status, clips, bytes and duration.
+ * The destination's pages for people exploring with a browser, behind the account's
+ * credentials (Basic or Digest, the key as password):
+ *
+ * - `GET /[?page=N][&rejected-page=N]`: the account's recordings newest first, 50 a page,
+ *   with status (`stalled` after `stalledAfterMs` without progress), then its rejected content;
+ * - `GET /recordings/{container}`: one recording's objects and metadata;
+ * - `GET /recordings/{container}/objects/{object}`: an object's body, as a download.
+ *
+ * Statuses come from the store and the refusals file, so they are the same after a restart.
  */
-import type { RequestHandler } from 'express';
-import { Authenticator } from '../../auth/authenticator';
+import type { Request, RequestHandler, Response } from 'express';
 import type { DestinationContext } from '../destination-context';
-import type { RecordingInfo } from '../recordings';
+import { listPage, PAGE_PARAMS } from '../page/list-view';
+import { newestFirst } from '../page/page-status';
+import { PAGE_SIZE, pageOf, parsePageParam } from '../page/paging';
+import { rejectedContentOf } from '../page/rejected-content';
+import { type PageLogin, pageLogin } from './page-login';
+import { sendPage, sendProblem } from './page-response';
+import { recordingDetailPage, recordingObject } from './recording-detail-page';
 
-/** The page's handler. */
+/** Where a page request goes. */
+type PageRoute =
+  | { kind: 'list' }
+  | { kind: 'detail'; container: string }
+  | { kind: 'object'; container: string; object: string }
+  | { kind: 'bad'; message: string }
+  | { kind: 'unknown' };
+
+/** The pages' handler; other paths go on to `next`. */
 export function recordingsPage(ctx: DestinationContext): RequestHandler {
-  const authenticator = new Authenticator({
-    mode: 'both',
-    accounts: ctx.options.users.map((u) => ({ name: u.user, password: u.key, role: 'admin' as const })),
-    realm: 'bwc-emu content destination',
-    algorithms: ['MD5', 'SHA-256'],
-    nonceLifetimeMs: 300_000,
-    replay: 'lenient',
-    clock: ctx.options.clock,
-  });
-  return (req, res) => {
-    const verdict = authenticator.verify(req);
-    if (!verdict.ok) {
-      ctx.log.info({ path: req.originalUrl, reason: verdict.error.message }, 'recordings page: login refused');
-      const answer = authenticator.unauthorized(req, verdict.error.stale);
-      res.writeHead(answer.status, answer.headers);
-      res.end(answer.body);
-      return;
+  const login = pageLogin(ctx);
+  return (req, res, next) => {
+    const route = routeOf(req.path);
+    if (!route) return next();
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendProblem(req, res, 405, `${req.method} is not allowed here: the pages are read-only`, {
+        Allow: 'GET, HEAD',
+      });
+    // Credentials before anything else: a stranger learns not even which recordings exist.
+    const who = login(req, res);
+    if (!who) return;
+    switch (route.kind) {
+      case 'list':
+        return listRoute(ctx, req, res, who);
+      case 'detail':
+        return recordingDetailPage(ctx, req, res, who, route.container);
+      case 'object':
+        return void recordingObject(ctx, req, res, who, route.container, route.object).catch(next);
+      case 'bad':
+        return sendProblem(req, res, 400, route.message);
+      case 'unknown':
+        return sendProblem(req, res, 404, `There is no page ${req.path}.`);
     }
-    const user = ctx.options.users.find((u) => u.user === verdict.value.account?.name);
-    const account = user?.account ?? '';
-    const body = page(account, ctx.recordings.list(account), ctx.store.containers(account).length);
-    res.writeHead(200, {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Length': String(Buffer.byteLength(body)),
-      'Cache-Control': 'no-store',
-    });
-    res.end(req.method === 'HEAD' ? undefined : body);
   };
 }
 
-function page(account: string, recordings: RecordingInfo[], containers: number): string {
-  const rows = recordings
-    .map(
-      (r) =>
-        `<tr class="${r.status.replace(' ', '-')}"><td>${escape(r.container)}</td><td>${escape(r.userId)}</td><td>${escape(r.serial)}</td><td>${escape(r.triggerOnTime)}</td><td>${escape(r.status)}${r.reason ? `<br><small>${escape(r.reason)}</small>` : ''}</td><td>${r.clips}</td><td>${r.bytes}</td><td>${r.durationSeconds}</td></tr>`,
-    )
-    .join('\n');
-  return `<!doctype html>
-<html><head><meta charset="utf-8"><title>bwc-emu content destination: ${escape(account)}</title>
-<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}.complete{background:#e8f5e9}.not-transferred{background:#ffebee}</style>
-</head><body>
-<h1>Recordings of account ${escape(account)}</h1>
-<p>${recordings.length} recording(s) in ${containers} container(s).</p>
-<table><thead><tr><th>Container</th><th>User</th><th>Camera</th><th>Trigger on</th><th>Status</th><th>Clips</th><th>Bytes</th><th>Seconds</th></tr></thead>
-<tbody>
-${rows || '<tr><td colspan="8">No recordings yet.</td></tr>'}
-</tbody></table>
-</body></html>
-`;
+function listRoute(ctx: DestinationContext, req: Request, res: Response, who: PageLogin): void {
+  const at = req.originalUrl.indexOf('?');
+  const query = new URLSearchParams(at < 0 ? '' : req.originalUrl.slice(at + 1));
+  const recordingsPage = parsePageParam(query.getAll(PAGE_PARAMS.recordings), PAGE_PARAMS.recordings);
+  if (!recordingsPage.ok) return sendProblem(req, res, 400, recordingsPage.error.message);
+  const rejectedPage = parsePageParam(query.getAll(PAGE_PARAMS.rejected), PAGE_PARAMS.rejected);
+  if (!rejectedPage.ok) return sendProblem(req, res, 400, rejectedPage.error.message);
+  const all = ctx.recordings.list(who.account).sort(newestFirst);
+  const recordings = pageOf(all, recordingsPage.value, PAGE_SIZE);
+  if (!recordings.ok) return sendProblem(req, res, 404, `Recordings: ${recordings.error.message}.`);
+  const rejected = pageOf(rejectedContentOf(ctx.store.containers(who.account)), rejectedPage.value, PAGE_SIZE);
+  if (!rejected.ok) return sendProblem(req, res, 404, `Rejected content: ${rejected.error.message}.`);
+  const body = listPage({
+    account: who.account,
+    user: who.user,
+    now: ctx.options.clock.now(),
+    stalledAfterMs: ctx.options.stalledAfterMs,
+    all,
+    recordings: recordings.value,
+    rejected: rejected.value,
+  });
+  sendPage(req, res, 200, body);
 }
 
-function escape(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** The route of a path (still percent-encoded), or undefined when it is not a page's. */
+function routeOf(path: string): PageRoute | undefined {
+  if (path === '/') return { kind: 'list' };
+  if (path !== '/recordings' && !path.startsWith('/recordings/')) return undefined;
+  const match = /^\/recordings\/([^/]+)\/?(?:\/objects\/(.+))?$/.exec(path);
+  if (!match) return { kind: 'unknown' };
+  const container = decode(match[1]);
+  const object = match[2] === undefined ? undefined : decode(match[2]);
+  if (container === undefined || (match[2] !== undefined && object === undefined))
+    return { kind: 'bad', message: 'The path is not valid percent-encoded UTF-8.' };
+  return object === undefined ? { kind: 'detail', container } : { kind: 'object', container, object };
+}
+
+function decode(part: string): string | undefined {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return undefined;
+  }
 }

@@ -29,7 +29,7 @@ describe('docs/destination.md, "Not implemented, and refused"', () => {
     '%s: the row names what asks for it (%s)',
     (feature, trigger) => {
       // The first header or parameter of the trigger, without its punctuation.
-      const first = trigger.split(' / ')[0]!.replace(/^the /, '').split(' ')[0]!.replace(/=.*/, '');
+      const first = trigger.split(' / ')[0].replace(/^the /, '').split(' ')[0].replace(/=.*/, '');
       expect(rows.get(feature)).toContain(first);
     },
   );

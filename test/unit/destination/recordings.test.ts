@@ -1,6 +1,10 @@
-/** The destination's recording log: statuses, totals, and how a refusal sticks. */
+/** The destination's recording log: statuses, totals, how a refusal sticks, and what survives a restart. */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { RecordingLog } from '../../../src/destination/recordings';
-import type { ObjectRecord } from '../../../src/destination/store/object-store';
+import { MAX_REFUSALS_KEPT, RefusalFile, refusalFileIn } from '../../../src/destination/refusal-file';
+import type { ContainerRecord, ObjectRecord } from '../../../src/destination/store/object-store';
 import { createLogger } from '../../../src/base/log';
 
 const NAME = 'officer_1_AABBCCDD1234_20260101T120000Z';
@@ -17,10 +21,29 @@ function clip(name: string, bytes: number, start: number, stop: number): ObjectR
   };
 }
 
-function setup() {
+function setup(now: () => number = () => 1000) {
   const lines: string[] = [];
-  const log = new RecordingLog(() => 1000, createLogger({ level: 'info', write: (line) => lines.push(line) }));
+  const log = new RecordingLog(now, createLogger({ level: 'info', write: (line) => lines.push(line) }));
   return { log, lines };
+}
+
+function stored(name: string, created: number, status: string, objects: ObjectRecord[] = []): ContainerRecord {
+  return {
+    name,
+    created,
+    metadata: { status },
+    objects: new Map(objects.map((o) => [o.name, o])),
+    bytes: objects.reduce((n, o) => n + o.bytes, 0),
+  };
+}
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bwc-refusals-'));
+  dirs.push(dir);
+  return dir;
 }
 
 describe('RecordingLog', () => {
@@ -75,5 +98,155 @@ describe('RecordingLog', () => {
     log.containerWritten('AUTH_a', NAME, { status: 'Transferring' });
     expect(log.list()[0]).toMatchObject({ status: 'transferring' });
     expect(log.list()[0].reason).toBeUndefined();
+  });
+});
+
+describe('RecordingLog across a restart', () => {
+  const OTHER = 'ghost_AABBCCDD1234_20260101T130000Z';
+
+  it('takes the last activity from the store: the newest of the container and its objects', () => {
+    const { log } = setup(() => 9_999_999);
+    log.load('AUTH_a', [
+      stored(NAME, 5000, 'Transferring', [
+        { ...clip('1767268800_r.mkv', 100, 1767268800, 1767268830), lastModified: 7000 },
+        { ...clip('bookmark_1_x', 5, 0, 0), lastModified: 8000 },
+      ]),
+      stored(OTHER, 6000, 'Transferring'),
+    ]);
+    expect(log.get('AUTH_a', NAME)).toMatchObject({ status: 'transferring', clips: 1, bytes: 100, updated: 8000 });
+    expect(log.get('AUTH_a', OTHER)).toMatchObject({ updated: 6000 });
+  });
+
+  it('counts any object stored as activity, and a live write at the clock', () => {
+    let now = 1000;
+    const { log } = setup(() => now);
+    log.containerWritten('AUTH_a', NAME, { status: 'Transferring' });
+    now = 2000;
+    log.objectStored('AUTH_a', NAME, { ...clip('bookmark_1_x', 5, 0, 0) });
+    expect(log.get('AUTH_a', NAME)).toMatchObject({ clips: 0, updated: 2000 });
+  });
+
+  it('keeps refusals in the file and brings them back, with or without a container', () => {
+    const dir = tempDir();
+    let now = 1000;
+    const first = setup(() => now).log;
+    first.keepRefusalsIn(refusalFileIn(dir), ['AUTH_a']);
+    first.containerWritten('AUTH_a', NAME, { status: 'Transferring' });
+    now = 2000;
+    first.refused('AUTH_a', NAME, 'clip 1_r.mkv has no duration', 'clip');
+    now = 3000;
+    first.refused('AUTH_a', OTHER, 'user "ghost" is not registered');
+    first.refused('AUTH_b', OTHER, 'another account');
+
+    const second = setup(() => 99_000).log;
+    second.load('AUTH_a', [stored(NAME, 1000, 'Complete')]);
+    second.keepRefusalsIn(refusalFileIn(dir), ['AUTH_a']);
+    expect(second.list()).toEqual([
+      expect.objectContaining({
+        container: NAME,
+        status: 'not transferred',
+        reason: 'clip 1_r.mkv has no duration',
+        updated: 2000,
+      }),
+      expect.objectContaining({
+        container: OTHER,
+        userId: 'ghost',
+        serial: 'AABBCCDD1234',
+        triggerOnTime: '2026-01-01T13:00:00.000Z',
+        status: 'not transferred',
+        reason: 'user "ghost" is not registered',
+        clips: 0,
+      }),
+    ]);
+    // Another account's refusal stays in the file but is not shown.
+    expect(second.list('AUTH_b')).toEqual([]);
+    second.refused('AUTH_a', 'x_Y_20260101T000000Z', 'again');
+    expect(new RefusalFile(join(dir, 'refused-recordings.json')).read(createLogger({ level: 'silent' }))).toHaveLength(
+      4,
+    );
+  });
+
+  it('forgets a refused container write once a later one is accepted, in the file too', () => {
+    const dir = tempDir();
+    const { log } = setup();
+    log.keepRefusalsIn(refusalFileIn(dir), ['AUTH_a']);
+    log.refused('AUTH_a', NAME, 'user "officer_1" is not registered');
+    expect(readFileSync(join(dir, 'refused-recordings.json'), 'utf8')).toContain(NAME);
+    log.containerWritten('AUTH_a', NAME, { status: 'Transferring' });
+    expect(readFileSync(join(dir, 'refused-recordings.json'), 'utf8')).not.toContain(NAME);
+
+    const again = setup().log;
+    again.load('AUTH_a', [stored(NAME, 1000, 'Transferring')]);
+    again.keepRefusalsIn(refusalFileIn(dir), ['AUTH_a']);
+    expect(again.get('AUTH_a', NAME)).toMatchObject({ status: 'transferring' });
+  });
+
+  it('shows a refused container write of an existing recording as not transferred after a restart', () => {
+    const dir = tempDir();
+    const { log } = setup();
+    log.keepRefusalsIn(refusalFileIn(dir), ['AUTH_a']);
+    log.containerWritten('AUTH_a', NAME, { status: 'Transferring' });
+    log.refused('AUTH_a', NAME, 'TriggerOffTime 1 is before TriggerOnTime 2');
+    const again = setup().log;
+    again.load('AUTH_a', [stored(NAME, 1000, 'Transferring')]);
+    again.keepRefusalsIn(refusalFileIn(dir), ['AUTH_a']);
+    expect(again.get('AUTH_a', NAME)).toMatchObject({
+      status: 'not transferred',
+      reason: 'TriggerOffTime 1 is before TriggerOnTime 2',
+    });
+  });
+
+  it('reads a missing, broken or partly malformed file as what it can, with a warning', () => {
+    const dir = tempDir();
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', write: (line) => lines.push(line) });
+    const file = refusalFileIn(dir);
+    expect(file.read(logger)).toEqual([]);
+    expect(lines).toEqual([]);
+    writeFileSync(file.path, '{ not json');
+    expect(file.read(logger)).toEqual([]);
+    writeFileSync(
+      file.path,
+      JSON.stringify({
+        refusals: [
+          { account: 'AUTH_a', container: NAME, reason: 'r', part: 'clip', at: 5 },
+          { account: 'AUTH_a', container: NAME, reason: 'r', part: 'nope', at: 5 },
+          null,
+        ],
+      }),
+    );
+    expect(file.read(logger)).toEqual([{ account: 'AUTH_a', container: NAME, reason: 'r', part: 'clip', at: 5 }]);
+    expect(lines.filter((l) => l.includes('"level":40'))).toHaveLength(2);
+  });
+
+  it('logs a refusal it cannot keep and goes on', () => {
+    const lines: string[] = [];
+    const log = new RecordingLog(() => 1, createLogger({ level: 'info', write: (line) => lines.push(line) }));
+    log.keepRefusalsIn(new RefusalFile(join(tempDir(), 'missing-dir', 'refused.json')), ['AUTH_a']);
+    log.refused('AUTH_a', NAME, 'no duration', 'clip');
+    expect(log.get('AUTH_a', NAME)).toMatchObject({ status: 'not transferred' });
+    expect(lines.some((l) => l.includes('cannot keep the refused recordings'))).toBe(true);
+  });
+
+  it(`keeps the newest ${MAX_REFUSALS_KEPT} refusals`, () => {
+    const dir = tempDir();
+    let now = 0;
+    const log = new RecordingLog(() => now, createLogger({ level: 'silent' }));
+    const file = refusalFileIn(dir);
+    const written: number[] = [];
+    const write = file.write.bind(file);
+    file.write = (refusals) => {
+      written.push(refusals.length);
+      if (written.length > MAX_REFUSALS_KEPT) write(refusals);
+    };
+    log.keepRefusalsIn(file, ['AUTH_a']);
+    for (let i = 0; i <= MAX_REFUSALS_KEPT; i++) {
+      now = i;
+      log.refused('AUTH_a', `u_S_${String(20260101000000 + i).replace(/^(\d{8})/, '$1T')}Z`, `r${i}`);
+    }
+    expect(Math.max(...written)).toBe(MAX_REFUSALS_KEPT);
+    const kept = file.read(createLogger({ level: 'silent' }));
+    expect(kept).toHaveLength(MAX_REFUSALS_KEPT);
+    expect(kept[0].reason).toBe('r1');
   });
 });
