@@ -23,7 +23,10 @@ export async function destinationCommand(argv: string[], io: CliIo): Promise<num
       '$0 [--data-dir DIR] [--port 8090] [--user NAME --key KEY]...\n\n' +
         'Runs the reference content destination: the OpenStack Swift subset a body worn system\n' +
         'uploads recordings to (GET /auth/v1.0, PUT/POST/HEAD/GET under /v1/{account}), with\n' +
-        'the body worn rules (registered users and cameras, licences, recording checks).',
+        'the body worn rules (registered users and cameras, licences, recording checks).\n' +
+        'Swift features it does not implement (large objects, copies, ACLs, expiry...) are\n' +
+        'refused with 501; GET /info lists what is served, GET /healthcheck answers OK, and\n' +
+        'GET / shows the recordings in a browser (log in with a user and its key).',
     )
     .option('data-dir', {
       alias: 'd',
