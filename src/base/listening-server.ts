@@ -47,7 +47,7 @@ export interface ListenOptions {
   headerLimits?: HeaderLimits;
 }
 
-/** How many header lines a request may have, and how long one may be. */
+/** How many header lines a request may have, and the length (with `: ` and CRLF) from which one is refused. */
 export interface HeaderLimits {
   maxLines: number;
   maxLineBytes?: number;
@@ -149,14 +149,19 @@ function formatHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-/** Why a request's headers break `limits`, or undefined. `raw` is Node's rawHeaders (name, value, name, value...). */
+/**
+ * Why a request's headers break `limits`, or undefined. `raw` is Node's rawHeaders (name,
+ * value, name, value...), whose text holds one character per byte received.
+ */
 export function headerProblem(raw: readonly string[], limits: HeaderLimits): string | undefined {
   const lines = raw.length / 2;
   if (lines > limits.maxLines) return `more than ${limits.maxLines} header lines`;
   if (limits.maxLineBytes === undefined) return undefined;
   for (let i = 0; i < raw.length; i += 2) {
-    const bytes = Buffer.byteLength(raw[i]) + 2 + Buffer.byteLength(raw[i + 1]);
-    if (bytes > limits.maxLineBytes) return `header ${raw[i]} is ${bytes} bytes long (at most ${limits.maxLineBytes})`;
+    // name + ": " + value + CRLF, as the line came in.
+    const bytes = Buffer.byteLength(raw[i], 'latin1') + Buffer.byteLength(raw[i + 1], 'latin1') + 4;
+    if (bytes >= limits.maxLineBytes)
+      return `header ${raw[i]} is ${bytes} bytes long with its CRLF (less than ${limits.maxLineBytes} are taken)`;
   }
   return undefined;
 }

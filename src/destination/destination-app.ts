@@ -30,7 +30,7 @@ export function buildDestinationApp(ctx: DestinationContext): Express {
   app.use('/_emu/faults', faultsRouter(ctx));
   app.use(['/auth', '/v1'], applyFaults(ctx));
   app.get(['/auth/v1.0', '/auth/v1.0/'], authRoute(ctx));
-  app.all('/info', infoRoute());
+  app.all('/info', infoRoute(ctx));
   app.all('/healthcheck', healthcheckRoute());
   const storage = storageRoute(ctx);
   app.use((req, res, next) => (req.path === '/v1' || req.path.startsWith('/v1/') ? storage(req, res, next) : next()));

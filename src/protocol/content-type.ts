@@ -20,5 +20,6 @@ export function guessContentType(name: string): string {
   const dot = base.lastIndexOf('.');
   if (dot <= 0) return DEFAULT_CONTENT_TYPE;
   const extension = base.slice(dot + 1).toLowerCase();
-  return SWIFT_OVERRIDES[extension] ?? lookup(extension) ?? DEFAULT_CONTENT_TYPE;
+  // mime-types answers `false` for an unknown extension.
+  return SWIFT_OVERRIDES[extension] ?? (lookup(extension) || DEFAULT_CONTENT_TYPE);
 }

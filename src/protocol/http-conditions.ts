@@ -5,10 +5,10 @@
  * Reads (GET, HEAD): a matching `If-None-Match` is 304, a failing `If-Match` is 412
  * (`If-Match: *` on a missing object too), not modified since `If-Modified-Since` is 304,
  * modified since `If-Unmodified-Since` is 412, in that order. Each header is judged on
- * its own, as Swift does. Dates that do not parse are ignored.
+ * its own, as Swift does. Text that is not an HTTP date is ignored.
  *
- * Writes (PUT): `If-None-Match: *` is 412 when the object exists; any other
- * `If-None-Match` is 400 (Swift: "If-None-Match only supports *").
+ * Writes (PUT): `If-None-Match` with `*` among its tags is 412 when the object exists;
+ * one without `*` is 400 (Swift: "If-None-Match only supports *").
  *
  * Where this is stricter than Swift, on purpose: `If-Match` and `If-Unmodified-Since`
  * are also judged on PUT, POST and DELETE (Swift ignores them there and overwrites), so
@@ -48,8 +48,7 @@ export function judgeConditions(
   const ifMatch = tagList(headers['if-match']);
   const ifNoneMatch = tagList(headers['if-none-match']);
   if (method === 'PUT' && ifNoneMatch) {
-    if (ifNoneMatch.size !== 1 || !ifNoneMatch.has('*'))
-      return { kind: 'bad', status: 400, message: 'If-None-Match only supports *' };
+    if (!ifNoneMatch.has('*')) return { kind: 'bad', status: 400, message: 'If-None-Match only supports *' };
     if (target) return failed('If-None-Match');
   }
   const reading = method === 'GET' || method === 'HEAD';
@@ -60,7 +59,7 @@ export function judgeConditions(
     const holds = target ? matches(ifMatch, target.etag) : reading && !ifMatch.has('*');
     if (!holds) return failed('If-Match');
   }
-  const seconds = target === undefined ? undefined : Math.floor(target.lastModified / 1000);
+  const seconds = target === undefined ? undefined : lastModifiedSeconds(target.lastModified);
   const since = httpDateSeconds(headers['if-modified-since']);
   if (reading && seconds !== undefined && since !== undefined && seconds <= since)
     return { kind: 'not-modified', status: 304, header: 'If-Modified-Since' };
@@ -70,7 +69,16 @@ export function judgeConditions(
   return PROCEED;
 }
 
-/** The tags of an `If-Match` / `If-None-Match` value, unquoted (`W/` kept, as Swift does); undefined when absent or empty. */
+/** An object's `Last-Modified` in whole seconds: Swift rounds its timestamp up. */
+export function lastModifiedSeconds(ms: number): number {
+  return Math.ceil(ms / 1000);
+}
+
+/**
+ * The tags of an `If-Match` / `If-None-Match` value, unquoted (`W/` kept, as Swift does);
+ * undefined when the header is absent. A header sent empty is an empty set, which
+ * matches nothing (Swift: an empty `If-Match` is 412).
+ */
 export function tagList(header: string | undefined): Set<string> | undefined {
   if (header === undefined) return undefined;
   const tags = new Set<string>();
@@ -78,14 +86,42 @@ export function tagList(header: string | undefined): Set<string> | undefined {
     const tag = raw.trim();
     if (tag) tags.add(unquote(tag));
   }
-  return tags.size > 0 ? tags : undefined;
+  return tags;
 }
 
-/** An HTTP date in epoch seconds, or undefined when it is not one. */
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/** IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`), asctime (`Sun Nov  6 08:49:37 1994`). */
+const HTTP_DATE_FORMS = [
+  /^[a-z]{3}, (\d{2}) ([a-z]{3}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) gmt$/,
+  /^[a-z]{6,9}, (\d{2})-([a-z]{3})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) gmt$/,
+] as const;
+const ASCTIME = /^[a-z]{3} ([a-z]{3}) ([ \d]\d) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/;
+
+/**
+ * An HTTP date (RFC 9110 section 5.6.7: the three forms, case-insensitive) in epoch
+ * seconds, or undefined when the text is none, which the caller then ignores, as Swift
+ * ignores `If-Modified-Since: 2030` or `1`.
+ */
 export function httpDateSeconds(header: string | undefined): number | undefined {
   if (!header) return undefined;
-  const ms = Date.parse(header);
-  return Number.isFinite(ms) ? Math.floor(ms / 1000) : undefined;
+  const text = header.trim().toLowerCase();
+  let parts: [day: string, month: string, year: string, h: string, m: string, s: string] | undefined;
+  for (const form of HTTP_DATE_FORMS) {
+    const match = form.exec(text);
+    if (match) parts = [match[1], match[2], match[3], match[4], match[5], match[6]];
+  }
+  const asctime = parts ? undefined : ASCTIME.exec(text);
+  if (asctime) parts = [asctime[2].trim(), asctime[1], asctime[6], asctime[3], asctime[4], asctime[5]];
+  if (!parts) return undefined;
+  const [day, monthName, yearText, h, m, s] = parts;
+  const month = MONTHS.indexOf(monthName);
+  // RFC 850's two-digit years as Python (and so Swift) reads them: 69-99 are the 1900s.
+  const year = yearText.length === 2 ? Number(yearText) + (Number(yearText) > 68 ? 1900 : 2000) : Number(yearText);
+  const ms = Date.UTC(year, month, Number(day), Number(h), Number(m), Number(s));
+  const valid =
+    month >= 0 && Number(day) >= 1 && Number(day) <= 31 && Number(h) < 24 && Number(m) < 60 && Number(s) < 61;
+  return valid && Number.isFinite(ms) ? Math.floor(ms / 1000) : undefined;
 }
 
 function matches(tags: ReadonlySet<string>, etag: string): boolean {

@@ -9,19 +9,22 @@ import { RANGE_LIMITS } from '../../protocol/http-range';
 import { SWIFT_LIMITS } from '../../protocol/swift';
 import { MAX_HEADER_LINE_BYTES, MAX_HEADER_LINES } from '../../protocol/swift-request-limits';
 import { unsupportedFeatureNames } from '../../protocol/swift-unsupported';
+import type { DestinationContext } from '../destination-context';
 import { sendBody, sendError } from './swift-response';
 
 /** The capabilities document: Swift's keys for what is served, and a `bwc_emu` section naming what is refused. */
-export function capabilities(): object {
+export function capabilities(maxObjectBytes: number): object {
   return {
     swift: {
       version: `bwc-emu ${packageVersion()}`,
-      max_file_size: SWIFT_LIMITS.maxFileSize,
+      // What this destination takes (--max-object-size), not Swift's default.
+      max_file_size: maxObjectBytes,
       max_meta_name_length: SWIFT_LIMITS.maxMetaNameBytes,
       max_meta_value_length: SWIFT_LIMITS.maxMetaValueBytes,
       max_meta_count: SWIFT_LIMITS.maxMetaCount,
       max_meta_overall_size: SWIFT_LIMITS.maxMetaOverallBytes,
       max_header_size: MAX_HEADER_LINE_BYTES,
+      // Beyond Swift's document: the header lines served (more are 431).
       max_header_count: MAX_HEADER_LINES,
       max_object_name_length: SWIFT_LIMITS.maxObjectNameBytes,
       max_container_name_length: SWIFT_LIMITS.maxContainerNameBytes,
@@ -43,8 +46,8 @@ export function capabilities(): object {
 }
 
 /** `/info`: GET and HEAD. */
-export function infoRoute(): RequestHandler {
-  const body = JSON.stringify(capabilities());
+export function infoRoute(ctx: DestinationContext): RequestHandler {
+  const body = JSON.stringify(capabilities(ctx.options.maxObjectBytes));
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return sendError(req, res, 405, `Method ${req.method} is not allowed on /info`, { Allow: 'GET, HEAD' });

@@ -10,7 +10,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
-import { judgeConditions } from '../../protocol/http-conditions';
+import { httpDateSeconds, judgeConditions, lastModifiedSeconds } from '../../protocol/http-conditions';
 import { answerRange, type ByteRange, contentRange } from '../../protocol/http-range';
 import type { DestinationContext } from '../destination-context';
 import type { ObjectRecord } from '../store/object-store';
@@ -93,8 +93,8 @@ function ifRangeHolds(req: Request, record: ObjectRecord): boolean {
   const value = String(req.headers['if-range'] ?? '').trim();
   if (value === '') return true;
   if (value.startsWith('"') || /^[0-9a-f]{32}$/i.test(value)) return value.replace(/^"|"$/g, '') === record.etag;
-  const date = Date.parse(value);
-  return Number.isFinite(date) && Math.floor(record.lastModified / 1000) <= Math.floor(date / 1000);
+  const seconds = httpDateSeconds(value);
+  return seconds !== undefined && lastModifiedSeconds(record.lastModified) <= seconds;
 }
 
 /** A `multipart/byteranges` body: its boundary, exact length and parts, as Swift lays them out. */

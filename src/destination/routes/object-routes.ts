@@ -14,6 +14,9 @@ import { conditionRefusal } from './object-conditions';
 import { readObject } from './object-read';
 import { httpDate, sendEmpty, sendError, swiftTimestamp } from './swift-response';
 
+/** The values Swift takes as true in a header (`config_true_value`). */
+const SWIFT_TRUE = new Set(['true', '1', 'yes', 'on', 't', 'y']);
+
 /** Status for each way a PUT can store nothing. */
 const PUT_FAILURE_STATUS: Record<PutFailure, number> = {
   'no-container': 404,
@@ -188,6 +191,6 @@ function refusedByConditions(call: ObjectCall): boolean {
  */
 function contentTypeOf(req: Request, object: string): string {
   const sent = req.headers['content-type'];
-  const detect = String(req.headers['x-detect-content-type'] ?? '').toLowerCase() === 'true';
+  const detect = SWIFT_TRUE.has(String(req.headers['x-detect-content-type'] ?? '').toLowerCase());
   return sent === undefined || sent.trim() === '' || detect ? guessContentType(object) : sent;
 }

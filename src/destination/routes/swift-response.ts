@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { lastModifiedSeconds } from '../../protocol/http-conditions';
 
 /** Bodies above this are not drained after an early refusal: the connection is closed instead. */
 const DRAIN_LIMIT = 16 * 1024 * 1024;
@@ -105,9 +106,9 @@ export function swiftTimestamp(ms: number): string {
   return (ms / 1000).toFixed(5);
 }
 
-/** `Last-Modified`: an HTTP date, whole seconds. */
+/** `Last-Modified`: an HTTP date, in whole seconds rounded up, as Swift does. */
 export function httpDate(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toUTCString();
+  return new Date(lastModifiedSeconds(ms) * 1000).toUTCString();
 }
 
 /** The `last_modified` of JSON listings: ISO 8601 without the zone, microseconds. */
