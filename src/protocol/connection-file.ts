@@ -2,11 +2,14 @@
  * The connection file a content destination gives to a body worn system (JSON, at
  * most 64 kB): where to authenticate, which certificates to trust, the login. Built
  * by a destination, read as a body worn system does: every field and limit of the
- * reference checked, each problem named by its field.
+ * reference checked, each problem named by its field. What a real system ignores is
+ * a warning, not an error: fields it does not know (the vendor example's installer
+ * adds `BlobAPI`), and `PublicKey`/`PublicKeyId` without `WantEncryption` (the
+ * installer writes them empty).
  */
 import { X509Certificate } from 'node:crypto';
 import { z } from 'zod';
-import { err, type Err, type ErrorInfo, ok, type Result } from '../base/result';
+import { err, type Err, type ErrorInfo, type Ok } from '../base/result';
 
 /** The connection file's fields, as the reference lists them. */
 export interface ConnectionFile {
@@ -82,7 +85,7 @@ const certificate = z
   .refine(isBase64Pem, { error: 'HTTPSCertificate entries must be base64 of a PEM certificate' });
 
 const ConnectionFileSchema = z
-  .strictObject(
+  .object(
     {
       ConnectionFileVersion: z.literal('1.0', { error: 'ConnectionFileVersion must be "1.0"' }),
       SiteName: text('SiteName', 64),
@@ -111,12 +114,7 @@ const ConnectionFileSchema = z
       PublicKey: z.string({ error: 'PublicKey must be a string' }).optional(),
       PublicKeyId: z.string({ error: 'PublicKeyId must be a string' }).optional(),
     },
-    {
-      error: (iss) =>
-        iss.code === 'unrecognized_keys'
-          ? `unknown field(s): ${(iss as { keys?: string[] }).keys?.join(', ')}`
-          : 'a connection file is a JSON object',
-    },
+    { error: 'a connection file is a JSON object' },
   )
   .superRefine((file, ctx) => {
     if (file.WantEncryption && (!file.PublicKey || !file.PublicKeyId))
@@ -124,12 +122,6 @@ const ConnectionFileSchema = z
         code: 'custom',
         message: 'WantEncryption needs PublicKey and PublicKeyId',
         path: ['WantEncryption'],
-      });
-    if (!file.WantEncryption && (file.PublicKey !== undefined || file.PublicKeyId !== undefined))
-      ctx.addIssue({
-        code: 'custom',
-        message: 'PublicKey and PublicKeyId go only with WantEncryption: true',
-        path: ['PublicKey'],
       });
     if (
       file.HTTPSCertificate?.length &&
@@ -143,13 +135,24 @@ const ConnectionFileSchema = z
     }
   });
 
-/** Why a connection file is unusable: every problem found (each names its field), and `message` one a line. */
+/**
+ * Why a connection file is unusable: every problem found (each names its field), and
+ * `message` one a line; `warnings` names what would have been ignored (an unknown
+ * field may be a misspelt one).
+ */
 export interface ConnectionFileError extends ErrorInfo<'READ_FAILED' | 'TOO_LARGE' | 'NOT_JSON' | 'INVALID'> {
   readonly errors: string[];
+  readonly warnings?: string[];
 }
 
-/** A valid connection file, or every problem found (each names its field). */
-export type ConnectionFileResult = Result<ConnectionFile, ConnectionFileError>;
+/**
+ * A valid connection file with what was ignored in it (`warnings`, each naming its
+ * field, to be shown but not to stop anything), or every problem found (each names its field).
+ */
+export type ConnectionFileResult = (Ok<ConnectionFile> & { readonly warnings: string[] }) | Err<ConnectionFileError>;
+
+/** The fields a connection file has; any other is ignored with a warning. */
+const KNOWN_FIELDS: readonly string[] = Object.keys(ConnectionFileSchema.shape);
 
 /** Parses connection file text; `source` names it in messages. Never throws. */
 export function parseConnectionFile(content: string, source = 'connection file'): ConnectionFileResult {
@@ -169,8 +172,12 @@ export function parseConnectionFile(content: string, source = 'connection file')
 /** Checks an already parsed connection file object. */
 export function checkConnectionFile(data: unknown, source = 'connection file'): ConnectionFileResult {
   const parsed = ConnectionFileSchema.safeParse(data, { reportInput: true });
-  if (parsed.success) return ok(parsed.data);
-  return connectionFileError(
+  const unknown = isObject(data) ? unknownFields(data).map((warning) => `${source}: ${warning}`) : [];
+  if (parsed.success) {
+    const { value, ignored } = withoutUnusedKeys(parsed.data);
+    return { ok: true, value, warnings: [...unknown, ...ignored.map((warning) => `${source}: ${warning}`)] };
+  }
+  const invalid = connectionFileError(
     'INVALID',
     parsed.error.issues.map((issue) => {
       const field = issue.path.length ? issue.path.map(String).join('.') : '';
@@ -181,6 +188,7 @@ export function checkConnectionFile(data: unknown, source = 'connection file'): 
       return `${source}: ${field && !message.startsWith(String(issue.path[0])) ? `${field}: ` : ''}${message}`;
     }),
   );
+  return unknown.length ? err({ ...invalid.error, warnings: unknown }) : invalid;
 }
 
 /** The failure of a connection file with these problems; `message` lists them one a line. */
@@ -191,6 +199,36 @@ export function connectionFileError(code: ConnectionFileError['code'], errors: s
 /** The PEM certificates of `HTTPSCertificate`, decoded. */
 export function trustedCertificates(file: ConnectionFile): string[] {
   return (file.HTTPSCertificate ?? []).map((entry) => Buffer.from(entry, 'base64').toString('utf8'));
+}
+
+/** The fields not in the reference, each named (with the known one it differs from only in case). */
+function unknownFields(data: object): string[] {
+  const unknown = Object.keys(data).filter((key) => !KNOWN_FIELDS.includes(key));
+  if (unknown.length === 0) return [];
+  const named = unknown.map((key) => {
+    const meant = KNOWN_FIELDS.find((known) => known.toLowerCase() === key.toLowerCase());
+    return meant ? `${key} (did you mean ${meant}?)` : key;
+  });
+  return [`unknown field(s) ignored: ${named.join(', ')}`];
+}
+
+/**
+ * Without `WantEncryption` the keys mean nothing: they are dropped, silently when
+ * empty (as the vendor example's installer writes them), with a warning when not.
+ */
+function withoutUnusedKeys(file: ConnectionFile): { value: ConnectionFile; ignored: string[] } {
+  if (file.WantEncryption || (file.PublicKey === undefined && file.PublicKeyId === undefined))
+    return { value: file, ignored: [] };
+  const { PublicKey, PublicKeyId, ...value } = file;
+  const given = Object.entries({ PublicKey, PublicKeyId }).filter(([, key]) => key);
+  const ignored = given.length
+    ? [`${given.map(([name]) => name).join(' and ')} ignored: they go only with WantEncryption: true`]
+    : [];
+  return { value, ignored };
+}
+
+function isObject(data: unknown): data is object {
+  return typeof data === 'object' && data !== null && !Array.isArray(data);
 }
 
 function isBase64Pem(value: string): boolean {

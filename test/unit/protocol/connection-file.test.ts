@@ -1,6 +1,7 @@
 /**
- * Reading a connection file (src/bws/connection-file.ts): every field and limit of
- * the reference, each problem named by its field; size, JSON and BOM handling; and
+ * Reading a connection file (src/protocol/connection-file.ts): every field and limit of
+ * the reference, each problem named by its field; what a real system ignores (unknown
+ * fields, keys without WantEncryption) as warnings; size, JSON and BOM handling; and
  * that no input at all makes the parser throw.
  */
 import fc from 'fast-check';
@@ -63,6 +64,7 @@ describe('a valid file', () => {
         FullStoreAndReadSupport: false,
         WantEncryption: false,
       },
+      warnings: [],
     });
   });
 
@@ -78,7 +80,31 @@ describe('a valid file', () => {
       PublicKey: 'MIIBIjANBg...',
       PublicKeyId: 'key-1',
     };
-    expect(parse(file)).toEqual({ ok: true, value: file });
+    expect(parse(file)).toEqual({ ok: true, value: file, warnings: [] });
+  });
+
+  it("reads the vendor example installer's file: an extra BlobAPI field (a warning) and empty keys without WantEncryption", () => {
+    const file = {
+      ...BASE,
+      BlobAPI: 'Swift',
+      ContainerType: 'mkv',
+      FullStoreAndReadSupport: false,
+      WantEncryption: false,
+      PublicKey: '',
+      PublicKeyId: '',
+    };
+    const result = parseConnectionFile(JSON.stringify(file, null, 2), 'cd.json');
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        ...BASE,
+        ContentDestinationAsNTPServer: false,
+        ContainerType: 'mkv',
+        FullStoreAndReadSupport: false,
+        WantEncryption: false,
+      },
+      warnings: ['cd.json: unknown field(s) ignored: BlobAPI'],
+    });
   });
 
   it('accepts a UTF-8 byte order mark before the JSON', () => {
@@ -323,15 +349,28 @@ describe('encryption', () => {
     }
   });
 
-  it('PublicKey and PublicKeyId go only with WantEncryption: true', () => {
+  it('without WantEncryption, empty keys are ignored silently and given ones with a warning', () => {
     for (const extra of [
-      { PublicKey: 'pk' },
-      { PublicKeyId: 'id' },
-      { PublicKey: 'pk', PublicKeyId: 'id', WantEncryption: false },
+      { PublicKey: '' },
+      { PublicKeyId: '' },
+      { PublicKey: '', PublicKeyId: '' },
+      { PublicKey: '', PublicKeyId: '', WantEncryption: false },
     ]) {
-      expect(onlyError({ ...BASE, ...extra }, 'PublicKey')).toBe(
-        'connection file: PublicKey and PublicKeyId go only with WantEncryption: true',
-      );
+      const result = parse({ ...BASE, ...extra });
+      expect(result.ok && result.warnings).toEqual([]);
+      expect(result.ok && ('PublicKey' in result.value || 'PublicKeyId' in result.value)).toBe(false);
+    }
+    const cases: [Fields, string][] = [
+      [{ PublicKey: 'pk' }, 'PublicKey'],
+      [{ PublicKeyId: 'id', PublicKey: '' }, 'PublicKeyId'],
+      [{ PublicKey: 'pk', PublicKeyId: 'id', WantEncryption: false }, 'PublicKey and PublicKeyId'],
+    ];
+    for (const [extra, named] of cases) {
+      const result = parse({ ...BASE, ...extra });
+      expect(result.ok && result.warnings).toEqual([
+        `connection file: ${named} ignored: they go only with WantEncryption: true`,
+      ]);
+      expect(result.ok && ('PublicKey' in result.value || 'PublicKeyId' in result.value)).toBe(false);
     }
   });
 
@@ -346,13 +385,17 @@ describe('encryption', () => {
 });
 
 describe('the file as a whole', () => {
-  it('unknown fields are refused by name', () => {
-    expect(errorsOf({ ...BASE, Foo: 1, BlobAPIPassword: 'x' })).toEqual([
-      'connection file: unknown field(s): Foo, BlobAPIPassword',
-    ]);
-    expect(errorsOf({ ...BASE, sitename: 'lower case is another field' })).toEqual([
-      'connection file: unknown field(s): sitename',
-    ]);
+  it('unknown fields are ignored with a warning naming them (and the field one differs from only in case)', () => {
+    const result = parse({ ...BASE, Foo: 1, BlobAPIPassword: 'x' });
+    expect(result.ok && result.warnings).toEqual(['connection file: unknown field(s) ignored: Foo, BlobAPIPassword']);
+    expect(result.ok && Object.keys(result.value)).not.toContain('Foo');
+    expect(parse({ ...BASE, ContainerType: 'mp4', containertype: 'mkv' })).toMatchObject({
+      ok: true,
+      value: { ContainerType: 'mp4' },
+      warnings: ['connection file: unknown field(s) ignored: containertype (did you mean ContainerType?)'],
+    });
+    // A field spelt in the wrong case does not count as the field: it is still missing.
+    expect(errorsOf({ ...without('SiteName'), sitename: 'x' })).toEqual(['connection file: SiteName is required']);
   });
 
   it('more than 64 kB is refused before it is parsed, counting bytes not characters', () => {
@@ -395,6 +438,18 @@ describe('the file as a whole', () => {
     });
   });
 });
+
+/** Every field of the reference. */
+const KNOWN = [
+  ...Object.keys(BASE),
+  'ContentDestinationAsNTPServer',
+  'HTTPSCertificate',
+  'ContainerType',
+  'FullStoreAndReadSupport',
+  'WantEncryption',
+  'PublicKey',
+  'PublicKeyId',
+];
 
 describe('never throws (properties)', () => {
   const check = (result: ReturnType<typeof parseConnectionFile>) => {
@@ -448,6 +503,11 @@ describe('never throws (properties)', () => {
           }
           const result = parseConnectionFile(JSON.stringify(fields));
           check(result);
+          // Fields it does not know are named in a warning, never an error.
+          const unknown = Object.keys(fields).filter((k) => !KNOWN.includes(k));
+          if (result.ok)
+            expect(result.warnings.some((w) => w.includes('unknown field(s) ignored')) || !unknown.length).toBe(true);
+          else expect(result.error.message).not.toContain('unknown field');
           // Anything accepted is within the limits.
           if (result.ok) {
             expect(result.value.SiteName.length).toBeLessThanOrEqual(64);
@@ -481,7 +541,7 @@ describe('never throws (properties)', () => {
           WantEncryption: fc.constant(false),
         }),
         (file) => {
-          expect(parseConnectionFile(JSON.stringify(file))).toEqual({ ok: true, value: file });
+          expect(parseConnectionFile(JSON.stringify(file))).toEqual({ ok: true, value: file, warnings: [] });
         },
       ),
       propertyRuns(200),
