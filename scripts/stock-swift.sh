@@ -8,6 +8,9 @@
 #   scripts/stock-swift.sh status           which processes run; does auth answer
 #   scripts/stock-swift.sh connection-file  print a bwc-emu connection file for it
 #   scripts/stock-swift.sh capabilities     upload System/Capabilities.json (all true) with `swift upload`
+#   scripts/stock-swift.sh restart-object [SECONDS]
+#                                           stop the object server, wait SECONDS (default 5), start it
+#                                           again: an outage (the proxy then answers 503 for a while)
 #   scripts/stock-swift.sh clean            stop and delete BWC_SWIFT_DIR (configs, rings, data)
 #
 # Everything lives under BWC_SWIFT_DIR (default /tmp/bwc-swift): etc/ (configs and
@@ -223,19 +226,38 @@ cmd_start() {
 }
 
 cmd_stop() {
-  local s pid i stopped=false
+  local s stopped=false
   for s in proxy account container object memcached; do
-    [ -f "$RUN/$s.pid" ] || continue
-    pid=$(cat "$RUN/$s.pid")
-    if kill -0 "$pid" 2>/dev/null; then
-      kill -TERM "$pid" 2>/dev/null || true
-      for i in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-      kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
-      stopped=true
-    fi
-    rm -f "$RUN/$s.pid"
+    pid_alive "$s" && stopped=true
+    stop_one "$s"
   done
   if $stopped; then say "stopped"; else say "not running"; fi
+}
+
+stop_one() {
+  local name=$1 pid i
+  [ -f "$RUN/$name.pid" ] || return 0
+  pid=$(cat "$RUN/$name.pid")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for i in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$RUN/$name.pid"
+}
+
+cmd_restart_object() {
+  local seconds=${1:-5} stopped started
+  [[ "$seconds" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "restart-object takes seconds (e.g. 5), not '$seconds'"
+  pid_alive object || die "the object server is not running (start first)"
+  stop_one object
+  stopped=$(date +%s.%N)
+  say "object server stopped; starting it again in $seconds s"
+  sleep "$seconds"
+  start_one object swift-object-server "$ETC/object-server.conf" --verbose
+  wait_port "$OBJECT_PORT" object
+  started=$(date +%s.%N)
+  say "object server listening again after $(awk "BEGIN { printf \"%.1f\", $started - $stopped }") s down"
 }
 
 cmd_status() {
@@ -287,6 +309,7 @@ case "${1:-}" in
   status) cmd_status ;;
   connection-file) cmd_connection_file ;;
   capabilities) cmd_capabilities ;;
+  restart-object) cmd_restart_object "${2:-5}" ;;
   clean) cmd_stop; rm -rf "$DIR"; say "removed $DIR" ;;
-  *) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -100,6 +100,8 @@ export type { ExpandedPlan, PlannedRecording } from './bws/expand-plan';
 export type { FailedRequest, RecordingReport, RecordingStatus as UploadStatus } from './bws/upload-recording';
 export { DEFAULT_RETRY, SwiftClientError } from './bws/swift-client';
 export type { Exchange, RetryPolicy } from './bws/swift-client';
+export { RETRIED_STATUSES } from './bws/retry-policy';
+export type { RetryDecision } from './bws/retry-policy';
 
 // Authentication
 export { DEFAULT_ACCOUNT, ROLES } from './auth/accounts';

@@ -5,6 +5,7 @@
  * reports what became of each.
  */
 import { createHash } from 'node:crypto';
+import { type Clock, systemClock } from '../base/clock';
 import type { Logger } from '../base/log';
 import {
   CAPABILITY_NAMES,
@@ -53,6 +54,8 @@ export interface UploadReport {
   };
   requests: number;
   retries: number;
+  /** Time spent waiting before retries, in ms, summed over all requests (waits in parallel add up). */
+  retryWaitMs: number;
 }
 
 /** Options of {@link runBodyWornSystem}. */
@@ -63,9 +66,13 @@ export interface BodyWornOptions {
   plan?: Plan;
   /** Recordings uploaded in parallel (default 2). */
   concurrency?: number;
+  /** How busy answers and network errors are retried (see {@link RetryPolicy}; `BAD_OPTION` for a value out of range). */
   retry?: Partial<RetryPolicy>;
+  /** Waits between retries; tests pass one that returns at once (and moves their `clock`). */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /** Measures the retry budget and `Retry-After` (default: the wall clock); tests pass a `ManualClock`. */
+  clock?: Clock;
   /** Epoch ms now (recording times are placed before it). */
   now?: () => number;
   onProgress?: (progress: Progress) => void;
@@ -75,6 +82,12 @@ export interface BodyWornOptions {
   onExchange?: (exchange: Exchange) => void;
   /** Extra recordings to upload after the plan's (the conformance probes). */
   extraRecordings?: (plan: ExpandedPlan) => ExpandedPlan['recordings'];
+  /**
+   * Extra users and cameras to register after the plan's (the conformance probes' own):
+   * last, so a destination short of licences refuses these rather than the plan's.
+   * A refusal is in `registrationFailures`; they are not counted in `usersRegistered`/`devicesRegistered`.
+   */
+  extraRegistrations?: Pick<Plan, 'users' | 'devices'>;
   log?: Logger;
 }
 
@@ -83,8 +96,8 @@ export class BodyWornSystem {
   readonly registrationFailures: UploadReport['registrationFailures'] = [];
 
   private constructor(
-    /** HTTP exchanges so far, and how many of them were retries. */
-    readonly stats: { requests: number; retries: number },
+    /** HTTP exchanges so far, how many of them were retries, and the ms waited before them. */
+    readonly stats: { requests: number; retries: number; retryWaitMs: number },
     private readonly client: SwiftClient,
     readonly capabilities: Record<CapabilityName, boolean>,
     readonly capabilitiesSource: CapabilitiesSource,
@@ -94,15 +107,18 @@ export class BodyWornSystem {
 
   /** Authenticates and reads the capabilities (and categories, when the destination has them). */
   static async connect(options: BodyWornOptions): Promise<BodyWornSystem> {
-    const stats = { requests: 0, retries: 0 };
+    const stats = { requests: 0, retries: 0, retryWaitMs: 0 };
     const client = new SwiftClient({
       connection: options.connection,
       retry: options.retry,
       sleep: options.sleep,
       random: options.random,
+      clock: options.clock,
       onExchange: (exchange) => {
         stats.requests += 1;
         if (exchange.attempt > 1) stats.retries += 1;
+        if (exchange.next?.action === 'retry') stats.retryWaitMs += exchange.next.waitMs;
+        logRetry(options.log, exchange);
         options.onExchange?.(exchange);
       },
     });
@@ -171,6 +187,7 @@ export class BodyWornSystem {
         capabilities: this.capabilities,
         categories: this.categories,
         now: this.options.now ?? Date.now,
+        clock: this.options.clock,
         onBytes,
       },
       recording,
@@ -196,12 +213,15 @@ export class BodyWornSystem {
 
 /** Runs the body worn system once over the plan and resolves with the report. */
 export async function runBodyWornSystem(options: BodyWornOptions): Promise<UploadReport> {
-  const started = Date.now();
+  const clock = options.clock ?? systemClock;
+  const started = clock.now();
   const system = await BodyWornSystem.connect(options);
   try {
     const plan = system.expand(options.plan ?? PlanSchema.parse(DEFAULT_PLAN));
     const recordings = [...plan.recordings, ...(options.extraRecordings?.(plan) ?? [])];
     const registered = await system.register(plan);
+    if (options.extraRegistrations)
+      await system.register(system.expand({ ...EMPTY_PLAN, ...options.extraRegistrations }));
     const progress: Progress = {
       recordingsDone: 0,
       recordingsTotal: recordings.length,
@@ -227,7 +247,7 @@ export async function runBodyWornSystem(options: BodyWornOptions): Promise<Uploa
     await Promise.all(
       Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 2, recordings.length || 1)) }, worker),
     );
-    const seconds = (Date.now() - started) / 1000;
+    const seconds = (clock.now() - started) / 1000;
     const bytes = reports.reduce((n, r) => n + r.bytes, 0);
     return {
       storageUrl: system.storageUrl,
@@ -249,11 +269,15 @@ export async function runBodyWornSystem(options: BodyWornOptions): Promise<Uploa
       },
       requests: system.stats.requests,
       retries: system.stats.retries,
+      retryWaitMs: system.stats.retryWaitMs,
     };
   } finally {
     system.close();
   }
 }
+
+/** A plan with nothing in it, to expand extra registrations with the run's options. */
+const EMPTY_PLAN: Plan = PlanSchema.parse({});
 
 /**
  * `System/Capabilities.json`: its ETag must be the body's MD5 (else corrupt), and a
@@ -350,6 +374,16 @@ async function putEmptyObject(
   } catch (err) {
     return { method: 'PUT', path, message: (err as Error).message };
   }
+}
+
+/** A retry (info: the wait and why) or giving up (warn: why), for an exchange that was busy or got no answer. */
+function logRetry(log: Logger | undefined, exchange: Exchange): void {
+  const { next } = exchange;
+  if (!log || !next) return;
+  const seen = { method: exchange.method, path: exchange.path, attempt: exchange.attempt };
+  const outcome = exchange.status === undefined ? { error: exchange.error } : { status: exchange.status };
+  if (next.action === 'retry') log.info({ ...seen, ...outcome, waitMs: next.waitMs, reason: next.reason }, 'retrying');
+  else log.warn({ ...seen, ...outcome, reason: next.reason }, 'gave up retrying');
 }
 
 /** A `Categories.json` entry with the two fields a bookmark needs. */

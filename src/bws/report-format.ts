@@ -82,9 +82,14 @@ function totalsLines(report: UploadReport): string[] {
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
   return [
     `Total: ${plural(t.recordings, 'recording')}: ${t.transferred} transferred, ${t.notTransferred} not transferred, ${t.failed} failed`,
-    `       ${formatBytes(t.bytes)} in ${t.seconds.toFixed(2)} s (${t.megabytesPerSecond.toFixed(2)} MB/s), ${plural(report.requests, 'request')} (${report.retries} retried)`,
+    `       ${formatBytes(t.bytes)} in ${t.seconds.toFixed(2)} s (${t.megabytesPerSecond.toFixed(2)} MB/s), ${plural(report.requests, 'request')} (${report.retries} retried${waited(report.retryWaitMs)})`,
     `       ${plural(report.usersRegistered, 'user')} and ${plural(report.devicesRegistered, 'camera')} registered${report.registrationFailures.length ? `, ${report.registrationFailures.length} refused` : ''}`,
   ];
+}
+
+/** `, waited 12.3 s` (before the retries, summed), or nothing when no retry waited. */
+function waited(ms: number | undefined): string {
+  return ms ? `, waited ${(ms / 1000).toFixed(1)} s` : '';
 }
 
 function capabilitiesLine(report: UploadReport): string {

@@ -2,28 +2,22 @@
  * The body worn system's Swift client: authenticates at the first
  * `AuthenticationTokenURI` that answers (sending `X-Auth-User`, `Auth-Key` and `X-Auth-Key`), uses
  * `X-Storage-Url` exactly as given, authenticates again once on a 401, and retries
- * 503s and network errors with exponential back-off and full jitter. Every exchange
- * is reported to `onExchange`, for the report and the conformance check.
+ * 503s, 429s and network errors as the {@link RetryPolicy} says (back-off with full
+ * jitter, `Retry-After` obeyed, a time budget per request). Every exchange is reported
+ * to `onExchange`, with what came next (the wait and why, or giving up), for the
+ * report, the log and the conformance check.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { rootCertificates } from 'node:tls';
 import type { Readable } from 'node:stream';
+import { type Clock, systemClock } from '../base/clock';
 import { EmulatorError } from '../base/errors';
 import { type ConnectionFile, trustedCertificates } from '../protocol/connection-file';
+import { parseRetryAfter } from './retry-after';
+import { decideRetry, RETRIED_STATUSES, type RetryDecision, type RetryPolicy, retryPolicy } from './retry-policy';
 
-/** How failed requests are retried. */
-export interface RetryPolicy {
-  /** Tries in all, the first included (default 5). */
-  attempts: number;
-  /** Back-off before the first retry in ms (default 500), doubled each time. */
-  baseMs: number;
-  /** Longest back-off in ms (default 30 000). */
-  maxMs: number;
-}
-
-/** The default retry policy. */
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseMs: 500, maxMs: 30_000 };
+export { DEFAULT_RETRY, RETRIED_STATUSES, type RetryDecision, type RetryPolicy } from './retry-policy';
 
 /** One HTTP exchange, as the report and the conformance check see it. */
 export interface Exchange {
@@ -37,8 +31,11 @@ export interface Exchange {
   responseHeaders?: IncomingHttpHeaders;
   /** Network error text, when there was no answer. */
   error?: string;
+  /** The try's number (the round, for auth requests); 1 for the first. */
   attempt: number;
   ms: number;
+  /** After a busy answer or a network error: the wait before the next try and why, or why the client gave up. */
+  next?: RetryDecision;
 }
 
 /** An answer. */
@@ -46,6 +43,8 @@ export interface SwiftResponse {
   status: number;
   headers: IncomingHttpHeaders;
   body: Buffer;
+  /** Set when this is a busy answer (503, 429) the client stopped retrying: why it gave up. */
+  gaveUp?: string;
 }
 
 /** A request body: made afresh for each try, so a retry re-sends the whole thing. */
@@ -55,10 +54,12 @@ export type BodySource = () => Readable | Buffer;
 export interface SwiftClientOptions {
   connection: ConnectionFile;
   retry?: Partial<RetryPolicy>;
-  /** Waits between retries; tests pass one that does not sleep. */
+  /** Waits between retries; tests pass one that does not sleep (and moves their clock). */
   sleep?: (ms: number) => Promise<void>;
   /** 0..1 for the jitter; tests pass a seeded one. */
   random?: () => number;
+  /** Measures the retry budget, `Retry-After` dates and each exchange's `ms` (default: the wall clock). */
+  clock?: Clock;
   /** Per-request timeout in ms without any progress (default 60 000). */
   timeoutMs?: number;
   onExchange?: (exchange: Exchange) => void;
@@ -85,14 +86,17 @@ export class SwiftClient {
   private readonly httpsAgent: HttpsAgent;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
+  private readonly clock: Clock;
 
+  /** Throws `BAD_OPTION` for a retry policy value out of range. */
   constructor(private readonly options: SwiftClientOptions) {
-    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.retry = retryPolicy(options.retry);
     const trusted = trustedCertificates(options.connection);
     this.ca = trusted.length ? [...rootCertificates, ...trusted] : undefined;
     this.httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 64, ...(this.ca ? { ca: this.ca } : {}) });
     this.sleep = options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms)));
     this.random = options.random ?? Math.random;
+    this.clock = options.clock ?? systemClock;
   }
 
   /** `X-Storage-Url` as the destination gave it (after {@link authenticate}). */
@@ -102,7 +106,9 @@ export class SwiftClient {
 
   /**
    * Authenticates at the first `AuthenticationTokenURI` that answers; a refusal (401)
-   * is final; a network error or a 503 moves on to the next URI at once. Returns the auth answer.
+   * is final; a network error or a busy answer moves on to the next URI at once. Only
+   * a round in which none answered waits (as the retry policy says) before the next
+   * round. Returns the auth answer.
    */
   async authenticate(): Promise<SwiftResponse> {
     const { connection } = this.options;
@@ -111,30 +117,38 @@ export class SwiftClient {
       'Auth-Key': connection.BlobAPIKey,
       'X-Auth-Key': connection.BlobAPIKey,
     };
-    // Rounds over the URIs, one try each: an unreachable or busy one moves on to the
-    // next at once; only a round where none answered waits (back-off) before the next.
+    const started = this.clock.now();
+    const uris = connection.AuthenticationTokenURI;
     for (let round = 1; ; round++) {
       const failures: string[] = [];
-      for (const uri of connection.AuthenticationTokenURI) {
-        let answer: SwiftResponse;
-        try {
-          answer = await this.withRetries('GET', new URL(uri), headers, undefined, 1);
-        } catch (err) {
-          failures.push(`${uri}: ${(err as SwiftClientError).exchange?.error ?? (err as Error).message}`);
+      const retryAfters: number[] = [];
+      for (const [index, uri] of uris.entries()) {
+        const tried = await this.tryOnce('GET', new URL(uri), headers, undefined, round);
+        const { answer, exchange } = tried;
+        if (answer && !RETRIED_STATUSES.includes(answer.status)) {
+          this.report(exchange);
+          return this.takeToken(uri, answer);
+        }
+        failures.push(`${uri}: ${answer ? `${answer.status} busy` : exchange.error}`);
+        const retryAfter = answer && parseRetryAfter(header(answer.headers, 'retry-after'), this.clock.now());
+        if (retryAfter !== undefined) retryAfters.push(retryAfter);
+        if (index < uris.length - 1) {
+          this.report(exchange);
           continue;
         }
-        if (answer.status === 503) {
-          failures.push(`${uri}: 503 busy`);
-          continue;
-        }
-        return this.takeToken(uri, answer);
+        const failure = `no AuthenticationTokenURI answered in round ${round}`;
+        // The soonest any URI said it would be back.
+        const retryAfterMs = retryAfters.length ? Math.min(...retryAfters) : undefined;
+        const elapsedMs = this.clock.now() - started;
+        exchange.next = decideRetry(this.retry, { attempt: round, elapsedMs, failure, retryAfterMs }, this.random);
+        this.report(exchange);
+        if (exchange.next.action === 'give up')
+          throw new SwiftClientError(
+            `no AuthenticationTokenURI answered (${round} round${round === 1 ? '' : 's'} in ${(elapsedMs / 1000).toFixed(1)} s): ${failures.join('; ')}`,
+            undefined,
+          );
+        await this.sleep(exchange.next.waitMs);
       }
-      if (round >= this.retry.attempts)
-        throw new SwiftClientError(
-          `no AuthenticationTokenURI answered (${round} round${round === 1 ? '' : 's'}): ${failures.join('; ')}`,
-          undefined,
-        );
-      await this.sleep(this.backoff(round));
     }
   }
 
@@ -200,44 +214,76 @@ export class SwiftClient {
     return new URL(`${base.pathname.replace(/\/$/, '')}${path}`, base);
   }
 
+  /**
+   * Tries until an answer that is not busy, or until the policy gives up: then a busy
+   * answer is returned (with `gaveUp`), and a network error is thrown.
+   */
   private async withRetries(
     method: string,
     url: URL,
     headers: Record<string, string>,
     body: BodySource | undefined,
-    attempts = this.retry.attempts,
   ): Promise<SwiftResponse> {
+    const started = this.clock.now();
     for (let attempt = 1; ; attempt++) {
-      const exchange: Exchange = {
-        method,
-        url: url.href,
-        path: this.relative(url),
-        requestHeaders: redact(headers),
-        attempt,
-        ms: 0,
-      };
-      const started = Date.now();
-      try {
-        const answer = await this.send(method, url, headers, body);
-        exchange.status = answer.status;
-        exchange.responseHeaders = answer.headers;
-        exchange.ms = Date.now() - started;
-        this.options.onExchange?.(exchange);
-        if (answer.status !== 503 || attempt >= attempts) return answer;
-      } catch (err) {
-        exchange.error = (err as Error).message;
-        exchange.ms = Date.now() - started;
-        this.options.onExchange?.(exchange);
-        if (attempt >= attempts)
-          throw new SwiftClientError(`${method} ${url.href}: ${exchange.error} (after ${attempt} tries)`, exchange);
+      const { answer, exchange } = await this.tryOnce(method, url, headers, body, attempt);
+      if (answer && !RETRIED_STATUSES.includes(answer.status)) {
+        this.report(exchange);
+        return answer;
       }
-      await this.sleep(this.backoff(attempt));
+      const now = this.clock.now();
+      const next = decideRetry(
+        this.retry,
+        {
+          attempt,
+          elapsedMs: now - started,
+          failure: answer ? `answered ${answer.status}` : (exchange.error ?? 'no answer'),
+          retryAfterMs: answer && parseRetryAfter(header(answer.headers, 'retry-after'), now),
+        },
+        this.random,
+      );
+      exchange.next = next;
+      this.report(exchange);
+      if (next.action === 'give up') {
+        if (answer) return { ...answer, gaveUp: next.reason };
+        throw new SwiftClientError(`${method} ${url.href}: ${next.reason}`, exchange);
+      }
+      await this.sleep(next.waitMs);
     }
   }
 
-  /** The wait after the `attempt`-th try: full jitter, a random share of the exponential cap, which spreads clients apart. */
-  private backoff(attempt: number): number {
-    return Math.round(this.random() * Math.min(this.retry.maxMs, this.retry.baseMs * 2 ** (attempt - 1)));
+  /** One try: the answer, or none (the exchange then holds the network error); the exchange is not reported yet. */
+  private async tryOnce(
+    method: string,
+    url: URL,
+    headers: Record<string, string>,
+    body: BodySource | undefined,
+    attempt: number,
+  ): Promise<{ answer?: SwiftResponse; exchange: Exchange }> {
+    const exchange: Exchange = {
+      method,
+      url: url.href,
+      path: this.relative(url),
+      requestHeaders: redact(headers),
+      attempt,
+      ms: 0,
+    };
+    const started = this.clock.now();
+    try {
+      const answer = await this.send(method, url, headers, body);
+      exchange.status = answer.status;
+      exchange.responseHeaders = answer.headers;
+      return { answer, exchange };
+    } catch (err) {
+      exchange.error = (err as Error).message;
+      return { exchange };
+    } finally {
+      exchange.ms = this.clock.now() - started;
+    }
+  }
+
+  private report(exchange: Exchange): void {
+    this.options.onExchange?.(exchange);
   }
 
   private relative(url: URL): string {

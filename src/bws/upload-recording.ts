@@ -6,6 +6,7 @@
  * failure is reported with the request that got it. Nothing is silently skipped.
  */
 import { randomUUID } from 'node:crypto';
+import { type Clock, systemClock } from '../base/clock';
 import { type CapabilityName, type Category, formatCompactUtc } from '../protocol/body-worn';
 import { canonicalHeaderName } from '../protocol/swift';
 import type { PlannedClip, PlannedRecording } from './expand-plan';
@@ -53,11 +54,14 @@ export interface UploadContext {
   onBytes?: (bytes: number) => void;
   /** Epoch ms, for rejected-content names. */
   now: () => number;
+  /** Measures how long the upload took (default: the wall clock). */
+  clock?: Clock;
 }
 
 /** Uploads `recording`; never throws for an answer, only reports. */
 export async function uploadRecording(ctx: UploadContext, recording: PlannedRecording): Promise<RecordingReport> {
-  const started = Date.now();
+  const clock = ctx.clock ?? systemClock;
+  const started = clock.now();
   const report: RecordingReport = {
     container: recording.container,
     userId: recording.userId,
@@ -86,7 +90,7 @@ export async function uploadRecording(ctx: UploadContext, recording: PlannedReco
     report.status = 'failed';
     report.request = outcome.request;
   }
-  report.seconds = (Date.now() - started) / 1000;
+  report.seconds = (clock.now() - started) / 1000;
   return report;
 }
 
@@ -215,7 +219,13 @@ async function step(
   }
   if (expected.includes(answer.status) || (answer.status >= 200 && answer.status < 300))
     return { status: 'ok', answer };
-  const request = { method, path, status: answer.status, message: answer.body.toString('utf8').trim().slice(0, 300) };
+  const message = answer.body.toString('utf8').trim().slice(0, 300);
+  const request = {
+    method,
+    path,
+    status: answer.status,
+    message: answer.gaveUp ? `${message} (gave up: ${answer.gaveUp})`.trim() : message,
+  };
   return { status: answer.status === 400 ? 400 : 'failed', request };
 }
 

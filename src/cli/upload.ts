@@ -12,9 +12,9 @@ import { type ConformanceResult, formatFindings, runConformance } from '../bws/c
 import { DEFAULT_PLAN, loadPlanFile, PLAN_SCHEMA_FILE } from '../bws/plan';
 import { createProgressOutput } from '../bws/progress';
 import { formatReport, writeReportJson } from '../bws/report-format';
-import { DEFAULT_RETRY, SwiftClientError } from '../bws/swift-client';
+import { DEFAULT_RETRY, type RetryPolicy, SwiftClientError } from '../bws/swift-client';
 import { type CliIo, logFlags, loggerFor, parseCommandLine, readConnectionFile } from './parse';
-import { parseDuration } from '../base/duration';
+import { formatDuration, parseDuration } from '../base/duration';
 
 const COMMAND = 'bwc-emu upload';
 
@@ -49,15 +49,25 @@ export async function uploadCommand(argv: string[], io: CliIo): Promise<number> 
       type: 'string',
       describe: 'write the whole report (every recording, failed request and total) as JSON here',
     })
+    .option('retry-budget', {
+      type: 'string',
+      default: formatDuration(DEFAULT_RETRY.budgetMs),
+      describe:
+        'time one request may take in all, retries included: a busy answer (503, 429) or a lost connection is retried until then (a stock Swift answers 503 for about a minute after an object server restarts)',
+    })
     .option('retries', {
       type: 'number',
-      default: DEFAULT_RETRY.attempts - 1,
-      describe: 'retries of a request answered 503 or lost on the network',
+      describe: 'also stop after this many retries of one request (default: no cap; --retry-budget decides)',
     })
     .option('retry-base', {
       type: 'string',
-      default: `${DEFAULT_RETRY.baseMs}ms`,
-      describe: `back-off before the first retry, doubled each time up to ${DEFAULT_RETRY.maxMs / 1000}s (with jitter)`,
+      default: formatDuration(DEFAULT_RETRY.baseMs),
+      describe: 'back-off before the first retry, doubled each time up to --retry-max, with full jitter',
+    })
+    .option('retry-max', {
+      type: 'string',
+      default: formatDuration(DEFAULT_RETRY.maxMs),
+      describe: 'longest back-off between tries; a longer Retry-After from the destination is still obeyed',
     })
     .option('generate-plan', {
       type: 'string',
@@ -72,7 +82,7 @@ export async function uploadCommand(argv: string[], io: CliIo): Promise<number> 
         );
       if (!Number.isInteger(args.concurrency) || args.concurrency < 1)
         throw new Error(`--concurrency must be a whole number of 1 or more, not ${args.concurrency}`);
-      if (!Number.isInteger(args.retries) || args.retries < 0)
+      if (args.retries !== undefined && (!Number.isInteger(args.retries) || args.retries < 0))
         throw new Error(`--retries must be a whole number of 0 or more, not ${args.retries}`);
       return true;
     })
@@ -85,15 +95,18 @@ export async function uploadCommand(argv: string[], io: CliIo): Promise<number> 
   const args = parsed.args;
 
   if (args['generate-plan'] !== undefined) return generatePlan(args['generate-plan'], io);
-  const retryBase = parseDuration(args['retry-base']);
-  if (!retryBase.ok) {
-    io.err(`${COMMAND}: --retry-base: ${retryBase.error.message}\n`);
+  const retry = retryFlags(args);
+  if (!retry.ok) {
+    io.err(`${COMMAND}: ${retry.error}\n`);
     return 2;
   }
   const connection = await readConnectionFile(args['connection-file'] as string);
   const plan = args.plan === undefined ? undefined : await loadPlanFile(args.plan);
   if (!connection.ok || (plan && !plan.ok)) {
-    if (!connection.ok) io.err(connection.error.errors.map((e) => `${COMMAND}: ${e}\n`).join(''));
+    if (!connection.ok) {
+      io.err(connection.error.errors.map((e) => `${COMMAND}: ${e}\n`).join(''));
+      io.err((connection.error.warnings ?? []).map((w) => `${COMMAND}: warning: ${w}\n`).join(''));
+    }
     if (plan && !plan.ok) {
       const count = plan.error.errors.length;
       io.err(`${plan.error.message}\n${COMMAND}: --plan ${args.plan} has ${count} error${count === 1 ? '' : 's'}\n`);
@@ -103,11 +116,16 @@ export async function uploadCommand(argv: string[], io: CliIo): Promise<number> 
 
   const progress = createProgressOutput({ write: io.out, isTty: io.isTty });
   const logger = loggerFor(args, io, io.err);
+  // What a real body worn system ignores in the file is said, not refused.
+  for (const warning of connection.warnings) {
+    io.err(`${COMMAND}: warning: ${warning}\n`);
+    logger.warn({ warning }, 'connection file');
+  }
   const options: BodyWornOptions = {
     connection: connection.value,
     plan: plan?.ok ? plan.value : undefined,
     concurrency: args.concurrency,
-    retry: { attempts: args.retries + 1, baseMs: retryBase.value },
+    retry: retry.value,
     onProgress: (p) => progress.update(p),
     onRecording: (recording) => progress.recordingDone(recording),
     log: logger,
@@ -144,6 +162,26 @@ export async function uploadCommand(argv: string[], io: CliIo): Promise<number> 
   // The --check probes are meant to be refused; only the plan's recordings count.
   const transferred = report.recordings.every((r) => r.probe !== undefined || r.status === 'transferred');
   return transferred && (conformance?.passed ?? true) ? 0 : 1;
+}
+
+/** The flags that set the retry policy. */
+interface RetryArgs {
+  'retry-budget': string;
+  'retry-base': string;
+  'retry-max': string;
+  retries?: number;
+}
+
+/** The retry flags as a policy, or the first bad one named with what is wrong with it. */
+function retryFlags(args: RetryArgs): { ok: true; value: RetryPolicy } | { ok: false; error: string } {
+  const budget = parseDuration(args['retry-budget']);
+  if (!budget.ok) return { ok: false, error: `--retry-budget: ${budget.error.message}` };
+  const base = parseDuration(args['retry-base']);
+  if (!base.ok) return { ok: false, error: `--retry-base: ${base.error.message}` };
+  const max = parseDuration(args['retry-max']);
+  if (!max.ok) return { ok: false, error: `--retry-max: ${max.error.message}` };
+  const attempts = args.retries === undefined ? {} : { attempts: args.retries + 1 };
+  return { ok: true, value: { budgetMs: budget.value, baseMs: base.value, maxMs: max.value, ...attempts } };
 }
 
 /** Writes {@link DEFAULT_PLAN} as YAML with a schema line for editors; never overwrites a file. */

@@ -291,12 +291,23 @@ const ALL = Object.fromEntries(Object.keys(NONE).map((name) => [name, true]));
 
 // ---------------------------------------------------------------------------
 
+/** The destination's connection file through a proxy that drops `Retry-After`, so the waits are the back-off alone. */
+async function withoutRetryAfter(destination: DestinationHandle): Promise<ConnectionFile> {
+  const authUrl = await startRewritingProxy(destination, (_method, _path, answer) => {
+    const headers = { ...answer.headers };
+    delete headers['retry-after'];
+    return { ...answer, headers };
+  });
+  return { ...destination.connectionFile(), AuthenticationTokenURI: [authUrl] };
+}
+
 describe('503: busy, retried with back-off and full jitter', () => {
   it('two 503s on the container, then success: transferred, two retries, waits within the caps', async () => {
     const destination = await start();
     destination.faults.add({ status: 503, times: 2, pathPrefix: `${ACCOUNT_PATH}/${CONTAINER}` });
-    const retry = { attempts: 5, baseMs: 100, maxMs: 1000 };
-    const { report, sleeps, exchanges } = await run({ connection: destination.connectionFile(), retry, seed: 11 });
+    const retry = { budgetMs: 60_000, attempts: 5, baseMs: 100, maxMs: 1000 };
+    const connection = await withoutRetryAfter(destination);
+    const { report, sleeps, exchanges } = await run({ connection, retry, seed: 11 });
     expect(only(report)).toMatchObject({ container: CONTAINER, status: 'transferred', clips: 1 });
     expect(report.retries).toBeGreaterThanOrEqual(2);
     const containerPuts = exchanges.filter((e) => e.method === 'PUT' && e.path === `/${CONTAINER}`);
@@ -321,8 +332,8 @@ describe('503: busy, retried with back-off and full jitter', () => {
   it('many 503s: the cap doubles from baseMs and stops at maxMs; the jitter follows the seeded random', async () => {
     const destination = await start();
     destination.faults.add({ status: 503, times: 6, pathPrefix: `${ACCOUNT_PATH}/${CONTAINER}` });
-    const retry = { attempts: 8, baseMs: 100, maxMs: 250 };
-    const { report, sleeps } = await run({ connection: destination.connectionFile(), retry, seed: 3 });
+    const retry = { budgetMs: 60_000, attempts: 8, baseMs: 100, maxMs: 250 };
+    const { report, sleeps } = await run({ connection: await withoutRetryAfter(destination), retry, seed: 3 });
     expect(only(report).status).toBe('transferred');
     expect(report.retries).toBe(6);
     const { caps, waits } = expectedSleeps(3, retry, 6);
@@ -332,9 +343,25 @@ describe('503: busy, retried with back-off and full jitter', () => {
     // Another seed, other waits: the jitter is the random's.
     const again = await start();
     again.faults.add({ status: 503, times: 6, pathPrefix: `${ACCOUNT_PATH}/${CONTAINER}` });
-    const other = await run({ connection: again.connectionFile(), retry, seed: 4 });
+    const other = await run({ connection: await withoutRetryAfter(again), retry, seed: 4 });
     expect(other.sleeps).toEqual(expectedSleeps(4, retry, 6).waits);
     expect(other.sleeps).not.toEqual(sleeps);
+  });
+
+  it("the destination's Retry-After (1 s) is a floor under the back-off, and the exchanges say so", async () => {
+    const destination = await start();
+    destination.faults.add({ status: 503, times: 2, pathPrefix: `${ACCOUNT_PATH}/${CONTAINER}` });
+    const { report, sleeps, exchanges } = await run({
+      connection: destination.connectionFile(),
+      retry: { baseMs: 100, maxMs: 1000 },
+    });
+    expect(only(report).status).toBe('transferred');
+    expect(sleeps).toEqual([1000, 1000]);
+    expect(report.retryWaitMs).toBe(2000);
+    expect(exchanges.filter((e) => e.next).map((e) => e.next)).toEqual([
+      { action: 'retry', waitMs: 1000, reason: 'answered 503; Retry-After 1.0 s' },
+      { action: 'retry', waitMs: 1000, reason: 'answered 503; Retry-After 1.0 s' },
+    ]);
   });
 
   it('503 forever: failed after `attempts` tries, the request in the report, nothing after', async () => {
@@ -351,7 +378,9 @@ describe('503: busy, retried with back-off and full jitter', () => {
       bytes: 0,
       request: { method: 'PUT', path: `/${CONTAINER}`, status: 503 },
     });
-    expect(recording.request?.message).toMatch(/Service Unavailable/);
+    expect(recording.request?.message).toMatch(
+      /^Service Unavailable.* \(gave up: answered 503; 3 tries in \d+\.\d s, the most allowed \(3\)\)$/,
+    );
     expect(report.totals).toMatchObject({ recordings: 1, failed: 1, transferred: 0 });
     const containerRequests = exchanges.filter((e) => e.path.startsWith(`/${CONTAINER}`));
     expect(containerRequests.map((e) => [e.method, e.attempt, e.status])).toEqual([
@@ -625,7 +654,7 @@ describe('a connection dropped mid-clip', () => {
       request: { method: 'PUT', path: `/${CONTAINER}/${clipName}` },
     });
     expect(recording.request?.status).toBeUndefined();
-    expect(recording.request?.message).toMatch(/\(after 3 tries\)$/);
+    expect(recording.request?.message).toMatch(/; 3 tries in \d+\.\d s, the most allowed \(3\)$/);
     expect(sleeps).toHaveLength(2);
     expect(await listObjects(destination, CONTAINER)).toEqual([]);
     expect(destination.recordings()).toEqual([
@@ -671,7 +700,7 @@ describe('AuthenticationTokenURI failover', () => {
     const escaped = uris.map((u) => u.replace(/[.]/g, '\\.'));
     await expect(running).rejects.toThrow(
       new RegExp(
-        `^no AuthenticationTokenURI answered \\(2 rounds\\): ${escaped[0]}: connect ECONNREFUSED [^;]*; ${escaped[1]}: connect ECONNREFUSED`,
+        `^no AuthenticationTokenURI answered \\(2 rounds in \\d+\\.\\d s\\): ${escaped[0]}: connect ECONNREFUSED [^;]*; ${escaped[1]}: connect ECONNREFUSED`,
       ),
     );
     expect(exchanges.map((e) => e.url)).toEqual([uris[0], uris[1], uris[0], uris[1]]);

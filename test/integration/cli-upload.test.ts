@@ -88,7 +88,9 @@ describe('bwc-emu upload', () => {
       '--check',
       '--report',
       '--retries',
+      '--retry-budget',
       '--retry-base',
+      '--retry-max',
       '--log-level',
       '--generate-plan',
     ])
@@ -106,6 +108,9 @@ describe('bwc-emu upload', () => {
     [['--connection-file', 'cd.json', '--concurrency', '0'], /--concurrency must be a whole number of 1 or more/],
     [['--connection-file', 'cd.json', '--retries', '-1'], /--retries must be a whole number of 0 or more/],
     [['--connection-file', 'cd.json', '--retry-base', '500'], /--retry-base: duration "500" has no unit/],
+    [['--connection-file', 'cd.json', '--retry-budget', 'long'], /--retry-budget: duration "long" is not a duration/],
+    [['--connection-file', 'cd.json', '--retry-max=-1s'], /--retry-max: duration "-1s" is negative/],
+    [['--connection-file', 'cd.json', '--retries', '1.5'], /--retries must be a whole number of 0 or more/],
     [['--connection-file', 'cd.json', '--colour', 'red'], /Unknown argument: colour/],
   ])('refuses %j in one line with exit 2', async (args, message) => {
     const { code, err } = await upload(args);
@@ -129,8 +134,10 @@ describe('bwc-emu upload', () => {
     expect(lines.length).toBeGreaterThanOrEqual(6);
     for (const line of lines)
       expect(line).toMatch(
-        new RegExp(`^bwc-emu upload: --connection-file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `),
+        new RegExp(`^bwc-emu upload: (warning: )?--connection-file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `),
       );
+    // An unknown field is no error, but it is named: it may be a misspelt one.
+    expect(lines.at(-1)).toMatch(/^bwc-emu upload: warning: .*: unknown field\(s\) ignored: Colour$/);
     for (const field of [
       'ConnectionFileVersion',
       'SiteName',
@@ -141,6 +148,22 @@ describe('bwc-emu upload', () => {
       'Colour',
     ])
       expect(err).toContain(field);
+  });
+
+  it("uploads with the vendor example installer's connection file: BlobAPI and empty keys are warnings, not errors", async () => {
+    const destination = await start();
+    const connection = writeJson('cd.json', {
+      ...destination.connectionFile(),
+      BlobAPI: 'Swift',
+      WantEncryption: false,
+      PublicKey: '',
+      PublicKeyId: '',
+    });
+    const plan = writeText('plan.yaml', ONE_RECORDING_PLAN);
+    const { code, err, out } = await upload(['--connection-file', connection, '--plan', plan]);
+    expect(err).toBe(`bwc-emu upload: warning: --connection-file ${connection}: unknown field(s) ignored: BlobAPI\n`);
+    expect(out).toContain('Total: 1 recording: 1 transferred');
+    expect(code).toBe(0);
   });
 
   it('says so in one line when the connection file cannot be read or is not JSON', async () => {
@@ -347,7 +370,7 @@ describe('bwc-emu upload', () => {
     const { code, err } = await upload(['--connection-file', connection, '--retries', '0']);
     expect(code).toBe(1);
     expect(err).toMatch(
-      /^bwc-emu upload: no AuthenticationTokenURI answered \(1 round\): http:\/\/127\.0\.0\.1:\d+\/auth\/v1\.0: .*ECONNREFUSED.*\n$/,
+      /^bwc-emu upload: no AuthenticationTokenURI answered \(1 round in \d+\.\d s\): http:\/\/127\.0\.0\.1:\d+\/auth\/v1\.0: .*ECONNREFUSED.*\n$/,
     );
     expect(err.split('\n')).toHaveLength(2);
   });

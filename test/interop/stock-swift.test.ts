@@ -7,8 +7,9 @@
  * http://127.0.0.1:8080/auth/v1.0) with `BWC_SWIFT_USER` / `BWC_SWIFT_KEY`
  * (default bws:bws / secret, the script's). The probe, made once when the file is
  * loaded with a 2 s timeout, needs an auth answer with `X-Storage-Url` and
- * `X-Auth-Token` and a Swift `/info` document, so the emulator's own device (also
- * on 8080 by default) or the reference destination is never taken for one;
+ * `X-Auth-Token` and a Swift `/info` document without the `bwc_emu` section the
+ * reference destination adds, so the emulator's own device (also on 8080 by default)
+ * or the reference destination is never taken for one;
  * otherwise the suite is skipped with a warning saying how to start one. The test
  * never starts Swift itself.
  *
@@ -16,13 +17,20 @@
  * rules, so it accepts everything, an unregistered user included), the
  * registration objects exist with their metadata, each clip's stored ETag is the
  * clip's MD5, the container ends `Complete`, and an uploaded
- * `System/Capabilities.json` is read (its ETag checked) and obeyed.
+ * `System/Capabilities.json` is read (its ETag checked) and obeyed. And that 100
+ * recordings all get through an object server outage of 5 s (after which the proxy
+ * answers 503 for about a minute) with the default retry policy: this one needs a
+ * Swift run by scripts/stock-swift.sh (its pid files under `BWC_SWIFT_DIR`, default
+ * /tmp/bwc-swift), which it calls to stop and start the object server; it is skipped
+ * with a warning otherwise.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createHash, randomBytes } from 'node:crypto';
-import { type ConnectionFile, type PlanInput, PlanSchema, runBodyWornSystem } from '../../src';
+import { type ConnectionFile, type Exchange, type PlanInput, PlanSchema, runBodyWornSystem } from '../../src';
 import { expandPlan } from '../../src/bws/expand-plan';
 import { clipMd5 } from '../../src/bws/media';
 
@@ -32,6 +40,11 @@ const KEY = process.env.BWC_SWIFT_KEY || 'secret';
 
 /** Several recordings of a few hundred kB each, on 2 cores. */
 const TEST_TIMEOUT = 60_000;
+/** The script that runs the stock Swift, and where it keeps its pid files. */
+const SCRIPT = resolve(__dirname, '../../scripts/stock-swift.sh');
+const SWIFT_DIR = process.env.BWC_SWIFT_DIR || '/tmp/bwc-swift';
+/** An outage of the object server and the minute of 503s after it, for 100 recordings. */
+const OUTAGE_TIMEOUT = 300_000;
 
 interface Probe {
   ok: boolean;
@@ -64,6 +77,9 @@ function probe(): Probe {
       let version;
       try { version = JSON.parse(info.body).swift.version; } catch {}
       if (typeof version !== 'string') return { ok: false, why: url + ' answers auth, but ' + new URL('/info', url).href + ' is not a Swift /info document (not a stock Swift)' };
+      let emulated = false;
+      try { emulated = 'bwc_emu' in JSON.parse(info.body); } catch {}
+      if (emulated) return { ok: false, why: url + ' is bwc-emu\'s own reference destination (its /info has a bwc_emu section), not a stock Swift' };
       return { ok: true, version };
     })().then((r) => process.stdout.write(JSON.stringify(r)));
   `;
@@ -377,6 +393,94 @@ describeWithSwift(
         expect((await head(`/${encodeURIComponent(report.recordings[0].container)}`)).status).toBe(204);
       },
       TEST_TIMEOUT,
+    );
+
+    /** Runs `stock-swift.sh restart-object SECONDS`; resolves with its exit code and output. */
+    function restartObjectServer(seconds: number): Promise<{ code: number | null; output: string; at: number }> {
+      const at = Date.now();
+      return new Promise((done) => {
+        const child = spawn(SCRIPT, ['restart-object', String(seconds)], { env: process.env });
+        let output = '';
+        child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
+        child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
+        child.on('close', (code) => done({ code, output, at }));
+      });
+    }
+
+    const scriptRunsIt = existsSync(join(SWIFT_DIR, 'run', 'object.pid'));
+    if (found.ok && !scriptRunsIt)
+      console.warn(
+        `stock Swift outage test skipped: no ${join(SWIFT_DIR, 'run', 'object.pid')}; it needs a Swift started by scripts/stock-swift.sh (BWC_SWIFT_DIR).`,
+      );
+
+    (scriptRunsIt ? it : it.skip)(
+      'transfers all of 100 recordings through a 5 s object server outage with the default retry policy',
+      async () => {
+        const run = `o${id}`;
+        const users = Array.from({ length: 4 }, (_, i) => ({
+          id: `officer_${run}_${i + 1}`,
+          name: `Officer ${i + 1}`,
+        }));
+        const devices = Array.from({ length: 4 }, (_, i) => ({
+          serial: `SW${run}${i + 1}`.toUpperCase(),
+          name: `Camera ${i + 1}`,
+        }));
+        const plan = PlanSchema.parse({
+          users,
+          devices,
+          recordings: Array.from({ length: 100 }, (_, i) => ({
+            user: users[i % 4].id,
+            device: devices[i % 4].serial,
+            clips: 1,
+            'clip-duration': '5s',
+            'clip-size': '16KB',
+          })),
+        });
+        const busy: Exchange[] = [];
+        let restart: Promise<{ code: number | null; output: string; at: number }> | undefined;
+        let done = 0;
+        const started = Date.now();
+        const report = await runBodyWornSystem({
+          connection: connectionFile(),
+          plan,
+          // Four at a time: enough refused connections in the 5 s for the proxy to
+          // error-limit the object server (10 errors), which makes the minute of 503s.
+          concurrency: 4,
+          onExchange: (e) => {
+            if (e.next) busy.push({ ...e, ms: Date.now() });
+          },
+          onRecording: () => {
+            done += 1;
+            // The outage starts with most of the recordings still to go.
+            if (done === 5) restart = restartObjectServer(5);
+          },
+        });
+        const seconds = (Date.now() - started) / 1000;
+        const restarted = await restart;
+        expect(restarted?.code).toBe(0);
+        const retries = busy.filter((e) => e.next?.action === 'retry');
+        const first = busy[0]?.ms ?? started;
+        const last = busy.at(-1)?.ms ?? started;
+        const statuses = [...new Set(busy.map((e) => e.status ?? e.error?.replace(/ .*/, '')))];
+        console.info(
+          `stock Swift outage: object server down 5 s from ${((restarted!.at - started) / 1000).toFixed(1)} s into the run; ` +
+            `busy answers (${statuses.join(', ')}) from ${((first - started) / 1000).toFixed(1)} s to ${((last - started) / 1000).toFixed(1)} s ` +
+            `(${((last - first) / 1000).toFixed(1)} s); ${retries.length} retries, ${(report.retryWaitMs / 1000).toFixed(1)} s waited in all, ` +
+            `most tries of one request ${Math.max(0, ...busy.map((e) => e.attempt)) + 1}; 100 recordings in ${seconds.toFixed(1)} s; ` +
+            `${report.totals.transferred} transferred, ${report.totals.failed} failed.\n${restarted!.output.trim()}`,
+        );
+        expect(report.registrationFailures).toEqual([]);
+        expect(report.totals).toMatchObject({ recordings: 100, transferred: 100, notTransferred: 0, failed: 0 });
+        expect(busy.every((e) => e.next?.action === 'retry')).toBe(true);
+        for (const recording of report.recordings.slice(0, 100)) {
+          const container = await head(`/${encodeURIComponent(recording.container)}`);
+          expect([recording.container, header(container, 'x-container-meta-status')]).toEqual([
+            recording.container,
+            'Complete',
+          ]);
+        }
+      },
+      OUTAGE_TIMEOUT,
     );
   },
 );

@@ -26,5 +26,6 @@ export function emptyReport(exchanges: Exchange[]): UploadReport {
     },
     requests: exchanges.length,
     retries: exchanges.filter((e) => e.attempt > 1).length,
+    retryWaitMs: exchanges.reduce((ms, e) => ms + (e.next?.action === 'retry' ? e.next.waitMs : 0), 0),
   };
 }

@@ -240,6 +240,7 @@ const REPORT: UploadReport = {
   },
   requests: 14,
   retries: 1,
+  retryWaitMs: 1500,
 };
 
 describe('formatReport', () => {
@@ -261,7 +262,7 @@ describe('formatReport', () => {
         '  device CAM2: PUT /Devices/CAM2 -> 402 no licence left',
         '',
         'Total: 3 recordings: 1 transferred, 1 not transferred, 1 failed',
-        '       5.0 MB in 13.80 s (0.36 MB/s), 14 requests (1 retried)',
+        '       5.0 MB in 13.80 s (0.36 MB/s), 14 requests (1 retried, waited 1.5 s)',
         '       2 users and 1 camera registered, 1 refused',
         '',
       ].join('\n'),
@@ -290,7 +291,7 @@ describe('formatReport', () => {
       },
     };
     expect(formatReport(empty)).toBe(
-      'No recordings were uploaded.\n\nTotal: 0 recordings: 0 transferred, 0 not transferred, 0 failed\n       0 B in 0.00 s (0.00 MB/s), 14 requests (1 retried)\n       2 users and 1 camera registered\n',
+      'No recordings were uploaded.\n\nTotal: 0 recordings: 0 transferred, 0 not transferred, 0 failed\n       0 B in 0.00 s (0.00 MB/s), 14 requests (1 retried, waited 1.5 s)\n       2 users and 1 camera registered\n',
     );
   });
 });
