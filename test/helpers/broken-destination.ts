@@ -37,8 +37,14 @@ export interface Breakage {
   objectPostStatus?: number;
   /** Object POSTs are answered 202 but not applied. */
   ignoreObjectPost?: boolean;
-  /** HEAD/GET metadata values URL-decoded (not returned as sent). */
+  /** HEAD/GET metadata values URL-decoded (the same values, in the other form). */
   decodeMetadata?: boolean;
+  /** HEAD/GET metadata values URL-decoded and sent as raw UTF-8 bytes (as a Go server does). */
+  rawUtf8Metadata?: boolean;
+  /** HEAD/GET metadata values changed (`-changed` appended): not the values sent. */
+  changeMetadata?: boolean;
+  /** DELETE answered 403 (nothing deleted). */
+  refuseDelete?: boolean;
   /** Recordings of unknown users accepted (201/204, content discarded) instead of 400. */
   acceptUnknownUser?: boolean;
   /** Recordings of unknown cameras accepted instead of 400. */
@@ -94,6 +100,8 @@ export async function startBrokenDestination(
       const write = method === 'PUT' || method === 'POST';
       let answer: Answer;
       if (write && kind !== 'auth' && faked.has(container)) answer = fakeSuccess(method, kind, body);
+      else if (breakage.refuseDelete && method === 'DELETE')
+        answer = { status: 403, headers: { 'content-type': 'text/plain' }, body: Buffer.from('Forbidden') };
       else if (breakage.ignoreObjectPost && method === 'POST' && kind === 'object')
         answer = { status: 202, headers: {}, body: Buffer.alloc(0) };
       else {
@@ -187,9 +195,16 @@ function breakAnswer(
     status = breakage.containerPostStatus;
   if (kind === 'object' && method === 'POST' && status === 202 && breakage.objectPostStatus !== undefined)
     status = breakage.objectPostStatus;
-  if (breakage.decodeMetadata && (method === 'HEAD' || method === 'GET')) {
+  if (
+    (breakage.decodeMetadata || breakage.changeMetadata || breakage.rawUtf8Metadata) &&
+    (method === 'HEAD' || method === 'GET')
+  ) {
     for (const [name, value] of Object.entries(headers)) {
-      if (/^x-(container|object)-meta-/.test(name) && typeof value === 'string') headers[name] = safeDecode(value);
+      if (!/^x-(container|object)-meta-/.test(name) || typeof value !== 'string') continue;
+      if (breakage.changeMetadata) headers[name] = `${value}-changed`;
+      // node writes header strings as latin1: the UTF-8 bytes, one character each, go out as they are.
+      else if (breakage.rawUtf8Metadata) headers[name] = Buffer.from(safeDecode(value), 'utf8').toString('latin1');
+      else headers[name] = safeDecode(value);
     }
   }
   return { status, headers, body: answer.body };

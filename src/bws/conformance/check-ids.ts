@@ -15,6 +15,7 @@ export const CHECK_IDS: readonly string[] = [
   'container.post',
   'object.put',
   'object.put-etag',
+  'object.put-etag-present',
   'object.post',
   'object.post-replaces',
   'object.head-missing',
@@ -24,6 +25,7 @@ export const CHECK_IDS: readonly string[] = [
   'probe.unknown-user',
   'probe.unknown-device',
   'probe.no-duration',
+  'probe.cleanup',
   'upload.completed',
 ];
 

@@ -1,5 +1,5 @@
 /** Reading the collected exchanges: headers, the container and object of a path, and what kind of request it was. */
-import { type Exchange, header } from '../swift-client';
+import { type Exchange, header, RETRIED_STATUSES } from '../swift-client';
 
 /** A request header by its lower-case name (the body worn system sends mixed case). */
 export function requestHeader(exchange: Exchange, name: string): string | undefined {
@@ -16,9 +16,9 @@ export function is2xx(status: number | undefined): boolean {
   return status !== undefined && status >= 200 && status < 300;
 }
 
-/** Whether the destination really answered: a 503 is retried, so it says nothing about the interface. */
+/** Whether the destination really answered: a busy answer (503, 429) is retried, so it says nothing about the interface. */
 export function answered(exchange: Exchange): boolean {
-  return exchange.status !== undefined && exchange.status !== 503;
+  return exchange.status !== undefined && !RETRIED_STATUSES.includes(exchange.status);
 }
 
 /** A successful write (PUT or POST): what the destination should have stored. */
@@ -58,4 +58,14 @@ export function decode(value: string): string {
   } catch {
     return value;
   }
+}
+
+/**
+ * Whether a returned metadata value is the one sent (URL-encoded): equal once
+ * URL-decoded (a destination may return either form), or the same UTF-8 sent back
+ * raw (node reads header bytes as latin1, so `ö` arrives as two characters).
+ */
+export function sameMetaValue(got: string, sent: string): boolean {
+  const meant = decode(sent);
+  return decode(got) === meant || Buffer.from(got, 'latin1').toString('utf8') === meant;
 }

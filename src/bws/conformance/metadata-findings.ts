@@ -1,13 +1,13 @@
 /**
  * Metadata as sent: HEADs of a recording container, one of its clips and a user
- * object must return the X-*-Meta-* headers they were written with, value for value.
+ * object must return the X-*-Meta-* headers they were written with, value for value
+ * (compared URL-decoded: the encoded and the decoded form are the same value).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { RESERVED_CONTAINERS } from '../../protocol/body-worn';
 import type { UploadReport } from '../body-worn-system';
-import type { ExpandedPlan } from '../expand-plan';
 import { type Exchange, header, type SwiftClient } from '../swift-client';
-import { is2xx, metaOf, written } from './exchanges';
+import { is2xx, metaOf, sameMetaValue, written } from './exchanges';
 import { fail, type Finding, firstOf, pass } from './finding';
 
 /** Something stored whose HEAD is compared with what was sent; `stored` is missing when the run stored none. */
@@ -18,14 +18,14 @@ interface MetadataTarget {
   stored?: { path: string; sent: Record<string, string> };
 }
 
-/** The PUT of the first plan user whose registration did not fail: the object the metadata and rename checks use. */
+/** The PUT of the first of `users` whose registration did not fail: the object the metadata and rename checks use. */
 export function storedUser(
   exchanges: Exchange[],
   report: UploadReport,
-  plan: ExpandedPlan | undefined,
+  users: readonly { id: string }[],
 ): Exchange | undefined {
   const failed = (id: string): boolean => report.registrationFailures.some((f) => f.kind === 'user' && f.id === id);
-  const userId = plan?.users.find((u) => !failed(u.id))?.id;
+  const userId = users.find((u) => !failed(u.id))?.id;
   if (userId === undefined) return undefined;
   const path = `/${RESERVED_CONTAINERS.users}/${encodeURIComponent(userId)}`;
   return exchanges.find((e) => written(e) && e.method === 'PUT' && e.path === path);
@@ -84,11 +84,15 @@ async function metadataFinding(client: SwiftClient, target: MetadataTarget): Pro
   return pass(check, `${total} headers`);
 }
 
-/** One line per header not returned as sent: a destination that decodes or drops values shows which. */
+/**
+ * One line per header not returned as sent. Values are compared URL-decoded: they are
+ * URL-encoded UTF-8 on the wire, and a destination may return the decoded form of the
+ * same value (the vendor example does); a dropped or changed value still shows.
+ */
 function differences(sent: Record<string, string>, headers: IncomingHttpHeaders): string[] {
   return Object.entries(sent).flatMap(([name, value]) => {
     const got = header(headers, name.toLowerCase());
-    if (got === value) return [];
+    if (got !== undefined && sameMetaValue(got, value)) return [];
     const shown = got === undefined ? 'nothing' : `"${got}"`;
     return [`${name}: sent "${value}", got ${shown}`];
   });

@@ -2,6 +2,9 @@
  * The probes: three clearly marked recordings the destination must refuse with 400
  * (user `bwc-emu-check_unknown-user`, camera `CHECKUNKNOWN`, a clip whose StopTime
  * is its StartTime). The 400s of the body worn rules can only be seen by provoking them.
+ * They are recorded by identities of their own (user `bwc-emu-check_user`, camera
+ * `BWCEMUCHECK`, registered after the plan's), never by the plan's users and cameras,
+ * and what they leave behind is removed afterwards (see probe-cleanup.ts).
  */
 import type { ClipType } from '../../protocol/body-worn';
 import { type ExpandedPlan, type PlannedRecording, planRecording } from '../expand-plan';
@@ -11,6 +14,8 @@ import type { Plan } from '../plan';
 export const CHECK_UNKNOWN_USER = 'bwc-emu-check_unknown-user';
 /** Camera serial of the unknown-device probe (never registered). */
 export const CHECK_UNKNOWN_SERIAL = 'CHECKUNKNOWN';
+/** The trigger reasons of every probe recording: how a probe's containers are told apart from the plan's. */
+export const PROBE_REASON = 'bwc-emu-check';
 
 /** Which rule a probe breaks. */
 export type Probe = NonNullable<PlannedRecording['probe']>;
@@ -19,8 +24,10 @@ export const PROBES: readonly Probe[] = ['unknown-user', 'unknown-device', 'no-d
 
 const CHECK_MODEL = 'W110';
 const CHECK_FIRMWARE = '11.11.73';
-const CHECK_USER: Plan['users'][number] = { id: 'bwc-emu-check_user', name: 'bwc-emu check user', active: true };
-const CHECK_CAMERA: Plan['devices'][number] = {
+/** The registered user the probes record with. */
+export const PROBE_USER: Plan['users'][number] = { id: 'bwc-emu-check_user', name: 'bwc-emu check user', active: true };
+/** The registered camera the probes record with. */
+export const PROBE_CAMERA: Plan['devices'][number] = {
   serial: 'BWCEMUCHECK',
   name: 'bwc-emu check camera',
   model: CHECK_MODEL,
@@ -28,24 +35,21 @@ const CHECK_CAMERA: Plan['devices'][number] = {
   active: true,
 };
 
-/** A plan without users or cameras gets a marked one of each, so the probes have something registered to lean on. */
-export function withRegistrations(plan: Plan): Plan {
-  // A generated plan registers its own users and cameras.
-  const generated = plan.generate !== undefined;
-  const users = plan.users.length || generated ? plan.users : [CHECK_USER];
-  const devices = plan.devices.length || generated ? plan.devices : [CHECK_CAMERA];
-  return { ...plan, users, devices };
+/** The probe user and camera, to register after the plan's; left out when the plan has one of the same id. */
+export function probeRegistrations(plan: Plan): Pick<Plan, 'users' | 'devices'> {
+  return {
+    users: plan.users.some((u) => u.id === PROBE_USER.id) ? [] : [PROBE_USER],
+    devices: plan.devices.some((d) => d.serial === PROBE_CAMERA.serial) ? [] : [PROBE_CAMERA],
+  };
 }
 
 /** The three probes: one small clip each, RecordingID and trigger reasons `bwc-emu-check`. */
 export function probeRecordings(plan: ExpandedPlan, nowMs: number, type: ClipType): PlannedRecording[] {
-  const user = plan.users[0]?.id ?? CHECK_USER.id;
-  const device = plan.devices[0];
-  const serial = device?.id ?? CHECK_CAMERA.serial;
-  const model = device?.metadata.Model ?? CHECK_MODEL;
+  const user = PROBE_USER.id;
+  const serial = PROBE_CAMERA.serial;
   const base = Math.floor(nowMs / 1000) * 1000 - 60_000;
   const make = (probe: Probe, userId: string, camera: string, triggerOn: number): PlannedRecording =>
-    probeRecording(probe, { userId, camera, triggerOn, type, model });
+    probeRecording(probe, { userId, camera, triggerOn, type, model: CHECK_MODEL });
   return [
     make('unknown-user', CHECK_UNKNOWN_USER, serial, base),
     make('unknown-device', user, CHECK_UNKNOWN_SERIAL, base),
@@ -68,8 +72,8 @@ function probeRecording(probe: Probe, source: ProbeSource): PlannedRecording {
     {
       user: source.userId,
       device: source.camera,
-      'trigger-on-reason': 'bwc-emu-check',
-      'trigger-off-reason': 'bwc-emu-check',
+      'trigger-on-reason': PROBE_REASON,
+      'trigger-off-reason': PROBE_REASON,
       clips: 1,
       'clip-duration': 1000,
       'clip-size': 16 * 1024,
@@ -107,8 +111,8 @@ function withoutDuration(metadata: Record<string, string>): Record<string, strin
 
 /**
  * The latest second at or before `at` in which the plan starts no recording of this user
- * and camera: the no-duration probe uses a registered user and camera, so its container
- * must not be one of the plan's.
+ * and camera: should a plan record with the probe's identities, the no-duration probe's
+ * container must still not be one of the plan's.
  */
 function freeSecond(plan: ExpandedPlan, user: string, serial: string, at: number): number {
   const taken = (ms: number): boolean =>

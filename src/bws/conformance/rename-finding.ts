@@ -4,7 +4,7 @@
  * marker. The original metadata is POSTed back at the end.
  */
 import { type Exchange, header, type SwiftClient, type SwiftResponse } from '../swift-client';
-import { decode, is2xx, metaOf } from './exchanges';
+import { decode, is2xx, metaOf, sameMetaValue } from './exchanges';
 import { fail, type Finding, pass } from './finding';
 
 const CHECK = {
@@ -55,7 +55,8 @@ function renameProblems(head: SwiftResponse, renamed: string): string[] {
   if (!is2xx(head.status)) problems.push(`HEAD answered ${head.status}`);
   const name = header(head.headers, 'x-object-meta-name');
   if (name === undefined) problems.push(`the name is missing, not "${renamed}"`);
-  else if (decode(name) !== renamed) problems.push(`the name is "${decode(name)}", not "${renamed}"`);
+  else if (!sameMetaValue(name, encodeURIComponent(renamed)))
+    problems.push(`the name is "${decode(name)}", not "${renamed}"`);
   if (header(head.headers, MARKER.toLowerCase()) !== undefined)
     problems.push(`${MARKER} from the earlier POST is still there (POST merged instead of replacing)`);
   return problems;

@@ -5,17 +5,18 @@
  */
 import { type BodyWornOptions, runBodyWornSystem, type UploadReport } from '../body-worn-system';
 import type { ExpandedPlan } from '../expand-plan';
-import { DEFAULT_PLAN, PlanSchema } from '../plan';
+import { DEFAULT_PLAN, type Plan, PlanSchema } from '../plan';
 import { type Exchange, SwiftClient } from '../swift-client';
 import { authFindings } from './auth-findings';
 import { sortFindings } from './check-ids';
 import { emptyReport } from './empty-report';
-import { etagFinding } from './etag-finding';
+import { etagFindings } from './etag-finding';
 import type { Finding } from './finding';
 import { metadataFindings, storedUser } from './metadata-findings';
 import { missingTokenFinding } from './missing-token';
 import { probeFinding } from './probe-findings';
-import { PROBES, probeRecordings, withRegistrations } from './probes';
+import { probeCleanupFinding } from './probe-cleanup';
+import { PROBES, probeRecordings, probeRegistrations } from './probes';
 import { renameFinding } from './rename-finding';
 import { missingObjectFinding } from './status-finding';
 import { systemFindings } from './system-findings';
@@ -41,12 +42,18 @@ export async function runConformance(options: BodyWornOptions): Promise<Conforma
     options.onExchange?.(exchange);
   };
   const now = options.now ?? Date.now;
+  const plan = options.plan ?? PlanSchema.parse(DEFAULT_PLAN);
+  const identities = probeRegistrations(plan);
   let expanded: ExpandedPlan | undefined;
   let report: UploadReport;
   try {
     report = await runBodyWornSystem({
       ...options,
-      plan: withRegistrations(options.plan ?? PlanSchema.parse(DEFAULT_PLAN)),
+      plan,
+      extraRegistrations: {
+        users: [...(options.extraRegistrations?.users ?? []), ...identities.users],
+        devices: [...(options.extraRegistrations?.devices ?? []), ...identities.devices],
+      },
       onExchange,
       extraRecordings: (plan) => {
         expanded = plan;
@@ -62,29 +69,35 @@ export async function runConformance(options: BodyWornOptions): Promise<Conforma
   }
   // The auth findings read the run's exchanges only; the write findings also count the checks' own requests.
   const findings = authFindings(exchanges);
-  findings.push(...(await requestFindings({ ...options, onExchange }, exchanges, report, expanded)));
-  findings.push(...writeStatusFindings(exchanges, report), etagFinding(exchanges, expanded));
-  findings.push(...PROBES.map((probe) => probeFinding(probe, report)), completedFinding(report));
+  findings.push(...(await requestFindings({ ...options, onExchange }, exchanges, report, expanded, identities)));
+  findings.push(...writeStatusFindings(exchanges, report), ...etagFindings(exchanges, expanded));
+  findings.push(...PROBES.map((probe) => probeFinding(probe, report)), completedFinding(report, identities));
   sortFindings(findings);
   return { report, findings, passed: findings.every((f) => f.passed || f.advisory === true) };
 }
 
-/** The checks that need requests of their own, made after the upload with a fresh client whose exchanges are collected too. */
+/**
+ * The checks that need requests of their own, made after the upload with a fresh client
+ * whose exchanges are collected too; the probes' traces are deleted last.
+ */
 async function requestFindings(
   options: BodyWornOptions,
   exchanges: Exchange[],
   report: UploadReport,
   plan: ExpandedPlan | undefined,
+  identities: Pick<Plan, 'users' | 'devices'>,
 ): Promise<Finding[]> {
-  const { connection, retry, sleep, random, onExchange } = options;
-  const client = new SwiftClient({ connection, retry, sleep, random, onExchange });
+  const { connection, retry, sleep, random, clock, onExchange } = options;
+  const client = new SwiftClient({ connection, retry, sleep, random, clock, onExchange });
   try {
     const findings = await systemFindings(client, exchanges, report, connection);
-    const user = storedUser(exchanges, report, plan);
+    // A plan without users still has the probe user to check metadata and renaming on.
+    const user = storedUser(exchanges, report, [...(plan?.users ?? []), ...identities.users]);
     findings.push(...(await metadataFindings(client, exchanges, report, user)));
     findings.push(await renameFinding(client, user));
     findings.push(await missingTokenFinding(report.storageUrl, connection));
     findings.push(await missingObjectFinding(client));
+    findings.push(await probeCleanupFinding(client, exchanges, report, identities));
     return findings;
   } finally {
     client.close();

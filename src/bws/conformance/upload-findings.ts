@@ -1,17 +1,28 @@
 /** `upload.completed`: the plan itself (registrations and recordings, not the probes) was accepted. */
 import type { UploadReport } from '../body-worn-system';
+import type { Plan } from '../plan';
 import type { FailedRequest } from '../upload-recording';
 import { type Check, fail, type Finding, firstOf, pass } from './finding';
 
-/** Every registration and every plan recording was accepted; else the first three problems. */
-export function completedFinding(report: UploadReport): Finding {
+/**
+ * Every registration and every plan recording was accepted; else the first three
+ * problems. The probes' own user and camera (`probeIdentities`) are not the plan's:
+ * the probe cleanup finding tells of them.
+ */
+export function completedFinding(report: UploadReport, probeIdentities?: Pick<Plan, 'users' | 'devices'>): Finding {
   const check: Check = {
     id: 'upload.completed',
     title: 'the plan was uploaded: every registration and recording accepted',
   };
+  const probeIds = new Set([
+    ...(probeIdentities?.users ?? []).map((u) => u.id),
+    ...(probeIdentities?.devices ?? []).map((d) => d.serial),
+  ]);
   const plan = report.recordings.filter((r) => !r.probe);
   const problems = [
-    ...report.registrationFailures.map((f) => `${f.kind} ${f.id}: ${outcome(f.request)}`),
+    ...report.registrationFailures
+      .filter((f) => f.kind === 'system' || !probeIds.has(f.id))
+      .map((f) => `${f.kind} ${f.id}: ${outcome(f.request)}`),
     ...plan
       .filter((r) => r.status !== 'transferred')
       .map((r) => `${r.container} ${r.status}: ${r.request ? outcome(r.request) : ''}`),
