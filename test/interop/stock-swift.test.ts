@@ -79,7 +79,7 @@ function probe(): Probe {
       if (typeof version !== 'string') return { ok: false, why: url + ' answers auth, but ' + new URL('/info', url).href + ' is not a Swift /info document (not a stock Swift)' };
       let emulated = false;
       try { emulated = 'bwc_emu' in JSON.parse(info.body); } catch {}
-      if (emulated) return { ok: false, why: url + ' is bwc-emu\'s own reference destination (its /info has a bwc_emu section), not a stock Swift' };
+      if (emulated) return { ok: false, why: url + " is bwc-emu's own reference destination (its /info has a bwc_emu section), not a stock Swift" };
       return { ok: true, version };
     })().then((r) => process.stdout.write(JSON.stringify(r)));
   `;
