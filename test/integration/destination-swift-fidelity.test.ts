@@ -10,6 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type IncomingMessage, request as httpRequest } from 'node:http';
 import { type DestinationHandle } from '../../src';
 import { SWIFT_LIMITS } from '../../src/protocol/swift';
+import { SWIFT_GUESSED_CONTENT_TYPES } from '../helpers/swift-measured';
 import { MAX_HEADER_LINE_BYTES, MAX_HEADER_LINES } from '../../src/protocol/swift-request-limits';
 import { unsupportedFeatureNames } from '../../src/protocol/swift-unsupported';
 import { destinationStarter, fetchBytes, login, type SwiftSession } from '../helpers/destinations';
@@ -470,16 +471,7 @@ describe('unimplemented Swift features: 501 naming the feature, nothing stored o
 
 describe('Content-Type', () => {
   // Each measured on stock Swift 2.30.1: PUT without Content-Type, then HEAD.
-  it.each([
-    ['a.mkv', 'video/x-matroska'],
-    ['a.mp4', 'video/mp4'],
-    ['a.json', 'application/json'],
-    ['a.key', 'application/pgp-keys'],
-    ['a', 'application/octet-stream'],
-    ['bookmark_1_x', 'application/octet-stream'],
-    ['a_gpstrail.json', 'application/json'],
-    ['a.txt', 'text/plain'],
-  ])('a PUT of %s without Content-Type is stored as %s', async (name, type) => {
+  it.each(SWIFT_GUESSED_CONTENT_TYPES)('a PUT of %s without Content-Type is stored as %s', async (name, type) => {
     const { session } = await withObject();
     expect((await session.send('PUT', `/p1/${name}`, { body: 'x' })).status).toBe(201);
     expect((await session.send('HEAD', `/p1/${name}`)).headers['content-type']).toBe(type);

@@ -26,6 +26,15 @@ const BASE = {
   BlobAPIKey: 'secret',
 } as const;
 
+/** {@link BASE} as read: the optional fields with their defaults. */
+const BASE_WITH_DEFAULTS = {
+  ...BASE,
+  ContentDestinationAsNTPServer: false,
+  ContainerType: 'mkv',
+  FullStoreAndReadSupport: false,
+  WantEncryption: false,
+};
+
 type Fields = Record<string, unknown>;
 
 const parse = (fields: Fields, source?: string) => parseConnectionFile(JSON.stringify(fields), source);
@@ -57,13 +66,7 @@ describe('a valid file', () => {
     const result = parse({ ...BASE });
     expect(result).toEqual({
       ok: true,
-      value: {
-        ...BASE,
-        ContentDestinationAsNTPServer: false,
-        ContainerType: 'mkv',
-        FullStoreAndReadSupport: false,
-        WantEncryption: false,
-      },
+      value: BASE_WITH_DEFAULTS,
       warnings: [],
     });
   });
@@ -96,13 +99,7 @@ describe('a valid file', () => {
     const result = parseConnectionFile(JSON.stringify(file, null, 2), 'cd.json');
     expect(result).toEqual({
       ok: true,
-      value: {
-        ...BASE,
-        ContentDestinationAsNTPServer: false,
-        ContainerType: 'mkv',
-        FullStoreAndReadSupport: false,
-        WantEncryption: false,
-      },
+      value: BASE_WITH_DEFAULTS,
       warnings: ['cd.json: unknown field(s) ignored: BlobAPI'],
     });
   });

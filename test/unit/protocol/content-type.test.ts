@@ -4,18 +4,12 @@
  * then HEAD), and Python's `mimetypes` over Debian's /etc/mime.types for the rest.
  */
 import { DEFAULT_CONTENT_TYPE, guessContentType } from '../../../src/protocol/content-type';
+import { SWIFT_GUESSED_CONTENT_TYPES } from '../../helpers/swift-measured';
 
 describe('guessContentType', () => {
   it.each([
     // Measured on stock Swift 2.30.1.
-    ['a.mkv', 'video/x-matroska'],
-    ['a.mp4', 'video/mp4'],
-    ['a.json', 'application/json'],
-    ['a.key', 'application/pgp-keys'],
-    ['a', 'application/octet-stream'],
-    ['bookmark_1_x', 'application/octet-stream'],
-    ['a_gpstrail.json', 'application/json'],
-    ['a.txt', 'text/plain'],
+    ...SWIFT_GUESSED_CONTENT_TYPES,
     // Python's mimetypes on the same host.
     ['A.MKV', 'video/x-matroska'],
     ['x.MP4', 'video/mp4'],
