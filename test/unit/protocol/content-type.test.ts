@@ -7,7 +7,7 @@ import { DEFAULT_CONTENT_TYPE, guessContentType } from '../../../src/protocol/co
 import { SWIFT_GUESSED_CONTENT_TYPES } from '../../helpers/swift-measured';
 
 describe('guessContentType', () => {
-  it.each([
+  it.each<readonly [string, string]>([
     // Measured on stock Swift 2.30.1.
     ...SWIFT_GUESSED_CONTENT_TYPES,
     // Python's mimetypes on the same host.
