@@ -151,7 +151,7 @@ export function destinationBanner(
     `  licences       ${Number.isFinite(o.licences.users) ? `${o.licences.users} users, ${o.licences.devices} cameras per account` : 'unlimited'}`,
     o.faults.length ? `  faults         ${o.faults.map((f) => JSON.stringify(f)).join(' ')}` : undefined,
     `  recordings     ${destination.url}/  (log in as ${first.user} / ${first.key})`,
-    `  fault control  ${destination.url}/_emu/faults  (GET, PUT a JSON list, POST one, DELETE)`,
+    `  fault control  ${destination.url}/_emu/faults  (GET, PUT a JSON list, POST one, DELETE; log in as a user)`,
     destination.certificate
       ? `  certificate    (base64 PEM, for a connection file's HTTPSCertificate)\n${Buffer.from(destination.certificate).toString('base64')}`
       : undefined,

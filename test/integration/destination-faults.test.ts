@@ -7,7 +7,7 @@
  */
 import { Agent } from 'node:http';
 import { destinationStarter, login } from '../helpers/destinations';
-import { type HttpResult, sendRequest } from '../helpers/http';
+import { basicAuthorization, type HttpResult, sendRequest } from '../helpers/http';
 import type { DestinationHandle, FaultRule } from '../../src';
 
 const start = destinationStarter();
@@ -23,14 +23,16 @@ async function control(
   destination: DestinationHandle,
   method: string,
   body?: string,
+  credentials: Record<string, string> = { Authorization: basicAuthorization('bws', 'secret') },
 ): Promise<HttpResult & { json: unknown }> {
   const answer = await sendRequest(destination.url, {
     method,
     path: '/_emu/faults',
     body,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    headers: { ...credentials, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
   });
-  return { ...answer, json: answer.body ? (JSON.parse(answer.body) as unknown) : undefined };
+  const isJson = /json/.test(String(answer.headers['content-type'] ?? ''));
+  return { ...answer, json: answer.body && isJson ? (JSON.parse(answer.body) as unknown) : undefined };
 }
 
 /** Waits (without timers) until `done()` holds, turning the event loop meanwhile. */
@@ -185,6 +187,32 @@ describe('fault rules from the options', () => {
 });
 
 describe('/_emu/faults control endpoint', () => {
+  it('needs the credentials of a login that may write: none or a wrong key is 401, read-only is 403, nothing changes', async () => {
+    const destination = await start({
+      users: [
+        { user: 'bws', key: 'secret' },
+        { user: 'viewer', key: 'look', readOnly: true },
+      ],
+    });
+    const rule = JSON.stringify({ status: 503 });
+    const refused = await control(destination, 'POST', rule, {});
+    expect(refused.status).toBe(401);
+    expect(refused.headers['www-authenticate']).toBeDefined();
+    expect(
+      (await control(destination, 'POST', rule, { Authorization: basicAuthorization('bws', 'wrong') })).status,
+    ).toBe(401);
+    expect((await control(destination, 'PUT', '[]', { 'X-Auth-Token': 'AUTH_tknotreal' })).status).toBe(401);
+    const viewer = { Authorization: basicAuthorization('viewer', 'look') };
+    expect((await control(destination, 'POST', rule, viewer)).status).toBe(403);
+    expect(destination.faults.list()).toEqual([]);
+
+    // A token from /auth/v1.0 opens it as well as the key does.
+    const session = await login(destination);
+    const added = await control(destination, 'POST', rule, { 'X-Auth-Token': session.token });
+    expect(added.status).toBe(201);
+    expect(destination.faults.list()).toEqual([{ status: 503, hits: 0 }]);
+  });
+
   it('GET lists the rules with their hits; PUT replaces, POST adds (201), DELETE clears (204)', async () => {
     const destination = await start({ faults: [{ status: 507, pathPrefix: '/v1/AUTH_bws/Users' }] });
     const listed = await control(destination, 'GET');

@@ -1,16 +1,19 @@
 /**
  * The fault control endpoint, `/_emu/faults`, and the middleware that applies the
  * rules: GET lists them with their hit counts, PUT replaces them (a JSON list),
- * POST adds one, DELETE clears them. Meant for a test harness on the same machine;
- * like the rest of the emulator it listens on 127.0.0.1 unless told otherwise.
+ * POST adds one, DELETE clears them. Behind the destination's own credentials, since
+ * a fault can make every storage request fail: an `X-Auth-Token` from `/auth/v1.0`, or
+ * Basic/Digest with a login and its key; a read-only login may not use it (403).
  */
 import express, { type RequestHandler, type Router } from 'express';
 import type { DestinationContext } from '../destination-context';
+import { pageLogin } from './page-login';
 import { sendError } from './swift-response';
 
 /** The control routes. */
 export function faultsRouter(ctx: DestinationContext): Router {
   const router = express.Router();
+  router.use(controlLogin(ctx));
   const json = express.json({ limit: '64kb', strict: false, type: () => true });
   const reply = (res: express.Response, status = 200): void => {
     res.status(status).json(ctx.faults.list());
@@ -39,6 +42,31 @@ export function faultsRouter(ctx: DestinationContext): Router {
     ctx.log.info({ path: req.originalUrl }, 'fault control: body is not JSON');
   }) as express.ErrorRequestHandler);
   return router;
+}
+
+/** Lets a request on the control endpoint go on only with the credentials of a login that may write. */
+function controlLogin(ctx: DestinationContext): RequestHandler {
+  const check = pageLogin(ctx, 'fault control');
+  return (req, res, next) => {
+    const token = req.headers['x-auth-token'];
+    let user: string | undefined;
+    if (typeof token === 'string') {
+      const verdict = ctx.tokens.verify(token);
+      if (!verdict.ok) {
+        ctx.log.info({ path: req.originalUrl, reason: verdict.error.code }, 'fault control: token refused');
+        return sendError(req, res, 401, verdict.error.message);
+      }
+      user = verdict.value.user;
+    } else {
+      user = check(req, res)?.user;
+      if (user === undefined) return;
+    }
+    if (ctx.options.users.find((u) => u.user === user)?.readOnly) {
+      ctx.log.info({ path: req.originalUrl, user }, 'fault control: read-only login refused');
+      return sendError(req, res, 403, `Forbidden: user ${user} is read-only`);
+    }
+    next();
+  };
 }
 
 /** Applies the fault rules to a request: waits the latency, then answers the fault status or goes on. */

@@ -16,8 +16,11 @@ export interface PageLogin {
 /** Checks a page request: the login, or undefined after answering 401 with the challenges. */
 export type PageLoginCheck = (req: IncomingMessage, res: ServerResponse) => PageLogin | undefined;
 
-/** The check for one destination (one set of digest nonces for all its pages). */
-export function pageLogin(ctx: DestinationContext): PageLoginCheck {
+/**
+ * The check for one destination (one set of digest nonces for all its pages); `what`
+ * names the pages in the log line of a refusal.
+ */
+export function pageLogin(ctx: DestinationContext, what = 'recordings page'): PageLoginCheck {
   const authenticator = new Authenticator({
     mode: 'both',
     accounts: ctx.options.users.map((u) => ({ name: u.user, password: u.key, role: 'admin' as const })),
@@ -32,7 +35,7 @@ export function pageLogin(ctx: DestinationContext): PageLoginCheck {
     const user = verdict.ok ? ctx.options.users.find((u) => u.user === verdict.value.account?.name) : undefined;
     if (verdict.ok && user) return { user: user.user, account: user.account };
     const reason = verdict.ok ? 'no such login' : verdict.error.message;
-    ctx.log.info({ path: requestTarget(req), reason }, 'recordings page: login refused');
+    ctx.log.info({ path: requestTarget(req), reason }, `${what}: login refused`);
     const answer = authenticator.unauthorized(req, !verdict.ok && verdict.error.stale);
     res.writeHead(answer.status, answer.headers);
     res.end(answer.body);
