@@ -2,11 +2,15 @@
  * How the object store lies on disk: each Swift name becomes a readable, collision-free
  * file key, and a container directory holds `container.json` and `objects/` with one
  * record (`.json`) and one data file (`.data`) per object. Loading a directory at start
- * removes what an interrupted write left behind.
+ * removes what an interrupted write left behind. Loading never follows a symbolic link:
+ * a link anywhere below the data directory (the data directory itself may be one) stops
+ * the start with an error naming it, before anything is read or removed through it.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { Dirent } from 'node:fs';
+import { lstat, mkdir, readdir, readFile, readlink, realpath, rm } from 'node:fs/promises';
+import { join, relative, isAbsolute } from 'node:path';
+import { EmulatorError } from '../../base/errors';
 import type { Logger } from '../../base/log';
 
 /** Metadata as stored: lower-case name -> value as sent. */
@@ -45,8 +49,53 @@ export function fileKey(name: string): string {
   return `${slug}~${createHash('sha256').update(name).digest('hex').slice(0, 16)}`;
 }
 
-/** Loads one container directory; removes part files and data files no record names. */
-export async function loadContainer(dir: string, log: Logger): Promise<ContainerRecord | undefined> {
+/**
+ * The error for a symbolic link found at `path` below the data directory `dataDir`:
+ * it names the link and its target and says whether that target leaves the data directory.
+ */
+async function linkRefusal(path: string, dataDir: string): Promise<EmulatorError> {
+  const target = await readlink(path).catch(() => '?');
+  let points: string;
+  try {
+    const [real, root] = await Promise.all([realpath(path), realpath(dataDir)]);
+    const rel = relative(root, real);
+    const inside = rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+    points = `${inside ? 'inside' : 'outside'} the data directory`;
+  } catch {
+    points = 'to nothing that exists (possibly outside the data directory)';
+  }
+  return new EmulatorError(
+    'BAD_OPTION',
+    `dataDir ${dataDir}: ${path} is a symbolic link to ${target}, which points ${points}; ` +
+      'the destination never follows links in its data directory (start-up cleanup would read or remove through them) ' +
+      'and refuses any link in it: replace the link with the real directory or file',
+  );
+}
+
+/** Fails with {@link linkRefusal} when `path` is a symbolic link (a missing path is fine). */
+export async function refuseLink(path: string, dataDir: string): Promise<void> {
+  const stats = await lstat(path).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  });
+  if (stats?.isSymbolicLink()) throw await linkRefusal(path, dataDir);
+}
+
+/** The entries of `dir` (not followed: lstat types), failing with {@link linkRefusal} on the first symbolic link. */
+export async function entriesWithoutLinks(dir: string, dataDir: string): Promise<Dirent[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const link = entries.find((entry) => entry.isSymbolicLink());
+  if (link) throw await linkRefusal(join(dir, link.name), dataDir);
+  return entries;
+}
+
+/**
+ * Loads one container directory; removes part files and data files no record names.
+ * A symbolic link in it (its `container.json`, its `objects` directory or any file there)
+ * fails the load with an {@link EmulatorError} before anything is read or removed.
+ */
+export async function loadContainer(dir: string, log: Logger, dataDir: string): Promise<ContainerRecord | undefined> {
+  await entriesWithoutLinks(dir, dataDir);
   let meta: { name: string; created: number; metadata: StoredMetadata };
   try {
     meta = JSON.parse(await readFile(join(dir, 'container.json'), 'utf8')) as typeof meta;
@@ -63,7 +112,7 @@ export async function loadContainer(dir: string, log: Logger): Promise<Container
   };
   const objectsDir = join(dir, 'objects');
   await mkdir(objectsDir, { recursive: true });
-  const files = await readdir(objectsDir);
+  const files = (await entriesWithoutLinks(objectsDir, dataDir)).map((entry) => entry.name);
   const referenced = new Set<string>();
   for (const file of files.filter((f) => f.endsWith('.json') && !f.startsWith('.'))) {
     try {

@@ -12,7 +12,7 @@
  * slug plus a hash of the name, so no name can reach outside its directory.
  */
 import { randomBytes } from 'node:crypto';
-import { type FileHandle, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Clock } from '../../base/clock';
@@ -20,7 +20,15 @@ import type { Logger } from '../../base/log';
 import { compareNames } from '../../protocol/swift';
 import { DirectorySyncs, writeFileAtomic } from '../../base/atomic-file';
 import { fail, ok, type Result } from '../../base/result';
-import { type ContainerRecord, fileKey, loadContainer, type ObjectRecord, type StoredMetadata } from './disk-layout';
+import {
+  type ContainerRecord,
+  entriesWithoutLinks,
+  fileKey,
+  loadContainer,
+  type ObjectRecord,
+  refuseLink,
+  type StoredMetadata,
+} from './disk-layout';
 import { KeyedLock } from './keyed-lock';
 import { Md5WorkerPool } from './md5-pool';
 import {
@@ -84,16 +92,23 @@ export class ObjectStore {
     if (!this.options.md5Workers) await this.md5.close();
   }
 
-  /** Creates the account's directory and loads what an earlier run stored there. */
+  /**
+   * Creates the account's directory and loads what an earlier run stored there. A symbolic
+   * link below the data directory (the account directory, a container directory or anything
+   * in it) is never followed: it fails with a `BAD_OPTION` {@link EmulatorError} naming it.
+   */
   async openAccount(name: string): Promise<void> {
     if (this.accounts.has(name)) return;
-    const dir = join(this.options.dataDir, fileKey(name));
+    const dataDir = this.options.dataDir;
+    const dir = join(dataDir, fileKey(name));
+    await refuseLink(dir, dataDir);
     await mkdir(dir, { recursive: true });
+    const entries = await entriesWithoutLinks(dir, dataDir);
     await writeFileAtomic(join(dir, 'account.json'), JSON.stringify({ name }));
     const account: AccountRecord = { name, dir, containers: new Map() };
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
+    for (const entry of entries) {
       if (!entry.isDirectory()) continue;
-      const container = await loadContainer(join(dir, entry.name), this.options.log);
+      const container = await loadContainer(join(dir, entry.name), this.options.log, dataDir);
       if (container) account.containers.set(container.name, container);
     }
     this.accounts.set(name, account);
