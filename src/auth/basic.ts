@@ -1,7 +1,7 @@
 /** HTTP Basic authentication (RFC 7617): challenge and verification. */
-import { timingSafeEqual } from 'node:crypto';
 import { type ErrorInfo, fail, ok, type Result } from '../base/result';
 import { parseCredentials, quote } from './auth-params';
+import { sameSecret } from './same-secret';
 
 /** Why Basic credentials were refused. */
 export type BasicRefusal = ErrorInfo<
@@ -27,10 +27,9 @@ export function verifyBasic(authorization: string, passwordOf: (name: string) =>
   const colon = decoded.indexOf(':');
   if (colon < 0) return fail('NO_COLON', 'Basic credentials lack a colon');
   const username = decoded.slice(0, colon);
-  const given = Buffer.from(decoded.slice(colon + 1), 'utf8');
   const password = passwordOf(username);
-  const expected = Buffer.from(password ?? '', 'utf8');
-  const same = given.length === expected.length && timingSafeEqual(given, expected);
+  // Compared even for an unknown user, so the answer takes as long either way.
+  const same = sameSecret(decoded.slice(colon + 1), password ?? '');
   if (password === undefined) return fail('UNKNOWN_USER', `unknown user "${username}"`);
   if (!same) return fail('WRONG_PASSWORD', `wrong password for user "${username}"`);
   return ok(username);

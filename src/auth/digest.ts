@@ -8,6 +8,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../base/clock';
 import { err, type Err, type ErrorInfo, ok, type Result } from '../base/result';
 import { parseCredentials, quote } from './auth-params';
+import { sameSecret } from './same-secret';
 import { type DigestAlgorithm, digestResponse, parseAlgorithm } from './digest-hash';
 
 export { DIGEST_ALGORITHMS, type DigestAlgorithm, parseAlgorithm } from './digest-hash';
@@ -156,7 +157,7 @@ export class DigestServer {
       cnonce: get('cnonce'),
       qop: 'auth',
     });
-    const matches = constantTimeEqual(expected, get('response').toLowerCase());
+    const matches = sameSecret(get('response').toLowerCase(), expected);
     if (password === undefined) return reject('UNKNOWN_USER', `unknown user "${username}"`);
     if (!matches) return reject('WRONG_PASSWORD', `wrong password for user "${username}"`);
 
@@ -216,14 +217,4 @@ export class DigestServer {
 
 function reject(code: DigestRefusalCode, message: string): Err<DigestRefusal> {
   return err({ code, message, stale: false });
-}
-
-function constantTimeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'utf8');
-  const right = Buffer.from(b, 'utf8');
-  if (left.length !== right.length) {
-    timingSafeEqual(left, left); // spend the same time whatever the length
-    return false;
-  }
-  return timingSafeEqual(left, right);
 }

@@ -3,8 +3,8 @@
  * a client that cannot do digest on the WebSocket handshake fetches one with
  * digest over HTTP and passes it as `?wssession=TOKEN`.
  */
-import { randomBytes } from 'node:crypto';
 import type { Clock } from '../base/clock';
+import { randomString } from '../base/random';
 import { type ErrorInfo, fail, ok, type Result } from '../base/result';
 
 /** Why a token was refused: the code, and `session token <code>` as the message. */
@@ -79,9 +79,7 @@ function refuse(code: TokenRefusal['code']): TokenVerdict {
 }
 
 function randomToken(): string {
-  const bytes = randomBytes(32);
-  let token = '';
-  for (const byte of bytes) token += ALPHABET[byte % ALPHABET.length];
+  const token = randomString(32, ALPHABET);
   // Digits only would lose precision in a client that parses the body as JSON.
   return /^[0-9]+$/.test(token) ? `t${token.slice(1)}` : token;
 }

@@ -4,6 +4,7 @@
  * carries the token twice, its lifetime, and the storage URL clients must use as given.
  */
 import type { RequestHandler } from 'express';
+import { sameSecret } from '../../auth/same-secret';
 import type { DestinationContext } from '../destination-context';
 import { sendError } from './swift-response';
 
@@ -22,7 +23,9 @@ export function authRoute(ctx: DestinationContext): RequestHandler {
       return;
     }
     const user = ctx.options.users.find((u) => u.user === login);
-    if (!user || user.key !== key) {
+    // Compared even for an unknown user, so the answer takes as long either way.
+    const keyMatches = sameSecret(key, user?.key ?? '');
+    if (!user || !keyMatches) {
       ctx.log.info({ login }, user ? 'auth refused: wrong key' : 'auth refused: unknown user');
       sendError(req, res, 401, 'Unauthorized: unknown user or wrong key');
       return;

@@ -1,0 +1,15 @@
+/** Comparing secrets (passwords, keys, digests) without leaking where or whether their lengths differ. */
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Whether `given` equals `expected` (as UTF-8), in a time that depends on neither
+ * their contents nor their lengths: both are hashed with SHA-256 first, so
+ * `timingSafeEqual` always compares 32 bytes and never throws on a length mismatch.
+ */
+export function sameSecret(given: string, expected: string): boolean {
+  return timingSafeEqual(sha256(given), sha256(expected));
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
