@@ -7,15 +7,15 @@ import type { Request, Response } from 'express';
 import type { ConditionVerdict } from '../../protocol/http-conditions';
 import type { DestinationContext } from '../destination-context';
 import type { ObjectRecord } from '../store/object-store';
-import { objectHeaders } from './object-headers';
-import { sendError } from './swift-response';
+import { type ObjectAddress, objectHeaders } from './object-headers';
+import { httpDate, sendError } from './swift-response';
 
 /** Sends the answer for a verdict other than `proceed`. */
 export function conditionRefusal(
   ctx: DestinationContext,
   req: Request,
   res: Response,
-  where: { account: string; container: string; object: string },
+  where: ObjectAddress,
   verdict: Exclude<ConditionVerdict, { kind: 'proceed' }>,
   record: ObjectRecord | undefined,
 ): void {
@@ -30,7 +30,7 @@ export function conditionRefusal(
     return;
   }
   const tags: Record<string, string> = record
-    ? { ETag: record.etag, 'Last-Modified': objectHeaders(record)['Last-Modified'] ?? '' }
+    ? { ETag: record.etag, 'Last-Modified': httpDate(record.lastModified) }
     : {};
   sendError(req, res, 412, `Precondition Failed: ${verdict.header} does not hold`, tags);
 }

@@ -3,6 +3,13 @@ import { canonicalHeaderName, metadataHeaders } from '../../protocol/swift';
 import type { ObjectRecord } from '../store/object-store';
 import { httpDate, swiftTimestamp } from './swift-response';
 
+/** Where the object is. */
+export interface ObjectAddress {
+  account: string;
+  container: string;
+  object: string;
+}
+
 /** The headers every answer about an object carries. */
 export function objectHeaders(record: ObjectRecord): Record<string, string> {
   const kept: Record<string, string> = {};

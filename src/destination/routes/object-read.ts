@@ -15,15 +15,8 @@ import { answerRange, type ByteRange, contentRange } from '../../protocol/http-r
 import type { DestinationContext } from '../destination-context';
 import type { ObjectRecord } from '../store/object-store';
 import { conditionRefusal } from './object-conditions';
-import { objectHeaders } from './object-headers';
+import { type ObjectAddress, objectHeaders } from './object-headers';
 import { sendError } from './swift-response';
-
-/** Where the object is. */
-export interface ObjectAddress {
-  account: string;
-  container: string;
-  object: string;
-}
 
 /** HEAD or GET of one object. */
 export async function readObject(
@@ -33,16 +26,23 @@ export async function readObject(
   where: ObjectAddress,
 ): Promise<void> {
   const { account, container, object } = where;
-  const record = ctx.store.object(account, container, object);
-  const verdict = judgeConditions(req.method, req.headers, record);
-  if (verdict.kind !== 'proceed') return conditionRefusal(ctx, req, res, where, verdict, record);
-  if (!record) return sendError(req, res, 404, 'Not Found');
   if (req.method === 'HEAD') {
+    const record = ctx.store.object(account, container, object);
+    const verdict = judgeConditions(req.method, req.headers, record);
+    if (verdict.kind !== 'proceed') return conditionRefusal(ctx, req, res, where, verdict, record);
+    if (!record) return sendError(req, res, 404, 'Not Found');
     res.writeHead(200, objectHeaders(record));
     res.end();
     return;
   }
+  // The conditions are judged on the version whose file is open, so an If-Match that
+  // holds never hands out the body of an overwrite that came in meanwhile.
   const opened = await ctx.store.openObject(account, container, object);
+  const verdict = judgeConditions(req.method, req.headers, opened?.record);
+  if (verdict.kind !== 'proceed') {
+    await opened?.file.close();
+    return conditionRefusal(ctx, req, res, where, verdict, opened?.record);
+  }
   if (!opened) return sendError(req, res, 404, 'Not Found');
   const { file } = opened;
   const current = opened.record;
