@@ -552,6 +552,12 @@ describe('/info and /healthcheck', () => {
     expect([answer.status, answer.body, answer.headers['content-type']]).toEqual([200, 'OK', 'text/plain']);
     expect((await sendRequest(destination.url, { method: 'HEAD', path: '/healthcheck' })).status).toBe(200);
   });
+
+  it.each(['/info', '/healthcheck'])('other methods on %s are 405 with Allow: GET, HEAD', async (path) => {
+    const { destination } = await withObject();
+    const answer = await sendRequest(destination.url, { method: 'POST', path, body: '{}' });
+    expect([answer.status, answer.headers.allow]).toEqual([405, 'GET, HEAD']);
+  });
 });
 
 /** `bytes a-b/n` -> [a, b + 1]. */
