@@ -4,10 +4,10 @@
  * requests from a loopback address are served, since the API can change everything
  * the device does and hands out its credentials.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIPv4 } from 'node:net';
 import type { RequestHandler } from 'express';
 import type { Logger } from '../base/log';
+import { sameSecret } from '../auth/same-secret';
 import { ControlError, sendError } from './control-error';
 
 /** The message of the 403 answered to a request from elsewhere without a token configured. */
@@ -30,12 +30,6 @@ export function isLoopback(address: string | undefined): boolean {
   return isIPv4(v4) && v4.startsWith('127.');
 }
 
-/** Whether `given` equals `expected`, in a time that does not depend on where they differ. */
-export function tokenMatches(given: string, expected: string): boolean {
-  const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
-  return timingSafeEqual(digest(given), digest(expected));
-}
-
 /** The bearer token of an Authorization header, undefined when it has none. */
 export function bearerToken(header: string | undefined): string | undefined {
   const match = /^Bearer +(\S+) *$/i.exec(header ?? '');
@@ -50,7 +44,7 @@ export function accessGuard(token: string | undefined, log: Logger): RequestHand
       return sendError(req, res, log, new ControlError(403, 'FORBIDDEN', LOOPBACK_ONLY));
     }
     const given = bearerToken(req.headers.authorization);
-    if (given !== undefined && tokenMatches(given, token)) return next();
+    if (given !== undefined && sameSecret(given, token)) return next();
     res.setHeader('WWW-Authenticate', 'Bearer realm="bwc-emu control"');
     const message =
       given === undefined ? 'the control API needs Authorization: Bearer <token>' : 'the bearer token is not the one';
