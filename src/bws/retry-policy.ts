@@ -25,6 +25,9 @@ export interface RetryPolicy {
 /** The default retry policy: two minutes per request, which outlasts a stock Swift's minute of 503s. */
 export const DEFAULT_RETRY: Readonly<RetryPolicy> = Object.freeze({ budgetMs: 120_000, baseMs: 500, maxMs: 10_000 });
 
+/** The most tries of one request a cap (`attempts`) may allow. */
+export const MAX_ATTEMPTS = 1_000_000;
+
 /** Answers that mean "not now": retried like a network error. Any other answer is final. */
 export const RETRIED_STATUSES: readonly number[] = [429, 503];
 
@@ -49,7 +52,7 @@ export function retryPolicy(partial: Partial<RetryPolicy> = {}): RetryPolicy {
   wholeNumberOption('retry.budgetMs', policy.budgetMs, 0, MAX_DURATION_MS);
   wholeNumberOption('retry.baseMs', policy.baseMs, 0, MAX_DURATION_MS);
   wholeNumberOption('retry.maxMs', policy.maxMs, 0, MAX_DURATION_MS);
-  if (policy.attempts !== undefined) wholeNumberOption('retry.attempts', policy.attempts, 1, 1_000_000);
+  if (policy.attempts !== undefined) wholeNumberOption('retry.attempts', policy.attempts, 1, MAX_ATTEMPTS);
   return policy;
 }
 

@@ -12,7 +12,8 @@ import { type ConformanceResult, formatFindings, runConformance } from '../bws/c
 import { DEFAULT_PLAN, loadPlanFile, PLAN_SCHEMA_FILE } from '../bws/plan';
 import { createProgressOutput } from '../bws/progress';
 import { formatReport, writeReportJson } from '../bws/report-format';
-import { DEFAULT_RETRY, type RetryPolicy, SwiftClientError } from '../bws/swift-client';
+import { DEFAULT_RETRY, MAX_ATTEMPTS, type RetryPolicy } from '../bws/retry-policy';
+import { SwiftClientError } from '../bws/swift-client';
 import { type CliIo, logFlags, loggerFor, parseCommandLine, readConnectionFile } from './parse';
 import { formatDuration, parseDuration } from '../base/duration';
 
@@ -84,6 +85,8 @@ export async function uploadCommand(argv: string[], io: CliIo): Promise<number> 
         throw new Error(`--concurrency must be a whole number of 1 or more, not ${args.concurrency}`);
       if (args.retries !== undefined && (!Number.isInteger(args.retries) || args.retries < 0))
         throw new Error(`--retries must be a whole number of 0 or more, not ${args.retries}`);
+      if (args.retries !== undefined && args.retries >= MAX_ATTEMPTS)
+        throw new Error(`--retries must be at most ${MAX_ATTEMPTS - 1}, not ${args.retries}`);
       return true;
     })
     .strict()
