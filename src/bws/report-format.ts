@@ -88,7 +88,7 @@ function totalsLines(report: UploadReport): string[] {
 }
 
 /** `, waited 12.3 s` (before the retries, summed), or nothing when no retry waited. */
-function waited(ms: number | undefined): string {
+function waited(ms: number): string {
   return ms ? `, waited ${(ms / 1000).toFixed(1)} s` : '';
 }
 
