@@ -14,6 +14,7 @@
  * are also judged on PUT, POST and DELETE (Swift ignores them there and overwrites), so
  * a client relying on them is told, not silently given a 2xx.
  */
+import { parseHttpDate } from './http-date';
 
 /** The object the conditions are judged against (undefined when it does not exist). */
 export interface ConditionTarget {
@@ -60,10 +61,10 @@ export function judgeConditions(
     if (!holds) return failed('If-Match');
   }
   const seconds = target === undefined ? undefined : lastModifiedSeconds(target.lastModified);
-  const since = httpDateSeconds(headers['if-modified-since']);
+  const since = target && httpDateSeconds(headers['if-modified-since'], target.lastModified);
   if (reading && seconds !== undefined && since !== undefined && seconds <= since)
     return { kind: 'not-modified', status: 304, header: 'If-Modified-Since' };
-  const unmodifiedSince = httpDateSeconds(headers['if-unmodified-since']);
+  const unmodifiedSince = target && httpDateSeconds(headers['if-unmodified-since'], target.lastModified);
   if (seconds !== undefined && unmodifiedSince !== undefined && seconds > unmodifiedSince)
     return failed('If-Unmodified-Since');
   return PROCEED;
@@ -89,39 +90,16 @@ export function tagList(header: string | undefined): Set<string> | undefined {
   return tags;
 }
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-
-/** IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`), asctime (`Sun Nov  6 08:49:37 1994`). */
-const HTTP_DATE_FORMS = [
-  /^[a-z]{3}, (\d{2}) ([a-z]{3}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) gmt$/,
-  /^[a-z]{6,9}, (\d{2})-([a-z]{3})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) gmt$/,
-] as const;
-const ASCTIME = /^[a-z]{3} ([a-z]{3}) ([ \d]\d) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/;
-
 /**
- * An HTTP date (RFC 9110 section 5.6.7: the three forms, case-insensitive) in epoch
- * seconds, or undefined when the text is none, which the caller then ignores, as Swift
- * ignores `If-Modified-Since: 2030` or `1`.
+ * An HTTP-date in epoch seconds, or undefined when the text is none, which the caller
+ * then ignores, as Swift ignores `If-Modified-Since: 2030` or `1`. A two-digit RFC 850
+ * year is read as the nearest one not over 50 years after `referenceMs` (the object's
+ * last change: the date is compared with it).
  */
-export function httpDateSeconds(header: string | undefined): number | undefined {
+export function httpDateSeconds(header: string | undefined, referenceMs: number): number | undefined {
   if (!header) return undefined;
-  const text = header.trim().toLowerCase();
-  let parts: [day: string, month: string, year: string, h: string, m: string, s: string] | undefined;
-  for (const form of HTTP_DATE_FORMS) {
-    const match = form.exec(text);
-    if (match) parts = [match[1], match[2], match[3], match[4], match[5], match[6]];
-  }
-  const asctime = parts ? undefined : ASCTIME.exec(text);
-  if (asctime) parts = [asctime[2].trim(), asctime[1], asctime[6], asctime[3], asctime[4], asctime[5]];
-  if (!parts) return undefined;
-  const [day, monthName, yearText, h, m, s] = parts;
-  const month = MONTHS.indexOf(monthName);
-  // RFC 850's two-digit years as Python (and so Swift) reads them: 69-99 are the 1900s.
-  const year = yearText.length === 2 ? Number(yearText) + (Number(yearText) > 68 ? 1900 : 2000) : Number(yearText);
-  const ms = Date.UTC(year, month, Number(day), Number(h), Number(m), Number(s));
-  const valid =
-    month >= 0 && Number(day) >= 1 && Number(day) <= 31 && Number(h) < 24 && Number(m) < 60 && Number(s) < 61;
-  return valid && Number.isFinite(ms) ? Math.floor(ms / 1000) : undefined;
+  const ms = parseHttpDate(header.trim(), referenceMs);
+  return ms === undefined ? undefined : Math.floor(ms / 1000);
 }
 
 function matches(tags: ReadonlySet<string>, etag: string): boolean {

@@ -93,7 +93,7 @@ function ifRangeHolds(req: Request, record: ObjectRecord): boolean {
   const value = String(req.headers['if-range'] ?? '').trim();
   if (value === '') return true;
   if (value.startsWith('"') || /^[0-9a-f]{32}$/i.test(value)) return value.replace(/^"|"$/g, '') === record.etag;
-  const seconds = httpDateSeconds(value);
+  const seconds = httpDateSeconds(value, record.lastModified);
   return seconds !== undefined && lastModifiedSeconds(record.lastModified) <= seconds;
 }
 

@@ -3,7 +3,8 @@
  * read as a wait from now; anything else is no advice, and nothing throws.
  */
 import fc from 'fast-check';
-import { parseHttpDate, parseRetryAfter } from '../../../src/bws/retry-after';
+import { parseRetryAfter } from '../../../src/bws/retry-after';
+import { parseHttpDate } from '../../../src/protocol/http-date';
 import { propertyRuns } from '../../helpers/fast-check-config';
 
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -38,6 +39,9 @@ describe('parseRetryAfter', () => {
     ['Thursday, 01-Jan-26 12:00:30 GMT', 30_000],
     ['Thu Jan  1 12:00:10 2026', 10_000],
     ['Wed, 31 Dec 2025 00:00:00 GMT', 0],
+    // Too many seconds to count in ms is the longest wait there is; the retry budget cuts it.
+    ['9'.repeat(400), Number.MAX_SAFE_INTEGER],
+    ['Fri, 31 Dec 9999 23:59:59 GMT', Date.UTC(9999, 11, 31, 23, 59, 59) - NOW],
   ])('%j -> %d ms', (value, ms) => {
     expect(parseRetryAfter(value, NOW)).toBe(ms);
   });
@@ -55,6 +59,10 @@ describe('parseRetryAfter', () => {
     'Thu, 31 Feb 2026 12:01:00 GMT',
     'Thu, 01 Jan 2026 25:01:00 GMT',
     '2026-01-01T12:01:00Z',
+    '+5',
+    '0x10',
+    '5, 6',
+    '\u0665',
   ])('%j is no advice (undefined)', (value) => {
     expect(parseRetryAfter(value, NOW)).toBeUndefined();
   });

@@ -174,10 +174,8 @@ describe('judgeConditions: dates', () => {
     },
   );
 
-  // Known source bug (reported): Date.parse takes what is no HTTP date ("1" is 2001-01-01,
-  // "2030" its New Year, "x 5" May 2001); stock Swift 2.30.1 (email.utils.parsedate)
-  // ignores them: If-Unmodified-Since: 1 and If-Modified-Since: 2030 were both 200 there.
-  // Drop `.failing` once fixed.
+  // Date.parse would take these ("1" is 2001-01-01, "2030" its New Year); stock Swift 2.30.1
+  // (email.utils.parsedate) ignores them: If-Unmodified-Since: 1 and If-Modified-Since: 2030 were 200 there.
   it.each(['1', '2030', 'x 5', 'Nov 24 2000'])('ignores %j, which is no HTTP date', (date) => {
     expect(judgeConditions('GET', { 'if-unmodified-since': date }, OBJECT)).toEqual(PROCEED);
     expect(judgeConditions('GET', { 'if-modified-since': date }, OBJECT)).toEqual(PROCEED);
@@ -185,11 +183,13 @@ describe('judgeConditions: dates', () => {
 
   it('httpDateSeconds reads the three HTTP date forms, in whole seconds', () => {
     const seconds = Date.UTC(2020, 10, 24, 1, 16, 8) / 1000;
-    expect(httpDateSeconds('Tue, 24 Nov 2020 01:16:08 GMT')).toBe(seconds);
-    expect(httpDateSeconds('Tuesday, 24-Nov-20 01:16:08 GMT')).toBe(seconds);
-    expect(httpDateSeconds(undefined)).toBeUndefined();
-    expect(httpDateSeconds('')).toBeUndefined();
-    expect(httpDateSeconds('garbage')).toBeUndefined();
+    expect(httpDateSeconds('Tue, 24 Nov 2020 01:16:08 GMT', MODIFIED)).toBe(seconds);
+    expect(httpDateSeconds('Tuesday, 24-Nov-20 01:16:08 GMT', MODIFIED)).toBe(seconds);
+    expect(httpDateSeconds('Tue Nov 24 01:16:08 2020', MODIFIED)).toBe(seconds);
+    expect(httpDateSeconds(undefined, MODIFIED)).toBeUndefined();
+    expect(httpDateSeconds('', MODIFIED)).toBeUndefined();
+    expect(httpDateSeconds('garbage', MODIFIED)).toBeUndefined();
+    expect(httpDateSeconds('Tue, 31 Feb 2020 01:16:08 GMT', MODIFIED)).toBeUndefined();
   });
 });
 
