@@ -19,6 +19,7 @@ import {
   loggerFor,
   parseCommandLine,
   readConnectionFile,
+  sayConnectionFile,
   tlsFlags,
   tlsFrom,
   tlsPairProblem,
@@ -180,11 +181,11 @@ export async function deviceCommand(argv: string[], io: CliIo, mode: DeviceMode 
       return 2;
     }
   }
-  const connection = args.connectionFile === undefined ? undefined : await readConnectionFile(args.connectionFile);
-  if (connection !== undefined && !connection.ok) {
-    io.err(connection.error.errors.map((e) => `bwc-emu: ${e}\n`).join(''));
-    return 2;
-  }
+  const connection =
+    args.connectionFile === undefined
+      ? undefined
+      : sayConnectionFile(await readConnectionFile(args.connectionFile), 'bwc-emu', io);
+  if (args.connectionFile !== undefined && connection === undefined) return 2;
   // Listen for the stop signal before anything is printed: a supervisor may signal
   // as soon as it reads the banner.
   const stopped = io.stopSignal();
@@ -198,7 +199,7 @@ export async function deviceCommand(argv: string[], io: CliIo, mode: DeviceMode 
       ...fleet,
       // Only files named on the command line are watched, not the shipped default.
       watch: args.watch,
-      ...(connection?.ok ? { connection: connection.value } : {}),
+      ...(connection ? { connection } : {}),
       onReload: (reload) => {
         if (!reload.ok)
           io.err(
@@ -234,7 +235,7 @@ export async function deviceCommand(argv: string[], io: CliIo, mode: DeviceMode 
   if (mode.whileRunning) {
     code = await mode.whileRunning({ ready, readyFile, stopped, emulator, args: parsed.args });
   } else {
-    human(devicesBanner(emulator.devices, args.speed, connection?.ok ? connection.value : undefined));
+    human(devicesBanner(emulator.devices, args.speed, connection));
     human(`\n${await stopped}: stopping\n`);
   }
   await emulator.close();

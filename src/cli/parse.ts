@@ -6,7 +6,12 @@ import { readFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { createLogger, LOG_LEVELS, type Logger, type LogLevel } from '../base/log';
 import { loadCertificate, type TlsMaterial } from '../base/tls';
-import { connectionFileError, type ConnectionFileResult, parseConnectionFile } from '../protocol/connection-file';
+import {
+  type ConnectionFile,
+  connectionFileError,
+  type ConnectionFileResult,
+  parseConnectionFile,
+} from '../protocol/connection-file';
 
 /** Where a command writes and how it learns to stop; tests pass their own. */
 export interface CliIo {
@@ -129,4 +134,20 @@ export async function readConnectionFile(path: string): Promise<ConnectionFileRe
     return connectionFileError('READ_FAILED', [`--connection-file ${path}: cannot read it: ${(err as Error).message}`]);
   }
   return parseConnectionFile(text, `--connection-file ${path}`);
+}
+
+/**
+ * Says on stderr what is wrong with a connection file (each error) and what in it is
+ * ignored (each warning, also for a refused file), prefixed with `command`; returns the
+ * file, or undefined when it was refused.
+ */
+export function sayConnectionFile(
+  result: ConnectionFileResult,
+  command: string,
+  io: Pick<CliIo, 'err'>,
+): ConnectionFile | undefined {
+  if (!result.ok) io.err(result.error.errors.map((e) => `${command}: ${e}\n`).join(''));
+  const warnings = result.ok ? result.warnings : (result.error.warnings ?? []);
+  io.err(warnings.map((w) => `${command}: warning: ${w}\n`).join(''));
+  return result.ok ? result.value : undefined;
 }

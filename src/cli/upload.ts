@@ -14,7 +14,7 @@ import { createProgressOutput } from '../bws/progress';
 import { formatReport, writeReportJson } from '../bws/report-format';
 import { DEFAULT_RETRY, MAX_ATTEMPTS, type RetryPolicy } from '../bws/retry-policy';
 import { SwiftClientError } from '../bws/swift-client';
-import { type CliIo, logFlags, loggerFor, parseCommandLine, readConnectionFile } from './parse';
+import { type CliIo, logFlags, loggerFor, parseCommandLine, readConnectionFile, sayConnectionFile } from './parse';
 import { formatDuration, parseDuration } from '../base/duration';
 
 const COMMAND = 'bwc-emu upload';
@@ -104,12 +104,10 @@ export async function uploadCommand(argv: string[], io: CliIo): Promise<number> 
     return 2;
   }
   const connection = await readConnectionFile(args['connection-file'] as string);
+  // What a real body worn system ignores in the file is said, not refused.
+  const connectionFile = sayConnectionFile(connection, COMMAND, io);
   const plan = args.plan === undefined ? undefined : await loadPlanFile(args.plan);
-  if (!connection.ok || (plan && !plan.ok)) {
-    if (!connection.ok) {
-      io.err(connection.error.errors.map((e) => `${COMMAND}: ${e}\n`).join(''));
-      io.err((connection.error.warnings ?? []).map((w) => `${COMMAND}: warning: ${w}\n`).join(''));
-    }
+  if (!connectionFile || !connection.ok || (plan && !plan.ok)) {
     if (plan && !plan.ok) {
       const count = plan.error.errors.length;
       io.err(`${plan.error.message}\n${COMMAND}: --plan ${args.plan} has ${count} error${count === 1 ? '' : 's'}\n`);
@@ -119,13 +117,9 @@ export async function uploadCommand(argv: string[], io: CliIo): Promise<number> 
 
   const progress = createProgressOutput({ write: io.out, isTty: io.isTty });
   const logger = loggerFor(args, io, io.err);
-  // What a real body worn system ignores in the file is said, not refused.
-  for (const warning of connection.warnings) {
-    io.err(`${COMMAND}: warning: ${warning}\n`);
-    logger.warn({ warning }, 'connection file');
-  }
+  for (const warning of connection.warnings) logger.warn({ warning }, 'connection file');
   const options: BodyWornOptions = {
-    connection: connection.value,
+    connection: connectionFile,
     plan: plan?.ok ? plan.value : undefined,
     concurrency: args.concurrency,
     retry: retry.value,

@@ -80,6 +80,34 @@ describe('bwc-emu command line', () => {
     }
   });
 
+  it('says on stderr what --connection-file ignores (an unknown field), as upload does, and runs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bwc-cli-cf-'));
+    try {
+      const file = join(dir, 'cd.json');
+      writeFileSync(
+        file,
+        JSON.stringify({
+          ConnectionFileVersion: '1.0',
+          SiteName: 'Site',
+          ApplicationName: 'App',
+          ApplicationVersion: '1.0',
+          AuthenticationTokenURI: ['http://127.0.0.1:9/auth/v1.0'],
+          BlobAPI: 'Swift',
+          BlobAPIUserName: 'bws',
+          BlobAPIKey: 'secret',
+        }),
+      );
+      const c = capture();
+      const exit = main(['--port', '0', '--log-level', 'silent', '--connection-file', file], c.io);
+      await c.started;
+      expect(c.err()).toContain(`bwc-emu: warning: --connection-file ${file}: unknown field(s) ignored: BlobAPI`);
+      c.stop('SIGTERM');
+      expect(await exit).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('prints URLs, credentials and commands to try, serves, and stops on a signal', async () => {
     const c = capture();
     const exit = main(['--port', '0', '--log-level', 'silent'], c.io);
