@@ -3,6 +3,7 @@
  * rename, then fsync of the directory so the rename itself survives a crash.
  */
 import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -17,7 +18,7 @@ export async function writeFileAtomic(
 ): Promise<void> {
   const dir = dirname(file);
   await mkdir(dir, { recursive: true });
-  const temp = join(dir, `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = tempPath(file);
   try {
     const handle = await open(temp, 'wx', 0o644);
     try {
@@ -32,6 +33,30 @@ export async function writeFileAtomic(
     throw err;
   }
   await syncDir(dir);
+}
+
+/**
+ * {@link writeFileAtomic} without yielding: for a small file that must be on disk
+ * before the caller answers (a write that blocks the event loop, so keep it rare).
+ */
+export function writeFileAtomicSync(file: string, content: string | Buffer): void {
+  const dir = dirname(file);
+  mkdirSync(dir, { recursive: true });
+  const temp = tempPath(file);
+  try {
+    const fd = openSync(temp, 'wx', 0o644);
+    try {
+      writeFileSync(fd, content);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, file);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw err;
+  }
+  syncDirectorySync(dir);
 }
 
 /** Flushes a directory entry change; ignored where the platform cannot. */
@@ -73,5 +98,23 @@ export class DirectorySyncs {
     });
     this.syncs.set(dir, entry);
     return entry.running;
+  }
+}
+
+/** A temporary name next to `file`, hidden and unique, so a crash leaves nothing that looks like it. */
+function tempPath(file: string): string {
+  return join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
+function syncDirectorySync(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // As in syncDirectory: the rename is still atomic where a directory cannot be fsynced.
   }
 }

@@ -10,9 +10,9 @@
  * the file keeps the newest {@link MAX_REFUSALS_KEPT} so a client refused in a loop cannot
  * make each write slower.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomicSync } from '../base/atomic-file';
 import type { Logger } from '../base/log';
 
 /** Name of the file in the data directory. */
@@ -81,32 +81,4 @@ function isRefusal(value: unknown): value is Refusal {
     typeof r.at === 'number' &&
     Number.isFinite(r.at)
   );
-}
-
-/** The synchronous twin of base/atomic-file's writeFileAtomic: temp file, fsync, rename, directory fsync. */
-function writeFileAtomicSync(file: string, content: string): void {
-  const temp = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    const fd = openSync(temp, 'wx', 0o644);
-    try {
-      writeFileSync(fd, content);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, file);
-  } catch (err) {
-    rmSync(temp, { force: true });
-    throw err;
-  }
-  try {
-    const dir = openSync(dirname(file), 'r');
-    try {
-      fsyncSync(dir);
-    } finally {
-      closeSync(dir);
-    }
-  } catch {
-    // Some file systems refuse fsync on directories; the rename is still atomic there.
-  }
 }

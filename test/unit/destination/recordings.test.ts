@@ -222,7 +222,9 @@ describe('RecordingLog across a restart', () => {
   it('logs a refusal it cannot keep and goes on', () => {
     const lines: string[] = [];
     const log = new RecordingLog(() => 1, createLogger({ level: 'info', write: (line) => lines.push(line) }));
-    log.keepRefusalsIn(new RefusalFile(join(tempDir(), 'missing-dir', 'refused.json')), ['AUTH_a']);
+    const notADir = join(tempDir(), 'a-file');
+    writeFileSync(notADir, '');
+    log.keepRefusalsIn(new RefusalFile(join(notADir, 'refused.json')), ['AUTH_a']);
     log.refused('AUTH_a', NAME, 'no duration', 'clip');
     expect(log.get('AUTH_a', NAME)).toMatchObject({ status: 'not transferred' });
     expect(lines.some((l) => l.includes('cannot keep the refused recordings'))).toBe(true);
