@@ -45,17 +45,22 @@ export class RefusalFile {
         log.warn({ file: this.path, err: (err as Error).message }, 'cannot read the refused recordings');
       return [];
     }
+    let parsed: unknown;
     try {
-      const parsed = JSON.parse(text) as { refusals?: unknown };
-      const entries = Array.isArray(parsed.refusals) ? (parsed.refusals as unknown[]) : [];
-      const refusals = entries.filter(isRefusal);
-      if (refusals.length !== entries.length || !Array.isArray(parsed.refusals))
-        log.warn({ file: this.path }, 'skipped malformed entries of the refused recordings');
-      return refusals;
+      parsed = JSON.parse(text);
     } catch (err) {
       log.warn({ file: this.path, err: (err as Error).message }, 'the refused recordings file is not JSON; ignored');
       return [];
     }
+    const entries = (parsed as { refusals?: unknown } | null)?.refusals;
+    if (!Array.isArray(entries)) {
+      log.warn({ file: this.path }, 'the refused recordings file has no list of refusals; ignored');
+      return [];
+    }
+    const refusals = (entries as unknown[]).filter(isRefusal);
+    if (refusals.length !== entries.length)
+      log.warn({ file: this.path }, 'skipped malformed entries of the refused recordings');
+    return refusals;
   }
 
   /** Replaces the file with `refusals` (the newest {@link MAX_REFUSALS_KEPT}); throws when the disk refuses. */

@@ -217,6 +217,14 @@ describe('RecordingLog across a restart', () => {
     );
     expect(file.read(logger)).toEqual([{ account: 'AUTH_a', container: NAME, reason: 'r', part: 'clip', at: 5 }]);
     expect(lines.filter((l) => l.includes('"level":40'))).toHaveLength(2);
+    for (const json of ['null', '[]', '{}', '5', '{"refusals":{}}']) {
+      lines.length = 0;
+      writeFileSync(file.path, json);
+      expect([json, file.read(logger)]).toEqual([json, []]);
+      expect(lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual([
+        'the refused recordings file has no list of refusals; ignored',
+      ]);
+    }
   });
 
   it('logs a refusal it cannot keep and goes on', () => {
