@@ -159,12 +159,7 @@ export class RecordingLog {
       return;
     }
     const clips = this.clipTotals.get(key) ?? new Map<string, ClipTotals>();
-    const start = parseEpochSeconds(object.metadata.starttime);
-    const stop = parseEpochSeconds(object.metadata.stoptime);
-    clips.set(object.name, {
-      bytes: object.bytes,
-      seconds: start !== undefined && stop !== undefined ? Math.max(0, stop - start) : 0,
-    });
+    clips.set(object.name, { bytes: object.bytes, seconds: clipSeconds(object.metadata) ?? 0 });
     this.clipTotals.set(key, clips);
     const totals = [...clips.values()].reduce(
       (sum, clip) => ({ bytes: sum.bytes + clip.bytes, seconds: sum.seconds + clip.seconds }),
@@ -198,6 +193,13 @@ export class RecordingLog {
       );
     }
   }
+}
+
+/** A clip's duration from its `starttime` and `stoptime`; undefined when either is missing or they run backwards. */
+export function clipSeconds(metadata: StoredMetadata): number | undefined {
+  const start = parseEpochSeconds(metadata.starttime);
+  const stop = parseEpochSeconds(metadata.stoptime);
+  return start !== undefined && stop !== undefined && stop >= start ? stop - start : undefined;
 }
 
 function keyOf(account: string, container: string): string {

@@ -5,8 +5,7 @@
  * for download, and the container's metadata, values URL-decoded. Pure.
  */
 import { canonicalHeaderName } from '../../protocol/swift';
-import { parseEpochSeconds } from '../../protocol/body-worn';
-import type { RecordingInfo } from '../recordings';
+import { clipSeconds, type RecordingInfo } from '../recordings';
 import type { ContainerRecord, ObjectRecord, StoredMetadata } from '../store/object-store';
 import { decodeMetadataValue, formatSeconds } from './format';
 import { instant, objectHref, size, statusBadge } from './fragments';
@@ -59,9 +58,7 @@ ${metadataList(stored?.metadata ?? {})}`;
 
 function objectTable(container: string, objects: readonly ObjectRecord[]): SafeHtml {
   const rows = objects.map((o) => {
-    const start = parseEpochSeconds(o.metadata.starttime);
-    const stop = parseEpochSeconds(o.metadata.stoptime);
-    const seconds = start !== undefined && stop !== undefined && stop >= start ? stop - start : undefined;
+    const seconds = clipSeconds(o.metadata);
     return markup`<tr data-object="${o.name}">
 <td data-label="Name"><a href="${objectHref(container, o.name)}">${o.name}</a><small>${o.contentType}</small></td>
 <td class="num" data-label="Size">${size(o.bytes)}</td>

@@ -2,7 +2,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RecordingLog } from '../../../src/destination/recordings';
+import { clipSeconds, RecordingLog } from '../../../src/destination/recordings';
 import { MAX_REFUSALS_KEPT, RefusalFile, refusalFileIn } from '../../../src/destination/refusal-file';
 import type { ContainerRecord, ObjectRecord } from '../../../src/destination/store/object-store';
 import { createLogger } from '../../../src/base/log';
@@ -68,6 +68,17 @@ describe('RecordingLog', () => {
     ]);
     expect(lines.filter((l) => l.includes('recording complete'))).toHaveLength(1);
     expect(log.list('AUTH_other')).toEqual([]);
+  });
+
+  it('counts a clip without a usable start and stop as 0 seconds, as the detail page shows it blank', () => {
+    const { log } = setup();
+    log.containerWritten('AUTH_a', NAME, {});
+    log.objectStored('AUTH_a', NAME, clip('1767268800_a.mkv', 10, 1767268810, 1767268800));
+    log.objectStored('AUTH_a', NAME, { ...clip('1767268800_b.mkv', 20, 0, 0), metadata: { starttime: '1767268800' } });
+    expect(log.get('AUTH_a', NAME)).toMatchObject({ clips: 2, bytes: 30, durationSeconds: 0 });
+    expect(clipSeconds({ starttime: '10', stoptime: '12.5' })).toBe(2.5);
+    expect(clipSeconds({ starttime: '10', stoptime: '9' })).toBeUndefined();
+    expect(clipSeconds({ stoptime: '9' })).toBeUndefined();
   });
 
   it('ignores containers that are not recordings', () => {
