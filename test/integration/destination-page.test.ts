@@ -333,6 +333,26 @@ describe('GET /recordings/{container} (detail page) and its objects', () => {
     expect((await sendRequest(destination.url, { path })).status).toBe(401);
   });
 
+  it('names a download by the last part of the object name: quotes and non-ASCII kept out of the plain filename', async () => {
+    const destination = await startAt();
+    const session = await login(destination);
+    const container = await rejectedContent(session, 'UnknownTime', 'dddd-4');
+    const names: [string, string][] = [
+      [
+        'notes/"Bericht" ü;x.txt',
+        `attachment; filename="_Bericht_ _;x.txt"; filename*=UTF-8''%22Bericht%22%20%C3%BC%3Bx.txt`,
+      ],
+      ["it's (1)*.txt", `attachment; filename="it's (1)*.txt"; filename*=UTF-8''it%27s%20%281%29%2A.txt`],
+      ['folder/', `attachment; filename="object"; filename*=UTF-8''object`],
+    ];
+    for (const [object, disposition] of names) {
+      const encoded = object.split('/').map(enc).join('/');
+      expect((await session.send('PUT', `/${enc(container)}/${encoded}`, { body: 'n' })).status).toBe(201);
+      const got = await getPage(destination, `/recordings/${enc(container)}/objects/${encoded}`);
+      expect([object, got.status, got.headers['content-disposition']]).toEqual([object, 200, disposition]);
+    }
+  });
+
   it('shows a recording refused before its container existed, with the reason and no objects', async () => {
     const destination = await startAt();
     const session = await login(destination);
