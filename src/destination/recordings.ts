@@ -102,6 +102,24 @@ export class RecordingLog {
     this.saveRefusals();
   }
 
+  /** An object was deleted: a clip no longer counts towards its recording. */
+  objectDeleted(account: string, container: string, object: string): void {
+    const key = keyOf(account, container);
+    const info = this.byKey.get(key);
+    const clips = this.clipTotals.get(key);
+    if (!info || !clips?.delete(object)) return;
+    this.byKey.set(key, { ...info, ...totalsOf(clips), updated: this.now() });
+  }
+
+  /** A container was deleted: its recording is gone, unless it was refused (then it stays, as refused). */
+  containerDeleted(account: string, container: string): void {
+    const key = keyOf(account, container);
+    this.byKey.delete(key);
+    this.clipTotals.delete(key);
+    const refusal = this.refusals.get(key);
+    if (refusal) this.markRefused(refusal);
+  }
+
   /** One recording, if known. */
   get(account: string, container: string): RecordingInfo | undefined {
     return this.byKey.get(keyOf(account, container));
@@ -161,17 +179,7 @@ export class RecordingLog {
     const clips = this.clipTotals.get(key) ?? new Map<string, ClipTotals>();
     clips.set(object.name, { bytes: object.bytes, seconds: clipSeconds(object.metadata) ?? 0 });
     this.clipTotals.set(key, clips);
-    const totals = [...clips.values()].reduce(
-      (sum, clip) => ({ bytes: sum.bytes + clip.bytes, seconds: sum.seconds + clip.seconds }),
-      { bytes: 0, seconds: 0 },
-    );
-    this.byKey.set(key, {
-      ...info,
-      clips: clips.size,
-      bytes: totals.bytes,
-      durationSeconds: Math.round(totals.seconds * 1000) / 1000,
-      updated: at,
-    });
+    this.byKey.set(key, { ...info, ...totalsOf(clips), updated: at });
   }
 
   private markRefused(refusal: Refusal): void {
@@ -200,6 +208,17 @@ export function clipSeconds(metadata: StoredMetadata): number | undefined {
   const start = parseEpochSeconds(metadata.starttime);
   const stop = parseEpochSeconds(metadata.stoptime);
   return start !== undefined && stop !== undefined && stop >= start ? stop - start : undefined;
+}
+
+/** A recording's clip count, bytes and seconds from its clips. */
+function totalsOf(clips: ReadonlyMap<string, ClipTotals>): Pick<RecordingInfo, 'clips' | 'bytes' | 'durationSeconds'> {
+  let bytes = 0;
+  let seconds = 0;
+  for (const clip of clips.values()) {
+    bytes += clip.bytes;
+    seconds += clip.seconds;
+  }
+  return { clips: clips.size, bytes, durationSeconds: Math.round(seconds * 1000) / 1000 };
 }
 
 function keyOf(account: string, container: string): string {

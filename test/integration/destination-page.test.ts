@@ -285,6 +285,28 @@ describe('GET / (recordings page): what it shows', () => {
   });
 });
 
+describe('recordings follow deletes over the wire', () => {
+  it('a deleted clip leaves the totals; a deleted container leaves the list', async () => {
+    const destination = await startAt();
+    const session = await login(destination);
+    await register(session, 'alice', 'SN1');
+    const name = await record(session, 'alice', 'SN1', NOW - 60_000, { clips: 2, complete: true });
+    const [first, second] = (await session.send('GET', `/${encodeURIComponent(name)}`)).body.split('\n');
+    const before = destination.recordings().find((r) => r.container === name);
+    expect(before?.clips).toBe(2);
+    expect((await session.send('DELETE', `/${encodeURIComponent(name)}/${encodeURIComponent(first)}`)).status).toBe(
+      204,
+    );
+    expect(destination.recordings().find((r) => r.container === name)?.clips).toBe(1);
+    expect((await session.send('DELETE', `/${encodeURIComponent(name)}/${encodeURIComponent(second)}`)).status).toBe(
+      204,
+    );
+    expect((await session.send('DELETE', `/${encodeURIComponent(name)}`)).status).toBe(204);
+    expect(destination.recordings().map((r) => r.container)).not.toContain(name);
+    expect((await getPage(destination, '/')).body).not.toContain(name);
+  });
+});
+
 describe('GET /recordings/{container} (detail page) and its objects', () => {
   it('lists the clips with size, duration, ETag and decoded metadata, and the container metadata', async () => {
     const destination = await startAt();

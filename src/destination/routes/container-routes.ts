@@ -103,6 +103,7 @@ export async function containerOperation(
           409,
           'There was a conflict when trying to complete your request: the container is not empty',
         );
+      ctx.recordings.containerDeleted(account, container);
       return sendEmpty(res, 204);
     }
     default:

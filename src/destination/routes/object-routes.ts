@@ -62,6 +62,7 @@ export async function objectOperation(
       if (refusedByConditions(call)) return;
       if (!(await ctx.store.deleteObject(caller.account, container, object)))
         return sendError(req, res, 404, 'Not Found');
+      ctx.recordings.objectDeleted(caller.account, container, object);
       return sendEmpty(res, 204);
     }
     default:

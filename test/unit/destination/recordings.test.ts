@@ -81,6 +81,27 @@ describe('RecordingLog', () => {
     expect(clipSeconds({ stoptime: '9' })).toBeUndefined();
   });
 
+  it('a deleted clip no longer counts; a deleted container takes its recording away, a refused one stays refused', () => {
+    const { log } = setup();
+    log.containerWritten('AUTH_a', NAME, {});
+    log.objectStored('AUTH_a', NAME, clip('1767268800_a.mkv', 10, 1767268800, 1767268810));
+    log.objectStored('AUTH_a', NAME, clip('1767268810_b.mkv', 20, 1767268810, 1767268815));
+    log.objectDeleted('AUTH_a', NAME, '1767268800_a.mkv');
+    expect(log.get('AUTH_a', NAME)).toMatchObject({ clips: 1, bytes: 20, durationSeconds: 5 });
+    log.objectDeleted('AUTH_a', NAME, 'not-a-clip.json');
+    expect(log.get('AUTH_a', NAME)).toMatchObject({ clips: 1, bytes: 20 });
+    log.objectDeleted('AUTH_a', NAME, '1767268810_b.mkv');
+    log.containerDeleted('AUTH_a', NAME);
+    expect(log.get('AUTH_a', NAME)).toBeUndefined();
+    expect(log.list('AUTH_a')).toEqual([]);
+
+    const refused = 'officer_1_AABBCCDD1234_20260101T130000Z';
+    log.containerWritten('AUTH_a', refused, {});
+    log.refused('AUTH_a', refused, 'clip without duration', 'clip');
+    log.containerDeleted('AUTH_a', refused);
+    expect(log.get('AUTH_a', refused)).toMatchObject({ status: 'not transferred', clips: 0 });
+  });
+
   it('ignores containers that are not recordings', () => {
     const { log } = setup();
     expect(log.containerWritten('AUTH_a', 'photos', {})).toBe(false);
