@@ -3,6 +3,7 @@
  * and raw WebSocket upgrade requests alike. Combines the accounts, digest and
  * Basic according to the auth mode, and builds the 401 answer real devices give.
  */
+import { escapeHtml } from '../base/html-escape';
 import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../base/clock';
 import { err, type Err, type ErrorInfo, ok, type Result } from '../base/result';
@@ -177,6 +178,6 @@ function refuse(code: AuthRefusal['code'], message: string): Err<AuthRefusal> {
 }
 
 function unauthorizedPage(path: string): string {
-  const safe = path.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const safe = escapeHtml(path);
   return `<HTML><HEAD><TITLE>401 Unauthorized</TITLE></HEAD><BODY><H1>401 Unauthorized</H1>\nYour client does not have permission to get URL ${safe} from this server.\n</BODY></HTML>\n`;
 }

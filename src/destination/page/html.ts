@@ -4,6 +4,7 @@
  * arrays are joined. A name a client chose can never become markup on the page.
  * (Not named `html`: prettier would reformat such templates, and with them the output.)
  */
+import { escapeHtml } from '../../base/html-escape';
 
 /** A piece of markup, safe to put into a page as it is. */
 export class SafeHtml {
@@ -29,11 +30,6 @@ export function markup(strings: TemplateStringsArray, ...values: HtmlValue[]): S
 /** Markup the caller vouches for (constants only, never client input). */
 export function raw(text: string): SafeHtml {
   return new SafeHtml(text);
-}
-
-/** Escapes text for an element's content or a quoted attribute value. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function render(value: HtmlValue): string {

@@ -1,5 +1,6 @@
 /** The markup template tag escapes what it is given, unless it is markup made by markup or raw. */
-import { escapeHtml, markup, raw } from '../../../../src/destination/page/html';
+import { escapeHtml } from '../../../../src/base/html-escape';
+import { markup, raw } from '../../../../src/destination/page/html';
 
 describe('markup', () => {
   it('escapes text and numbers, puts nothing for undefined, null and false', () => {
