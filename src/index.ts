@@ -81,6 +81,7 @@ export { DEFAULT_CATEGORIES, DEFAULT_DESTINATION_USER } from './destination/dest
 export type { DestinationOptions, DestinationUser, ResolvedUser } from './destination/destination-options';
 export type { FaultRule } from './destination/faults';
 export type { OpenWrite } from './destination/store/receive-body';
+export type { NoRoomCode, StorageState } from './destination/store/disk-room';
 export type { RecordingInfo, RecordingStatus } from './destination/recordings';
 export { buildConnectionFile } from './protocol/connection-file';
 export type { ConnectionFile } from './protocol/connection-file';

@@ -3,10 +3,11 @@
  * storing into a data directory. Start it, give its auth URL and a login to a body
  * worn system (or `bwc-emu upload`), watch the recordings arrive.
  */
+import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { EmulatorError } from '../base/errors';
-import { createLogger } from '../base/log';
+import { createLogger, type Logger } from '../base/log';
 import type { Result } from '../base/result';
 import { buildConnectionFile, type ConnectionFile } from '../protocol/connection-file';
 import { listenApp } from '../base/listening-server';
@@ -23,6 +24,7 @@ import {
   type ResolvedUser,
 } from './destination-options';
 import { FaultInjector, type FaultRule } from './faults';
+import { noRoomCode, type StorageState } from './store/disk-room';
 import { ObjectStore } from './store/object-store';
 import { RecordingLog, type RecordingInfo } from './recordings';
 import { SwiftTokens } from './swift-tokens';
@@ -44,6 +46,11 @@ export interface DestinationHandle {
   storageUrl(user?: string): string;
   /** A connection file for a login (the first by default), for `bwc-emu upload` or a real body worn system. */
   connectionFile(user?: string): ConnectionFile;
+  /**
+   * Whether the destination takes writes now: `read-only` (with the reason, `ENOSPC`,
+   * `EDQUOT` or `EROFS`) after it met a full disk, until a write finds room again.
+   */
+  storage(): StorageState;
   /** Recordings received (one account's, or all), with status, clips, bytes and duration. */
   recordings(account?: string): RecordingInfo[];
   /** Fault injection: the same rules as the `/_emu/faults` endpoint; a bad rule throws `BAD_OPTION`. */
@@ -88,12 +95,21 @@ export async function startDestination(options: DestinationOptions = {}): Promis
     openWrite: resolved.openWrite,
   });
   const recordings = new RecordingLog(() => resolved.clock.now(), log);
+  // Accounts whose System objects could not be published for lack of room: published once there is room.
+  const unpublished = new Set<string>();
   try {
+    // A full disk starts the destination read-only (reads served, writes 507) instead of failing the start.
+    await store.room.check();
     for (const account of resolved.accounts) {
       await store.openAccount(account);
-      await publishSystemObjects(store, account, resolved);
+      await publishSystemObjects(store, account, resolved).catch((err: unknown) => {
+        if (noRoomCode(err) === undefined) throw err;
+        unpublished.add(account);
+        log.warn({ account }, 'System objects not published (no room): published once there is room');
+      });
       recordings.load(account, store.containers(account));
     }
+    store.room.whenRoomAgain(() => publishWhenRoom(store, unpublished, resolved, log));
     // Refused recordings often have no container: they are kept in a file of their own.
     recordings.keepRefusalsIn(refusalFileIn(resolved.dataDir), resolved.accounts);
   } catch (err) {
@@ -126,7 +142,13 @@ export async function startDestination(options: DestinationOptions = {}): Promis
     throw err;
   });
   const { url, port } = listening;
-  log.info({ url, dataDir: resolved.dataDir, accounts: resolved.accounts }, 'content destination listening');
+  log.info(
+    { url, dataDir: resolved.dataDir, accounts: resolved.accounts, storage: store.room.state.mode },
+    'content destination listening',
+  );
+  const storage = store.room.state;
+  if (storage.mode === 'read-only')
+    log.warn({ reason: storage.reason }, `content destination read-only: ${storage.message}`);
 
   let closed: Promise<void> | undefined;
   return {
@@ -146,6 +168,7 @@ export async function startDestination(options: DestinationOptions = {}): Promis
         certificate: tls?.cert,
       });
     },
+    storage: () => store.room.state,
     recordings: (account) => recordings.list(account),
     faults: {
       list: () => ctx.faults.list(),
@@ -173,28 +196,58 @@ function findUser(options: ResolvedDestinationOptions, user: string | undefined)
 }
 
 /**
- * Writes `System/Capabilities.json` and `System/Categories.json` from the options at
- * every start, so what is published always matches what the destination enforces.
+ * Publishes `System/Capabilities.json` and `System/Categories.json` from the options at
+ * every start, so what is published always matches what the destination enforces; a
+ * document already stored as it is now is not written again. On a full disk it throws
+ * an error with the no-room code (`ENOSPC`...).
  */
 async function publishSystemObjects(
   store: ObjectStore,
   account: string,
   options: ResolvedDestinationOptions,
 ): Promise<void> {
-  await store.putContainer(account, RESERVED_CONTAINERS.system, {});
+  const container = RESERVED_CONTAINERS.system;
+  await store.putContainer(account, container, {});
   const documents: [string, unknown][] = [
     [SYSTEM_OBJECTS.capabilities, capabilitiesDocument(options.capabilities)],
     [SYSTEM_OBJECTS.categories, options.categories],
   ];
   for (const [name, document] of documents) {
     const body = Buffer.from(`${JSON.stringify(document, null, 2)}\n`);
-    const outcome = await store.putObject(account, RESERVED_CONTAINERS.system, name, Readable.from([body]), {
-      contentType: 'application/json',
+    const current = store.object(account, container, name);
+    const etag = createHash('md5').update(body).digest('hex');
+    if (current?.etag === etag && current.contentType === JSON_TYPE && Object.keys(current.metadata).length === 0)
+      continue;
+    const outcome = await store.putObject(account, container, name, Readable.from([body]), {
+      contentType: JSON_TYPE,
       metadata: {},
       maxBytes: Infinity,
       quotaLeft: Infinity,
     });
-    if (!outcome.ok) throw new Error(`cannot publish System/${name}: ${outcome.error.message}`);
+    if (!outcome.ok)
+      throw Object.assign(new Error(`cannot publish System/${name}: ${outcome.error.message}`), {
+        code: outcome.error.noRoom,
+      });
+  }
+}
+
+const JSON_TYPE = 'application/json';
+
+/** Publishes the System objects of the accounts in `unpublished` (once the disk has room again). */
+async function publishWhenRoom(
+  store: ObjectStore,
+  unpublished: Set<string>,
+  options: ResolvedDestinationOptions,
+  log: Logger,
+): Promise<void> {
+  for (const account of [...unpublished]) {
+    try {
+      await publishSystemObjects(store, account, options);
+      unpublished.delete(account);
+      log.info({ account }, 'System objects published');
+    } catch (err) {
+      log.warn({ account, err: (err as Error).message }, 'System objects still not published');
+    }
   }
 }
 

@@ -8,6 +8,7 @@ import { metadataHeaders, metadataProblem, parseListingQuery, readMetadata, sele
 import { checkContainerWrite } from '../body-worn-rules';
 import { type Caller, type DestinationContext, policyOf, registryOf } from '../destination-context';
 import type { StoredMetadata } from '../store/object-store';
+import { refusedForNoRoom } from './no-room';
 import { listingDate, sendBody, sendEmpty, sendError, swiftTimestamp } from './swift-response';
 
 /** HEAD / GET of `/v1/{account}`: totals, and the container listing. */
@@ -68,6 +69,7 @@ export async function containerOperation(
         else ctx.log.info({ account, container, reason: message }, 'container refused');
         return sendError(req, res, status, message);
       }
+      if (await refusedForNoRoom(ctx, req, res)) return;
       const outcome = await store.putContainer(account, container, Object.fromEntries(update.set), update.remove);
       ctx.recordings.containerWritten(account, container, after);
       if (req.method === 'POST') return sendEmpty(res, 204);

@@ -11,6 +11,7 @@ import { checkObjectDelete, checkObjectWrite } from '../body-worn-rules';
 import { type Caller, type DestinationContext, policyOf, registryOf } from '../destination-context';
 import type { PutFailure } from '../store/object-store';
 import { conditionRefusal } from './object-conditions';
+import { refusedForNoRoom } from './no-room';
 import { readObject } from './object-read';
 import { httpDate, sendEmpty, sendError, swiftTimestamp } from './swift-response';
 
@@ -115,6 +116,7 @@ async function putObject(call: ObjectCall): Promise<void> {
     log.warn({ ...where, contentLength, quotaBytes: options.quotaBytes }, 'PUT refused: quota');
     return sendError(req, res, 507, 'Insufficient Storage: the account quota is used up');
   }
+  if (await refusedForNoRoom(ctx, req, res)) return;
   // Every check that needs no body has passed: now the client may send it.
   if (/100-continue/i.test(String(req.headers.expect ?? ''))) res.writeContinue();
   const outcome = await store.putObject(account, container, object, req, {
@@ -160,6 +162,7 @@ async function postObject(call: ObjectCall): Promise<void> {
     ctx.log.info({ account, container, object, status, reason: message }, 'POST refused');
     return sendError(req, res, status, message);
   }
+  if (await refusedForNoRoom(ctx, req, res)) return;
   const contentType = req.headers['content-type'];
   const updated = await ctx.store.postObject(
     account,

@@ -11,6 +11,7 @@ import { unsupportedFeature } from '../../protocol/swift-unsupported';
 import type { RequestLocals } from '../../base/request-log';
 import type { Caller, DestinationContext } from '../destination-context';
 import { accountOperation, containerOperation } from './container-routes';
+import { answeredNoRoom } from './no-room';
 import { objectOperation } from './object-routes';
 import { sendError } from './swift-response';
 
@@ -59,6 +60,7 @@ export function storageRoute(ctx: DestinationContext): RequestHandler {
     }
     (res.locals as RequestLocals).user = owner.user;
     dispatch(ctx, req, res, path, query, { account: owner.account, user: owner.user }).catch((err: Error) => {
+      if (answeredNoRoom(ctx, req, res, err)) return;
       ctx.log.error({ method: req.method, path: target, err: err.message }, 'request failed');
       sendError(req, res, 500, 'Internal Server Error');
     });

@@ -6,10 +6,11 @@
  * a link anywhere below the data directory (the data directory itself may be one) stops
  * the start with an error naming it, before anything is read or removed through it.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, readlink, realpath, rm } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, readlink, realpath, rename, rm } from 'node:fs/promises';
 import { join, relative, isAbsolute } from 'node:path';
+import { syncDirectory, writeFileAtomic } from '../../base/atomic-file';
 import { EmulatorError } from '../../base/errors';
 import type { Logger } from '../../base/log';
 
@@ -90,12 +91,88 @@ export async function entriesWithoutLinks(dir: string, dataDir: string): Promise
 }
 
 /**
- * Loads one container directory; removes part files and data files no record names.
+ * True for what only an interrupted write leaves: a hidden `.tmp` name (a temporary record
+ * file, a container directory being made or being deleted). No file key starts with a dot.
+ */
+export function isLeftover(name: string): boolean {
+  return name.startsWith('.') && name.endsWith('.tmp');
+}
+
+/** A hidden temporary name for `key` in the same directory, which start-up removes ({@link isLeftover}). */
+export function temporaryName(key: string): string {
+  return `.${key}.${randomBytes(6).toString('hex')}.tmp`;
+}
+
+/** Writes an account directory's `account.json` (its name), unless it says that already. */
+export async function writeAccountRecord(dir: string, name: string): Promise<void> {
+  const file = join(dir, 'account.json');
+  const content = JSON.stringify({ name });
+  if ((await readFile(file, 'utf8').catch(() => undefined)) === content) return;
+  await writeFileAtomic(file, content);
+}
+
+/** What a container's `container.json` holds. */
+export function containerRecordJson(record: Pick<ContainerRecord, 'name' | 'created' | 'metadata'>): string {
+  return JSON.stringify({ name: record.name, created: record.created, metadata: record.metadata });
+}
+
+/**
+ * Makes a new container's directory whole or not at all: it is built under a temporary
+ * name (its `objects` directory, then its record, atomically), then renamed into place and
+ * the account directory fsynced. On failure nothing is left. A directory already there
+ * with no record (left by an older version) is kept and only gets its record.
+ */
+export async function createContainerDir(accountDir: string, key: string, recordJson: string): Promise<void> {
+  const dir = join(accountDir, key);
+  if (
+    await lstat(dir).then(
+      () => true,
+      () => false,
+    )
+  ) {
+    await mkdir(join(dir, 'objects'), { recursive: true });
+    await writeFileAtomic(join(dir, 'container.json'), recordJson);
+    return;
+  }
+  const temp = join(accountDir, temporaryName(key));
+  try {
+    await mkdir(join(temp, 'objects'), { recursive: true });
+    await writeFileAtomic(join(temp, 'container.json'), recordJson);
+    await rename(temp, dir);
+  } catch (err) {
+    await rm(temp, { recursive: true, force: true });
+    throw err;
+  }
+  await syncDirectory(accountDir);
+}
+
+/**
+ * Removes a container's directory: first renamed to a temporary name (from then on the
+ * container is gone, also for a start after a crash, which removes the rest), then removed.
+ * Only the rename can fail; a failure of the removal is logged.
+ */
+export async function removeContainerDir(accountDir: string, key: string, log: Logger): Promise<void> {
+  const doomed = join(accountDir, temporaryName(key));
+  try {
+    await rename(join(accountDir, key), doomed);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  await syncDirectory(accountDir);
+  await rm(doomed, { recursive: true, force: true }).catch((err: Error) =>
+    log.warn({ dir: doomed, err: err.message }, 'cannot remove a deleted container; the next start removes it'),
+  );
+}
+
+/**
+ * Loads one container directory; removes part files, temporary files and data files no record names.
  * A symbolic link in it (its `container.json`, its `objects` directory or any file there)
  * fails the load with an {@link EmulatorError} before anything is read or removed.
  */
 export async function loadContainer(dir: string, log: Logger, dataDir: string): Promise<ContainerRecord | undefined> {
-  await entriesWithoutLinks(dir, dataDir);
+  for (const entry of await entriesWithoutLinks(dir, dataDir))
+    if (isLeftover(entry.name)) await rm(join(dir, entry.name), { recursive: true, force: true });
   let meta: { name: string; created: number; metadata: StoredMetadata };
   try {
     meta = JSON.parse(await readFile(join(dir, 'container.json'), 'utf8')) as typeof meta;

@@ -19,16 +19,22 @@ import type { Clock } from '../../base/clock';
 import type { Logger } from '../../base/log';
 import { compareNames } from '../../protocol/swift';
 import { DirectorySyncs, writeFileAtomic } from '../../base/atomic-file';
-import { fail, ok, type Result } from '../../base/result';
+import { type Err, fail, ok, type Result } from '../../base/result';
 import {
   type ContainerRecord,
+  containerRecordJson,
+  createContainerDir,
   entriesWithoutLinks,
   fileKey,
+  isLeftover,
   loadContainer,
   type ObjectRecord,
   refuseLink,
+  removeContainerDir,
   type StoredMetadata,
+  writeAccountRecord,
 } from './disk-layout';
+import { DiskRoom } from './disk-room';
 import { KeyedLock } from './keyed-lock';
 import { Md5WorkerPool } from './md5-pool';
 import {
@@ -41,6 +47,7 @@ import {
 } from './receive-body';
 
 export type { ContainerRecord, ObjectRecord, StoredMetadata };
+export type { NoRoomCode, StorageState } from './disk-room';
 
 /** The result of {@link ObjectStore.putObject}: the new record and the one it replaced, or why nothing was stored. */
 export type PutOutcome = Result<{ record: ObjectRecord; replaced: ObjectRecord | undefined }, PutError>;
@@ -82,9 +89,12 @@ export class ObjectStore {
   private readonly sorted = new WeakMap<ContainerRecord, ObjectRecord[]>();
   private readonly md5: Md5WorkerPool;
   private readonly directorySyncs = new DirectorySyncs();
+  /** Whether the data directory takes writes (read-only after a full disk until a probe finds room). */
+  readonly room: DiskRoom;
 
   constructor(private readonly options: ObjectStoreOptions) {
     this.md5 = options.md5Workers ?? new Md5WorkerPool();
+    this.room = new DiskRoom(options.dataDir, options.clock, options.log);
   }
 
   /** Ends the MD5 worker threads the store started (not a pool it was given). */
@@ -96,17 +106,28 @@ export class ObjectStore {
    * Creates the account's directory and loads what an earlier run stored there. A symbolic
    * link below the data directory (the account directory, a container directory or anything
    * in it) is never followed: it fails with a `BAD_OPTION` {@link EmulatorError} naming it.
+   * Nothing is written when the account is there already, so it opens on a full disk too.
    */
   async openAccount(name: string): Promise<void> {
     if (this.accounts.has(name)) return;
     const dataDir = this.options.dataDir;
     const dir = join(dataDir, fileKey(name));
     await refuseLink(dir, dataDir);
-    await mkdir(dir, { recursive: true });
-    const entries = await entriesWithoutLinks(dir, dataDir);
-    await writeFileAtomic(join(dir, 'account.json'), JSON.stringify({ name }));
+    // On a full disk a new account opens empty: its directory is made with its first container.
+    const noRoom = (err: unknown): void => {
+      if (this.room.noted(err) === undefined) throw err;
+    };
+    const made = await mkdir(dir, { recursive: true }).then(() => true, noRoom);
+    const entries = made ? await entriesWithoutLinks(dir, dataDir) : [];
+    // Informational only: on a full disk it waits for the next start.
+    await writeAccountRecord(dir, name).catch(noRoom);
     const account: AccountRecord = { name, dir, containers: new Map() };
     for (const entry of entries) {
+      if (isLeftover(entry.name)) {
+        // A container directory being made or deleted, or a temporary record, when a crash came.
+        await rm(join(dir, entry.name), { recursive: true, force: true });
+        continue;
+      }
       if (!entry.isDirectory()) continue;
       const container = await loadContainer(join(dir, entry.name), this.options.log, dataDir);
       if (container) account.containers.set(container.name, container);
@@ -150,7 +171,9 @@ export class ObjectStore {
 
   /**
    * Creates a container (`created`) or merges metadata into the existing one
-   * (`exists`), as a Swift PUT does; `remove` names metadata to drop.
+   * (`exists`), as a Swift PUT does; `remove` names metadata to drop. A new container's
+   * directory appears whole with its record, or not at all; an existing one's record is
+   * replaced atomically, and not written when nothing changes.
    */
   async putContainer(
     account: string,
@@ -161,20 +184,25 @@ export class ObjectStore {
     return this.lock.run(`c:${account}/${name}`, async () => {
       const owner = this.account(account);
       const existing = owner.containers.get(name);
-      const record: ContainerRecord = existing ?? {
+      if (existing) {
+        const metadata = mergeMetadata(existing.metadata, set, remove);
+        if (!sameMetadata(metadata, existing.metadata)) {
+          const file = join(owner.dir, fileKey(name), 'container.json');
+          await writeFileAtomic(file, containerRecordJson({ ...existing, metadata }));
+          existing.metadata = metadata;
+        }
+        return 'exists';
+      }
+      const record: ContainerRecord = {
         name,
         created: this.options.clock.now(),
-        metadata: {},
+        metadata: mergeMetadata({}, set, remove),
         objects: new Map(),
         bytes: 0,
       };
-      const metadata = mergeMetadata(record.metadata, set, remove);
-      const dir = join(owner.dir, fileKey(name));
-      await mkdir(join(dir, 'objects'), { recursive: true });
-      await writeFileAtomic(join(dir, 'container.json'), JSON.stringify({ name, created: record.created, metadata }));
-      record.metadata = metadata;
-      if (!existing) owner.containers.set(name, record);
-      return existing ? 'exists' : 'created';
+      await createContainerDir(owner.dir, fileKey(name), containerRecordJson(record));
+      owner.containers.set(name, record);
+      return 'created';
     });
   }
 
@@ -185,13 +213,16 @@ export class ObjectStore {
       const record = owner.containers.get(name);
       if (!record) return 'missing';
       if (record.objects.size > 0) return 'not-empty';
+      await removeContainerDir(owner.dir, fileKey(name), this.options.log);
       owner.containers.delete(name);
-      await rm(join(owner.dir, fileKey(name)), { recursive: true, force: true });
       return 'deleted';
     });
   }
 
-  /** Streams `body` into a new version of the object; see the file comment for the guarantees. */
+  /**
+   * Streams `body` into a new version of the object; see the file comment for the
+   * guarantees. A full disk (`disk-full`) makes the store read-only ({@link room}).
+   */
   async putObject(
     account: string,
     container: string,
@@ -206,7 +237,7 @@ export class ObjectStore {
     const id = randomBytes(8).toString('hex');
     const part = join(objectsDir, `.${key}.${id}.part`);
     const received = await receiveBody(body, part, request, this.md5, this.options.openWrite);
-    if (!received.ok) return received;
+    if (!received.ok) return this.notedFull(received);
     const { bytes, etag } = received.value;
     const refusal =
       request.contentLength !== undefined && bytes !== request.contentLength
@@ -242,7 +273,7 @@ export class ObjectStore {
       } catch (err) {
         await rm(part, { force: true });
         await rm(join(objectsDir, dataFile), { force: true });
-        return putFailure(err, bytes);
+        return this.notedFull(putFailure(err, bytes));
       }
       const replaced = record.objects.get(name);
       this.commit(record, object, replaced);
@@ -332,6 +363,13 @@ export class ObjectStore {
     return undefined;
   }
 
+  /** Takes note of a full disk in a failed PUT (the store turns read-only); returns the failure. */
+  private notedFull(failure: Err<PutError>): Err<PutError> {
+    const { noRoom, message } = failure.error;
+    if (noRoom !== undefined) this.room.noted({ code: noRoom, message });
+    return failure;
+  }
+
   private commit(container: ContainerRecord, object: ObjectRecord, replaced: ObjectRecord | undefined): void {
     container.objects.set(object.name, object);
     container.bytes += object.bytes - (replaced?.bytes ?? 0);
@@ -343,6 +381,11 @@ export class ObjectStore {
     if (!account) throw new Error(`account ${name} is not open`);
     return account;
   }
+}
+
+function sameMetadata(a: StoredMetadata, b: StoredMetadata): boolean {
+  const names = Object.keys(a);
+  return names.length === Object.keys(b).length && names.every((name) => b[name] === a[name]);
 }
 
 function mergeMetadata(current: StoredMetadata, set: StoredMetadata, remove: readonly string[]): StoredMetadata {

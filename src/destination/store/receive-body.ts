@@ -7,7 +7,8 @@ import { createWriteStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type Err, type ErrorInfo, fail, ok, type Result } from '../../base/result';
+import { type Err, type ErrorInfo, err as failWith, fail, ok, type Result } from '../../base/result';
+import { type NoRoomCode, noRoomCode, noRoomMessage } from './disk-room';
 import type { Md5WorkerPool } from './md5-pool';
 
 /** Why a PUT stored nothing. */
@@ -25,8 +26,8 @@ export interface BodyLimits {
   quotaLeft: number;
 }
 
-/** Why a PUT stored nothing (the code) and what to tell the client. */
-export type PutError = ErrorInfo<PutFailure>;
+/** Why a PUT stored nothing (the code) and what to tell the client; `noRoom` says which file-system error was `disk-full`. */
+export type PutError = ErrorInfo<PutFailure> & { noRoom?: NoRoomCode };
 
 /** A body on disk with its size and MD5, or why not. */
 export type Received = Result<{ bytes: number; etag: string }, PutError>;
@@ -194,8 +195,9 @@ async function fsyncFile(path: string): Promise<void> {
 export function putFailure(err: unknown, bytes: number): Err<PutError> {
   if (err instanceof StoreRefusal)
     return fail(err.reason, err.reason === 'quota' ? 'Quota exceeded' : 'Your request is too large.');
+  const noRoom = noRoomCode(err);
+  if (noRoom !== undefined) return failWith({ code: 'disk-full', message: noRoomMessage(noRoom), noRoom });
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOSPC' || code === 'EDQUOT') return fail('disk-full', 'Insufficient Storage');
   if (
     code === 'ERR_STREAM_PREMATURE_CLOSE' ||
     code === 'ECONNRESET' ||
