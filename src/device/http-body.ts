@@ -1,5 +1,5 @@
 /** Reads a request body into memory with a size limit (device APIs take small JSON bodies). */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Err, type ErrorInfo, fail, ok, type Result } from '../base/result';
 
 /** Why a body was not read whole. */
@@ -10,7 +10,7 @@ export type BodyResult = Result<Buffer, BodyError>;
 
 /**
  * Collects at most `limit` bytes. A declared or actual larger body stops the read
- * at once (the caller answers and closes the connection; the rest is not read).
+ * at once: the caller answers through {@link closeAfterBody}, which reads the rest.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
   const declared = Number(req.headers['content-length']);
@@ -41,6 +41,67 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
     req.on('error', onAborted);
     req.on('aborted', onAborted);
   });
+}
+
+/** How much of a refused body the device still reads (and throws away), and for how long. */
+export interface DiscardLimits {
+  /** A body declared larger than this is not read to its end, nor more than this of one: the connection is cut. */
+  maxBytes: number;
+  /** The rest of the body must have come within this many milliseconds. */
+  maxMs: number;
+}
+
+/** 64 MiB, 10 s: ample for a body a client wrote in one go over a slow link, little for an endless one. */
+export const DISCARD_LIMITS: DiscardLimits = { maxBytes: 64 * 1024 * 1024, maxMs: 10_000 };
+
+/**
+ * Sets `Connection: close` on the answer to a request whose body is not read whole (too
+ * large), and holds the answer's end, and so the close, until the rest of the body has come
+ * and been thrown away. Whatever `res` writes before its end goes out at once.
+ *
+ * Why: a socket closed with unread data in the kernel is closed with a reset, and a
+ * client still sending its body (one that reads only once it has sent it all) then fails
+ * on its send and never reads the answer. Past `limits` the answer ends at once.
+ */
+export function closeAfterBody(req: IncomingMessage, res: ServerResponse, limits = DISCARD_LIMITS): void {
+  res.setHeader('Connection', 'close');
+  const declared = Number(req.headers['content-length']);
+  if (req.complete || req.destroyed || (Number.isFinite(declared) && declared > limits.maxBytes)) return;
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  let holding = true;
+  /** The held end of the answer, once `res` asked for it. */
+  let ending: (() => void) | undefined;
+  let discarded = 0;
+  const release = (): void => {
+    if (!holding) return;
+    holding = false;
+    clearTimeout(timer);
+    req.off('data', onData);
+    req.off('end', release);
+    req.off('error', release);
+    req.off('close', release);
+    ending?.();
+  };
+  const onData = (chunk: Buffer): void => {
+    discarded += chunk.length;
+    if (discarded > limits.maxBytes) release();
+  };
+  const timer = setTimeout(release, limits.maxMs);
+  timer.unref();
+  res.end = function holdEnd(...args: unknown[]): ServerResponse {
+    if (!holding) return end(...args);
+    const [chunk, encoding] = args;
+    if (chunk !== undefined && chunk !== null && typeof chunk !== 'function')
+      res.write(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+    const callback = args.find((arg) => typeof arg === 'function');
+    ending = () => end(callback);
+    return res;
+  } as ServerResponse['end'];
+  req.on('data', onData);
+  req.on('end', release);
+  req.on('error', release);
+  req.on('close', release);
+  req.resume();
 }
 
 function tooLarge(limit: number): Err<BodyError> {

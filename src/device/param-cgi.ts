@@ -7,7 +7,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { redactUrl } from '../base/log';
 import type { DiscoverableApi } from './apidiscovery-cgi';
 import { deviceOf } from './device-context';
-import { readBody } from './http-body';
+import { closeAfterBody, readBody } from './http-body';
 import { listParameters, paramArguments } from './param-query';
 import { parameterTree } from './parameter-tree';
 
@@ -45,8 +45,8 @@ async function formBody(req: Request, res: Response): Promise<string | undefined
     return undefined;
   }
   log.info({ limit: options.maxBodyBytes }, 'param.cgi: request body too large');
-  // The rest of the body is not read: close the connection rather than read it to reuse it.
-  res.set('Connection', 'close');
+  // Close the connection rather than parse the rest to reuse it; it is read (and dropped) first.
+  closeAfterBody(req, res);
   reply(res, 413, `# Error: ${body.error.message}\n`);
   return undefined;
 }

@@ -22,7 +22,7 @@ import {
   type RpcResponse,
 } from '../protocol/rpc';
 import { type DeviceContext, deviceOf } from './device-context';
-import { readBody } from './http-body';
+import { closeAfterBody, readBody } from './http-body';
 
 /** What a method handler gets besides the request. */
 export interface RpcCallContext {
@@ -103,8 +103,8 @@ export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
         log.warn({ api: name, url: redactUrl(req.originalUrl) }, 'request aborted by the client');
         return;
       }
-      // The rest of the body stays unread: whatever the answer, the connection cannot be reused.
-      res.set('Connection', 'close');
+      // Whatever the answer, the connection is closed, once the rest of the body has been read.
+      closeAfterBody(req, res);
       if (!authenticated(undefined)) return;
       send({
         apiVersion: latestVersion(spec),

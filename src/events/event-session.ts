@@ -5,6 +5,7 @@
  */
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
+import { type Clock, systemClock } from '../base/clock';
 import type { JournalWriter } from '../base/journal';
 import type { Logger } from '../base/log';
 import { parseRpcRequest, RpcErrorCode, rpcFailure, rpcSuccess, type RpcResponse } from '../protocol/rpc';
@@ -17,6 +18,8 @@ import {
 } from './configure';
 import type { DeviceEvent, EventBus } from './event-bus';
 import type { EventFaults } from './event-faults';
+import { CLOSE_POLICY_VIOLATION, DEFAULT_PING_LIMIT, type PingLimit, PingWindow, pingFloodReason } from './ping-limit';
+import { SessionOutbox } from './session-outbox';
 
 /** OPEN: connected, no filters yet; CONFIGURED: receiving events; CLOSED: gone. */
 export type SessionState = 'OPEN' | 'CONFIGURED' | 'CLOSED';
@@ -63,33 +66,35 @@ export interface SessionSettings {
   journal: JournalWriter | undefined;
   /** Fault switches in force (a stall, no current states); none when undefined. */
   faults?: EventFaults;
+  /** More pings than this are answered with a close (1008); default {@link DEFAULT_PING_LIMIT}. */
+  pingLimit?: PingLimit;
+  /** A client that does not answer the device's close within this is cut; default {@link CLOSE_TIMEOUT_MS}. */
+  closeTimeoutMs?: number;
+  /** Times pings; default the system clock. */
+  clock?: Clock;
 }
 
 /** The filters of a session not configured yet: one array for all of them. */
 const NO_FILTERS: readonly CompiledFilter[] = Object.freeze([]);
 
-/** A tick's frames are written together up to this many bytes, then flushed. */
-const FLUSH_BYTES = 16 * 1024;
-
-/** Send options for a UTF-8 payload given as bytes: still a text frame. */
-const TEXT_FRAME = { binary: false } as const;
-
 /** WebSocket close code for "try again later", used for a client too slow to read. */
 export const CLOSE_TOO_SLOW = 1013;
+
+/** How long the device waits for the client to answer its close (ws would wait 30 s). */
+export const CLOSE_TIMEOUT_MS = 5000;
 
 /** Binds a WebSocket to the event bus through the client's filters. */
 export class EventSession {
   private state: SessionState = 'OPEN';
   private filters: readonly CompiledFilter[] = NO_FILTERS;
-  private sent = 0;
   private dropped = 0;
   private readonly connectedAt = Date.now();
-  /** True while the socket is corked until the end of the current tick. */
-  private corked = false;
-  /** Bytes written into the corked socket since it was last flushed. */
-  private corkedBytes = 0;
-  /** A corked burst is flushed past this many bytes (a quarter of the buffer limit at most). */
-  private readonly flushBytes: number;
+  /** What the session sends, on its way to the socket. */
+  private readonly outbox: SessionOutbox;
+  /** The close the device sent, and the timer that cuts a client that does not answer it. */
+  private closing: { code: number; reason: string; timer: NodeJS.Timeout } | undefined;
+  /** The client's pings, counted against the limit: made on the first ping. */
+  private pings: PingWindow | undefined;
   /** True once the connection is gone, whoever closed it. */
   private gone = false;
   /** Made on the first wait for the close only: most sessions never have one. */
@@ -104,9 +109,10 @@ export class EventSession {
     private readonly settings: SessionSettings,
     private readonly observer: SessionObserver,
   ) {
-    this.flushBytes = Math.min(FLUSH_BYTES, settings.maxBufferedBytes / 4);
+    this.outbox = new SessionOutbox(ws, socket, settings.maxBufferedBytes);
     sessionOf.set(ws, this);
     ws.on('message', onWsMessage);
+    ws.on('ping', onWsPing);
     ws.on('error', onWsError);
     // `on`, not `once`: ws emits 'close' once, and a `once` wrapper costs more per session.
     ws.on('close', onWsClose);
@@ -121,6 +127,11 @@ export class EventSession {
   wsClosed(code: number, reason: string): void {
     // The device's own close, reset and terminate mark the session closed first.
     const by = this.state === 'CLOSED' ? 'device' : 'client';
+    // The device's close counts with the code it sent, answered or not (ws says 1006 for one never answered).
+    if (this.closing) {
+      clearTimeout(this.closing.timer);
+      ({ code, reason } = this.closing);
+    }
     this.state = 'CLOSED';
     this.gone = true;
     this.whenGone?.resolve();
@@ -161,11 +172,18 @@ export class EventSession {
     return this.state !== 'CLOSED';
   }
 
-  /** Closes the session with a WebSocket close code and reason. */
+  /**
+   * Closes the session with a WebSocket close code and reason, after what is waiting to be
+   * sent; a client that does not answer within the close timeout is cut.
+   */
   close(code: number, reason: string): void {
     if (this.state === 'CLOSED') return;
     this.state = 'CLOSED';
+    this.outbox.flush();
     this.ws.close(code, reason);
+    const timer = setTimeout(() => this.cut(), this.settings.closeTimeoutMs ?? CLOSE_TIMEOUT_MS);
+    timer.unref();
+    this.closing = { code, reason, timer };
   }
 
   /**
@@ -180,6 +198,7 @@ export class EventSession {
   /** Drops the connection with a TCP reset: no close frame, no FIN (a device losing power or its network). */
   reset(): void {
     this.state = 'CLOSED';
+    this.dropped += this.outbox.drop();
     const socket = this.socket as Duplex & { resetAndDestroy?: () => void };
     if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
     else socket.destroy();
@@ -188,6 +207,7 @@ export class EventSession {
   /** Ends the connection at once, without a close handshake. */
   terminate(): void {
     this.state = 'CLOSED';
+    this.dropped += this.outbox.drop();
     if (this.ws.readyState !== this.ws.CLOSED) this.ws.terminate();
   }
 
@@ -203,7 +223,7 @@ export class EventSession {
         ...(f.topic ? { topicFilter: f.topic.source } : {}),
         ...(f.content ? { contentFilter: f.content.source } : {}),
       })),
-      sent: this.sent,
+      sent: this.outbox.sent,
       dropped: this.dropped,
     };
   }
@@ -256,21 +276,6 @@ export class EventSession {
     this.observer.sessionConfigured(this);
   }
 
-  /**
-   * Holds this tick's frames in the socket and writes them together at its end: a
-   * publish burst would otherwise cost one system call per notification per session.
-   */
-  private cork(): void {
-    if (this.corked) return;
-    this.corked = true;
-    this.socket.cork();
-    process.nextTick(() => {
-      this.corked = false;
-      this.corkedBytes = 0;
-      this.socket.uncork();
-    });
-  }
-
   private answer(response: RpcResponse): void {
     if (response.error)
       this.settings.log.info(
@@ -283,26 +288,38 @@ export class EventSession {
   /** Queues `payload` (UTF-8 JSON) as a text frame; false (and the session closed) when the client is too slow. */
   private send(payload: Buffer, kind: 'notification' | 'response'): boolean {
     if (this.state === 'CLOSED') return false;
-    if (this.ws.bufferedAmount + payload.length > this.settings.maxBufferedBytes) {
-      this.dropped++;
-      this.settings.log.warn(
-        { session: this.id, buffered: this.ws.bufferedAmount, limit: this.settings.maxBufferedBytes },
-        'client too slow: closing the session',
-      );
-      this.close(CLOSE_TOO_SLOW, 'client too slow: send buffer full');
-      return false;
-    }
-    this.cork();
-    this.ws.send(payload, TEXT_FRAME);
-    this.corkedBytes += payload.length;
-    // A long burst is flushed in slices, so corked bytes never count against a fast client.
-    if (this.corkedBytes >= this.flushBytes) {
-      this.corkedBytes = 0;
-      this.socket.uncork();
-      this.socket.cork();
-    }
-    if (kind === 'notification') this.sent++;
-    return true;
+    if (this.outbox.offer(payload, kind === 'notification')) return true;
+    // What waits is dropped, so that the close frame waits behind the socket's high-water mark only.
+    const buffered = this.outbox.bufferedBytes;
+    this.dropped += 1 + this.outbox.drop();
+    this.settings.log.warn(
+      { session: this.id, buffered, limit: this.settings.maxBufferedBytes, dropped: this.dropped },
+      'client too slow: closing the session',
+    );
+    this.close(CLOSE_TOO_SLOW, 'client too slow: send buffer full');
+    return false;
+  }
+
+  /** A ping from the client (called by its listener, {@link onWsPing}): a pong, or a close past the ping limit. */
+  wsPing(data: Buffer): void {
+    if (this.state === 'CLOSED') return;
+    const limit = this.settings.pingLimit ?? DEFAULT_PING_LIMIT;
+    this.pings ??= new PingWindow(limit);
+    if (this.pings.allow((this.settings.clock ?? systemClock).now())) return this.outbox.pong(data);
+    this.settings.log.warn(
+      { session: this.id, pings: limit.pings, windowMs: limit.windowMs },
+      'ping flood: closing the session',
+    );
+    this.close(CLOSE_POLICY_VIOLATION, pingFloodReason(limit));
+  }
+
+  /** The client did not answer the device's close in time: the connection is cut. */
+  private cut(): void {
+    this.settings.log.info(
+      { session: this.id, code: this.closing?.code },
+      'close not answered in time: connection cut',
+    );
+    this.ws.terminate();
   }
 }
 
@@ -314,6 +331,10 @@ const sessionOf = new WeakMap<WebSocket, EventSession>();
 
 function onWsMessage(this: WebSocket, data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean): void {
   sessionOf.get(this)?.onMessage(toBuffer(data), isBinary);
+}
+
+function onWsPing(this: WebSocket, data: Buffer): void {
+  sessionOf.get(this)?.wsPing(data);
 }
 
 function onWsError(this: WebSocket, err: Error): void {

@@ -73,6 +73,9 @@ function handshaker(deflate: boolean, maxPayload: number): WebSocketServer {
       clientTracking: false,
       perMessageDeflate: deflate ? { threshold: 256 } : false,
       maxPayload,
+      // Sessions answer pings themselves, up to a limit and then with a close (1008): ws's own
+      // answer drops a connection with 60 pongs not yet written, without a close frame.
+      autoPong: false,
     });
     handshakers.set(key, wss);
   }

@@ -263,7 +263,7 @@ describe('a slow client', () => {
     );
     expect(closed.limit).toBe(64 * 1024);
     expect(fast.received).toBe(total + 1); // the configure answer and every event
-    // The stuck client, once it reads again, gets what was queued and then the close frame.
+    // The stuck client, once it reads again, gets what its socket held (the rest was dropped), then the close frame.
     slow.resume();
     let frame = await slow.nextFrame();
     while (frame.opcode !== 8) frame = await slow.nextFrame();
