@@ -50,6 +50,8 @@ export { startDevice } from './device/device';
 export type { DeviceHandle } from './device/device';
 export { DEFAULT_INITIAL_STATES, PERSONA_NAMES, PERSONAS } from './device/device-options';
 export type { DeviceOptions, InitialState, Persona, PersonaName } from './device/device-options';
+export { DEVICE_LIMITS } from './device/device-limits';
+export type { DeviceLimits, LimitSpec } from './device/device-limits';
 export { FAULT_CATALOGUE, FAULT_NAMES } from './protocol/fault-catalogue';
 export type { ActiveFault, FaultName, FaultParams, FaultParamsInput } from './protocol/fault-catalogue';
 export type { DevicePaths, DeviceUrls } from './device/endpoints';

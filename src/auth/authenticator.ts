@@ -6,9 +6,11 @@
 import { escapeHtml } from '../base/html-escape';
 import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../base/clock';
+import type { Logger } from '../base/log';
+import { LogSummary } from '../base/log-summary';
 import { err, type Err, type ErrorInfo, ok, type Result } from '../base/result';
 import { type Account, AccountDirectory } from './accounts';
-import { authScheme } from './auth-params';
+import { authScheme, credentialUser } from './auth-params';
 import { basicChallenge, type BasicRefusal, verifyBasic } from './basic';
 import {
   type DigestAlgorithm,
@@ -17,6 +19,7 @@ import {
   type DigestTuning,
   type ReplayMode,
 } from './digest';
+import { DEFAULT_THROTTLE, LoginThrottle, type ThrottleRule } from './login-throttle';
 
 /** Which schemes a device accepts; `none` serves everything without credentials. */
 export type AuthMode = 'digest' | 'basic' | 'both' | 'none';
@@ -24,17 +27,44 @@ export type AuthMode = 'digest' | 'basic' | 'both' | 'none';
 /** The auth modes, for validation of options and flags. */
 export const AUTH_MODES: readonly AuthMode[] = ['digest', 'basic', 'both', 'none'];
 
+/** A scheme a server offers and accepts. */
+export type AuthScheme = 'digest' | 'basic';
+
+/** What a Basic attempt refused on plain HTTP is told (the log line and the journal say it). */
+export const BASIC_OVER_HTTP_REFUSED =
+  'Basic credentials refused over plain HTTP; use digest, TLS, or --basic-over-http (option basicOverHttp)';
+
+/**
+ * The schemes in force: `both` on plain HTTP is digest alone unless `basicOverHttp` asks for
+ * Basic too, since Basic sends the password in clear; `basic` is an explicit ask and stays.
+ */
+export function acceptedSchemes(mode: AuthMode, plainHttp: boolean, basicOverHttp: boolean): AuthScheme[] {
+  if (mode === 'none') return [];
+  if (mode === 'digest' || mode === 'basic') return [mode];
+  return plainHttp && !basicOverHttp ? ['digest'] : ['digest', 'basic'];
+}
+
 /** Who a request comes from: `account` is undefined in mode `none`. */
 export interface Authenticated {
   account: Account | undefined;
   scheme: 'digest' | 'basic' | 'none' | 'token';
 }
 
-/** Why a request is refused; `stale` asks the 401 to say the nonce is stale (digest only). */
+/**
+ * Why a request is refused; `stale` asks the 401 to say the nonce is stale (digest only).
+ * With `retryAfterSeconds` the client must wait (throttled, or over a per-account limit): 429.
+ */
 export interface AuthRefusal extends ErrorInfo<
-  DigestRefusalCode | BasicRefusal['code'] | 'REJECTING' | 'NO_CREDENTIALS' | 'SCHEME_NOT_ACCEPTED'
+  | DigestRefusalCode
+  | BasicRefusal['code']
+  | 'REJECTING'
+  | 'NO_CREDENTIALS'
+  | 'SCHEME_NOT_ACCEPTED'
+  | 'BASIC_OVER_HTTP'
+  | 'THROTTLED'
 > {
   readonly stale: boolean;
+  readonly retryAfterSeconds?: number;
 }
 
 /** Result of {@link Authenticator.verify}. */
@@ -49,6 +79,16 @@ export interface AuthenticatorOptions {
   nonceLifetimeMs: number;
   replay: ReplayMode;
   clock: Clock;
+  /** Strict replay protection: requests remembered per account (see DigestServerOptions). */
+  replayPerAccount?: number;
+  /** Wrong logins allowed per remote address and per user before 429; {@link DEFAULT_THROTTLE} when absent. */
+  throttle?: { perRemote: ThrottleRule; perUser: ThrottleRule };
+  /** Where {@link Authenticator.logRefusal} writes; silent when absent. */
+  log?: Logger;
+  /** The server has no TLS: mode `both` then offers and accepts digest only, unless `basicOverHttp`. */
+  plainHttp?: boolean;
+  /** Mode `both` offers and accepts Basic on plain HTTP too, where it sends the password in clear. */
+  basicOverHttp?: boolean;
 }
 
 /** The 401 answer: status, headers and the small HTML body real devices send. */
@@ -57,6 +97,23 @@ export interface Unauthorized {
   headers: Record<string, string | string[]>;
   body: string;
 }
+
+/** What {@link Authenticator.answer} and {@link Authenticator.logRefusal} read of a refusal (a token's too). */
+export type RefusalInfo = Pick<AuthRefusal, 'message' | 'stale' | 'retryAfterSeconds'> & { readonly code: string };
+
+/** The answer to a refused login: 401 with challenges, or 429 with `Retry-After`. */
+export interface RefusalAnswer {
+  status: 401 | 429;
+  headers: Record<string, string | string[]>;
+  body: string;
+}
+
+/** Refusal codes counted as a wrong password by the throttle (not a digest first leg, not a stale nonce). */
+const WRONG_CREDENTIALS: ReadonlySet<string> = new Set(['WRONG_PASSWORD', 'UNKNOWN_USER']);
+
+/** Refusals logged one by one per interval; the rest go into one summary line. */
+const LOGGED_REFUSALS_PER_INTERVAL = 10;
+const REFUSAL_LOG_INTERVAL_MS = 10_000;
 
 /** Verifies credentials on any Node request. */
 export class Authenticator {
@@ -68,8 +125,18 @@ export class Authenticator {
    */
   private directory: AccountDirectory | undefined = undefined;
   private digestServer: DigestServer | undefined = undefined;
+  /** Made on the first failed login, like the directory. */
+  private throttler: LoginThrottle | undefined = undefined;
+  private refusalLog: LogSummary | undefined = undefined;
 
   constructor(readonly options: AuthenticatorOptions) {}
+
+  private get throttle(): LoginThrottle {
+    return (this.throttler ??= new LoginThrottle({
+      clock: this.options.clock,
+      ...(this.options.throttle ?? DEFAULT_THROTTLE),
+    }));
+  }
 
   /** The accounts logins are checked against. */
   get accounts(): AccountDirectory {
@@ -82,6 +149,7 @@ export class Authenticator {
       algorithms: this.options.algorithms,
       nonceLifetimeMs: this.options.nonceLifetimeMs,
       replay: this.options.replay,
+      replayPerAccount: this.options.replayPerAccount,
       clock: this.options.clock,
       passwordOf: (name) => this.accounts.find(name)?.password,
     }));
@@ -90,6 +158,12 @@ export class Authenticator {
   /** The mode in force. */
   get mode(): AuthMode {
     return this.options.mode;
+  }
+
+  /** The schemes offered and accepted (see {@link acceptedSchemes}). */
+  get schemes(): AuthScheme[] {
+    const { mode, plainHttp = false, basicOverHttp = false } = this.options;
+    return acceptedSchemes(mode, plainHttp, basicOverHttp);
   }
 
   /** Refuses every login for `ms` from now (a simulated reboot); `--auth none` is not affected. */
@@ -127,6 +201,24 @@ export class Authenticator {
     if (this.rejecting) return refuse('REJECTING', 'logins are refused for a while (simulated reboot)');
     const header = req.headers.authorization;
     if (!header) return refuse('NO_CREDENTIALS', 'no credentials');
+    const remote = req.socket?.remoteAddress;
+    const user = credentialUser(header);
+    // A throttled address or user is refused unchecked: a guess must not learn anything.
+    const throttled = this.throttler?.check(remote, user);
+    if (throttled)
+      return err({
+        code: 'THROTTLED',
+        message: throttled.message,
+        stale: false,
+        retryAfterSeconds: throttled.retryAfterSeconds,
+      });
+    const verdict = this.check(header, req);
+    if (!verdict.ok && WRONG_CREDENTIALS.has(verdict.error.code)) this.throttle.failed(remote, user);
+    return verdict;
+  }
+
+  /** The credentials of `header` checked by their scheme. */
+  private check(header: string, req: IncomingMessage): AuthVerdict {
     const scheme = authScheme(header);
     if (scheme === 'digest' && this.acceptsDigest()) {
       const verdict = this.digest.verify(header, req.method ?? 'GET', requestTarget(req));
@@ -138,7 +230,54 @@ export class Authenticator {
       if (!verdict.ok) return refuse(verdict.error.code, verdict.error.message);
       return ok({ account: this.accounts.find(verdict.value), scheme: 'basic' });
     }
+    // Refused before the password is looked at: the answer says nothing about it.
+    if (scheme === 'basic' && this.options.mode === 'both') return refuse('BASIC_OVER_HTTP', BASIC_OVER_HTTP_REFUSED);
     return refuse('SCHEME_NOT_ACCEPTED', `scheme "${scheme}" is not accepted (auth mode ${this.options.mode})`);
+  }
+
+  /**
+   * The answer to a refusal: 429 with `Retry-After` when the client must wait (throttled,
+   * over a per-account limit), else the 401 with challenges ({@link unauthorized}).
+   */
+  answer(req: IncomingMessage, refusal: RefusalInfo): RefusalAnswer {
+    if (refusal.retryAfterSeconds === undefined) return this.unauthorized(req, refusal.stale);
+    const body = `${refusal.message}\n`;
+    return {
+      status: 429,
+      headers: {
+        'Retry-After': String(refusal.retryAfterSeconds),
+        'Content-Type': 'text/plain',
+        'Content-Length': String(Buffer.byteLength(body)),
+      },
+      body,
+    };
+  }
+
+  /**
+   * Logs a refusal: a missing header (digest's first leg) at debug, the rest as warnings,
+   * at most {@link LOGGED_REFUSALS_PER_INTERVAL} per interval one by one and the others in
+   * one summary line, so a password guesser cannot fill the log.
+   */
+  logRefusal(
+    refusal: RefusalInfo,
+    fields: Readonly<Record<string, unknown>>,
+    message: string,
+    remote: string | undefined,
+  ): void {
+    const log = this.options.log;
+    if (!log) return;
+    if (refusal.code === 'NO_CREDENTIALS') return log.debug({ ...fields, reason: refusal.message }, message);
+    this.refusalLog ??= new LogSummary(log, this.options.clock, {
+      message: 'authentication failures not logged one by one (counted by remote address)',
+      intervalMs: REFUSAL_LOG_INTERVAL_MS,
+      burst: LOGGED_REFUSALS_PER_INTERVAL,
+    });
+    if (this.refusalLog.admit(remote)) log.warn({ ...fields, reason: refusal.message, stale: refusal.stale }, message);
+  }
+
+  /** Logs what {@link logRefusal} still holds back (at close). */
+  flushLog(): void {
+    this.refusalLog?.flush();
   }
 
   /** The 401 answer with one challenge per digest algorithm (and Basic, if accepted). */
@@ -163,7 +302,7 @@ export class Authenticator {
   }
 
   private acceptsBasic(): boolean {
-    return this.options.mode === 'basic' || this.options.mode === 'both';
+    return this.schemes.includes('basic');
   }
 }
 

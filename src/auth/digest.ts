@@ -29,6 +29,12 @@ export interface DigestServerOptions {
   passwordOf(username: string): string | undefined;
   /** HMAC key for nonces; random per server when omitted. */
   secret?: Buffer;
+  /**
+   * Strict mode (or nonces valid once): requests each account may have remembered at once,
+   * each until its nonce expires. Past it that account is refused (429) until its oldest
+   * entry expires; no other account's entries are ever dropped. Default {@link DEFAULT_REPLAY_PER_ACCOUNT}.
+   */
+  replayPerAccount?: number;
 }
 
 /** How a device's digest misbehaves at run time (a fault switch); every field off when absent. */
@@ -53,11 +59,16 @@ export type DigestRefusalCode =
   | 'UNKNOWN_USER'
   | 'WRONG_PASSWORD'
   | 'STALE_NONCE'
-  | 'REPLAYED';
+  | 'REPLAYED'
+  | 'REPLAY_LIMIT';
 
-/** A refusal; `stale` is true only for a correct answer to an expired nonce (`STALE_NONCE`). */
+/**
+ * A refusal; `stale` is true only for a correct answer to an expired nonce (`STALE_NONCE`).
+ * `retryAfterSeconds` is set when the account must wait (`REPLAY_LIMIT`): answered 429.
+ */
 export interface DigestRefusal extends ErrorInfo<DigestRefusalCode> {
   readonly stale: boolean;
+  readonly retryAfterSeconds?: number;
 }
 
 /** Outcome of a verification: the user name, or why not. */
@@ -65,8 +76,15 @@ export type DigestVerdict = Result<string, DigestRefusal>;
 
 const REQUIRED = ['username', 'realm', 'nonce', 'uri', 'response', 'qop', 'nc', 'cnonce'] as const;
 const NONCE_BYTES = 8 + 8 + 16; // timestamp, random, truncated HMAC
-/** Bound on remembered (nonce, cnonce, nc) triples in strict mode. */
-const MAX_SEEN = 100_000;
+/** Default bound on remembered (nonce, cnonce, nc) triples per account in strict mode. */
+export const DEFAULT_REPLAY_PER_ACCOUNT = 20_000;
+
+/** The requests one account has remembered: key -> expiry of its nonce, and the earliest expiry. */
+interface SeenOfAccount {
+  readonly keys: Map<string, number>;
+  /** No entry expires before this: a full table is not scanned again until then. */
+  nextExpiry: number;
+}
 
 /** No digest fault: what every server starts with. */
 const NO_TUNING: Readonly<DigestTuning> = Object.freeze({});
@@ -76,8 +94,8 @@ export class DigestServer {
   private secret: Buffer;
   /** Fault switches in force; none by default. */
   private tuning: Readonly<DigestTuning> = NO_TUNING;
-  /** Strict mode (or nonces valid once): seen `nonce cnonce nc` keys, with the expiry of their nonce; made on the first. */
-  private seen: Map<string, number> | undefined = undefined;
+  /** Strict mode (or nonces valid once): seen `nonce cnonce nc` keys of each account; made on the first. */
+  private seen: Map<string, SeenOfAccount> | undefined = undefined;
 
   constructor(private readonly options: DigestServerOptions) {
     this.secret = options.secret ?? randomBytes(32);
@@ -165,17 +183,18 @@ export class DigestServer {
     const now = this.options.clock.now();
     if (now >= expiresAt)
       return err({ code: 'STALE_NONCE', message: 'nonce expired', stale: this.tuning.stale ?? true });
-    if (this.tuning.nonceOnce && !this.remember(`once ${get('nonce')}`, expiresAt, now))
-      return err({
-        code: 'STALE_NONCE',
-        message: 'nonce already used (this device accepts each nonce once)',
-        stale: true,
-      });
-    if (
-      this.options.replay === 'strict' &&
-      !this.remember(`${get('nonce')} ${get('cnonce')} ${get('nc').toLowerCase()}`, expiresAt, now)
-    ) {
-      return reject('REPLAYED', `replayed request: nc ${get('nc')} was already used with this nonce and cnonce`);
+    if (this.tuning.nonceOnce) {
+      const fresh = this.remember(username, `once ${get('nonce')}`, expiresAt, now);
+      if (fresh !== true) return fresh;
+    }
+    if (this.options.replay === 'strict') {
+      const fresh = this.remember(
+        username,
+        `${get('nonce')} ${get('cnonce')} ${get('nc').toLowerCase()}`,
+        expiresAt,
+        now,
+      );
+      if (fresh !== true) return fresh;
     }
     return ok(username);
   }
@@ -201,18 +220,50 @@ export class DigestServer {
     return createHmac('sha256', this.secret).update(body).digest().subarray(0, 16);
   }
 
-  /** Records a triple; false when it was seen already. Forgets triples of expired nonces. */
-  private remember(key: string, expiresAt: number, now: number): boolean {
-    const seen = (this.seen ??= new Map());
-    if (seen.has(key)) return false;
-    if (seen.size >= MAX_SEEN) {
-      for (const [k, exp] of seen) if (exp <= now) seen.delete(k);
-      // Still full of live entries: drop the oldest, as a real device's table would.
-      if (seen.size >= MAX_SEEN) seen.delete(seen.keys().next().value as string);
+  /**
+   * Records a request of `username`: true when new, else the refusal (seen already; or the
+   * account holds its share of entries, all of live nonces). Only that account's expired
+   * entries are ever dropped, so no account can flush another's.
+   */
+  private remember(username: string, key: string, expiresAt: number, now: number): true | Err<DigestRefusal> {
+    const seen = (this.seen ??= new Map<string, SeenOfAccount>());
+    let mine = seen.get(username);
+    if (!mine) seen.set(username, (mine = { keys: new Map(), nextExpiry: Number.POSITIVE_INFINITY }));
+    if (mine.keys.has(key)) {
+      if (key.startsWith('once '))
+        return err({
+          code: 'STALE_NONCE',
+          message: 'nonce already used (this device accepts each nonce once)',
+          stale: true,
+        });
+      const nc = key.slice(key.lastIndexOf(' ') + 1);
+      return reject('REPLAYED', `replayed request: nc ${nc} was already used with this nonce and cnonce`);
     }
-    seen.set(key, expiresAt);
+    const limit = this.options.replayPerAccount ?? DEFAULT_REPLAY_PER_ACCOUNT;
+    if (mine.keys.size >= limit && now >= mine.nextExpiry) forgetExpired(mine, now);
+    if (mine.keys.size >= limit) {
+      const retryAfterSeconds = Math.max(1, Math.ceil((mine.nextExpiry - now) / 1000));
+      return err({
+        code: 'REPLAY_LIMIT',
+        message: `user "${username}" made ${mine.keys.size} requests with live nonces; replay protection remembers at most ${limit} per user: retry in ${retryAfterSeconds} s`,
+        stale: false,
+        retryAfterSeconds,
+      });
+    }
+    mine.keys.set(key, expiresAt);
+    if (expiresAt < mine.nextExpiry) mine.nextExpiry = expiresAt;
     return true;
   }
+}
+
+/** Drops an account's expired entries (one scan, only when its table is full) and notes the next expiry. */
+function forgetExpired(mine: SeenOfAccount, now: number): void {
+  let next = Number.POSITIVE_INFINITY;
+  for (const [key, expiresAt] of mine.keys) {
+    if (expiresAt <= now) mine.keys.delete(key);
+    else if (expiresAt < next) next = expiresAt;
+  }
+  mine.nextExpiry = next;
 }
 
 function reject(code: DigestRefusalCode, message: string): Err<DigestRefusal> {

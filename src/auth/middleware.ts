@@ -1,6 +1,6 @@
 /** Express glue for the {@link Authenticator}: 401 with challenges, or the account in `res.locals`. */
 import type { Request, Response } from 'express';
-import { type Logger, redactUrl } from '../base/log';
+import { redactUrl } from '../base/log';
 import type { AuthLocals } from '../base/request-log';
 import type { Account } from './accounts';
 import { authScheme, credentialUser } from './auth-params';
@@ -28,7 +28,7 @@ export interface AuthRefusal {
 
 /**
  * Checks a request's credentials: true with the account and scheme put in `res.locals`;
- * false once it has answered 401 with challenges (and told the refusal).
+ * false once it has answered 401 with challenges, or 429 when throttled (and told the refusal).
  */
 export type AuthGate = (req: Request, res: Response) => boolean;
 
@@ -40,7 +40,6 @@ export function checkCredentials(
   req: Request,
   res: Response,
   authenticator: Authenticator,
-  log: Logger,
   onRefused: ((refusal: AuthRefusal) => void) | undefined,
 ): boolean {
   const verdict = authenticator.verify(req);
@@ -51,10 +50,8 @@ export function checkCredentials(
     return true;
   }
   const { code, message, stale } = verdict.error;
-  // A missing header is the normal first leg of digest; only real failures are worth a warning.
-  const level = code === 'NO_CREDENTIALS' ? 'debug' : 'warn';
   const path = redactUrl(req.originalUrl);
-  log[level]({ url: path, reason: message, stale }, 'authentication failed');
+  authenticator.logRefusal(verdict.error, { url: path }, 'authentication failed', req.socket.remoteAddress);
   const { authorization } = req.headers;
   onRefused?.({
     method: req.method,
@@ -66,7 +63,7 @@ export function checkCredentials(
     user: credentialUser(authorization),
     remote: req.socket.remoteAddress,
   });
-  const answer = authenticator.unauthorized(req, stale);
+  const answer = authenticator.answer(req, verdict.error);
   // Raw writeHead: exactly the headers real devices send (no charset, no ETag).
   res.writeHead(answer.status, answer.headers).end(answer.body);
   return false;

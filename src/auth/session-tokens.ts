@@ -2,10 +2,14 @@
  * Short-lived, single-use session tokens for the event stream (`wssession.cgi`):
  * a client that cannot do digest on the WebSocket handshake fetches one with
  * digest over HTTP and passes it as `?wssession=TOKEN`.
+ *
+ * Pending tokens are bounded per account, not in one shared table: an account that
+ * fetches tokens without using them is refused more once it holds its share, and no
+ * other account's pending token is ever pushed out by it.
  */
 import type { Clock } from '../base/clock';
 import { randomString } from '../base/random';
-import { type ErrorInfo, fail, ok, type Result } from '../base/result';
+import { err, type ErrorInfo, fail, ok, type Result } from '../base/result';
 
 /** Why a token was refused: the code, and `session token <code>` as the message. */
 export type TokenRefusal = ErrorInfo<'unknown' | 'expired' | 'reused'>;
@@ -13,28 +17,66 @@ export type TokenRefusal = ErrorInfo<'unknown' | 'expired' | 'reused'>;
 /** Outcome of {@link SessionTokens.consume}: the user the token was issued to, or why it is refused. */
 export type TokenVerdict = Result<string, TokenRefusal>;
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-/** Tokens waiting at once; past it the oldest ones are forgotten (bounded memory). */
-const MAX_LIVE = 10_000;
+/** An account holds its share of pending tokens: none is issued until `retryAfterSeconds` from now. */
+export interface TokenLimit extends ErrorInfo<'limit'> {
+  readonly retryAfterSeconds: number;
+}
 
-/** Issues and consumes tokens; valid for `lifetimeMs` from issue, usable once. */
+/** Outcome of {@link SessionTokens.issue}: the token, or the account's limit. */
+export type TokenIssue = Result<string, TokenLimit>;
+
+/** Consumed tokens remembered at most (for the "reused" message only). */
+const MAX_USED = 100_000;
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Default pending tokens per account: far above what a client needs (one per connection attempt). */
+export const DEFAULT_TOKENS_PER_ACCOUNT = 1_000;
+
+/** A pending token: whose, and until when. */
+interface Pending {
+  readonly username: string;
+  readonly expiresAt: number;
+}
+
+/**
+ * Issues and consumes tokens; valid for `lifetimeMs` from issue, usable once. Every token
+ * lives equally long, so issue order is expiry order: expired tokens are purged from the
+ * front of the tables, never by a scan.
+ */
 export class SessionTokens {
-  /** Made on the first token: most devices of a fleet never issue one. */
-  private live: Map<string, { username: string; expiresAt: number }> | undefined = undefined;
-  /** Consumed tokens, kept until they would have expired, to tell "reused" from "unknown". */
+  /** Made on the first token: most devices of a fleet never issue one. In issue (= expiry) order. */
+  private live: Map<string, Pending> | undefined = undefined;
+  /** Pending tokens of each account, in issue order (the first is the next to expire). */
+  private byAccount: Map<string, Set<string>> | undefined = undefined;
+  /** Consumed tokens until they would have expired, to tell "reused" from "unknown"; in expiry order. */
   private used: Map<string, number> | undefined = undefined;
 
   constructor(
     private readonly clock: Clock,
     readonly lifetimeMs = 15_000,
+    readonly perAccount = DEFAULT_TOKENS_PER_ACCOUNT,
   ) {}
 
-  /** A new token for `username`: 32 letters and digits (never digits only). */
-  issue(username: string): string {
+  /** A new token for `username` (32 letters and digits, never digits only), unless the account holds its share. */
+  issue(username: string): TokenIssue {
     this.prune();
+    const now = this.clock.now();
+    const mine = (this.byAccount ??= new Map<string, Set<string>>()).get(username) ?? new Set<string>();
+    if (mine.size >= this.perAccount) {
+      const oldest = this.live?.get(mine.values().next().value as string);
+      const waitMs = Math.max(0, (oldest?.expiresAt ?? now) - now);
+      return err({
+        code: 'limit',
+        message: `too many pending session tokens: user "${username}" holds ${mine.size}, at most ${this.perAccount} (each expires ${this.lifetimeMs / 1000} s after issue or when used)`,
+        retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
+      });
+    }
     const token = randomToken();
-    (this.live ??= new Map()).set(token, { username, expiresAt: this.clock.now() + this.lifetimeMs });
-    return token;
+    (this.live ??= new Map<string, Pending>()).set(token, { username, expiresAt: now + this.lifetimeMs });
+    mine.add(token);
+    this.byAccount.set(username, mine);
+    return ok(token);
   }
 
   /** Uses a token up: valid only once and only before it expires. */
@@ -42,15 +84,19 @@ export class SessionTokens {
     const now = this.clock.now();
     const entry = this.live?.get(token);
     if (!entry) return refuse((this.used?.get(token) ?? 0) > now ? 'reused' : 'unknown');
-    this.live?.delete(token);
+    this.forget(token, entry);
     if (now >= entry.expiresAt) return refuse('expired');
-    (this.used ??= new Map()).set(token, entry.expiresAt);
+    const used = (this.used ??= new Map<string, number>());
+    used.set(token, entry.expiresAt);
+    // Forgetting one early only turns a later "reused" into "unknown": still refused.
+    if (used.size > MAX_USED) used.delete(used.keys().next().value as string);
     return ok(entry.username);
   }
 
   /** Revokes every token issued so far: none of them opens a stream any more. */
   revokeAll(): void {
     this.live?.clear();
+    this.byAccount?.clear();
     this.used?.clear();
   }
 
@@ -60,17 +106,29 @@ export class SessionTokens {
     return this.live?.size ?? 0;
   }
 
+  /** Drops expired tokens from the front of each table: amortised O(1) per call. */
   private prune(): void {
     const now = this.clock.now();
     const { live, used } = this;
     if (live) {
-      for (const [token, { expiresAt }] of live) if (expiresAt <= now) live.delete(token);
-      while (live.size >= MAX_LIVE) live.delete(live.keys().next().value as string);
+      for (const [token, entry] of live) {
+        if (entry.expiresAt > now) break;
+        this.forget(token, entry);
+      }
     }
     if (used) {
-      for (const [token, expiresAt] of used) if (expiresAt <= now) used.delete(token);
-      while (used.size >= MAX_LIVE) used.delete(used.keys().next().value as string);
+      for (const [token, expiresAt] of used) {
+        if (expiresAt > now) break;
+        used.delete(token);
+      }
     }
+  }
+
+  private forget(token: string, entry: Pending): void {
+    this.live?.delete(token);
+    const mine = this.byAccount?.get(entry.username);
+    mine?.delete(token);
+    if (mine?.size === 0) this.byAccount?.delete(entry.username);
   }
 }
 

@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   CONNECTION_LOST: 'recording: the event stream closed before the recording ended',
   BAD_FAULT: 'a fault switch is unknown, its parameters are invalid, or it cannot act now (already rebooting)',
   TIMEOUT: 'a wait ended before what it waited for happened (a session, a notification, a device answer)',
+  LIMIT: 'a limit of the device was reached (pending session tokens of an account, ...); the message names it',
 } as const;
 
 /** Stable error codes of {@link EmulatorError}. */

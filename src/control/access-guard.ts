@@ -6,7 +6,9 @@
  */
 import { isIPv4 } from 'node:net';
 import type { RequestHandler } from 'express';
+import { type Clock, systemClock } from '../base/clock';
 import type { Logger } from '../base/log';
+import { DEFAULT_THROTTLE, LoginThrottle } from '../auth/login-throttle';
 import { sameSecret } from '../auth/same-secret';
 import { ControlError, sendError } from './control-error';
 
@@ -36,15 +38,26 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-/** Refuses what the token or the loopback rule does not allow: 401 (with WWW-Authenticate) or 403. */
-export function accessGuard(token: string | undefined, log: Logger): RequestHandler {
+/**
+ * Refuses what the token or the loopback rule does not allow: 401 (with WWW-Authenticate) or
+ * 403; an address past the device's wrong-login limit gets 429 with `Retry-After`, unchecked.
+ */
+export function accessGuard(token: string | undefined, log: Logger, clock: Clock = systemClock): RequestHandler {
+  const throttle = new LoginThrottle({ clock, ...DEFAULT_THROTTLE });
   return (req, res, next) => {
+    const remote = req.socket.remoteAddress;
     if (token === undefined) {
-      if (isLoopback(req.socket.remoteAddress)) return next();
+      if (isLoopback(remote)) return next();
       return sendError(req, res, log, new ControlError(403, 'FORBIDDEN', LOOPBACK_ONLY));
+    }
+    const throttled = throttle.check(remote, undefined);
+    if (throttled) {
+      res.setHeader('Retry-After', String(throttled.retryAfterSeconds));
+      return sendError(req, res, log, new ControlError(429, 'THROTTLED', throttled.message));
     }
     const given = bearerToken(req.headers.authorization);
     if (given !== undefined && sameSecret(given, token)) return next();
+    if (given !== undefined) throttle.failed(remote, undefined);
     res.setHeader('WWW-Authenticate', 'Bearer realm="bwc-emu control"');
     const message =
       given === undefined ? 'the control API needs Authorization: Bearer <token>' : 'the bearer token is not the one';

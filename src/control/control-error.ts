@@ -2,7 +2,7 @@
  * How the control API refuses: every error is `{ error: { code, message } }` with a 4xx
  * (503 while the emulator is not ready), logged at info. A handler throws a
  * {@link ControlError}; an {@link EmulatorError} from the emulator handle becomes a 400
- * with its own code (408 for `TIMEOUT`); anything else is a bug, answered 500.
+ * with its own code (408 for `TIMEOUT`, 429 for `LIMIT`); anything else is a bug, answered 500.
  */
 import type { Request, Response } from 'express';
 import { EmulatorError } from '../base/errors';
@@ -23,7 +23,8 @@ export class ControlError extends Error {
 
 /** The HTTP status an {@link EmulatorError} code is answered with. */
 function statusOfEmulatorError(code: EmulatorError['code']): number {
-  return code === 'TIMEOUT' ? 408 : 400;
+  if (code === 'TIMEOUT') return 408;
+  return code === 'LIMIT' ? 429 : 400;
 }
 
 /** Turns whatever a handler threw into the refusal to answer; undefined for a bug. */

@@ -97,7 +97,6 @@ class DeviceRoutes implements DeviceParts {
       req,
       res,
       this.authenticator,
-      this.log,
       journal && ((refusal) => journal({ kind: 'auth-refused', ...refusal })),
     );
   }

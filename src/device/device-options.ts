@@ -12,6 +12,7 @@ import { EmulatorError } from '../base/errors';
 import { wholeNumberOption } from '../base/option-checks';
 import type { Logger, LogLevel } from '../base/log';
 import { DEFAULT_MAX_FILTERS } from '../events/configure';
+import { type DeviceLimits, resolveDeviceLimits, type ResolvedDeviceLimits } from './device-limits';
 import type { NotificationMessage } from '../events/content-filter';
 import type { TimestampMode } from '../events/event-bus';
 import { DEFAULT_TOPIC_ALIASES, NEUTRAL_NAMESPACE, renameTopicPrefix } from '../events/topic-filter';
@@ -38,6 +39,12 @@ export interface DeviceOptions {
   accounts?: Account[];
   /** Accepted schemes: `both` (default), `digest`, `basic`, or `none` (no credentials at all). */
   auth?: AuthMode;
+  /**
+   * With auth `both` on plain HTTP (no `tls`), also offer and accept Basic, which sends the
+   * password in clear; off by default, so such a device speaks digest only. Auth `basic` is
+   * an explicit ask of its own; with TLS Basic is on either way.
+   */
+  basicOverHttp?: boolean;
   /** Digest algorithms offered, one challenge each, in order. Default `['MD5']`. */
   digestAlgorithms?: DigestAlgorithm[];
   /** `lenient` (default) reuses nonces like real devices; `strict` refuses a repeated nc. */
@@ -84,6 +91,11 @@ export interface DeviceOptions {
   maxBufferedBytes?: number;
   /** Most filters in one `events:configure`; default 256. */
   maxFilters?: number;
+  /**
+   * Limits on sessions, filter size, each account's evaluation budget, pending tokens, replay
+   * memory and failed logins (docs/limits.md); absent ones take their defaults.
+   */
+  limits?: DeviceLimits;
   /**
    * Topic prefix aliases applied to client filters; default `{ onvif: 'tns1' }`. With a
    * `namespace` other than `tnsvendor`, `tnsvendor` is added as an alias of it, and an
@@ -142,9 +154,10 @@ function deepFreeze<T>(value: T): T {
 export interface ResolvedDeviceOptions extends Required<
   Omit<
     DeviceOptions,
-    'tls' | 'stateDir' | 'logger' | 'logLevel' | 'realm' | 'identity' | 'journal' | 'control' | 'persona'
+    'tls' | 'stateDir' | 'logger' | 'logLevel' | 'realm' | 'identity' | 'journal' | 'control' | 'persona' | 'limits'
   >
 > {
+  limits: ResolvedDeviceLimits;
   /** The persona asked for; undefined when none was (the defaults are then the `svc` persona's). */
   persona: PersonaName | undefined;
   realm: string;
@@ -209,6 +222,7 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
           : bad(`discoveryAuth "${String(options.discoveryAuth)}" must be anonymous or required`),
     accounts,
     auth,
+    basicOverHttp: checkBoolean('basicOverHttp', options.basicOverHttp),
     digestAlgorithms,
     digestReplay,
     nonceLifetimeMs: wholeNumberOption('nonceLifetimeMs', options.nonceLifetimeMs ?? 300_000, 1, 86_400_000),
@@ -231,6 +245,7 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
       1024 * 1024 * 1024,
     ),
     maxFilters: wholeNumberOption('maxFilters', options.maxFilters ?? DEFAULT_MAX_FILTERS, 1, 100_000),
+    limits: resolveDeviceLimits(options.limits),
     topicAliases,
     initialStates: inNamespace(options.initialStates ?? DEFAULT_INITIAL_STATES, namespace),
     timestamps: checkTimestamps(options.timestamps ?? UTC_TIMESTAMPS),
@@ -367,6 +382,12 @@ function checkTimestamps(mode: TimestampMode): TimestampMode {
   if (mode.mode === 'local') wholeNumberOption('timestamps.offsetMinutes', mode.offsetMinutes, -24 * 60, 24 * 60);
   else if (mode.mode !== 'utc' && mode.mode !== 'none') bad(`timestamps.mode must be utc, local or none`);
   return mode;
+}
+
+/** An optional boolean option: false when absent; anything else but a boolean is refused. */
+function checkBoolean(name: string, value: unknown): boolean {
+  if (value === undefined) return false;
+  return typeof value === 'boolean' ? value : bad(`${name} must be true or false, not ${shown(value)}`);
 }
 
 function bad(message: string): never {

@@ -3,6 +3,7 @@
  * the CGIs (feature flags, session tokens) behind real digest/Basic auth.
  * The WebSocket event stream shares this server through its `upgrade` event.
  */
+import { sessionLimitsOf, throttleOf } from './device-limits';
 import { join } from 'node:path';
 import { Authenticator } from '../auth/authenticator';
 import { SessionTokens, type TokenVerdict } from '../auth/session-tokens';
@@ -46,7 +47,10 @@ export interface DeviceHandle {
   flags(): FlagState[];
   /** Sets feature flags all-or-nothing, as `featureflag.cgi` `set` does; rejects unknown names. */
   setFlags(values: Readonly<Record<string, boolean>>): Promise<void>;
-  /** Issues a session token without the HTTP round trip (what `wssession.cgi` answers). */
+  /**
+   * Issues a session token without the HTTP round trip (what `wssession.cgi` answers); throws
+   * `LIMIT` when the user holds its share of pending tokens.
+   */
   issueToken(username?: string): string;
   /** Uses up a session token: valid once, within its lifetime. */
   consumeToken(token: string): TokenVerdict;
@@ -112,9 +116,14 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     nonceLifetimeMs: resolved.nonceLifetimeMs,
     replay: resolved.digestReplay,
     clock: resolved.clock,
+    replayPerAccount: resolved.limits.replayPerAccount,
+    throttle: throttleOf(resolved.limits),
+    log,
+    plainHttp: tls === undefined,
+    basicOverHttp: resolved.basicOverHttp,
   });
   const paths = devicePaths(resolved.cgiPrefix, resolved.wsPrefix);
-  const tokens = new SessionTokens(resolved.clock, resolved.tokenLifetimeMs);
+  const tokens = new SessionTokens(resolved.clock, resolved.tokenLifetimeMs, resolved.limits.tokensPerAccount);
   const stateFile = resolved.stateDir ? join(resolved.stateDir, resolved.serial, 'flags.json') : undefined;
   const flags = new FeatureFlags(resolved.flags, stateFile, (message) => log.warn({ stateFile }, message));
 
@@ -127,7 +136,13 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     authenticator,
     tokens,
     bus,
-    rules: { topicAliases: resolved.topicAliases, maxFilters: resolved.maxFilters },
+    rules: {
+      topicAliases: resolved.topicAliases,
+      maxFilters: resolved.maxFilters,
+      maxFilterTerms: resolved.limits.maxFilterTerms,
+      maxFilterNesting: resolved.limits.maxFilterNesting,
+    },
+    limits: sessionLimitsOf(resolved.limits),
     maxMessageBytes: resolved.maxMessageBytes,
     maxBufferedBytes: resolved.maxBufferedBytes,
     deflate: resolved.wsDeflate,
@@ -244,7 +259,9 @@ class RunningDeviceHandle implements DeviceHandle {
   }
 
   issueToken(username = 'root'): string {
-    return this.parts.tokens.issue(username);
+    const issued = this.parts.tokens.issue(username);
+    if (!issued.ok) throw new EmulatorError('LIMIT', issued.error.message);
+    return issued.value;
   }
 
   consumeToken(token: string): TokenVerdict {
@@ -307,6 +324,7 @@ class RunningDeviceHandle implements DeviceHandle {
     const { listening, stream, log } = this.parts;
     this.closed = (async () => {
       await listening.close(() => stream.close());
+      this.parts.authenticator.flushLog();
       this.state = 'CLOSED';
       log.info('device closed');
     })();

@@ -43,6 +43,10 @@ export interface ConfigureRules {
   topicAliases: Readonly<Record<string, string>>;
   /** Most filters one request may hold. */
   maxFilters: number;
+  /** Most terms (topic alternatives plus content comparisons) one filter may hold; {@link DEFAULT_MAX_FILTER_TERMS} when absent. */
+  maxFilterTerms?: number;
+  /** Deepest nesting of a content filter; the content filter's own maximum (64) when absent. */
+  maxFilterNesting?: number;
 }
 
 /**
@@ -53,6 +57,9 @@ export type ConfigureNote = (message: string, fields: Readonly<Record<string, un
 
 /** Default limit on filters per request: far above what clients send, low enough to bound work per event. */
 export const DEFAULT_MAX_FILTERS = 256;
+
+/** Default limit on terms per filter: a topic with 256 alternatives, or a content filter with 256 comparisons. */
+export const DEFAULT_MAX_FILTER_TERMS = 256;
 
 /** The compiled filter list, or the error to answer. */
 export type ConfigureResult = Result<CompiledFilter[], RpcError>;
@@ -87,12 +94,34 @@ export function compileConfigure(
   const extraParams = Object.keys(request.params).filter((key) => !PARAMS_KEYS.has(key));
   if (extraParams.length > 0) note('events:configure: unknown params ignored', { keys: extraParams });
   const filters: CompiledFilter[] = [];
+  const maxTerms = rules.maxFilterTerms ?? DEFAULT_MAX_FILTER_TERMS;
   for (let i = 0; i < list.length; i++) {
     const compiled = compileEntry(list[i], i, rules, note);
     if (!compiled.ok) return compiled;
+    const terms = filterTerms(compiled.value);
+    if (terms > maxTerms)
+      return fail(
+        RpcErrorCode.INVALID_PARAMETER,
+        `Invalid parameter: eventFilterList[${i}] has ${terms} terms (topic alternatives and content comparisons); at most ${maxTerms} per filter are accepted`,
+      );
     filters.push(compiled.value);
   }
   return ok(filters);
+}
+
+/**
+ * What a filter costs per event, in terms: its topic alternatives plus its content comparisons
+ * (at least 1). The device's per-filter and per-account limits count these.
+ */
+export function filterTerms(filter: CompiledFilter): number {
+  return Math.max(1, (filter.topic?.terms ?? 0) + (filter.content?.terms ?? 0));
+}
+
+/** Terms of a whole filter list (see {@link filterTerms}). */
+export function listTerms(filters: readonly CompiledFilter[]): number {
+  let terms = 0;
+  for (const filter of filters) terms += filterTerms(filter);
+  return terms;
 }
 
 /** Whether one compiled filter selects an event. */
@@ -156,7 +185,7 @@ function compileEntry(
   }
   let content: ContentFilter | undefined;
   if (contentText !== undefined) {
-    const compiled = compileContentFilter(contentText);
+    const compiled = compileContentFilter(contentText, { maxNesting: rules.maxFilterNesting });
     if (!compiled.ok)
       return fail(
         RpcErrorCode.INVALID_PARAMETER,

@@ -37,24 +37,36 @@ export interface ContentFilter {
    * call detached.
    */
   readonly matches: (message: NotificationMessage) => boolean;
+  /** Comparisons (`@Name=`, `@Value=`) in the filter: what evaluating it costs per name/value pair. */
+  readonly terms: number;
 }
 
-/** Deepest nesting of '(', 'not(' and '[' accepted; keeps the parser and evaluator off the stack limit. */
+/** Default deepest nesting of '(', 'not(' and '[' accepted; keeps the parser and evaluator off the stack limit. */
 export const MAX_CONTENT_FILTER_NESTING = 64;
+
+/** How content filters are compiled. */
+export interface ContentFilterOptions {
+  /** Deepest nesting accepted; {@link MAX_CONTENT_FILTER_NESTING} by default (and at most). */
+  readonly maxNesting?: number;
+}
 
 /**
  * Compiles a content filter. Never throws: any input yields either a filter or an
  * error saying what was expected and at which 1-based column.
  */
-export function compileContentFilter(expression: string): Result<ContentFilter, FilterSyntaxError> {
+export function compileContentFilter(
+  expression: string,
+  options: ContentFilterOptions = {},
+): Result<ContentFilter, FilterSyntaxError> {
   // The wire format is JSON, so guard against callers that forward unchecked values.
   if (typeof expression !== 'string') return syntaxError('content filter must be a string', 0);
-  const parser = new Parser(expression);
+  const maxNesting = Math.min(options.maxNesting ?? MAX_CONTENT_FILTER_NESTING, MAX_CONTENT_FILTER_NESTING);
+  const parser = new Parser(expression, maxNesting);
   const root = parser.parseFilter();
   if (!root.ok) return root;
   const tree = root.value;
   const matches = (message: NotificationMessage): boolean => evaluate(tree, testItem, message, undefined);
-  return ok(Object.freeze({ source: expression, matches }));
+  return ok(Object.freeze({ source: expression, matches, terms: parser.comparisons }));
 }
 
 // ---- condition tree ------------------------------------------------------------
@@ -136,8 +148,13 @@ class Parser {
   private token: Token = { kind: 'end', text: '', value: '', start: 0 };
   private depth = 0;
   private readonly cursor: FilterCursor;
+  /** `@Name=` and `@Value=` comparisons parsed so far. */
+  comparisons = 0;
 
-  constructor(src: string) {
+  constructor(
+    src: string,
+    private readonly maxNesting: number,
+  ) {
     this.cursor = new FilterCursor(src);
   }
 
@@ -234,14 +251,15 @@ class Parser {
     const text = this.token.value;
     err = this.advance();
     if (err) return err;
+    this.comparisons++;
     return ok({ op: 'leaf', leaf: { field: attr.value === 'Name' ? 'name' : 'value', text } });
   }
 
   /** Consumes the opening token, parses `body`, then requires `close`; enforces the nesting limit. */
   private nested<T>(body: () => Step<T>, close: ')' | ']'): Step<T> {
-    if (++this.depth > MAX_CONTENT_FILTER_NESTING) {
+    if (++this.depth > this.maxNesting) {
       return this.failAtToken(
-        `expression nested too deeply at column ${this.token.start + 1} (more than ${MAX_CONTENT_FILTER_NESTING} levels)`,
+        `expression nested too deeply at column ${this.token.start + 1} (more than ${this.maxNesting} levels)`,
       );
     }
     let err = this.advance();

@@ -8,13 +8,16 @@ import type { WebSocket } from 'ws';
 import { type Clock, systemClock } from '../base/clock';
 import type { JournalWriter } from '../base/journal';
 import type { Logger } from '../base/log';
+import { fail } from '../base/result';
 import { parseRpcRequest, RpcErrorCode, rpcFailure, rpcSuccess, type RpcResponse } from '../protocol/rpc';
 import {
   type CompiledFilter,
   compileConfigure,
+  type ConfigureResult,
   type ConfigureRules,
   EVENT_STREAM_API,
   filterMatches,
+  listTerms,
 } from './configure';
 import type { DeviceEvent, EventBus } from './event-bus';
 import type { EventFaults } from './event-faults';
@@ -49,6 +52,11 @@ export interface SessionIdentity {
 
 /** Who hears of a session's configure and close (the stream server). */
 export interface SessionObserver {
+  /**
+   * `session` asks to hold `wanted` filter terms instead of its {@link EventSession.heldTerms}:
+   * undefined when granted, else why not (the account's budget is spent).
+   */
+  claimTerms(session: EventSession, wanted: number): string | undefined;
   sessionConfigured(session: EventSession): void;
   sessionClosed(session: EventSession, code: number, reason: string, by: 'client' | 'device'): void;
 }
@@ -87,6 +95,8 @@ export const CLOSE_TIMEOUT_MS = 5000;
 export class EventSession {
   private state: SessionState = 'OPEN';
   private filters: readonly CompiledFilter[] = NO_FILTERS;
+  /** Filter terms held against the account's budget (see {@link heldTerms}). */
+  private terms = 0;
   private dropped = 0;
   private readonly connectedAt = Date.now();
   /** What the session sends, on its way to the socket. */
@@ -258,8 +268,8 @@ export class EventSession {
         this.settings.journal?.({ kind: 'configure', session: this.id, filters, error: response.error });
       return this.answer(parsed.error.response);
     }
-    const compiled = compileConfigure(parsed.value, rules, (message, fields) =>
-      log.debug({ session: this.id, ...fields }, message),
+    const compiled = this.withinBudget(
+      compileConfigure(parsed.value, rules, (message, fields) => log.debug({ session: this.id, ...fields }, message)),
     );
     this.settings.journal?.({
       kind: 'configure',
@@ -274,6 +284,25 @@ export class EventSession {
     this.answer(rpcSuccess(parsed.value, {}));
     if (!this.settings.faults?.noInitialStates) for (const state of bus.currentStates()) this.deliver(state);
     this.observer.sessionConfigured(this);
+  }
+
+  /** Filter terms the current filters hold (counted against the account's budget). */
+  get heldTerms(): number {
+    return this.terms;
+  }
+
+  /**
+   * A compiled configure, or 2104 when its terms do not fit the account's budget (which the
+   * observer keeps); on success the session holds the new terms instead of the old.
+   */
+  private withinBudget(compiled: ConfigureResult): ConfigureResult {
+    if (!compiled.ok) return compiled;
+    const wanted = listTerms(compiled.value);
+    const refused = this.observer.claimTerms(this, wanted);
+    if (refused !== undefined)
+      return fail(RpcErrorCode.INVALID_PARAMETER, `Invalid parameter: eventFilterList: ${refused}`);
+    this.terms = wanted;
+    return compiled;
   }
 
   private answer(response: RpcResponse): void {

@@ -7,7 +7,7 @@ import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { authScheme, credentialUser } from '../auth/auth-params';
-import type { Authenticator } from '../auth/authenticator';
+import type { Authenticator, RefusalInfo } from '../auth/authenticator';
 import type { SessionTokens } from '../auth/session-tokens';
 import { EmulatorError } from '../base/errors';
 import type { JournalWriter } from '../base/journal';
@@ -17,6 +17,7 @@ import type { ConfigureRules } from './configure';
 import type { DeviceEvent, EventBus } from './event-bus';
 import type { EventFaults } from './event-faults';
 import { EventSession, type SessionIdentity, type SessionInfo, type SessionObserver } from './event-session';
+import { DEFAULT_SESSION_LIMITS, type SessionLimitSettings, SessionLimits } from './session-limits';
 
 /** What {@link StreamServer.watch} listeners hear: sessions coming, configuring, going. */
 export type SessionChange =
@@ -51,6 +52,8 @@ export interface StreamServerOptions {
   journal: JournalWriter | undefined;
   /** Fault switches in force (a stall, a slot limit, no WebSocket); none when undefined. */
   faults?: EventFaults;
+  /** Sessions per device and per account, filter terms per account; {@link DEFAULT_SESSION_LIMITS} when absent. */
+  limits?: Readonly<SessionLimitSettings>;
 }
 
 const WS_KEY = /^[+/0-9A-Za-z]{22}==$/;
@@ -89,10 +92,17 @@ export class StreamServer implements SessionObserver {
   private nextId = 1;
   private closedForSlowness = 0;
   private readonly watchers = new Set<SessionListener>();
+  private readonly limits: SessionLimits;
 
   constructor(private readonly options: StreamServerOptions) {
+    this.limits = new SessionLimits(options.limits ?? DEFAULT_SESSION_LIMITS);
     this.wss = handshaker(options.deflate, Math.max(options.maxMessageBytes * HARD_FRAME_LIMIT_FACTOR, 1024 * 1024));
     options.bus.subscribe(this.deliver);
+  }
+
+  /** A session asks to hold more (or fewer) filter terms: its account's budget decides. */
+  claimTerms(session: EventSession, wanted: number): string | undefined {
+    return this.limits.claimTerms(accountOf(session.identity), session.heldTerms, wanted);
   }
 
   /** A session configured its filters: it tells its server itself (the server is its observer). */
@@ -106,7 +116,7 @@ export class StreamServer implements SessionObserver {
 
   /** A session is gone (see {@link sessionConfigured}). */
   sessionClosed(closed: EventSession, code: number, reason: string, by: 'client' | 'device'): void {
-    this.live.delete(closed.id);
+    if (this.live.delete(closed.id)) this.limits.closed(accountOf(closed.identity), closed.heldTerms);
     this.options.journal?.({ kind: 'ws-close', session: closed.id, code, reason, by });
     const info = closed.info();
     if (info.dropped > 0) this.closedForSlowness++;
@@ -191,6 +201,8 @@ export class StreamServer implements SessionObserver {
       for (const session of taken.slice(0, taken.length - slots.max + 1)) session.close(slots.code, slots.reason);
     }
     const remote = req.socket.remoteAddress;
+    const admitted = this.limits.admit(accountOf({ user, remoteAddress: remote }));
+    if (!admitted.ok) return abort(socket, admitted.error.status, admitted.error.message, this.options, req);
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       // From here ws hears the socket's errors and the session logs them; the handshake's
       // listener would keep this call's variables alive as long as the connection.
@@ -209,6 +221,7 @@ export class StreamServer implements SessionObserver {
     const sources = [...new Set(identity.sources)];
     const session = new EventSession(id, ws, socket, { remoteAddress: remote, user, sources }, this.options, this);
     this.live.set(id, session);
+    this.limits.opened(accountOf(session.identity));
     if (this.options.faults?.stall?.pings === false) session.hold(true);
     this.options.journal?.({ kind: 'ws-open', session: id, user, remote });
     this.options.log.info(
@@ -297,23 +310,22 @@ export class StreamServer implements SessionObserver {
     }
   }
 
-  private unauthorized(
-    req: IncomingMessage,
-    socket: Duplex,
-    refusal: { code: string; message: string; stale: boolean },
-    scheme: string | undefined,
-  ): void {
+  private unauthorized(req: IncomingMessage, socket: Duplex, refusal: RefusalInfo, scheme: string | undefined): void {
     const { code, message: reason, stale } = refusal;
-    const level = code === 'NO_CREDENTIALS' ? 'debug' : 'warn';
     const path = redactUrl(req.url ?? '');
-    this.options.log[level]({ url: path, reason }, 'event stream authentication failed');
     const remote = req.socket.remoteAddress;
+    this.options.authenticator.logRefusal(refusal, { url: path }, 'event stream authentication failed', remote);
     const user = scheme === 'token' ? undefined : credentialUser(req.headers.authorization);
     const method = req.method ?? 'GET';
     this.options.journal?.({ kind: 'auth-refused', method, path, scheme, code, reason, stale, user, remote });
-    const answer = this.options.authenticator.unauthorized(req, stale);
+    const answer = this.options.authenticator.answer(req, refusal);
     writeAndClose(socket, answer.status, answer.headers, answer.body);
   }
+}
+
+/** Whose budget a session counts against: its user, or without authentication its remote address. */
+function accountOf(identity: Pick<SessionIdentity, 'user' | 'remoteAddress'>): string {
+  return identity.user !== undefined ? `user "${identity.user}"` : `address ${identity.remoteAddress ?? 'unknown'}`;
 }
 
 /** The scheme a handshake tried: a session token, the Authorization header's scheme, or none. */

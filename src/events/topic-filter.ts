@@ -48,6 +48,8 @@ export interface TopicFilter {
   readonly matchesAll: boolean;
   /** Whether a canonical topic (as the device publishes it) is selected; safe to call detached. */
   readonly matches: (topic: string) => boolean;
+  /** Alternatives (`a|b|c` has 3; match-all has 1): the filter's size for the device's limits. */
+  readonly terms: number;
 }
 
 /** How prefixes written in a filter map onto the prefixes the device publishes. */
@@ -156,7 +158,7 @@ function parseName(cur: FilterCursor, aliases: Aliases): Result<string, FilterSy
 /** Turns the parsed alternatives into the frozen filter whose `matches()` does no parsing at all. */
 function buildFilter(source: string, paths: readonly CompiledPath[]): TopicFilter {
   if (paths.some((p) => p === MATCH_ALL)) {
-    return Object.freeze({ source, matchesAll: true, matches: (_topic: string) => true });
+    return Object.freeze({ source, matchesAll: true, matches: (_topic: string) => true, terms: 1 });
   }
   // A subtree includes its own node, so its path joins the exact set and only the
   // "path/" prefix is needed for descendants; the trailing '/' keeps DeviceX out of Device//.
@@ -170,7 +172,7 @@ function buildFilter(source: string, paths: readonly CompiledPath[]): TopicFilte
           for (let k = 0; k < prefixes.length; k++) if (topic.startsWith(prefixes[k])) return true;
           return false;
         };
-  return Object.freeze({ source, matchesAll: false, matches });
+  return Object.freeze({ source, matchesAll: false, matches, terms: paths.length });
 }
 
 // ---- small helpers -------------------------------------------------------------

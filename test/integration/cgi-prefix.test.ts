@@ -23,7 +23,7 @@ describe("cgiPrefix '/axis-cgi'", () => {
   });
 
   it('names the realm after the vendor word: AXIS_<serial>', async () => {
-    const device = await start({ cgiPrefix: '/axis-cgi' });
+    const device = await start({ cgiPrefix: '/axis-cgi', basicOverHttp: true });
     expect(device.realm).toBe('AXIS_ACCC8E000001');
     const challenges = await fetchChallenges(device.url, '/axis-cgi/wssession.cgi');
     expect(challenges[0]).toMatch(/^Digest realm="AXIS_ACCC8E000001", /);

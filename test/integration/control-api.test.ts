@@ -81,6 +81,16 @@ describe('the control API', () => {
     expect((await call(`${control}/devices`, { headers: { Authorization: 'Bearer s3cret-token' } })).status).toBe(200);
   });
 
+  it('answers 429 with Retry-After to an address past 20 wrong tokens, even with the right one', async () => {
+    const control = await start({ control: { token: 's3cret-token' } });
+    for (let i = 0; i < 20; i++)
+      expect((await call(`${control}/devices`, { headers: { Authorization: `Bearer guess${i}` } })).status).toBe(401);
+    const throttled = await fetch(`${control}/devices`, { headers: { Authorization: 'Bearer s3cret-token' } });
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await throttled.json()).toMatchObject({ error: { code: 'THROTTLED' } });
+  });
+
   it("is not served when turned off: /_emu is the device's 404", async () => {
     const control = await start({ control: false });
     expect((await fetch(`${control}/health`)).status).toBe(404);

@@ -27,9 +27,9 @@ describe('the 401 answer', () => {
     ['featureflag.cgi', 'POST', FLAGS],
     ['wssession.cgi', 'GET', SESSION],
   ])(
-    '%s without credentials: a Digest and a Basic challenge, text/html, exact Content-Length',
+    '%s without credentials (Basic asked for on plain HTTP): a Digest and a Basic challenge, text/html, exact Content-Length',
     async (_name, method, path) => {
-      const device = await start();
+      const device = await start({ basicOverHttp: true });
       const answer = await sendRequest(device.url, { method, path, body: method === 'POST' ? LIST_ALL : undefined });
       expect(answer.status).toBe(401);
       const challenges = challengesOf(answer);
@@ -83,13 +83,13 @@ describe('auth "both" (the default)', () => {
     expect(answer.json.data).toHaveProperty('flags');
   });
 
-  it('serves a Basic client without a challenge round trip', async () => {
-    const device = await start();
+  it('serves a Basic client without a challenge round trip (Basic asked for on plain HTTP)', async () => {
+    const device = await start({ basicOverHttp: true });
     expect((await listAll(device, basicAuthorization('root', 'pass'))).status).toBe(200);
   });
 
-  it('refuses a wrong Basic password', async () => {
-    const device = await start();
+  it('refuses a wrong Basic password (Basic asked for on plain HTTP)', async () => {
+    const device = await start({ basicOverHttp: true });
     expect((await listAll(device, basicAuthorization('root', 'nope'))).status).toBe(401);
   });
 
@@ -151,7 +151,7 @@ describe('auth "none"', () => {
 
 describe('digest algorithms', () => {
   it("['SHA-256', 'MD5'] gives two challenge headers in that order, then Basic; both work", async () => {
-    const device = await start({ digestAlgorithms: ['SHA-256', 'MD5'] });
+    const device = await start({ digestAlgorithms: ['SHA-256', 'MD5'], basicOverHttp: true });
     const challenges = await fetchChallenges(device.url, SESSION);
     expect(challenges).toEqual([
       expect.stringMatching(/^Digest realm="SVC_ACCC8E000001", nonce="[0-9a-f]{64}", algorithm=SHA-256, qop="auth"$/),
@@ -294,7 +294,7 @@ describe('the digest uri must be the request target', () => {
 describe('rejectAuth (a simulated reboot)', () => {
   it('refuses digest, Basic and session tokens with 401 for the time given, then serves again', async () => {
     const clock = new ManualClock();
-    const device = await start({ clock, initialStates: [] });
+    const device = await start({ clock, initialStates: [], basicOverHttp: true });
     const token = device.issueToken();
     device.rejectAuth(10_000);
     expect((await digestRequest(device.url, { path: SESSION })).status).toBe(401);

@@ -57,7 +57,7 @@ describe('close()', () => {
   });
 
   it('resolves promptly with a keep-alive connection open', async () => {
-    const device = await startDevice({ port: 0 });
+    const device = await startDevice({ port: 0, basicOverHttp: true });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       const answer = await sendRequest(device.url, {

@@ -13,7 +13,8 @@ const ACCOUNTS = [
 
 let device: DeviceHandle;
 beforeEach(async () => {
-  device = await startDevice({ port: 0, maxBodyBytes: 1024, accounts: ACCOUNTS });
+  // Basic asked for on plain HTTP: some tests send it.
+  device = await startDevice({ port: 0, maxBodyBytes: 1024, accounts: ACCOUNTS, basicOverHttp: true });
 });
 afterEach(async () => {
   await device.close();

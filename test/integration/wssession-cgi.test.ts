@@ -68,6 +68,22 @@ describe('wssession.cgi', () => {
     });
   });
 
+  it('answers 429 with Retry-After once the account holds tokensPerAccount pending tokens (finding 3)', async () => {
+    await device.close();
+    device = await startDevice({ port: 0, clock, limits: { tokensPerAccount: 2 } });
+    for (let i = 0; i < 2; i++) expect((await digestRequest(device.url, { path: PATH })).status).toBe(200);
+    clock.advance(5_000);
+    const refused = await digestRequest(device.url, { path: PATH });
+    expect({ status: refused.status, retryAfter: refused.headers['retry-after'], body: refused.body }).toEqual({
+      status: 429,
+      retryAfter: '10',
+      body: 'too many pending session tokens: user "root" holds 2, at most 2 (each expires 15 s after issue or when used)\n',
+    });
+    expect(() => device.issueToken('root')).toThrow(/too many pending session tokens/);
+    clock.advance(10_000);
+    expect((await digestRequest(device.url, { path: PATH })).status).toBe(200);
+  });
+
   it('an unknown token is refused', () => {
     expect(device.consumeToken('NotATokenOfThisDevice0123456789x')).toEqual({
       ok: false,

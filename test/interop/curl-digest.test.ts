@@ -132,10 +132,12 @@ describeWithCurl(`curl (${version ?? 'not installed'})`, () => {
       expect((await curl(listAllArgs(device, ['--anyauth', '-u', 'root:pass']))).status).toBe(200);
     });
 
-    it('--basic works on a device with auth "both" and is refused by auth "digest"', async () => {
+    it('--basic works on plain HTTP with auth "both" once asked for (basicOverHttp), else and with "digest" is refused', async () => {
+      const asked = await start({ basicOverHttp: true });
       const both = await start();
       const digestOnly = await start({ auth: 'digest' });
-      expect((await curl(listAllArgs(both, ['--basic', '-u', 'root:pass']))).status).toBe(200);
+      expect((await curl(listAllArgs(asked, ['--basic', '-u', 'root:pass']))).status).toBe(200);
+      expect((await curl(listAllArgs(both, ['--basic', '-u', 'root:pass']))).status).toBe(401);
       expect((await curl(listAllArgs(digestOnly, ['--basic', '-u', 'root:pass']))).status).toBe(401);
     });
 
@@ -148,6 +150,10 @@ describeWithCurl(`curl (${version ?? 'not installed'})`, () => {
         const answer = await curl(['--cacert', caFile, ...listAllArgs(device, ['--digest', '-u', 'root:pass'])]);
         expect(answer.status).toBe(200);
         expect((JSON.parse(answer.body) as ListAllResponse).data.flags.length).toBeGreaterThan(0);
+        // Over TLS Basic is on with auth "both", unasked.
+        expect((await curl(['--cacert', caFile, ...listAllArgs(device, ['--basic', '-u', 'root:pass'])])).status).toBe(
+          200,
+        );
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

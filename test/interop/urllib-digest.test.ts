@@ -51,15 +51,31 @@ describe("urllib with digestAuth: 'root:pass'", () => {
     expect(response.status).toBe(401);
   });
 
-  it("with auth: 'root:pass' (Basic) works on a device with auth both", async () => {
-    const response = await client.request<ListAllResponse>(`${device.url}/svc-cgi/featureflag.cgi`, {
+  it("with auth: 'root:pass' (Basic) works on a device with auth both that asks for Basic on plain HTTP", async () => {
+    const basic = await startDevice({ port: 0, basicOverHttp: true });
+    try {
+      const response = await client.request<ListAllResponse>(`${basic.url}/svc-cgi/featureflag.cgi`, {
+        method: 'POST',
+        auth: 'root:pass',
+        data: { apiVersion: '1.0', method: 'listAll' },
+        contentType: 'json',
+        dataType: 'json',
+      });
+      expect(response.status).toBe(200);
+      expect(response.data.data.flags.length).toBeGreaterThan(0);
+    } finally {
+      await basic.close();
+    }
+  });
+
+  it("with auth: 'root:pass' (Basic) is 401 on plain HTTP by default", async () => {
+    const response = await client.request(`${device.url}/svc-cgi/featureflag.cgi`, {
       method: 'POST',
       auth: 'root:pass',
       data: { apiVersion: '1.0', method: 'listAll' },
       contentType: 'json',
-      dataType: 'json',
+      dataType: 'text',
     });
-    expect(response.status).toBe(200);
-    expect(response.data.data.flags.length).toBeGreaterThan(0);
+    expect(response.status).toBe(401);
   });
 });

@@ -10,7 +10,7 @@ const start = gradingRig();
 
 const DEVICE_INFO = '/svc-cgi/basicdeviceinfo.cgi';
 
-/** `getAllProperties` of basicdeviceinfo.cgi in API version `apiVersion`, with Basic root / pass. */
+/** `getAllProperties` of basicdeviceinfo.cgi in API version `apiVersion`, with Basic root / pass (needs `basicOverHttp`). */
 async function deviceInfo(run: GradingRun, apiVersion: string): Promise<{ status: number; body: RpcAnswer }> {
   const answer: HttpResult = await sendRequest(run.device.url, {
     method: 'POST',
@@ -29,7 +29,7 @@ interface RpcAnswer {
 
 describeRule('unsupported-api-version', () => {
   it('finds a basicdeviceinfo.cgi request for API version 9.9, naming the path', async () => {
-    const run = await start();
+    const run = await start({ basicOverHttp: true });
     const answer = await deviceInfo(run, '9.9');
     expect(answer.status).toBe(200);
     expect(answer.body.error?.code).toBe(2100);
@@ -42,7 +42,7 @@ describeRule('unsupported-api-version', () => {
   });
 
   it('finds nothing for basicdeviceinfo.cgi in version 1.3', async () => {
-    const run = await start();
+    const run = await start({ basicOverHttp: true });
     const answer = await deviceInfo(run, '1.3');
     expect(answer.status).toBe(200);
     expect(answer.body.error).toBeUndefined();

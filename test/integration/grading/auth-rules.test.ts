@@ -58,7 +58,7 @@ describeRule('token-reused', () => {
 
 describeRule('auth-failed', () => {
   it('finds a wrong digest password and an unknown Basic user, one finding per code', async () => {
-    const run = await start();
+    const run = await start({ basicOverHttp: true });
     for (let i = 0; i < 2; i++) {
       const answer = await digestRequest(run.device.url, {
         method: 'POST',

@@ -517,6 +517,49 @@ describe('DigestServer.verify: replay policy', () => {
       expect(server.verify(answer(server, { challenges, uri: URI, cnonce: 'c' }), 'GET', URI).ok).toBe(true);
     });
 
+    it('keeps an admin request refused as a replay after a viewer made 100 001 requests (finding 2)', () => {
+      const { server } = setup({ replay: 'strict' });
+      const captured = answer(server, { uri: URI, cnonce: 'admin', nc: 1 });
+      expect(server.verify(captured, 'GET', URI).ok).toBe(true);
+      const challenges = server.challenges();
+      const verdicts = new Map<string, number>();
+      for (let nc = 1; nc <= 100_001; nc++) {
+        const viewer = answer(server, {
+          challenges,
+          username: 'operator',
+          password: 'op-secret',
+          uri: URI,
+          cnonce: 'v',
+          nc,
+        });
+        const verdict = server.verify(viewer, 'GET', URI);
+        const key = verdict.ok ? 'ok' : verdict.error.code;
+        verdicts.set(key, (verdicts.get(key) ?? 0) + 1);
+      }
+      // The viewer is held to its own share; the admin's entry was never dropped for it.
+      expect(Object.fromEntries(verdicts)).toEqual({ ok: 20_000, REPLAY_LIMIT: 80_001 });
+      expectRejected(server.verify(captured, 'GET', URI), /replayed request/);
+    });
+
+    it('refuses an account over its share with 429 advice until its oldest nonce expires', () => {
+      const { server, clock } = setup({ replay: 'strict', replayPerAccount: 3 });
+      const challenges = server.challenges();
+      for (let nc = 1; nc <= 3; nc++)
+        expect(server.verify(answer(server, { challenges, uri: URI, cnonce: 'c', nc }), 'GET', URI).ok).toBe(true);
+      clock.advance(20_000);
+      const over = server.verify(answer(server, { challenges, uri: URI, cnonce: 'c', nc: 4 }), 'GET', URI);
+      expect(over).toMatchObject({ ok: false, error: { code: 'REPLAY_LIMIT', stale: false, retryAfterSeconds: 40 } });
+      expect(over.ok ? '' : over.error.message).toMatch(
+        /user "root" made 3 requests with live nonces; .* at most 3 per user: retry in 40 s/,
+      );
+      // Another account is not affected by root's full table.
+      const other = answer(server, { username: 'operator', password: 'op-secret', uri: URI, cnonce: 'c' });
+      expect(server.verify(other, 'GET', URI).ok).toBe(true);
+      // Once root's nonce expired, its entries go and a fresh nonce is accepted again.
+      clock.advance(40_000);
+      expect(server.verify(answer(server, { uri: URI, cnonce: 'c', nc: 1 }), 'GET', URI).ok).toBe(true);
+    });
+
     it('answers stale (not replay) for a repeated triple after the nonce expired', () => {
       const { server, clock } = setup({ replay: 'strict' });
       const header = answer(server, { uri: URI, cnonce: 'c' });

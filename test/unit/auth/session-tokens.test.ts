@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type * as NodeCrypto from 'node:crypto';
-import { SessionTokens } from '../../../src/auth/session-tokens';
+import { DEFAULT_TOKENS_PER_ACCOUNT, SessionTokens } from '../../../src/auth/session-tokens';
 import { ManualClock } from '../../../src/base/clock';
 
 // randomBytes stays real; one test feeds it a digits-only draw.
@@ -8,6 +8,13 @@ jest.mock('node:crypto', () => {
   const actual = jest.requireActual<typeof NodeCrypto>('node:crypto');
   return { ...actual, randomBytes: jest.fn(actual.randomBytes) };
 });
+
+/** A token the store must issue (the tests below stay under the per-account limit). */
+function issued(tokens: SessionTokens, user: string): string {
+  const result = tokens.issue(user);
+  if (!result.ok) throw new Error(result.error.message);
+  return result.value;
+}
 
 function setup(lifetimeMs?: number): { tokens: SessionTokens; clock: ManualClock } {
   const clock = new ManualClock();
@@ -21,21 +28,21 @@ describe('SessionTokens: lifetime', () => {
 
   it('is valid 14 999 ms after issue', () => {
     const { tokens, clock } = setup();
-    const token = tokens.issue('root');
+    const token = issued(tokens, 'root');
     clock.advance(14_999);
     expect(tokens.consume(token)).toEqual({ ok: true, value: 'root' });
   });
 
   it('is expired exactly 15 000 ms after issue', () => {
     const { tokens, clock } = setup();
-    const token = tokens.issue('root');
+    const token = issued(tokens, 'root');
     clock.advance(15_000);
     expect(tokens.consume(token)).toEqual({ ok: false, error: { code: 'expired', message: 'session token expired' } });
   });
 
   it('stays refused after an expired attempt', () => {
     const { tokens, clock } = setup();
-    const token = tokens.issue('root');
+    const token = issued(tokens, 'root');
     clock.advance(20_000);
     expect(tokens.consume(token).ok).toBe(false);
     clock.set(0);
@@ -44,8 +51,8 @@ describe('SessionTokens: lifetime', () => {
 
   it('honours a configured lifetime', () => {
     const { tokens, clock } = setup(1_000);
-    const early = tokens.issue('root');
-    const late = tokens.issue('root');
+    const early = issued(tokens, 'root');
+    const late = issued(tokens, 'root');
     clock.advance(999);
     expect(tokens.consume(early).ok).toBe(true);
     clock.advance(1);
@@ -54,9 +61,9 @@ describe('SessionTokens: lifetime', () => {
 
   it('refuses an expired token even after other tokens were issued in between', () => {
     const { tokens, clock } = setup();
-    const token = tokens.issue('root');
+    const token = issued(tokens, 'root');
     clock.advance(15_000);
-    tokens.issue('root');
+    issued(tokens, 'root');
     expect(tokens.consume(token).ok).toBe(false);
   });
 });
@@ -64,17 +71,17 @@ describe('SessionTokens: lifetime', () => {
 describe('SessionTokens: single use', () => {
   it('refuses a second use as reused', () => {
     const { tokens } = setup();
-    const token = tokens.issue('root');
+    const token = issued(tokens, 'root');
     expect(tokens.consume(token)).toEqual({ ok: true, value: 'root' });
     expect(tokens.consume(token)).toEqual({ ok: false, error: { code: 'reused', message: 'session token reused' } });
   });
 
   it('still says reused after other tokens were issued', () => {
     const { tokens, clock } = setup();
-    const token = tokens.issue('root');
+    const token = issued(tokens, 'root');
     tokens.consume(token);
     clock.advance(10_000);
-    tokens.issue('other');
+    issued(tokens, 'other');
     expect(tokens.consume(token)).toEqual({ ok: false, error: { code: 'reused', message: 'session token reused' } });
   });
 
@@ -89,16 +96,16 @@ describe('SessionTokens: single use', () => {
 
   it('remembers the user each token was issued to', () => {
     const { tokens } = setup();
-    const a = tokens.issue('alice');
-    const b = tokens.issue('bob');
+    const a = issued(tokens, 'alice');
+    const b = issued(tokens, 'bob');
     expect(tokens.consume(b)).toEqual({ ok: true, value: 'bob' });
     expect(tokens.consume(a)).toEqual({ ok: true, value: 'alice' });
   });
 
   it('counts pending tokens: issued, neither used nor expired', () => {
     const { tokens, clock } = setup();
-    const a = tokens.issue('root');
-    tokens.issue('root');
+    const a = issued(tokens, 'root');
+    issued(tokens, 'root');
     expect(tokens.pending()).toBe(2);
     tokens.consume(a);
     expect(tokens.pending()).toBe(1);
@@ -112,7 +119,7 @@ describe('SessionTokens: format', () => {
     const { tokens } = setup();
     const seen = new Set<string>();
     for (let i = 0; i < 500; i++) {
-      const token = tokens.issue('root');
+      const token = issued(tokens, 'root');
       expect(token).toMatch(/^[A-Za-z0-9]{32}$/);
       expect(token).toMatch(/[A-Za-z]/);
       seen.add(token);
@@ -123,7 +130,61 @@ describe('SessionTokens: format', () => {
   it('replaces the first character with a letter when the random draw is digits only', () => {
     // Bytes 52..61 map to the digits of the alphabet.
     jest.mocked(randomBytes).mockImplementationOnce((size: number) => Buffer.alloc(size, 52));
-    const token = setup().tokens.issue('root');
+    const token = issued(setup().tokens, 'root');
     expect(token).toBe(`t${'0'.repeat(31)}`);
+  });
+});
+
+describe('SessionTokens: pending tokens per account', () => {
+  it("keeps an admin's pending token when a viewer fetches 10 000 (finding 3)", () => {
+    const { tokens } = setup();
+    const admin = issued(tokens, 'root');
+    const outcomes = { ok: 0, limit: 0 };
+    for (let i = 0; i < 10_000; i++) outcomes[tokens.issue('viewer').ok ? 'ok' : 'limit']++;
+    expect(outcomes).toEqual({ ok: DEFAULT_TOKENS_PER_ACCOUNT, limit: 10_000 - DEFAULT_TOKENS_PER_ACCOUNT });
+    expect(tokens.consume(admin)).toEqual({ ok: true, value: 'root' });
+  });
+
+  it('refuses an account at its share until its oldest token expires, and says when', () => {
+    const clock = new ManualClock();
+    const tokens = new SessionTokens(clock, 15_000, 2);
+    issued(tokens, 'viewer');
+    clock.advance(4_000);
+    issued(tokens, 'viewer');
+    clock.advance(1_500);
+    expect(tokens.issue('viewer')).toEqual({
+      ok: false,
+      error: {
+        code: 'limit',
+        message:
+          'too many pending session tokens: user "viewer" holds 2, at most 2 (each expires 15 s after issue or when used)',
+        retryAfterSeconds: 10,
+      },
+    });
+    expect(tokens.issue('root').ok).toBe(true);
+    clock.advance(9_500);
+    expect(tokens.issue('viewer').ok).toBe(true);
+  });
+
+  it('frees a place when a token is used', () => {
+    const tokens = new SessionTokens(new ManualClock(), 15_000, 1);
+    const first = issued(tokens, 'viewer');
+    expect(tokens.issue('viewer').ok).toBe(false);
+    expect(tokens.consume(first).ok).toBe(true);
+    expect(tokens.issue('viewer').ok).toBe(true);
+    expect(tokens.consume(first)).toEqual({ ok: false, error: { code: 'reused', message: 'session token reused' } });
+  });
+
+  it('counts pending tokens of every account after expiries in between', () => {
+    const { tokens, clock } = setup();
+    issued(tokens, 'a');
+    clock.advance(10_000);
+    issued(tokens, 'b');
+    issued(tokens, 'a');
+    expect(tokens.pending()).toBe(3);
+    clock.advance(5_000);
+    expect(tokens.pending()).toBe(2);
+    clock.advance(10_000);
+    expect(tokens.pending()).toBe(0);
   });
 });

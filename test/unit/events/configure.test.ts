@@ -3,6 +3,8 @@ import {
   type CompiledFilter,
   type ConfigureResult,
   type ConfigureRules,
+  filterTerms,
+  listTerms,
   DEFAULT_MAX_FILTERS,
   EVENT_STREAM_API,
   filterMatches,
@@ -231,5 +233,36 @@ describe('filterMatches', () => {
     expect(filterMatches(onKey, MOTION, { source: { id: '7' } })).toBe(true);
     expect(filterMatches(onKey, MOTION, { data: { id: '7' } })).toBe(true);
     expect(filterMatches(onKey, MOTION, { data: { id: '8' } })).toBe(false);
+  });
+});
+
+describe('filter terms and their limit', () => {
+  it('counts topic alternatives plus content comparisons, at least 1 per filter', () => {
+    const [topic, content, both, all] = filters([
+      { topicFilter: `${PORT}|${MOTION}|tns1:Device//.` },
+      { contentFilter: PORT1_ACTIVE },
+      { topicFilter: PORT, contentFilter: `${PORT1_ACTIVE} or boolean(//SimpleItem[@Value='0'])` },
+      { topicFilter: '' },
+    ]);
+    expect([topic, content, both, all].map(filterTerms)).toEqual([3, 2, 4, 1]);
+    expect(listTerms([topic, content, both, all])).toBe(10);
+  });
+
+  it('refuses a filter over maxFilterTerms with 2104 naming the entry and the limit', () => {
+    const rules = { ...RULES, maxFilterTerms: 2 };
+    expect(filters([{ topicFilter: `${PORT}|${MOTION}` }], rules)).toHaveLength(1);
+    expect(error([{ topicFilter: PORT }, { topicFilter: PORT, contentFilter: PORT1_ACTIVE }], rules)).toEqual({
+      code: 2104,
+      message:
+        'Invalid parameter: eventFilterList[1] has 3 terms (topic alternatives and content comparisons); at most 2 per filter are accepted',
+    });
+  });
+
+  it('applies maxFilterNesting to content filters', () => {
+    const nested = `((${PORT1_ACTIVE}))`;
+    expect(filters([{ contentFilter: nested }], { ...RULES, maxFilterNesting: 4 })).toHaveLength(1);
+    expect(error([{ contentFilter: nested }], { ...RULES, maxFilterNesting: 3 }).message).toMatch(
+      /nested too deeply at column 23 \(more than 3 levels\)/,
+    );
   });
 });

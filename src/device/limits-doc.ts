@@ -1,0 +1,88 @@
+/**
+ * docs/limits.md, made from the table of device limits so the page cannot drift from the
+ * code: a test compares the committed page with this text (`npm run docs` rewrites it).
+ */
+import { join } from 'node:path';
+import { markdownTable } from '../base/markdown-table';
+import { DEFAULT_PING_LIMIT } from '../events/ping-limit';
+import { DEVICE_LIMITS } from './device-limits';
+import { DISCARD_LIMITS } from './http-body';
+
+/** Where the page lives, from the package root. */
+export const LIMITS_DOC_FILE = join(__dirname, '..', '..', 'docs', 'limits.md');
+
+/** The whole page. */
+export function limitsDoc(): string {
+  const out: string[] = [
+    '# Device limits',
+    '',
+    '<!-- Generated from src/device/device-limits.ts by `npm run docs`; do not edit by hand. -->',
+    '',
+    'A device holds every client to these limits, so that no client, and no account (a viewer',
+    'included), can slow the device for the others. Each limit has a defined answer that names it; none',
+    'makes the device slower. Set them from a test with `startDevice({ limits: { maxSessionsPerAccount: 10 } })`',
+    '(`device: { limits }` for `startEmulator`), or on the command line with `--limit name=value` (repeatable).',
+    '',
+    "Filter *terms* are what evaluating a filter costs per published event: a topic filter's alternatives",
+    "(`a|b|c` is 3) plus a content filter's comparisons (`@Name=`, `@Value=`); every filter counts at least 1.",
+    "`maxAccountTerms` is the per-event evaluation budget of an account: all of its sessions' filters together.",
+    'Without authentication (`auth: none`) the per-account limits apply per remote address.',
+    '',
+    ...markdownTable(
+      ['limit', 'default', 'range', 'what it limits', 'past it'],
+      DEVICE_LIMITS.map((spec) => [
+        `\`${spec.name}\``,
+        spec.defaultValue.toLocaleString('en-US'),
+        `${spec.min}-${spec.max.toLocaleString('en-US')}`,
+        spec.what,
+        spec.past,
+      ]),
+    ),
+    '',
+    'Set as device options of their own (older than the table above):',
+    '',
+    ...markdownTable(
+      ['option', 'default', 'past it'],
+      [
+        ['`maxFilters`', '256', '`events:configure` answered 2104 naming the limit'],
+        ['`maxMessageBytes`', '65,536', 'the event stream message answered 2107 (the session stays open)'],
+        ['`maxBodyBytes`', '65,536', 'the JSON request answered 2107, then the connection is closed'],
+        [
+          '`maxBufferedBytes`',
+          '4 MiB',
+          'the session of a client too slow to read drops what waits for it and is closed with 1013 (the close frame goes ahead of the dropped data)',
+        ],
+      ],
+    ),
+    '',
+    'Fixed:',
+    '',
+    ...markdownTable(
+      ['what', 'value', 'past it'],
+      [
+        [
+          'pings per event stream session',
+          `${DEFAULT_PING_LIMIT.pings} per ${DEFAULT_PING_LIMIT.windowMs / 1000} s`,
+          'closed with 1008 `ping flood` (pings under it get their pongs)',
+        ],
+        [
+          'answer to a device close',
+          '5 s',
+          'a client that does not answer the close frame of the device is cut off; the log and journal keep the code the device sent',
+        ],
+        [
+          'a JSON request body past `maxBodyBytes`',
+          `${DISCARD_LIMITS.maxBytes / 1024 / 1024} MiB, ${DISCARD_LIMITS.maxMs / 1000} s`,
+          'read and thrown away after the 2107 answer, so the client sees the answer instead of a reset',
+        ],
+      ],
+    ),
+    '',
+    'Failed logins (wrong password or unknown user; not the first, credential-less leg of digest, not a',
+    'stale nonce) are logged one by one up to 10 per 10 s per device; the rest are counted into one',
+    'summary line per interval (`authentication failures not logged one by one`, with counts by remote address).',
+    'The control API applies the address limit to wrong bearer tokens with its defaults.',
+    '',
+  ];
+  return out.join('\n');
+}

@@ -1,0 +1,61 @@
+import { LoginThrottle } from '../../../src/auth/login-throttle';
+import { ManualClock } from '../../../src/base/clock';
+
+function setup(perRemote = 3, perUser = 5): { throttle: LoginThrottle; clock: ManualClock } {
+  const clock = new ManualClock();
+  const throttle = new LoginThrottle({
+    clock,
+    perRemote: { failures: perRemote, windowMs: 10_000 },
+    perUser: { failures: perUser, windowMs: 10_000 },
+  });
+  return { throttle, clock };
+}
+
+describe('LoginThrottle', () => {
+  it('blocks an address after its limit of failures until the window that began with the first ends', () => {
+    const { throttle, clock } = setup();
+    for (let i = 0; i < 3; i++) {
+      expect(throttle.check('10.0.0.1', 'root')).toBeUndefined();
+      throttle.failed('10.0.0.1', 'root');
+      clock.advance(1_000);
+    }
+    expect(throttle.check('10.0.0.1', 'root')).toEqual({
+      by: 'remote',
+      retryAfterSeconds: 7,
+      message: 'too many failed logins from 10.0.0.1: at most 3 per 10 s; retry in 7 s',
+    });
+    expect(throttle.check('10.0.0.2', 'other')).toBeUndefined();
+    clock.advance(7_000);
+    expect(throttle.check('10.0.0.1', 'root')).toBeUndefined();
+  });
+
+  it('blocks a user named from many addresses, and only that user', () => {
+    const { throttle } = setup(100, 5);
+    for (let i = 0; i < 5; i++) throttle.failed(`10.0.0.${i}`, 'viewer');
+    expect(throttle.check('10.0.0.9', 'viewer')?.by).toBe('user');
+    expect(throttle.check('10.0.0.9', 'root')).toBeUndefined();
+  });
+
+  it('rounds a wait of less than a second up to 1 s', () => {
+    const { throttle, clock } = setup(1);
+    throttle.failed('a', undefined);
+    clock.advance(9_999);
+    expect(throttle.check('a', undefined)?.retryAfterSeconds).toBe(1);
+  });
+
+  it('counts nothing with a limit of 0', () => {
+    const { throttle } = setup(0, 0);
+    for (let i = 0; i < 1_000; i++) throttle.failed('a', 'root');
+    expect(throttle.check('a', 'root')).toBeUndefined();
+  });
+
+  it('starts a new window after the last one ended, so old failures do not add up', () => {
+    const { throttle, clock } = setup(3);
+    throttle.failed('a', undefined);
+    throttle.failed('a', undefined);
+    clock.advance(10_000);
+    throttle.failed('a', undefined);
+    throttle.failed('a', undefined);
+    expect(throttle.check('a', undefined)).toBeUndefined();
+  });
+});
