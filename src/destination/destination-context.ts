@@ -1,5 +1,7 @@
 /** What every route of the destination shares: options, store, tokens, rules, log. */
+import type { LoginThrottle } from '../auth/login-throttle';
 import type { Logger } from '../base/log';
+import type { LogSummary } from '../base/log-summary';
 import { RESERVED_CONTAINERS } from '../protocol/body-worn';
 import { isActive, type Registry, type RulePolicy } from './body-worn-rules';
 import type { ResolvedDestinationOptions } from './destination-options';
@@ -13,6 +15,10 @@ export interface DestinationContext {
   options: ResolvedDestinationOptions;
   store: ObjectStore;
   tokens: SwiftTokens;
+  /** Wrong keys at `/auth/v1.0`, per remote address and per login: past the limit, 429. */
+  loginThrottle: LoginThrottle;
+  /** Refused logins at `/auth/v1.0`: a few logged one by one per interval, the rest summarised. */
+  loginLog: LogSummary;
   faults: FaultInjector;
   recordings: RecordingLog;
   log: Logger;

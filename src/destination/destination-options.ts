@@ -2,6 +2,7 @@
  * Options of the reference content destination, their defaults, and their
  * validation. Every bad option becomes an {@link EmulatorError} naming it.
  */
+import { type LoginThrottleOptions, type ThrottleSettings, throttleRules } from '../auth/login-throttle';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -53,6 +54,16 @@ export interface DestinationOptions {
   tls?: boolean | TlsMaterial;
   /** Base URL put in `X-Storage-Url`; by default the scheme and `Host` the client used. */
   publicUrl?: string;
+  /**
+   * The pages' login (and `/_emu/faults`) also offers and accepts Basic on plain HTTP, where
+   * it sends the key in clear; off by default (digest only without `tls`).
+   */
+  basicOverHttp?: boolean;
+  /**
+   * Wrong keys allowed at `/auth/v1.0` and the pages per remote address and per login within a
+   * window before every attempt gets 429 with `Retry-After`: 20 and 50 per 10 s by default; 0 turns one off.
+   */
+  loginThrottle?: ThrottleSettings;
   /** Recording times later than now + this are out of bounds (400); default 24 hours. */
   maxAheadMs?: number;
   /**
@@ -92,6 +103,8 @@ export interface ResolvedDestinationOptions {
   faults: FaultRule[];
   tls: boolean | TlsMaterial;
   publicUrl: string | undefined;
+  basicOverHttp: boolean;
+  loginThrottle: Pick<LoginThrottleOptions, 'perRemote' | 'perUser'>;
   maxAheadMs: number;
   stalledAfterMs: number;
   clock: Clock;
@@ -165,6 +178,11 @@ export function resolveDestinationOptions(options: DestinationOptions): Resolved
     faults,
     tls: options.tls ?? false,
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
+    basicOverHttp:
+      options.basicOverHttp === undefined || typeof options.basicOverHttp === 'boolean'
+        ? (options.basicOverHttp ?? false)
+        : bad(`basicOverHttp must be true or false, not ${String(options.basicOverHttp)}`),
+    loginThrottle: throttleRules(options.loginThrottle),
     maxAheadMs: positive(options.maxAheadMs, 24 * 3600_000, 'maxAheadMs'),
     stalledAfterMs: positive(options.stalledAfterMs, 60_000, 'stalledAfterMs'),
     clock: options.clock ?? systemClock,

@@ -3,6 +3,8 @@
  * storing into a data directory. Start it, give its auth URL and a login to a body
  * worn system (or `bwc-emu upload`), watch the recordings arrive.
  */
+import { LoginThrottle } from '../auth/login-throttle';
+import { LogSummary } from '../base/log-summary';
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -121,6 +123,12 @@ export async function startDestination(options: DestinationOptions = {}): Promis
     options: resolved,
     store,
     tokens: new SwiftTokens(resolved.clock, resolved.tokenLifetimeMs),
+    loginThrottle: new LoginThrottle({ clock: resolved.clock, ...resolved.loginThrottle }),
+    loginLog: new LogSummary(log, resolved.clock, {
+      message: 'auth refusals not logged one by one (counted by remote address)',
+      intervalMs: 10_000,
+      burst: 10,
+    }),
     faults: new FaultInjector(resolved.faults),
     recordings,
     log,
@@ -182,7 +190,10 @@ export async function startDestination(options: DestinationOptions = {}): Promis
         .close()
         .finally(() => store.close())
         .finally(removeDataDir)
-        .then(() => log.info('content destination closed'));
+        .then(() => {
+          ctx.loginLog.flush();
+          log.info('content destination closed');
+        });
       return closed;
     },
   };

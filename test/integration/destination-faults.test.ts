@@ -10,7 +10,8 @@ import { destinationStarter, login } from '../helpers/destinations';
 import { basicAuthorization, type HttpResult, sendRequest } from '../helpers/http';
 import type { DestinationHandle, FaultRule } from '../../src';
 
-const start = destinationStarter();
+// Basic asked for on plain HTTP: the control endpoint is called with it.
+const start = destinationStarter({ basicOverHttp: true });
 
 /** A sleep that records each wait and resolves at once. */
 function recordingSleep(): { sleep: (ms: number) => Promise<void>; calls: number[] } {

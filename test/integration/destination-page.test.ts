@@ -27,7 +27,8 @@ const NOW = Date.UTC(2024, 5, 1, 12, 0, 0);
 const TRIGGER = NOW - 3600_000;
 const enc = encodeURIComponent;
 
-const start = destinationStarter();
+// Basic asked for on plain HTTP: getPage() logs in with it.
+const start = destinationStarter({ basicOverHttp: true });
 
 async function startAt(options: Parameters<typeof start>[0] = {}): Promise<DestinationHandle> {
   return start({ clock: new ManualClock(NOW), ...options });

@@ -108,6 +108,25 @@ describe('auth /auth/v1.0', () => {
     }
   });
 
+  it('throttles an address past 20 wrong keys in 10 s: 429 with Retry-After, even for the right key, until the window ends', async () => {
+    const clock = new ManualClock();
+    const destination = await start({ clock });
+    for (let i = 0; i < 20; i++)
+      expect((await auth(destination, { 'X-Auth-User': 'bws', 'X-Auth-Key': `guess${i}` })).status).toBe(401);
+    clock.advance(3_000);
+    const throttled = await auth(destination, { 'X-Auth-User': 'bws', 'X-Auth-Key': 'secret' });
+    expect({ status: throttled.status, retryAfter: throttled.headers['retry-after'] }).toEqual({
+      status: 429,
+      retryAfter: '7',
+    });
+    expect(throttled.body).toMatch(
+      /^Too Many Requests: too many failed logins from .*: at most 20 per 10 s; retry in 7 s/,
+    );
+    expect(throttled.headers['x-auth-token']).toBeUndefined();
+    clock.advance(7_000);
+    expect((await auth(destination, { 'X-Auth-User': 'bws', 'X-Auth-Key': 'secret' })).status).toBe(200);
+  });
+
   it('a token expires after its lifetime on the clock: 401, and a new login works', async () => {
     const clock = new ManualClock();
     const destination = await start({ clock });

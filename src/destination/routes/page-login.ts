@@ -1,7 +1,8 @@
 /**
- * The login of the destination's pages: Basic or Digest (MD5, SHA-256) with a
- * destination login and its key as the password, as a browser sends it. A Swift token
- * does not open the pages: a browser cannot send one on a link.
+ * The login of the destination's pages: Digest (MD5, SHA-256) or Basic with a
+ * destination login and its key as the password, as a browser sends it. Basic only over
+ * HTTPS or when asked for (`basicOverHttp`): on plain HTTP it would send the key in clear.
+ * A Swift token does not open the pages: a browser cannot send one on a link.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Authenticator, requestTarget } from '../../auth/authenticator';
@@ -29,14 +30,19 @@ export function pageLogin(ctx: DestinationContext, what = 'recordings page'): Pa
     nonceLifetimeMs: 300_000,
     replay: 'lenient',
     clock: ctx.options.clock,
+    plainHttp: ctx.scheme === 'http',
+    basicOverHttp: ctx.options.basicOverHttp,
+    log: ctx.log,
+    throttle: ctx.options.loginThrottle,
   });
   return (req, res) => {
     const verdict = authenticator.verify(req);
     const user = verdict.ok ? ctx.options.users.find((u) => u.user === verdict.value.account?.name) : undefined;
     if (verdict.ok && user) return { user: user.user, account: user.account };
-    const reason = verdict.ok ? 'no such login' : verdict.error.message;
-    ctx.log.info({ path: requestTarget(req), reason }, `${what}: login refused`);
-    const answer = authenticator.unauthorized(req, !verdict.ok && verdict.error.stale);
+    const refusal = verdict.ok ? { code: 'UNKNOWN_USER', message: 'no such login', stale: false } : verdict.error;
+    authenticator.logRefusal(refusal, { path: requestTarget(req) }, `${what}: login refused`, req.socket.remoteAddress);
+    // 401 with the challenges, or 429 with Retry-After for an address or login past the throttle.
+    const answer = authenticator.answer(req, refusal);
     res.writeHead(answer.status, answer.headers);
     res.end(answer.body);
     return undefined;

@@ -17,16 +17,27 @@ export function authRoute(ctx: DestinationContext): RequestHandler {
     };
     const login = header('x-auth-user') ?? header('x-storage-user');
     const key = header('x-auth-key') ?? header('auth-key') ?? header('x-storage-pass');
+    const remote = req.socket.remoteAddress;
     if (!login || key === undefined) {
       ctx.log.info({ login }, 'auth refused: X-Auth-User and X-Auth-Key (or Auth-Key) are required');
       sendError(req, res, 401, 'Unauthorized: send X-Auth-User and X-Auth-Key (or Auth-Key)');
+      return;
+    }
+    // Past the wrong-key limit an address (or a login) is refused unchecked until its window ends.
+    const throttled = ctx.loginThrottle.check(remote, login);
+    if (throttled) {
+      if (ctx.loginLog.admit(remote)) ctx.log.warn({ login, remote }, `auth refused: ${throttled.message}`);
+      res.setHeader('Retry-After', String(throttled.retryAfterSeconds));
+      sendError(req, res, 429, `Too Many Requests: ${throttled.message}`);
       return;
     }
     const user = ctx.options.users.find((u) => u.user === login);
     // Compared even for an unknown user, so the answer takes as long either way.
     const keyMatches = sameSecret(key, user?.key ?? '');
     if (!user || !keyMatches) {
-      ctx.log.info({ login }, user ? 'auth refused: wrong key' : 'auth refused: unknown user');
+      ctx.loginThrottle.failed(remote, login);
+      if (ctx.loginLog.admit(remote))
+        ctx.log.warn({ login, remote }, user ? 'auth refused: wrong key' : 'auth refused: unknown user');
       sendError(req, res, 401, 'Unauthorized: unknown user or wrong key');
       return;
     }

@@ -23,6 +23,7 @@ const STATUS_TEXT: Record<number, string> = {
   413: 'Request Entity Too Large',
   416: 'Requested Range Not Satisfiable',
   422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   501: 'Not Implemented',

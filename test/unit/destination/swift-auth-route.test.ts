@@ -2,6 +2,7 @@
  * `GET /auth/v1.0` in isolation: the key is compared with sameSecret (constant
  * time, any length), for known and unknown users alike.
  */
+import { DEFAULT_THROTTLE, LoginThrottle } from '../../../src/auth/login-throttle';
 import type { Request, Response } from 'express';
 import * as secrets from '../../../src/auth/same-secret';
 import { ManualClock } from '../../../src/base/clock';
@@ -31,7 +32,9 @@ function ask(headers: Record<string, string>): Answer {
       host: '127.0.0.1',
     },
     tokens: new SwiftTokens(clock, 900_000),
-    log: { info: jest.fn() },
+    loginThrottle: new LoginThrottle({ clock, ...DEFAULT_THROTTLE }),
+    loginLog: { admit: () => true },
+    log: { info: jest.fn(), warn: jest.fn() },
     scheme: 'http',
   } as unknown as DestinationContext;
   const answer: Answer = { status: 0, headers: {}, body: '' };
