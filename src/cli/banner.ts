@@ -1,16 +1,36 @@
-/** The start-up banners: what a newcomer needs to see when a device or a destination runs. */
+/**
+ * The start-up banners: what a newcomer needs to see when a device or a destination runs.
+ * Secrets show only as ./credentials allows; otherwise the banner says where they are.
+ */
+import { DEFAULT_ACCOUNT } from '../auth/accounts';
+import { acceptedSchemes } from '../auth/authenticator';
 import type { DestinationHandle } from '../destination/destination';
+import { DEFAULT_DESTINATION_USER } from '../destination/destination-options';
 import type { EmulatedDevice } from '../emulator';
 import type { ConnectionFile } from '../protocol/connection-file';
 import type { Scenario } from '../scenario/schema';
+import {
+  connectionKeyCommand,
+  type SecretsView,
+  shellWord,
+  type ShownSecret,
+  shownSecret,
+  variableLines,
+} from './credentials';
+
+/** The connection file a device uploads the scenario's recordings with, and where it was read from. */
+export interface ReadConnectionFile {
+  file: ConnectionFile;
+  path: string;
+}
 
 /** Where the scenario's `body-worn:` recordings go, for the banner; undefined when it has none. */
-function recordingsLine(scenario: Scenario, connection: ConnectionFile | undefined): string | undefined {
+function recordingsLine(scenario: Scenario, connection: ReadConnectionFile | undefined): string | undefined {
   const count = scenario['body-worn']?.recordings.length;
   if (count === undefined) return undefined;
-  return connection
-    ? `${count} to upload to ${connection.AuthenticationTokenURI[0]} as the scenario plays`
-    : `${count} in the scenario, not uploaded (no --connection-file)`;
+  if (!connection) return `${count} in the scenario, not uploaded (no --connection-file)`;
+  const { file, path } = connection;
+  return `${count} to upload to ${file.AuthenticationTokenURI[0]} as the scenario plays (as ${file.BlobAPIUserName}, key: in connection file ${path})`;
 }
 
 /** `motion (scenarios/motion.yaml, speed 10)`. */
@@ -29,9 +49,10 @@ const MAX_FULL_BANNERS = 3;
 export function devicesBanner(
   devices: readonly EmulatedDevice[],
   speed: number,
-  connection: ConnectionFile | undefined,
+  connection: ReadConnectionFile | undefined,
+  view: SecretsView,
 ): string {
-  if (devices.length <= MAX_FULL_BANNERS) return devices.map((d) => deviceBanner(d, speed, connection)).join('');
+  if (devices.length <= MAX_FULL_BANNERS) return devices.map((d) => deviceBanner(d, speed, connection, view)).join('');
   const first = devices[0];
   const labels = [
     ...new Set(devices.map((d) => scenarioLabel(d.scenario.name ?? d.file ?? 'scenario', d.file, speed))),
@@ -41,19 +62,24 @@ export function devicesBanner(
     '',
     warning(first),
     `bwc-emu: ${devices.length} devices are running, each with this login and its own port`,
-    ...accessLines(first, true),
+    ...accessLines(first, true, view),
     `  scenario       ${labels.length === 1 ? labels[0] : `${labels.length} different ones`}`,
     '',
     `  ${'serial'.padEnd(width)}  url`,
     ...devices.map((d) => `  ${d.device.serial.padEnd(width)}  ${d.device.url}`),
     '',
-    ...tryLines(first, ` (on ${first.device.serial})`),
+    ...tryLines(first, ` (on ${first.device.serial})`, view),
   ];
   return `${lines.filter((l) => l !== undefined).join('\n')}\n`;
 }
 
 /** The banner of one device. */
-export function deviceBanner(running: EmulatedDevice, speed: number, connection: ConnectionFile | undefined): string {
+export function deviceBanner(
+  running: EmulatedDevice,
+  speed: number,
+  connection: ReadConnectionFile | undefined,
+  view: SecretsView,
+): string {
   const { device, file } = running;
   const scenario = scenarioLabel(running.scenario.name ?? file ?? 'scenario', file, speed);
   const recordings = recordingsLine(running.scenario, connection);
@@ -63,7 +89,7 @@ export function deviceBanner(running: EmulatedDevice, speed: number, connection:
     warning(running),
     `bwc-emu: device ${device.serial} is running`,
     `  url            ${device.url}`,
-    ...accessLines(running, false),
+    ...accessLines(running, false, view),
     `  feature flags  POST ${urls.featureFlags}`,
     `  session token  GET  ${urls.sessionToken}`,
     `  discovery      POST ${urls.apiDiscovery}, basicdeviceinfo.cgi, GET param.cgi`,
@@ -71,7 +97,7 @@ export function deviceBanner(running: EmulatedDevice, speed: number, connection:
     `  scenario       ${scenario}`,
     recordings === undefined ? undefined : `  recordings     ${recordings}`,
     '',
-    ...tryLines(running, ''),
+    ...tryLines(running, '', view),
   ];
   return `${lines.filter((l) => l !== undefined).join('\n')}\n`;
 }
@@ -83,34 +109,71 @@ function warning(running: EmulatedDevice): string | undefined {
     : undefined;
 }
 
+/** The admin password as the banner shows it: `root / pass` at a terminal, else where it comes from. */
+function adminPassword(running: EmulatedDevice, view: SecretsView): ShownSecret {
+  return shownSecret(view, running.device.options.accounts[0]?.password ?? '', DEFAULT_ACCOUNT.password, {
+    given: 'as given by --password',
+    fromDefault: 'the default one, shown by bwc-emu --help',
+    variable: 'BWC_EMU_PASSWORD',
+  });
+}
+
 /** The login, the schemes, the control API (`fleet`: of every device, not just this one). */
-function accessLines(running: EmulatedDevice, fleet: boolean): (string | undefined)[] {
+function accessLines(running: EmulatedDevice, fleet: boolean, view: SecretsView): (string | undefined)[] {
   const { device, access } = running;
   const o = device.options;
   const admin = o.accounts[0];
+  const realm = `realm ${fleet ? `of each device (${device.realm} on the first)` : device.realm}`;
   const authLine =
-    o.auth === 'none'
-      ? 'none: every request is served, no login asked (--auth none)'
-      : `${o.auth === 'basic' ? 'basic' : `digest (${o.digestAlgorithms.join(', ')})${o.auth === 'both' ? ' or basic' : ''}`}, realm ${fleet ? `of each device (${device.realm} on the first)` : device.realm}`;
+    o.auth === 'none' ? 'none: every request is served, no login asked (--auth none)' : schemesText(running, realm);
   const control = fleet ? 'URL/_emu of each device' : access.control;
+  const password = adminPassword(running, view);
+  const more = o.accounts.length > 1 ? `; and ${o.accounts.length - 1} more account(s) (--account)` : '';
   return [
     o.auth === 'none'
       ? undefined
-      : `  credentials    ${admin?.name} / ${admin?.password} (admin)${o.accounts.length > 1 ? ` and ${o.accounts.length - 1} more account(s)` : ''}`,
+      : password.value === undefined
+        ? `  credentials    ${admin?.name} (admin), password: ${password.from}${more}`
+        : `  credentials    ${admin?.name} / ${password.value} (admin)${more}`,
     `  auth           ${authLine}`,
     access.control === undefined ? undefined : `  control API    ${control}`,
   ];
 }
 
+/**
+ * The schemes a device offers and its realm: `digest (MD5) or basic, realm R`, and why
+ * Basic is off (on plain HTTP, unless asked) or what it costs there.
+ */
+function schemesText(running: EmulatedDevice, realm: string): string {
+  const { device } = running;
+  const o = device.options;
+  const plainHttp = device.certificate === undefined;
+  const schemes = acceptedSchemes(o.auth, plainHttp, o.basicOverHttp);
+  const digest = `digest (${o.digestAlgorithms.join(', ')})`;
+  const offered = schemes.map((s) => (s === 'digest' ? digest : 'basic')).join(' or ');
+  const note = !schemes.includes('basic')
+    ? o.auth === 'both'
+      ? '; Basic is off on plain HTTP (--basic-over-http turns it on)'
+      : ''
+    : plainHttp
+      ? '; Basic on plain HTTP sends the password in clear'
+      : '';
+  return `${offered}, ${realm}${note}`;
+}
+
 /** Commands to try against `running` (`where` says which device, for a fleet), and how to stop. */
-function tryLines(running: EmulatedDevice, where: string): string[] {
+function tryLines(running: EmulatedDevice, where: string, view: SecretsView): string[] {
   const { device } = running;
   const o = device.options;
   const admin = o.accounts[0];
+  const password = adminPassword(running, view);
   const insecure = device.certificate ? ' -k' : '';
   const { featureFlags: flagsUrl, sessionToken: tokenUrl, eventStream: streamUrl } = device.urls;
-  const curlAuth = `${insecure} --digest -u ${admin?.name}:${admin?.password}`;
+  // curl speaks Basic unless told --digest; a device that accepts digest gets digest.
+  const scheme = o.auth === 'basic' ? '' : ' --digest';
+  const curlAuth = `${insecure}${scheme} -u ${shellWord(`${admin?.name}:`, password)}`;
   return [
+    ...(o.auth === 'none' ? [] : variableLines(password, 'password')),
     `Try the feature flags${where}:`,
     `  curl${o.auth === 'none' ? insecure : curlAuth} -H 'Content-Type: application/json' \\`,
     `    -d '{"apiVersion":"1.0","context":"try","method":"listAll"}' ${flagsUrl}`,
@@ -125,19 +188,27 @@ function tryLines(running: EmulatedDevice, where: string): string[] {
   ];
 }
 
-/**
- * Where it is, how to log in, what to hand a body worn system, what to try.
- * `temporaryDataDir`: the data directory is the destination's own, removed at stop.
- */
-export function destinationBanner(
-  destination: DestinationHandle,
-  connectionFile: string | undefined,
-  temporaryDataDir = false,
-): string {
+/** What {@link destinationBanner} needs besides the destination. */
+export interface DestinationBannerContext {
+  /** Where `--connection-file` wrote the connection file, if it did. */
+  connectionFile: string | undefined;
+  /** The data directory is the destination's own, removed at stop. */
+  temporaryDataDir: boolean;
+  view: SecretsView;
+}
+
+/** Where it is, how to log in, what to hand a body worn system, what to try. */
+export function destinationBanner(destination: DestinationHandle, context: DestinationBannerContext): string {
+  const { connectionFile, temporaryDataDir, view } = context;
   const o = destination.options;
   const first = destination.users[0];
+  const keys = destination.users.map((_user, i) => keyOf(destination, i, connectionFile, view));
+  const firstKey = keys[0];
   const insecure = destination.certificate ? ' --insecure' : '';
   const curlInsecure = destination.certificate ? ' -k' : '';
+  const basic = acceptedSchemes('both', destination.certificate === undefined, o.basicOverHttp).includes('basic');
+  const file = destination.connectionFile();
+  const printedFile = firstKey.value === undefined ? { ...file, BlobAPIKey: `<not printed: ${firstKey.from}>` } : file;
   const lines: (string | undefined)[] = [
     '',
     'bwc-emu: content destination is running',
@@ -145,28 +216,51 @@ export function destinationBanner(
     `  auth           GET ${destination.authUrl}  (X-Auth-User + X-Auth-Key or Auth-Key)`,
     ...destination.users.map(
       (u, i) =>
-        `  ${i === 0 ? 'login' : '     '}          ${u.user} / ${u.key} -> ${destination.url}/v1/${u.account}${u.readOnly ? ' (read-only)' : ''}`,
+        `  ${i === 0 ? 'login' : '     '}          ${u.user}${keys[i].value === undefined ? `, key: ${keys[i].from}` : ` / ${keys[i].value}`} -> ${destination.url}/v1/${u.account}${u.readOnly ? ' (read-only)' : ''}`,
     ),
     `  data dir       ${o.dataDir}${temporaryDataDir ? '  (temporary, removed at stop: --data-dir DIR keeps it)' : ''}`,
     `  licences       ${Number.isFinite(o.licences.users) ? `${o.licences.users} users, ${o.licences.devices} cameras per account` : 'unlimited'}`,
     o.faults.length ? `  faults         ${o.faults.map((f) => JSON.stringify(f)).join(' ')}` : undefined,
-    `  recordings     ${destination.url}/  (log in as ${first.user} / ${first.key})`,
+    `  recordings     ${destination.url}/  (log in as ${first.user}${firstKey.value === undefined ? ' with its key' : ` / ${firstKey.value}`})`,
+    `  page login     digest (MD5, SHA-256)${basic ? ' or basic' : '; Basic is off on plain HTTP (--basic-over-http turns it on)'}`,
     `  fault control  ${destination.url}/_emu/faults  (GET, PUT a JSON list, POST one, DELETE; log in as a user)`,
     destination.certificate
       ? `  certificate    (base64 PEM, for a connection file's HTTPSCertificate)\n${Buffer.from(destination.certificate).toString('base64')}`
       : undefined,
     '',
     connectionFile
-      ? `Connection file written to ${connectionFile}:`
-      : 'Connection file for a body worn system (--connection-file FILE writes it):',
-    JSON.stringify(destination.connectionFile(), null, 2),
+      ? `Connection file written to ${connectionFile}${firstKey.value === undefined ? ' (its key is not printed here)' : ''}:`
+      : `Connection file for a body worn system (--connection-file FILE writes it${firstKey.value === undefined ? ', key included' : ''}):`,
+    JSON.stringify(printedFile, null, 2),
     '',
+    ...variableLines(
+      firstKey,
+      `key of ${first.user}`,
+      connectionFile === undefined ? undefined : connectionKeyCommand(connectionFile),
+    ),
     'Try it:',
-    `  curl -i${curlInsecure} -H 'X-Auth-User: ${first.user}' -H 'X-Auth-Key: ${first.key}' ${destination.authUrl}`,
-    `  swift${insecure} -A ${destination.authUrl} -U ${first.user} -K ${first.key} stat`,
+    `  curl -i${curlInsecure} -H 'X-Auth-User: ${first.user}' -H ${shellWord('X-Auth-Key: ', firstKey)} ${destination.authUrl}`,
+    `  swift${insecure} -A ${destination.authUrl} -U ${first.user} -K ${shellWord('', firstKey)} stat`,
     '',
     'Press Ctrl+C to stop.',
     '',
   ];
   return `${lines.filter((l) => l !== undefined).join('\n')}\n`;
+}
+
+/** The key of the destination's `index`-th login as the banner shows it. */
+function keyOf(
+  destination: DestinationHandle,
+  index: number,
+  connectionFile: string | undefined,
+  view: SecretsView,
+): ShownSecret {
+  const count = destination.users.length;
+  const flag = count === 1 ? '--key' : `--key number ${index + 1}`;
+  const alsoIn = index === 0 && connectionFile !== undefined ? `; also in connection file ${connectionFile}` : '';
+  return shownSecret(view, destination.users[index].key, DEFAULT_DESTINATION_USER.key, {
+    given: `as given by ${flag}${alsoIn}`,
+    fromDefault: `the default one, shown by bwc-emu destination --help${alsoIn}`,
+    variable: 'BWC_EMU_KEY',
+  });
 }

@@ -5,6 +5,7 @@
 import yargs from 'yargs';
 import { type CliIo, logFlags, loggerFor, parseCommandLine, tlsFlags, tlsFrom, tlsPairProblem } from './parse';
 import { destinationBanner } from './banner';
+import { secretsView } from './credentials';
 import { type DestinationHandle, startDestination } from '../destination/destination';
 import type { DestinationOptions, DestinationUser } from '../destination/destination-options';
 import { checkRule, type FaultRule } from '../destination/faults';
@@ -94,6 +95,12 @@ export async function destinationCommand(argv: string[], io: CliIo): Promise<num
       describe: 'base URL to put in X-Storage-Url (default: the one the client used)',
     })
     .option('connection-file', { type: 'string', describe: 'also write a connection file for the first user here' })
+    .option('basic-over-http', {
+      type: 'boolean',
+      default: false,
+      describe:
+        'let the recordings page and /_emu/faults accept Basic on plain HTTP too, where it sends the key in clear (default: digest only without TLS)',
+    })
     .options(logFlags('info', 'log verbosity (debug shows every request)'))
     .check((args) => {
       const tlsProblem = tlsPairProblem('tls-cert', args['tls-cert'], 'tls-key', args['tls-key']);
@@ -126,6 +133,7 @@ export async function destinationCommand(argv: string[], io: CliIo): Promise<num
       faults: (args.fault ?? []).map(parseFault),
       tls: await tlsFrom(args.tls, args['tls-cert'], args['tls-key']),
       publicUrl: args['public-url'],
+      basicOverHttp: args['basic-over-http'],
       logger: loggerFor(args, io),
     };
   } catch (err) {
@@ -149,7 +157,13 @@ export async function destinationCommand(argv: string[], io: CliIo): Promise<num
       return 1;
     }
   }
-  io.out(destinationBanner(destination, args['connection-file'], !args['data-dir']));
+  io.out(
+    destinationBanner(destination, {
+      connectionFile: args['connection-file'],
+      temporaryDataDir: !args['data-dir'],
+      view: secretsView(args, io.isTty),
+    }),
+  );
   const signal = await stopped;
   io.out(`\n${signal}: stopping\n`);
   await destination.close();

@@ -3,6 +3,7 @@
  * {@link startEmulator}: parse the flags, start, say it is ready (./ready), print the
  * banner, wait for the stop signal, close.
  */
+import { DEVICE_LIMITS, type DeviceLimits } from '../device/device-limits';
 import yargs, { type Options } from 'yargs';
 import { type Account, DEFAULT_ACCOUNT, parseAccount } from '../auth/accounts';
 import { AUTH_MODES, type AuthMode } from '../auth/authenticator';
@@ -13,6 +14,7 @@ import { type DeviceOptions, PERSONA_NAMES, PERSONAS, type PersonaName } from '.
 import { type EmulatorHandle, type EmulatorOptions, MAX_DEVICES, startEmulator } from '../emulator';
 import type { TimestampMode } from '../events/event-bus';
 import { devicesBanner } from './banner';
+import { secretsView } from './credentials';
 import {
   type CliIo,
   logFlags,
@@ -75,12 +77,24 @@ export async function deviceCommand(argv: string[], io: CliIo, mode: DeviceMode 
     .option('auth', {
       choices: AUTH_MODES,
       default: 'both',
-      describe: 'accepted schemes; none serves everything without credentials',
+      describe:
+        'accepted schemes: both is digest, and Basic too over TLS or with --basic-over-http; basic alone is Basic even on plain HTTP; none serves everything without credentials',
+    })
+    .option('basic-over-http', {
+      type: 'boolean',
+      default: false,
+      describe:
+        'with --auth both, accept Basic on plain HTTP too, where it sends the password in clear (default: digest only without --tls)',
     })
     .option('digest-algorithms', {
       type: 'string',
       default: 'MD5',
       describe: `comma-separated, one challenge each: ${DIGEST_ALGORITHMS.join(', ')}`,
+    })
+    .option('limit', {
+      type: 'string',
+      array: true,
+      describe: `change a limit, name=value (repeatable): ${DEVICE_LIMITS.map((l) => l.name).join(', ')} (docs/limits.md)`,
     })
     .option('digest-replay', {
       choices: ['lenient', 'strict'] as const,
@@ -235,7 +249,9 @@ export async function deviceCommand(argv: string[], io: CliIo, mode: DeviceMode 
   if (mode.whileRunning) {
     code = await mode.whileRunning({ ready, readyFile, stopped, emulator, args: parsed.args });
   } else {
-    human(devicesBanner(emulator.devices, args.speed, connection));
+    const read =
+      connection && args.connectionFile !== undefined ? { file: connection, path: args.connectionFile } : undefined;
+    human(devicesBanner(emulator.devices, args.speed, read, secretsView(args, io.isTty)));
     human(`\n${await stopped}: stopping\n`);
   }
   await emulator.close();
@@ -276,6 +292,8 @@ function fleetOptions(args: DeviceArgs): Pick<EmulatorOptions, 'devices' | 'devi
   const token = args.controlToken;
   if (token !== undefined && !args.control)
     throw new Error('--control-token has no use with --no-control; give one or the other');
+  if (args.basicOverHttp && (args.auth === 'digest' || args.auth === 'none'))
+    throw new Error(`--basic-over-http has no use with --auth ${args.auth}; give --auth both (or basic) with it`);
   if (args.readyFile !== undefined && (typeof args.readyFile !== 'string' || args.readyFile === ''))
     throw new Error('--ready-file needs one file name');
   return {
@@ -301,7 +319,9 @@ interface DeviceArgs {
   user: string;
   password: string;
   account?: string[];
+  limit?: string[];
   auth: AuthMode;
+  basicOverHttp: boolean;
   digestAlgorithms: string;
   digestReplay: 'lenient' | 'strict';
   tls: boolean;
@@ -344,6 +364,8 @@ async function deviceOptionsFrom(
     discoveryAuth: args.discoveryAuth,
     accounts,
     auth: args.auth,
+    basicOverHttp: args.basicOverHttp,
+    limits: parseLimits(args.limit ?? []),
     digestAlgorithms: args.digestAlgorithms
       .split(',')
       .map((a) => a.trim())
@@ -378,4 +400,18 @@ function parseTimestamps(text: string): TimestampMode {
   if (!match) throw new Error(`--timestamps "${text}" must be utc, none or local:+HH:MM`);
   const minutes = Number(match[2]) * 60 + Number(match[3] ?? '0');
   return { mode: 'local', offsetMinutes: match[1] === '-' ? -minutes : minutes };
+}
+
+/** `--limit name=value` flags as device limits; throws naming the flag for a malformed one (values are checked at start). */
+function parseLimits(texts: readonly string[]): DeviceLimits {
+  const limits: Record<string, number> = {};
+  for (const text of texts) {
+    const match = /^([A-Za-z]+)=(\d+)$/.exec(text.trim());
+    if (!match)
+      throw new Error(
+        `--limit "${text}" must be name=whole-number, e.g. --limit maxSessionsPerAccount=50 (see docs/limits.md)`,
+      );
+    limits[match[1]] = Number(match[2]);
+  }
+  return limits;
 }

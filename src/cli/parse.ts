@@ -116,13 +116,14 @@ export interface LogArgs {
   'log-format'?: 'pretty' | 'json';
 }
 
+/** The log line format the flags ask for: `--log-format`, else pretty on a terminal and JSON otherwise. */
+export function logFormat(args: Pick<LogArgs, 'log-format'>, isTty: boolean): 'pretty' | 'json' {
+  return args['log-format'] ?? (isTty ? 'pretty' : 'json');
+}
+
 /** The logger the log flags ask for, writing to `write` (stdout's log lines by default); pretty on a terminal. */
 export function loggerFor(args: LogArgs, io: Pick<CliIo, 'out' | 'log' | 'isTty'>, write = io.log ?? io.out): Logger {
-  return createLogger({
-    level: args['log-level'],
-    format: args['log-format'] ?? (io.isTty ? 'pretty' : 'json'),
-    write,
-  });
+  return createLogger({ level: args['log-level'], format: logFormat(args, io.isTty), write });
 }
 
 /** Reads and checks `--connection-file FILE`; every problem names the flag and the file. */

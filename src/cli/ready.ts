@@ -1,16 +1,21 @@
 /**
  * Readiness for a harness in any language: once every device listens, one line
  * `bwc-emu ready <JSON>` on stdout (its first line, whatever the log level) and, when
- * asked, the same document in a file written atomically. Log lines written before it
- * are held back until it is out.
+ * asked, the same document in a file written atomically (the file also has a chosen
+ * password, which the line leaves out). Log lines written before it are held back until
+ * it is out.
  */
 import { rm } from 'node:fs/promises';
+import { DEFAULT_ACCOUNT } from '../auth/accounts';
 import { writeFileAtomic } from '../base/atomic-file';
 import type { DeviceAccess, EmulatorHandle } from '../emulator';
 
 /** What the ready line and the ready file say. */
 export interface ReadyDocument {
-  /** URLs and credentials of every device, in order (`user`/`password` absent with `--auth none`). */
+  /**
+   * URLs and credentials of every device, in order (`user`/`password` absent with `--auth none`;
+   * on the ready line, `password` only when it is the built-in default).
+   */
   devices: DeviceAccess[];
   /** The first device's control API URL, null when it is off. */
   control: string | null;
@@ -25,9 +30,16 @@ export function readyDocument(emulator: EmulatorHandle): ReadyDocument {
   return { devices, control: devices[0]?.control ?? null };
 }
 
-/** `bwc-emu ready {...}`: the document on one line. */
+/**
+ * `bwc-emu ready {...}`: the document on one line. A password other than the built-in
+ * default is left out: stdout ends up in logs and CI transcripts, and whoever chose the
+ * password knows it (the ready file, which only its reader sees, has it).
+ */
 export function readyLine(document: ReadyDocument): string {
-  return `${READY_PREFIX}${JSON.stringify(document)}\n`;
+  const devices = document.devices.map((d) =>
+    d.password === undefined || d.password === DEFAULT_ACCOUNT.password ? d : { ...d, password: undefined },
+  );
+  return `${READY_PREFIX}${JSON.stringify({ ...document, devices })}\n`;
 }
 
 /** Writes the ready file (pretty JSON), all or nothing. */

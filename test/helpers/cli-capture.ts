@@ -7,12 +7,15 @@ export interface Captured {
   out: () => string;
   err: () => string;
   stop: (signal?: string) => void;
-  /** Resolves when the banner ("Press Ctrl+C to stop.") has been printed (on stderr: output is not a terminal). */
+  /** Resolves when the banner ("Press Ctrl+C to stop.") has been printed (on stderr unless `isTty`). */
   started: Promise<void>;
 }
 
-/** A fresh capture for one `main()` call. */
-export function capture(): Captured {
+/**
+ * A fresh capture for one `main()` call; `isTty` makes the CLI believe stdout is a terminal
+ * (pretty logs, the banner on stdout, the built-in default secrets shown).
+ */
+export function capture(options: { isTty?: boolean } = {}): Captured {
   let out = '';
   let err = '';
   let stop: (signal: string) => void = () => {};
@@ -30,7 +33,7 @@ export function capture(): Captured {
       if (err.includes('Press Ctrl+C to stop.')) markStarted();
     },
     stopSignal: () => new Promise((resolve) => (stop = resolve)),
-    isTty: false,
+    isTty: options.isTty ?? false,
   };
   return { io, out: () => out, err: () => err, stop: (signal = 'SIGINT') => stop(signal), started };
 }

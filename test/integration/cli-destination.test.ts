@@ -82,7 +82,8 @@ describe('bwc-emu destination', () => {
       '--licences',
       '3',
     ]);
-    expect(c.out()).toContain('team:alice / wonder');
+    expect(c.out()).toContain(`team:alice, key: as given by --key; also in connection file ${connectionFile}`);
+    expect(c.out()).not.toContain('wonder');
     expect(c.out()).toContain('3 users, 3 cameras per account');
     const file = JSON.parse(readFileSync(connectionFile, 'utf8')) as Record<string, unknown>;
     expect(file).toMatchObject({

@@ -33,6 +33,7 @@ describe('bwc-emu command line', () => {
       '--device-index-base',
       '--control-token',
       '--ready-file',
+      '--limit',
     ]) {
       expect(c.out()).toContain(flag);
     }
@@ -58,6 +59,9 @@ describe('bwc-emu command line', () => {
     [['--control-token', ''], /control token must be one or more visible ASCII characters/],
     [['--no-control', '--control-token', 'abc'], /--control-token has no use with --no-control/],
     [['--ready-file', ''], /--ready-file needs one file name/],
+    [['--limit', 'maxSessions'], /--limit "maxSessions" must be name=whole-number/],
+    [['--limit', 'maxSesions=3'], /unknown limit\(s\) maxSesions; known: maxSessions, /],
+    [['--limit', 'maxFilterNesting=65'], /limits.maxFilterNesting must be a whole number from 1 to 64, not 65/],
   ])('refuses %j with a one-line error and exit code 2', async (argv, message) => {
     const c = capture();
     expect(await main(argv, c.io)).toBe(2);
@@ -114,8 +118,9 @@ describe('bwc-emu command line', () => {
     await c.started;
     const url = /url +(http:\/\/127\.0\.0\.1:\d+)/.exec(c.err())?.[1];
     expect(url).toBeDefined();
-    expect(c.err()).toContain('credentials    root / pass (admin)');
-    expect(c.err()).toContain(`curl --digest -u root:pass -H 'Content-Type: application/json'`);
+    // Not a terminal: even the default password is not printed, only where it comes from.
+    expect(c.err()).toContain('credentials    root (admin), password: the default one, shown by bwc-emu --help');
+    expect(c.err()).toContain(`curl --digest -u "root:$BWC_EMU_PASSWORD" -H 'Content-Type: application/json'`);
     expect(c.err()).toContain(`${url?.replace('http', 'ws')}/svc/ws-data-stream?sources=events`);
     const answer = await fetch(`${url}/svc-cgi/apidiscovery.cgi`, {
       method: 'POST',

@@ -9,8 +9,9 @@ let emulator: EmulatorHandle;
 let watch: MotionWatch | undefined;
 
 beforeAll(async () => {
-  // A free port, root / pass, a scenario that publishes nothing by itself.
-  emulator = await startEmulator({ scenarios: ['io-port'], device: { port: 0 } });
+  // A free port, root / pass, a scenario that publishes nothing by itself. basicOverHttp:
+  // the app logs in with Basic, which a device refuses on plain HTTP unless asked for.
+  emulator = await startEmulator({ scenarios: ['io-port'], device: { port: 0, basicOverHttp: true } });
 });
 afterEach(async () => {
   watch?.stop();
