@@ -1,0 +1,232 @@
+'use strict';
+/**
+ * Load run (`npm run load`): many sessions with mixed filters on one device for a
+ * while, on loopback only and bounded in time. It checks two things and exits 1 when
+ * either fails:
+ *  1. nothing is lost: every session receives exactly the notifications its filters
+ *     select (computed with the emulator's own compiled filters), none missing, none extra;
+ *  2. a hostile account cannot slow the others: in the second half a "hostile" client
+ *     address opens as many sessions as its share allows and fills its filter budget
+ *     with content filters that are costly to evaluate and match nothing (plus one
+ *     configure past the budget, which must be refused with 2104). The normal clients'
+ *     p99 notification latency in the hostile half must stay within 2x of the quiet
+ *     half's (the same-run baseline).
+ *
+ * The device runs in a child process (bench/load-device.js) with auth none and every
+ * limit at its default; without accounts the per-account limits apply per remote
+ * address, so the normal sessions come from 127.0.0.2-5 (a quarter each) and the
+ * hostile ones from 127.0.0.9.
+ *
+ * Knobs (arguments or environment): --sessions (LOAD_SESSIONS, 1000), --seconds
+ * (LOAD_SECONDS, 60: half quiet, half hostile), --rate (LOAD_RATE, events/s, 100),
+ * --hostile-sessions (LOAD_HOSTILE_SESSIONS, 500).
+ */
+const { fork } = require('node:child_process');
+const { once } = require('node:events');
+const path = require('node:path');
+const { performance } = require('node:perf_hooks');
+const WebSocket = require('ws');
+const { DIST, configureRequest, makeEvents } = require('./event-mix');
+
+const NORMAL_ADDRESSES = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5'];
+const HOSTILE_ADDRESS = '127.0.0.9';
+
+function option(name, env, fallback) {
+  const at = process.argv.indexOf(`--${name}`);
+  const text = at >= 0 ? process.argv[at + 1] : process.env[env];
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`--${name} must be a whole number of at least 1, not ${text}`);
+  return value;
+}
+
+const CONFIG = {
+  sessions: option('sessions', 'LOAD_SESSIONS', 1000),
+  seconds: option('seconds', 'LOAD_SECONDS', 60),
+  rate: option('rate', 'LOAD_RATE', 100),
+  hostileSessions: option('hostile-sessions', 'LOAD_HOSTILE_SESSIONS', 500),
+};
+
+/** A growable list of latencies (ms) for one phase. */
+class Samples {
+  constructor() {
+    this.values = new Float64Array(1 << 16);
+    this.length = 0;
+  }
+  push(v) {
+    if (this.length === this.values.length) {
+      const bigger = new Float64Array(this.values.length * 2);
+      bigger.set(this.values);
+      this.values = bigger;
+    }
+    this.values[this.length++] = v;
+  }
+  percentile(p) {
+    if (this.length === 0) return NaN;
+    const sorted = this.values.slice(0, this.length).sort();
+    return sorted[Math.min(this.length - 1, Math.floor((p / 100) * this.length))];
+  }
+}
+
+/** Opens one session from `localAddress` and configures it; resolves with the socket. */
+function openSession(port, localAddress, configure, onMessage) {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/svc/ws-data-stream?sources=events`, {
+      localAddress,
+      perMessageDeflate: false,
+    });
+    ws.once('error', reject);
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`handshake refused: ${res.statusCode}`)));
+    ws.once('open', () => {
+      ws.once('message', (data) => {
+        const answer = JSON.parse(data.toString());
+        ws.on('message', onMessage);
+        resolve({ ws, answer });
+      });
+      ws.send(JSON.stringify(configure));
+    });
+  });
+}
+
+/** A content filter of `terms` comparisons that matches none of the mix's events. */
+function costlyFilter(terms, salt) {
+  const values = Array.from({ length: terms }, (_, i) => `@Value='never-${salt}-${i}'`).join(' or ');
+  return `boolean(//SimpleItem[${values}])`;
+}
+
+async function main() {
+  const { compileConfigure, filterMatches } = require(path.join(DIST, 'events', 'configure.js'));
+  const { DEFAULT_SESSION_LIMITS } = require(path.join(DIST, 'events', 'session-limits.js'));
+  const device = fork(path.join(__dirname, 'load-device.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const messages = [];
+  const waiters = [];
+  device.on('message', (msg) => {
+    const i = waiters.findIndex((w) => w.type === msg.type);
+    if (i >= 0) waiters.splice(i, 1)[0].resolve(msg);
+    else messages.push(msg);
+  });
+  const next = (type) => {
+    const i = messages.findIndex((m) => m.type === type);
+    if (i >= 0) return Promise.resolve(messages.splice(i, 1)[0]);
+    return new Promise((resolve) => waiters.push({ type, resolve }));
+  };
+  const { port } = await next('ready');
+
+  const events = makeEvents(10_000);
+  const total = CONFIG.seconds * CONFIG.rate;
+  const half = Math.floor(total / 2);
+  const phaseOf = (seq) => (seq < half ? 0 : 1);
+  const latencies = [new Samples(), new Samples()];
+  const received = new Int32Array(CONFIG.sessions);
+  const expected = new Int32Array(CONFIG.sessions);
+
+  // Expected deliveries per session: its 3 filters against every event (one delivery per matching filter).
+  const compiledSets = new Map();
+  for (let c = 0; c < CONFIG.sessions; c++) {
+    const request = configureRequest(c);
+    const key = JSON.stringify(request.params);
+    if (!compiledSets.has(key))
+      compiledSets.set(key, compileConfigure(request, { topicAliases: { onvif: 'tns1' }, maxFilters: 256 }).value);
+    const filters = compiledSets.get(key);
+    for (let seq = 0; seq < total; seq++) {
+      const e = events[seq % events.length];
+      for (const f of filters) if (filterMatches(f, e.topic, e.message)) expected[c]++;
+    }
+  }
+
+  const normal = [];
+  for (let c = 0; c < CONFIG.sessions; c++) {
+    const onMessage = (data) => {
+      const now = performance.timeOrigin + performance.now();
+      const { key } = JSON.parse(data.toString()).params.notification.message;
+      received[c]++;
+      latencies[phaseOf(Number(key.seq))].push(now - Number(key.sentAt));
+    };
+    const { ws, answer } = await openSession(
+      port,
+      NORMAL_ADDRESSES[c % NORMAL_ADDRESSES.length],
+      configureRequest(c),
+      onMessage,
+    );
+    if (answer.error) throw new Error(`configure of session ${c} refused: ${JSON.stringify(answer.error)}`);
+    normal.push(ws);
+  }
+  console.log(
+    `load: ${CONFIG.sessions} sessions open and configured; ${total} events at ${CONFIG.rate}/s over ${CONFIG.seconds} s`,
+  );
+
+  device.send({ cmd: 'publish', from: 0, count: half, rate: CONFIG.rate });
+  const quiet = await next('published');
+
+  // The hostile account: its share of sessions, its budget of terms spread over them.
+  const budget = DEFAULT_SESSION_LIMITS.maxAccountTerms;
+  const hostile = [];
+  const perSession = Math.max(1, Math.floor(budget / CONFIG.hostileSessions));
+  let held = 0;
+  for (let h = 0; h < CONFIG.hostileSessions; h++) {
+    const terms = Math.min(perSession, budget - held);
+    if (terms <= 0) break;
+    const request = {
+      apiVersion: '1.0',
+      method: 'events:configure',
+      params: { eventFilterList: [{ contentFilter: costlyFilter(terms, h) }] },
+    };
+    const { ws, answer } = await openSession(port, HOSTILE_ADDRESS, request, () => undefined);
+    if (answer.error) throw new Error(`hostile configure ${h} refused early: ${JSON.stringify(answer.error)}`);
+    held += terms;
+    hostile.push(ws);
+  }
+  // Past the budget: a reconfigure of one hostile session asking for more must get 2104.
+  const over = await new Promise((resolve) => {
+    hostile[0].once('message', (data) => resolve(JSON.parse(data.toString())));
+    hostile[0].send(
+      JSON.stringify({
+        apiVersion: '1.0',
+        method: 'events:configure',
+        params: { eventFilterList: [{ contentFilter: costlyFilter(200, 'over') }] },
+      }),
+    );
+  });
+  const overRefused = over.error?.code === 2104;
+  console.log(
+    `load: hostile ${HOSTILE_ADDRESS}: ${hostile.length} sessions holding ${held} terms; a reconfigure past the budget: ${JSON.stringify(over.error ?? over)}`,
+  );
+
+  device.send({ cmd: 'publish', from: half, count: total - half, rate: CONFIG.rate });
+  const loud = await next('published');
+
+  // Let the last notifications arrive: until every session has what it expects, or 10 s.
+  const deadline = performance.now() + 10_000;
+  const missing = () => expected.reduce((sum, e, c) => sum + Math.max(0, e - received[c]), 0);
+  while (missing() > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+
+  const lost = missing();
+  const extra = expected.reduce((sum, e, c) => sum + Math.max(0, received[c] - e), 0);
+  const notifications = received.reduce((a, b) => a + b, 0);
+  const p = (s, q) => s.percentile(q).toFixed(2);
+  const ratio = latencies[1].percentile(99) / latencies[0].percentile(99);
+  console.log(
+    `load: notifications expected ${expected.reduce((a, b) => a + b, 0)}, received ${notifications}, lost ${lost}, extra ${extra}`,
+  );
+  console.log(
+    `load: quiet   latency p50 ${p(latencies[0], 50)} ms, p99 ${p(latencies[0], 99)} ms (${latencies[0].length} notifications; device cpu ${(quiet.cpu.user + quiet.cpu.system) / 1e3} ms)`,
+  );
+  console.log(
+    `load: hostile latency p50 ${p(latencies[1], 50)} ms, p99 ${p(latencies[1], 99)} ms (${latencies[1].length} notifications; device cpu ${(loud.cpu.user + loud.cpu.system) / 1e3} ms)`,
+  );
+  console.log(`load: p99 ratio hostile/quiet ${ratio.toFixed(2)} (must be at most 2)`);
+
+  for (const ws of [...normal, ...hostile]) ws?.terminate();
+  device.send({ cmd: 'close' });
+  await next('closed');
+  await once(device, 'exit');
+  const ok = lost === 0 && extra === 0 && ratio <= 2 && overRefused;
+  console.log(ok ? 'load: PASS' : 'load: FAIL');
+  if (!ok) process.exitCode = 1;
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
