@@ -17,6 +17,7 @@ import { type FuzzDevice, startFuzzDevice } from './fuzz-device';
 import { runFuzz } from './fuzz-run';
 import { CASE_TIMEOUT_MS, fuzzSettings } from './fuzz-settings';
 import { Tally } from './fuzz-tally';
+import { contextOf } from './json-context';
 
 const settings = fuzzSettings(400);
 const tally = new Tally('configure', settings.seed);
@@ -72,17 +73,6 @@ function judge(c: ConfigureCase, answer: StreamMessage, stream: StreamClient): s
   if (typeof message !== 'string' || message === '') throw new Error(`error without a message: ${shown}`);
   if (!c.binary && size > MAX_MESSAGE !== (code === 2107)) throw new Error(`${size} bytes answered ${code}`);
   return `rpc ${code}`;
-}
-
-function contextOf(payload: string): string | undefined {
-  try {
-    const value = JSON.parse(payload) as unknown;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-    const { context } = value as { context?: unknown };
-    return typeof context === 'string' ? context : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A new digest session still configures and gets a published event. */

@@ -14,6 +14,7 @@ import { runFuzz } from './fuzz-run';
 import { fuzzSettings } from './fuzz-settings';
 import { Tally } from './fuzz-tally';
 import { withinTime } from './within-time';
+import { contextOf } from './json-context';
 
 const settings = fuzzSettings(400);
 const tally = new Tally('featureflag', settings.seed);
@@ -95,18 +96,6 @@ function judge(c: Case, answer: HttpResult): string {
   if (typeof error.message !== 'string' || error.message === '') throw new Error('error without a message');
   if (tooLarge !== (code === 2107)) throw new Error(`${c.body.body.length} bytes (limit ${MAX_BODY}) answered ${code}`);
   return `rpc ${code}`;
-}
-
-/** The `context` string of a body that is a JSON object, if it has one. */
-function contextOf(body: Buffer): string | undefined {
-  try {
-    const value = JSON.parse(body.toString('utf8')) as unknown;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-    const { context } = value as { context?: unknown };
-    return typeof context === 'string' ? context : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** listAll still lists every flag. */
