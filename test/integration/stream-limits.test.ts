@@ -80,6 +80,30 @@ describe('event stream limits', () => {
     expect((await third.configure([{ topicFilter: 'tns1:A|tns1:B|tns1:C|tns1:D|tns1:E' }])).error).toBeUndefined();
   });
 
+  it("bounds what a hostile account's sessions cost per event, however it spreads its filters", async () => {
+    // Evaluating filters per published event costs in proportion to their terms; an account that
+    // opens every session it may and asks for as much as it can still holds at most its budget.
+    const device = await start({ limits: { maxSessionsPerAccount: 12, maxAccountTerms: 100 } });
+    let held = 0;
+    for (let s = 0; s < 12; s++) {
+      const hostile = await open(device, 'viewer');
+      for (const terms of [256, 64, 16, 4, 1]) {
+        const values = Array.from({ length: terms }, (_, i) => `@Value='${s}-${i}'`).join(' or ');
+        const answer = await hostile.configure([{ contentFilter: `boolean(//SimpleItem[${values}])` }]);
+        if (answer.error === undefined) {
+          held += terms;
+          break;
+        }
+        expect(answer.error.code).toBe(2104);
+      }
+    }
+    expect(held).toBeLessThanOrEqual(100);
+    expect(held).toBeGreaterThanOrEqual(96);
+    // The other account is untouched: its own budget, its own sessions.
+    const normal = await open(device, 'root');
+    expect((await normal.configure([{ topicFilter: 'tns1:VideoSource/MotionAlarm' }])).error).toBeUndefined();
+  });
+
   it('refuses a handshake past the sessions of an account with 429, and past the device with 503', async () => {
     const device = await start({ limits: { maxSessionsPerAccount: 2, maxSessions: 3 } });
     await open(device, 'viewer');
