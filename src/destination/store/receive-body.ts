@@ -3,7 +3,7 @@
  * limits, its MD5 computed on the way (md5-pool.ts), flushed to disk as it grows
  * and fsynced at the end. Whatever goes wrong, the part file is gone afterwards.
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, write, writev } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -141,10 +141,23 @@ interface PartWriter {
   close(): Promise<void>;
 }
 
-/** The store's own part file: one descriptor for the writes and every fsync. */
+/**
+ * The store's own part file: one descriptor for the writes and every fsync, owned by the
+ * FileHandle alone. The stream only borrows its number: a stream given a raw fd closes it
+ * when destroyed, whatever `autoClose` says (pipeline destroys it when the upload is cut
+ * or a write fails), and the handle's close would then close the number a second time,
+ * by then maybe another file's, a socket's or a worker thread's event loop, which aborts
+ * the process (SIGABRT). So the stream's close does nothing, and the handle is closed
+ * after the stream, once none of its writes is running.
+ */
 async function openPartWriter(path: string): Promise<PartWriter> {
   const handle = await open(path, 'wx', 0o644);
-  const stream = createWriteStream(path, { fd: handle.fd, autoClose: false, highWaterMark: PART_WRITE_BUFFER });
+  const stream = createWriteStream(path, {
+    fd: handle.fd,
+    autoClose: false,
+    highWaterMark: PART_WRITE_BUFFER,
+    fs: { write, writev, close: (_fd: number, callback: (err: null) => void) => callback(null) },
+  });
   let flushing: Promise<void> | undefined;
   // An error reported by an early flush is not reported again by the final fsync: keep it.
   let flushError: Error | undefined;
@@ -167,9 +180,19 @@ async function openPartWriter(path: string): Promise<PartWriter> {
     },
     async close() {
       await flushing;
+      await destroyed(stream);
       await handle.close().catch(() => undefined);
     },
   };
+}
+
+/** Destroys `stream` (if not yet) and resolves once it has closed: none of its writes is running then. */
+function destroyed(stream: Writable): Promise<void> {
+  if (stream.closed) return Promise.resolve();
+  return new Promise((resolve) => {
+    stream.once('close', () => resolve());
+    stream.destroy();
+  });
 }
 
 /** A part file written through {@link ObjectStoreOptions.openWrite} (tests): fsynced by opening it again. */
