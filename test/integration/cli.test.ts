@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { startDevice } from '../../src';
 import { main } from '../../src/cli/main';
 import { capture } from '../helpers/cli-capture';
+import { openStream, refusedHandshake } from '../helpers/event-stream-client';
 
 describe('bwc-emu command line', () => {
   it('prints the options with --help and exits 0', async () => {
@@ -140,6 +141,26 @@ describe('bwc-emu command line', () => {
       await c.started;
       expect(c.err()).toContain('WARNING: authentication is OFF');
       expect(c.err()).not.toContain('credentials');
+    } finally {
+      c.stop();
+    }
+    expect(await exit).toBe(0);
+  });
+
+  it('applies --limit to the device it runs: a second session of the address is refused with 429', async () => {
+    const c = capture();
+    const argv = ['--port', '0', '--auth', 'none', '--log-level', 'silent', '--limit', 'maxSessionsPerAccount=1'];
+    const exit = main(argv, c.io);
+    try {
+      await c.started;
+      const stream = /event stream +(ws:\S+)/.exec(c.err())?.[1] ?? '';
+      const first = await openStream(stream);
+      const second = await refusedHandshake(stream);
+      expect({ status: second.status, body: second.body }).toEqual({
+        status: 429,
+        body: 'Too many event stream sessions for address 127.0.0.1: at most 1 at once\n',
+      });
+      await first.close();
     } finally {
       c.stop();
     }
