@@ -202,9 +202,9 @@ export class Authenticator {
     const header = req.headers.authorization;
     if (!header) return refuse('NO_CREDENTIALS', 'no credentials');
     const remote = req.socket?.remoteAddress;
-    const user = credentialUser(header);
-    // A throttled address or user is refused unchecked: a guess must not learn anything.
-    const throttled = this.throttler?.check(remote, user);
+    // A throttled address or user is refused unchecked: a guess must not learn anything. The
+    // user name is parsed out of the header only while some user is throttled, or on a failure.
+    const throttled = this.throttler?.check(remote, () => credentialUser(header));
     if (throttled)
       return err({
         code: 'THROTTLED',
@@ -213,7 +213,7 @@ export class Authenticator {
         retryAfterSeconds: throttled.retryAfterSeconds,
       });
     const verdict = this.check(header, req);
-    if (!verdict.ok && WRONG_CREDENTIALS.has(verdict.error.code)) this.throttle.failed(remote, user);
+    if (!verdict.ok && WRONG_CREDENTIALS.has(verdict.error.code)) this.throttle.failed(remote, credentialUser(header));
     return verdict;
   }
 

@@ -3,9 +3,10 @@
  * for one user name, within a window, every login attempt of that address or user is
  * refused (429 with `Retry-After`) until the window ends, without checking it, so a
  * password cannot be guessed at wire speed. Counting is per fixed window, O(1) per
- * attempt; windows that ended are dropped from the front of the table (amortised O(1)).
+ * attempt; windows that ended are dropped from the front of an expiry queue (amortised O(1)).
  */
 import type { Clock } from '../base/clock';
+import { ExpiryQueue } from '../base/expiry-queue';
 import { wholeNumberOption } from '../base/option-checks';
 
 /** At most `failures` wrong logins per `windowMs`; `failures: 0` turns the rule off. */
@@ -71,61 +72,92 @@ interface Window {
   failures: number;
 }
 
+/**
+ * The windows of one rule, by key (addresses, or users). Windows start in the order they
+ * are opened and all last `windowMs`, so an {@link ExpiryQueue} drops those that ended.
+ */
+class Windows {
+  private readonly byKey = new Map<string, Window>();
+  private readonly ends = new ExpiryQueue<string>();
+
+  constructor(readonly rule: ThrottleRule) {}
+
+  /** True when no window is open: a caller can skip working out its key. */
+  get empty(): boolean {
+    return this.byKey.size === 0;
+  }
+
+  /** Milliseconds `key` stays blocked, or undefined when it is not. */
+  blocked(key: string, now: number): number | undefined {
+    if (this.rule.failures <= 0) return undefined;
+    this.forgetEnded(now);
+    const window = this.byKey.get(key);
+    if (!window || window.failures < this.rule.failures) return undefined;
+    return window.start + this.rule.windowMs - now;
+  }
+
+  /** Adds a failure to `key`'s window, opening a new one when the last ended. */
+  count(key: string, now: number): void {
+    if (this.rule.failures <= 0) return;
+    this.forgetEnded(now);
+    const window = this.byKey.get(key);
+    if (window) {
+      window.failures++;
+      return;
+    }
+    // Bounded memory under address spraying: the oldest open window is forgotten.
+    while (this.byKey.size >= MAX_KEYS) {
+      const oldest = this.ends.shift();
+      if (!oldest) break;
+      this.forget(oldest.key, oldest.at);
+    }
+    this.byKey.set(key, { start: now, failures: 1 });
+    this.ends.push(key, now + this.rule.windowMs);
+  }
+
+  private forgetEnded(now: number): void {
+    this.ends.dropExpired(now, (key, at) => this.forget(key, at));
+  }
+
+  /** Deletes `key`'s window if it is the one that ends at `at` (not a later one of the same key). */
+  private forget(key: string, at: number): void {
+    const window = this.byKey.get(key);
+    if (window && window.start + this.rule.windowMs === at) this.byKey.delete(key);
+  }
+}
+
 /** Counts wrong logins per remote address and per user, and says when to refuse. */
 export class LoginThrottle {
-  private readonly remotes = new Map<string, Window>();
-  private readonly users = new Map<string, Window>();
+  private readonly remotes: Windows;
+  private readonly users: Windows;
 
-  constructor(private readonly options: LoginThrottleOptions) {}
+  constructor(private readonly options: LoginThrottleOptions) {
+    this.remotes = new Windows(options.perRemote);
+    this.users = new Windows(options.perUser);
+  }
 
-  /** Whether an attempt from `remote` naming `user` is refused now; undefined lets it be checked. */
-  check(remote: string | undefined, user: string | undefined): Throttled | undefined {
+  /**
+   * Whether an attempt from `remote` naming `user` is refused now; undefined lets it be
+   * checked. `user` is asked for only while some user has an open window (it may parse a header).
+   */
+  check(remote: string | undefined, user: string | undefined | (() => string | undefined)): Throttled | undefined {
     const now = this.options.clock.now();
-    const byRemote = remote === undefined ? undefined : this.blocked(this.remotes, this.options.perRemote, remote, now);
+    const byRemote = remote === undefined ? undefined : this.remotes.blocked(remote, now);
     if (byRemote !== undefined)
       return throttled('remote', byRemote, `too many failed logins from ${remote}`, this.options.perRemote);
-    const byUser = user === undefined ? undefined : this.blocked(this.users, this.options.perUser, user, now);
+    if (this.users.empty) return undefined;
+    const name = typeof user === 'function' ? user() : user;
+    const byUser = name === undefined ? undefined : this.users.blocked(name, now);
     if (byUser !== undefined)
-      return throttled('user', byUser, `too many failed logins for user "${user}"`, this.options.perUser);
+      return throttled('user', byUser, `too many failed logins for user "${name}"`, this.options.perUser);
     return undefined;
   }
 
   /** Counts a wrong password (or unknown user) from `remote` naming `user`. */
   failed(remote: string | undefined, user: string | undefined): void {
     const now = this.options.clock.now();
-    if (remote !== undefined) count(this.remotes, this.options.perRemote, remote, now);
-    if (user !== undefined) count(this.users, this.options.perUser, user, now);
-  }
-
-  /** Milliseconds `key` stays blocked, or undefined when it is not. */
-  private blocked(table: Map<string, Window>, rule: ThrottleRule, key: string, now: number): number | undefined {
-    if (rule.failures <= 0) return undefined;
-    forgetEnded(table, rule, now);
-    const window = table.get(key);
-    if (!window || window.failures < rule.failures) return undefined;
-    return window.start + rule.windowMs - now;
-  }
-}
-
-/** Adds a failure to `key`'s window, starting a new window (at the back of the table) when the last ended. */
-function count(table: Map<string, Window>, rule: ThrottleRule, key: string, now: number): void {
-  if (rule.failures <= 0) return;
-  forgetEnded(table, rule, now);
-  const window = table.get(key);
-  if (window && now < window.start + rule.windowMs) {
-    window.failures++;
-    return;
-  }
-  table.delete(key);
-  if (table.size >= MAX_KEYS) table.delete(table.keys().next().value as string);
-  table.set(key, { start: now, failures: 1 });
-}
-
-/** Windows start in table order, so those that ended are at the front. */
-function forgetEnded(table: Map<string, Window>, rule: ThrottleRule, now: number): void {
-  for (const [key, window] of table) {
-    if (now < window.start + rule.windowMs) return;
-    table.delete(key);
+    if (remote !== undefined) this.remotes.count(remote, now);
+    if (user !== undefined) this.users.count(user, now);
   }
 }
 

@@ -8,6 +8,7 @@
  * other account's pending token is ever pushed out by it.
  */
 import type { Clock } from '../base/clock';
+import { ExpiryQueue } from '../base/expiry-queue';
 import { randomString } from '../base/random';
 import { err, type ErrorInfo, fail, ok, type Result } from '../base/result';
 
@@ -41,15 +42,17 @@ interface Pending {
 
 /**
  * Issues and consumes tokens; valid for `lifetimeMs` from issue, usable once. Every token
- * lives equally long, so issue order is expiry order: expired tokens are purged from the
- * front of the tables, never by a scan.
+ * lives equally long, so issue order is expiry order: one {@link ExpiryQueue} drops expired
+ * tokens, pending or used, from the front, never by a scan.
  */
 export class SessionTokens {
-  /** Made on the first token: most devices of a fleet never issue one. In issue (= expiry) order. */
+  /** Made on the first token: most devices of a fleet never issue one. */
   private live: Map<string, Pending> | undefined = undefined;
+  /** Every token issued and not yet dropped, in issue (= expiry) order. */
+  private expiries: ExpiryQueue<string> | undefined = undefined;
   /** Pending tokens of each account, in issue order (the first is the next to expire). */
   private byAccount: Map<string, Set<string>> | undefined = undefined;
-  /** Consumed tokens until they would have expired, to tell "reused" from "unknown"; in expiry order. */
+  /** Consumed tokens until they would have expired, to tell "reused" from "unknown". */
   private used: Map<string, number> | undefined = undefined;
 
   constructor(
@@ -73,7 +76,9 @@ export class SessionTokens {
       });
     }
     const token = randomToken();
-    (this.live ??= new Map<string, Pending>()).set(token, { username, expiresAt: now + this.lifetimeMs });
+    const expiresAt = now + this.lifetimeMs;
+    (this.live ??= new Map<string, Pending>()).set(token, { username, expiresAt });
+    (this.expiries ??= new ExpiryQueue()).push(token, expiresAt);
     mine.add(token);
     this.byAccount.set(username, mine);
     return ok(token);
@@ -87,9 +92,8 @@ export class SessionTokens {
     this.forget(token, entry);
     if (now >= entry.expiresAt) return refuse('expired');
     const used = (this.used ??= new Map<string, number>());
-    used.set(token, entry.expiresAt);
-    // Forgetting one early only turns a later "reused" into "unknown": still refused.
-    if (used.size > MAX_USED) used.delete(used.keys().next().value as string);
+    // Past the bound a use is not remembered: a later attempt reads "unknown", not "reused"; still refused.
+    if (used.size < MAX_USED) used.set(token, entry.expiresAt);
     return ok(entry.username);
   }
 
@@ -98,6 +102,7 @@ export class SessionTokens {
     this.live?.clear();
     this.byAccount?.clear();
     this.used?.clear();
+    this.expiries?.clear();
   }
 
   /** Number of tokens issued and neither used nor expired. */
@@ -106,22 +111,13 @@ export class SessionTokens {
     return this.live?.size ?? 0;
   }
 
-  /** Drops expired tokens from the front of each table: amortised O(1) per call. */
+  /** Drops expired tokens, pending or used: the number dropped plus one look. */
   private prune(): void {
-    const now = this.clock.now();
-    const { live, used } = this;
-    if (live) {
-      for (const [token, entry] of live) {
-        if (entry.expiresAt > now) break;
-        this.forget(token, entry);
-      }
-    }
-    if (used) {
-      for (const [token, expiresAt] of used) {
-        if (expiresAt > now) break;
-        used.delete(token);
-      }
-    }
+    this.expiries?.dropExpired(this.clock.now(), (token) => {
+      const entry = this.live?.get(token);
+      if (entry) this.forget(token, entry);
+      else this.used?.delete(token);
+    });
   }
 
   private forget(token: string, entry: Pending): void {

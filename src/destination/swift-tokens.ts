@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../base/clock';
+import { ExpiryQueue } from '../base/expiry-queue';
 import { type ErrorInfo, fail, ok, type Result } from '../base/result';
 
 /** Who a token belongs to. */
@@ -27,21 +28,11 @@ export type SwiftTokenRefusal = ErrorInfo<'missing' | 'unknown' | 'expired'>;
 /** The result of {@link SwiftTokens.verify}: who the token belongs to, or why it is refused. */
 export type SwiftTokenVerdict = Result<TokenOwner, SwiftTokenRefusal>;
 
-/** A token waiting in the expiry queue. */
-interface Queued {
-  token: string;
-  expires: number;
-}
-
-/** The queue's dropped front is cut off once it is this long and at least half the queue. */
-const COMPACT_AFTER = 1024;
-
 /** Issues and checks tokens. */
 export class SwiftTokens {
   private readonly tokens = new Map<string, TokenOwner & { expires: number }>();
-  /** Tokens in the order issued, which is expiry order; entries before `head` are gone. */
-  private queue: Queued[] = [];
-  private head = 0;
+  /** Tokens in the order issued, which is expiry order. */
+  private readonly queue = new ExpiryQueue<string>();
 
   constructor(
     private readonly clock: Clock,
@@ -60,7 +51,7 @@ export class SwiftTokens {
     const token = `AUTH_tk${randomBytes(16).toString('hex')}`;
     const expires = now + this.lifetimeMs;
     this.tokens.set(token, { ...owner, expires });
-    this.queue.push({ token, expires });
+    this.queue.push(token, expires);
     return { token, expires };
   }
 
@@ -80,8 +71,7 @@ export class SwiftTokens {
   /** Forgets every token (clients must log in again), as after a restart. */
   revokeAll(): void {
     this.tokens.clear();
-    this.queue = [];
-    this.head = 0;
+    this.queue.clear();
   }
 
   /**
@@ -90,15 +80,7 @@ export class SwiftTokens {
    * expired token behind a live one for a while; {@link verify} still refuses it.
    */
   private purge(now: number): void {
-    const { queue } = this;
-    while (this.head < queue.length && now >= queue[this.head].expires) {
-      this.tokens.delete(queue[this.head].token);
-      this.head++;
-    }
-    if (this.head >= COMPACT_AFTER && this.head * 2 >= queue.length) {
-      this.queue = queue.slice(this.head);
-      this.head = 0;
-    }
+    this.queue.dropExpired(now, (token) => this.tokens.delete(token));
   }
 }
 

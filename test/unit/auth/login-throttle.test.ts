@@ -58,4 +58,22 @@ describe('LoginThrottle', () => {
     throttle.failed('a', undefined);
     expect(throttle.check('a', undefined)).toBeUndefined();
   });
+
+  it('forgets the oldest window past 100 000 addresses, and keeps counting the newest', () => {
+    const { throttle } = setup(1);
+    for (let i = 0; i <= 100_000; i++) throttle.failed(`a${i}`, undefined);
+    expect(throttle.check('a0', undefined)).toBeUndefined();
+    expect(throttle.check('a1', undefined)?.by).toBe('remote');
+    expect(throttle.check('a100000', undefined)?.by).toBe('remote');
+  });
+
+  it('asks for the user name only while some user has an open window', () => {
+    const { throttle } = setup();
+    const userOf = jest.fn(() => 'root');
+    expect(throttle.check('a', userOf)).toBeUndefined();
+    expect(userOf).not.toHaveBeenCalled();
+    throttle.failed('b', 'root');
+    expect(throttle.check('a', userOf)).toBeUndefined();
+    expect(userOf).toHaveBeenCalledTimes(1);
+  });
 });
