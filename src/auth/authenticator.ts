@@ -7,7 +7,7 @@ import { escapeHtml } from '../base/html-escape';
 import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../base/clock';
 import type { Logger } from '../base/log';
-import { LogSummary } from '../base/log-summary';
+import type { LogSummary } from '../base/log-summary';
 import { err, type Err, type ErrorInfo, ok, type Result } from '../base/result';
 import { type Account, AccountDirectory } from './accounts';
 import { authScheme, credentialUser } from './auth-params';
@@ -19,7 +19,7 @@ import {
   type DigestTuning,
   type ReplayMode,
 } from './digest';
-import { DEFAULT_THROTTLE, LoginThrottle, type ThrottleRule } from './login-throttle';
+import { DEFAULT_THROTTLE, LoginThrottle, refusalLog, type ThrottleRule } from './login-throttle';
 
 /** Which schemes a device accepts; `none` serves everything without credentials. */
 export type AuthMode = 'digest' | 'basic' | 'both' | 'none';
@@ -110,10 +110,6 @@ export interface RefusalAnswer {
 
 /** Refusal codes counted as a wrong password by the throttle (not a digest first leg, not a stale nonce). */
 const WRONG_CREDENTIALS: ReadonlySet<string> = new Set(['WRONG_PASSWORD', 'UNKNOWN_USER']);
-
-/** Refusals logged one by one per interval; the rest go into one summary line. */
-const LOGGED_REFUSALS_PER_INTERVAL = 10;
-const REFUSAL_LOG_INTERVAL_MS = 10_000;
 
 /** Verifies credentials on any Node request. */
 export class Authenticator {
@@ -255,7 +251,7 @@ export class Authenticator {
 
   /**
    * Logs a refusal: a missing header (digest's first leg) at debug, the rest as warnings,
-   * at most {@link LOGGED_REFUSALS_PER_INTERVAL} per interval one by one and the others in
+   * at most {@link refusalLog}'s share per interval one by one and the others in
    * one summary line, so a password guesser cannot fill the log.
    */
   logRefusal(
@@ -267,11 +263,11 @@ export class Authenticator {
     const log = this.options.log;
     if (!log) return;
     if (refusal.code === 'NO_CREDENTIALS') return log.debug({ ...fields, reason: refusal.message }, message);
-    this.refusalLog ??= new LogSummary(log, this.options.clock, {
-      message: 'authentication failures not logged one by one (counted by remote address)',
-      intervalMs: REFUSAL_LOG_INTERVAL_MS,
-      burst: LOGGED_REFUSALS_PER_INTERVAL,
-    });
+    this.refusalLog ??= refusalLog(
+      log,
+      this.options.clock,
+      'authentication failures not logged one by one (counted by remote address)',
+    );
     if (this.refusalLog.admit(remote)) log.warn({ ...fields, reason: refusal.message, stale: refusal.stale }, message);
   }
 

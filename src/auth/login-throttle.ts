@@ -7,6 +7,9 @@
  */
 import type { Clock } from '../base/clock';
 import { ExpiryQueue } from '../base/expiry-queue';
+import { EmulatorError } from '../base/errors';
+import type { Logger } from '../base/log';
+import { LogSummary } from '../base/log-summary';
 import { wholeNumberOption } from '../base/option-checks';
 
 /** At most `failures` wrong logins per `windowMs`; `failures: 0` turns the rule off. */
@@ -37,11 +40,32 @@ export interface ThrottleSettings {
   windowMs?: number;
 }
 
+const THROTTLE_KEYS: readonly string[] = ['failuresPerRemote', 'failuresPerUser', 'windowMs'];
+
+/**
+ * The log of refused logins: {@link LOGGED_REFUSALS} per {@link REFUSAL_LOG_INTERVAL_MS} one by
+ * one, the rest counted by remote address into one summary line per interval.
+ */
+export function refusalLog(log: Logger, clock: Clock, message: string): LogSummary {
+  return new LogSummary(log, clock, { message, intervalMs: REFUSAL_LOG_INTERVAL_MS, burst: LOGGED_REFUSALS });
+}
+
+/** Refused logins logged one by one per interval. */
+export const LOGGED_REFUSALS = 10;
+/** The interval of {@link refusalLog}. */
+export const REFUSAL_LOG_INTERVAL_MS = 10_000;
+
 /** Checks `settings` (`BAD_OPTION` for a value out of range) and fills in {@link DEFAULT_THROTTLE}. */
 export function throttleRules(
   settings: ThrottleSettings = {},
   name = 'loginThrottle',
 ): Pick<LoginThrottleOptions, 'perRemote' | 'perUser'> {
+  const unknown = Object.keys(settings).filter((key) => !THROTTLE_KEYS.includes(key));
+  if (unknown.length > 0)
+    throw new EmulatorError(
+      'BAD_OPTION',
+      `${name} has unknown field(s) ${unknown.join(', ')}; known: ${THROTTLE_KEYS.join(', ')}`,
+    );
   const windowMs = wholeNumberOption(
     `${name}.windowMs`,
     settings.windowMs ?? DEFAULT_THROTTLE.perRemote.windowMs,

@@ -3,8 +3,7 @@
  * storing into a data directory. Start it, give its auth URL and a login to a body
  * worn system (or `bwc-emu upload`), watch the recordings arrive.
  */
-import { LoginThrottle } from '../auth/login-throttle';
-import { LogSummary } from '../base/log-summary';
+import { LoginThrottle, refusalLog } from '../auth/login-throttle';
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -124,11 +123,7 @@ export async function startDestination(options: DestinationOptions = {}): Promis
     store,
     tokens: new SwiftTokens(resolved.clock, resolved.tokenLifetimeMs),
     loginThrottle: new LoginThrottle({ clock: resolved.clock, ...resolved.loginThrottle }),
-    loginLog: new LogSummary(log, resolved.clock, {
-      message: 'auth refusals not logged one by one (counted by remote address)',
-      intervalMs: 10_000,
-      burst: 10,
-    }),
+    loginLog: refusalLog(log, resolved.clock, 'auth refusals not logged one by one (counted by remote address)'),
     faults: new FaultInjector(resolved.faults),
     recordings,
     log,

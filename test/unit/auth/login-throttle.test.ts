@@ -1,4 +1,4 @@
-import { LoginThrottle } from '../../../src/auth/login-throttle';
+import { LoginThrottle, throttleRules } from '../../../src/auth/login-throttle';
 import { ManualClock } from '../../../src/base/clock';
 
 function setup(perRemote = 3, perUser = 5): { throttle: LoginThrottle; clock: ManualClock } {
@@ -75,5 +75,28 @@ describe('LoginThrottle', () => {
     throttle.failed('b', 'root');
     expect(throttle.check('a', userOf)).toBeUndefined();
     expect(userOf).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('throttleRules (the destination option loginThrottle)', () => {
+  it('fills in the defaults and keeps 0 as off', () => {
+    expect(throttleRules({ failuresPerUser: 0 })).toEqual({
+      perRemote: { failures: 20, windowMs: 10_000 },
+      perUser: { failures: 0, windowMs: 10_000 },
+    });
+  });
+
+  it.each([
+    [{ failuresPerRemote: -1 }, 'loginThrottle.failuresPerRemote must be a whole number from 0 to 1000000, not -1'],
+    [{ windowMs: 0 }, 'loginThrottle.windowMs must be a whole number from 1 to 86400000, not 0'],
+    [{ failuresPerUser: 2.5 }, 'loginThrottle.failuresPerUser must be a whole number from 0 to 1000000, not 2.5'],
+    [
+      { perRemote: 3 },
+      'loginThrottle has unknown field(s) perRemote; known: failuresPerRemote, failuresPerUser, windowMs',
+    ],
+  ])('refuses %j with BAD_OPTION naming the field', (settings, message) => {
+    expect(() => throttleRules(settings as Parameters<typeof throttleRules>[0])).toThrow(
+      expect.objectContaining({ code: 'BAD_OPTION', message }) as Error,
+    );
   });
 });
