@@ -24,3 +24,19 @@ export function parseSize(text: string, flag: string): SizeResult {
   if (!(bytes > 0)) return fail('BAD_SIZE', `${flag} must be more than 0 bytes`);
   return ok(bytes);
 }
+
+/** Sizes as the page and the upload report write them, in powers of 1000 (as disks and networks count). */
+const SIZE_UNITS = ['kB', 'MB', 'GB', 'TB', 'PB'];
+
+/** `999 B`, `1.5 kB`, `12 kB`, `340 MB`, `2.1 GB`: three significant digits at most. */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '?';
+  if (bytes < 1000) return `${Math.round(bytes)} B`;
+  let value = bytes;
+  let unit = -1;
+  while (value >= 999.5 && unit < SIZE_UNITS.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return `${value < 9.95 ? value.toFixed(1) : Math.round(value)} ${SIZE_UNITS[unit]}`;
+}

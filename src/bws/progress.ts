@@ -5,7 +5,8 @@
  * finished recording, never one per chunk of bytes.
  */
 import type { Progress } from './body-worn-system';
-import { formatBytes, formatRequest } from './report-format';
+import { formatBytes } from '../base/size';
+import { formatRequest } from './report-format';
 import type { RecordingReport } from './upload-recording';
 
 /** What a finished-recording line shows. */

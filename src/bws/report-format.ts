@@ -4,22 +4,10 @@
  * failed, and the totals with the throughput; and the report as a JSON file.
  */
 import { writeFileAtomic } from '../base/atomic-file';
+import { formatBytes } from '../base/size';
 import type { UploadReport } from './body-worn-system';
 import type { Finding } from './conformance';
 import type { FailedRequest, RecordingReport } from './upload-recording';
-
-/** `1536` -> `1.5 kB`, `2000000` -> `2.0 MB`: decimal units, as the MB/s rate. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1000) return `${bytes} B`;
-  const units = ['kB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1000;
-  let unit = 0;
-  while (value >= 999.95 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
-}
 
 /** `PUT /container/clip.mkv -> 507 quota exceeded`, or `-> message` when there was no answer. */
 export function formatRequest(request: FailedRequest): string {

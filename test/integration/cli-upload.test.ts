@@ -259,13 +259,13 @@ describe('bwc-emu upload', () => {
     const { code, out, err } = await upload(['--connection-file', connection, '--report', reportFile]);
     expect(err).toBe('');
     expect(code).toBe(0);
-    expect(out).toMatch(/^Uploading 3 recordings \(10\.0 MB\)\n/);
+    expect(out).toMatch(/^Uploading 3 recordings \(10 MB\)\n/);
     expect(out.match(/^\S+ -> transferred, \d+\.\d MB, \d+\.\d\d s$/gm)).toHaveLength(3);
     expect(out).toMatch(/^RECORDING +STATUS +CLIPS +BYTES +SECONDS$/m);
     expect(out).toMatch(/^officer_1_AABBCCDD1234_\d{8}T\d{6}Z +transferred +2 +4\.0 MB +\d+\.\d\d$/m);
     expect(out).toMatch(/^officer_2_AABBCCDD1235_\d{8}T\d{6}Z +transferred +1 +3\.0 MB +\d+\.\d\d$/m);
     expect(out).toMatch(
-      /^Total: 3 recordings: 3 transferred, 0 not transferred, 0 failed\n {7}10\.0 MB in \d+\.\d\d s \(\d+\.\d\d MB\/s\), \d+ requests \(0 retried\)\n {7}2 users and 2 cameras registered\n/m,
+      /^Total: 3 recordings: 3 transferred, 0 not transferred, 0 failed\n {7}10 MB in \d+\.\d\d s \(\d+\.\d\d MB\/s\), \d+ requests \(0 retried\)\n {7}2 users and 2 cameras registered\n/m,
     );
     expect(out).toContain(`Report written to ${reportFile}`);
     const report = readReport(reportFile);
@@ -294,10 +294,10 @@ describe('bwc-emu upload', () => {
     expect(progress).toMatch(/^\r\[[#-]+\] +\d+% {2}0\/1 recordings/);
     // The last redraw ends with ESC [ K (erase to the end of the line), spelled \x1b in the pattern.
     expect(progress).toMatch(
-      new RegExp(String.raw`\r\[#+\] {2}100% {2}1\/1 recordings {2}40\.0 kB \/ 40\.0 kB {2}\d+\.\d\d MB\/s\x1b\[K$`),
+      new RegExp(String.raw`\r\[#+\] {2}100% {2}1\/1 recordings {2}40 kB \/ 40 kB {2}\d+\.\d\d MB\/s\x1b\[K$`),
     );
     expect(out).not.toContain(' -> transferred');
-    expect(table).toMatch(new RegExp(`^${ONE_RECORDING_CONTAINER} +transferred +2 +40\\.0 kB`, 'm'));
+    expect(table).toMatch(new RegExp(`^${ONE_RECORDING_CONTAINER} +transferred +2 +40 kB`, 'm'));
   });
 
   it('logs to stderr at --log-level, and still prints a line per recording', async () => {
@@ -320,7 +320,7 @@ describe('bwc-emu upload', () => {
       recording: ONE_RECORDING_CONTAINER,
       status: 'transferred',
     });
-    expect(out).toMatch(new RegExp(`^${ONE_RECORDING_CONTAINER} -> transferred, 40\\.0 kB, \\d+\\.\\d\\d s$`, 'm'));
+    expect(out).toMatch(new RegExp(`^${ONE_RECORDING_CONTAINER} -> transferred, 40 kB, \\d+\\.\\d\\d s$`, 'm'));
   });
 
   it('exits 1 when a fault fails a recording, and shows the request that failed it', async () => {

@@ -1,23 +1,8 @@
 /**
- * How the recordings page writes numbers and times for people: sizes in kB/MB/GB
- * (powers of 1000, as disks and networks count), durations in h/min/s, instants in
- * UTC (`2024-06-01 11:00:00 UTC`) and relative to now (`5 min ago`). Pure.
+ * How the recordings page writes numbers and times for people: durations in h/min/s,
+ * instants in UTC (`2024-06-01 11:00:00 UTC`) and relative to now (`5 min ago`); sizes
+ * come from base/size.ts (`formatBytes`, shared with the upload report). Pure.
  */
-
-const SIZE_UNITS = ['kB', 'MB', 'GB', 'TB', 'PB'];
-
-/** `999 B`, `1.5 kB`, `12 kB`, `340 MB`, `2.1 GB`: three significant digits at most. */
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 0) return '?';
-  if (bytes < 1000) return `${Math.round(bytes)} B`;
-  let value = bytes;
-  let unit = -1;
-  while (value >= 999.5 && unit < SIZE_UNITS.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${value < 9.95 ? value.toFixed(1) : Math.round(value)} ${SIZE_UNITS[unit]}`;
-}
 
 /** `1234567` -> `1,234,567 bytes`: the exact size, for a title. */
 export function exactBytes(bytes: number): string {

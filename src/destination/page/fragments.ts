@@ -3,7 +3,8 @@
  * badge, the link to a container's detail page.
  */
 import type { RecordingInfo } from '../recordings';
-import { exactBytes, formatAgo, formatBytes, formatUtc } from './format';
+import { formatBytes } from '../../base/size';
+import { exactBytes, formatAgo, formatUtc } from './format';
 import { markup, type SafeHtml } from './html';
 import type { PageStatus } from './page-status';
 

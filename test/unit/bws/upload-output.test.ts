@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Progress, UploadReport } from '../../../src/bws/body-worn-system';
 import { createProgressOutput, finishedLine, progressLine } from '../../../src/bws/progress';
-import { formatBytes, formatReport, formatRequest, writeReportJson } from '../../../src/bws/report-format';
+import { formatReport, formatRequest, writeReportJson } from '../../../src/bws/report-format';
 import { CAPABILITY_NAMES, type CapabilityName } from '../../../src/protocol/body-worn';
 
 const progress = (
@@ -142,20 +142,7 @@ describe('progress in a log (not a terminal)', () => {
   });
 });
 
-describe('formatBytes and formatRequest', () => {
-  it.each([
-    [0, '0 B'],
-    [999, '999 B'],
-    [1000, '1.0 kB'],
-    [1536, '1.5 kB'],
-    [999_999, '1.0 MB'],
-    [2_000_000, '2.0 MB'],
-    [5_000_000_000, '5.0 GB'],
-    [3e15, '3000.0 TB'],
-  ])('%d bytes -> %s', (bytes, text) => {
-    expect(formatBytes(bytes)).toBe(text);
-  });
-
+describe('formatRequest', () => {
   it('shows the method, path, status and message, on one line', () => {
     expect(formatRequest({ method: 'PUT', path: '/c/a.mkv', status: 507, message: 'Insufficient\n  Storage' })).toBe(
       'PUT /c/a.mkv -> 507 Insufficient Storage',

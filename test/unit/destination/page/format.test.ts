@@ -1,9 +1,9 @@
 /** How the recordings page writes sizes, durations and times. */
+import { formatBytes } from '../../../../src/base/size';
 import {
   decodeMetadataValue,
   exactBytes,
   formatAgo,
-  formatBytes,
   formatSeconds,
   formatUtc,
 } from '../../../../src/destination/page/format';
