@@ -125,7 +125,7 @@ function byteRanges(
 }
 
 /** Streams `body` to the client; a client that goes away ends it without an error. */
-async function send(body: Readable, res: Response): Promise<void> {
+export async function send(body: Readable, res: Response): Promise<void> {
   try {
     await pipeline(body, res);
   } catch (err) {

@@ -8,12 +8,12 @@
  * attachment that may not run anything (`Content-Security-Policy: sandbox`, `nosniff`):
  * the client chose its content type, and this origin holds the page's login.
  */
-import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import { isRejectedContentContainer } from '../../protocol/body-worn';
 import type { DestinationContext } from '../destination-context';
 import { detailPage } from '../page/detail-view';
 import type { RecordingInfo } from '../recordings';
+import { send } from './object-read';
 import { httpDate } from './swift-response';
 import type { PageLogin } from './page-login';
 import { PAGE_SECURITY_HEADERS, sendPage, sendProblem } from './page-response';
@@ -66,13 +66,11 @@ export async function recordingObject(
   });
   if (!opened) return void res.end();
   try {
-    await pipeline(opened.file.createReadStream({ autoClose: false }), res);
+    // A browser that cancels a download is no error (send says so); anything else is logged and ends the answer.
+    await send(opened.file.createReadStream({ autoClose: false }), res);
   } catch (err) {
-    // A browser that cancels a download is no error; anything else is logged and ends the answer.
-    if ((err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') {
-      ctx.log.error({ account: who.account, container, object, err: (err as Error).message }, 'page download failed');
-      res.destroy(err as Error);
-    }
+    ctx.log.error({ account: who.account, container, object, err: (err as Error).message }, 'page download failed');
+    res.destroy(err as Error);
   } finally {
     await opened.file.close().catch(() => undefined);
   }
