@@ -40,6 +40,11 @@ export interface ThrottleSettings {
   windowMs?: number;
 }
 
+/** Largest failure count a rule may allow. */
+export const MAX_THROTTLE_FAILURES = 1_000_000;
+/** Longest window a rule may have (a day). */
+export const MAX_THROTTLE_WINDOW_MS = 86_400_000;
+
 const THROTTLE_KEYS: readonly string[] = ['failuresPerRemote', 'failuresPerUser', 'windowMs'];
 
 /**
@@ -70,10 +75,10 @@ export function throttleRules(
     `${name}.windowMs`,
     settings.windowMs ?? DEFAULT_THROTTLE.perRemote.windowMs,
     1,
-    86_400_000,
+    MAX_THROTTLE_WINDOW_MS,
   );
   const count = (key: 'failuresPerRemote' | 'failuresPerUser', fallback: number): number =>
-    wholeNumberOption(`${name}.${key}`, settings[key] ?? fallback, 0, 1_000_000);
+    wholeNumberOption(`${name}.${key}`, settings[key] ?? fallback, 0, MAX_THROTTLE_FAILURES);
   return {
     perRemote: { failures: count('failuresPerRemote', DEFAULT_THROTTLE.perRemote.failures), windowMs },
     perUser: { failures: count('failuresPerUser', DEFAULT_THROTTLE.perUser.failures), windowMs },

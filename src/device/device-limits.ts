@@ -7,7 +7,13 @@
  */
 import { DEFAULT_TOKENS_PER_ACCOUNT } from '../auth/session-tokens';
 import { DEFAULT_REPLAY_PER_ACCOUNT } from '../auth/digest';
-import { DEFAULT_THROTTLE, type LoginThrottleOptions } from '../auth/login-throttle';
+import {
+  DEFAULT_THROTTLE,
+  type LoginThrottleOptions,
+  MAX_THROTTLE_FAILURES,
+  MAX_THROTTLE_WINDOW_MS,
+  throttleRules,
+} from '../auth/login-throttle';
 import { EmulatorError } from '../base/errors';
 import { wholeNumberOption } from '../base/option-checks';
 import { DEFAULT_MAX_FILTER_TERMS } from '../events/configure';
@@ -115,7 +121,7 @@ export const DEVICE_LIMITS: readonly LimitSpec[] = [
     name: 'loginFailuresPerRemote',
     defaultValue: DEFAULT_THROTTLE.perRemote.failures,
     min: 0,
-    max: 1_000_000,
+    max: MAX_THROTTLE_FAILURES,
     what: 'wrong logins from one remote address per window (0: no limit)',
     past: 'every login from the address answered 429 with `Retry-After` until the window ends',
   },
@@ -123,7 +129,7 @@ export const DEVICE_LIMITS: readonly LimitSpec[] = [
     name: 'loginFailuresPerUser',
     defaultValue: DEFAULT_THROTTLE.perUser.failures,
     min: 0,
-    max: 1_000_000,
+    max: MAX_THROTTLE_FAILURES,
     what: 'wrong logins naming one user per window, from any address (0: no limit)',
     past: 'every login as the user answered 429 with `Retry-After` until the window ends',
   },
@@ -131,7 +137,7 @@ export const DEVICE_LIMITS: readonly LimitSpec[] = [
     name: 'loginWindowMs',
     defaultValue: DEFAULT_THROTTLE.perRemote.windowMs,
     min: 1,
-    max: 86_400_000,
+    max: MAX_THROTTLE_WINDOW_MS,
     what: 'the window of the two login limits, in ms',
     past: '(a window, not a limit)',
   },
@@ -163,11 +169,14 @@ export function sessionLimitsOf(limits: ResolvedDeviceLimits): SessionLimitSetti
   return { maxSessions, maxSessionsPerAccount, maxAccountTerms };
 }
 
-/** The login throttle's rules. */
+/** The login throttle's rules (the same checks as the destination's `loginThrottle`). */
 export function throttleOf(limits: ResolvedDeviceLimits): Pick<LoginThrottleOptions, 'perRemote' | 'perUser'> {
-  const windowMs = limits.loginWindowMs;
-  return {
-    perRemote: { failures: limits.loginFailuresPerRemote, windowMs },
-    perUser: { failures: limits.loginFailuresPerUser, windowMs },
-  };
+  return throttleRules(
+    {
+      failuresPerRemote: limits.loginFailuresPerRemote,
+      failuresPerUser: limits.loginFailuresPerUser,
+      windowMs: limits.loginWindowMs,
+    },
+    'limits',
+  );
 }
