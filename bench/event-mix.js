@@ -194,22 +194,70 @@ const CONTENT = [
   "boolean(//SimpleItem[@Name='port' and (@Value='3' or @Value='4')])",
 ];
 
-/** The 3 filters of client `c`: 4 x 3 x 5 variants, 60 distinct sets. */
-function filtersFor(c) {
-  return [
-    { topicFilter: CONCRETE[c % CONCRETE.length] },
-    { topicFilter: SUBTREE[c % SUBTREE.length] },
-    { contentFilter: CONTENT[c % CONTENT.length] },
-  ];
+/** More topic alternatives, for clients that select by topic alone. */
+const ALTERNATIVES = [
+  'tnsvendor:BodyWorn/Button/Press | tns1:Device/tnsvendor:Light/Status',
+  'tns1:Device/tnsvendor:Network/Lost',
+  'tns1:Device/tnsvendor:Status//. | tnsvendor:BodyWorn/Holster/State',
+  'tns1:RuleEngine/MotionRegionDetector/Motion | tnsvendor:BodyWorn/Button//.',
+  'tns1:VideoSource/MotionAlarm',
+];
+/** More content filters, for clients that select by content alone. */
+const MORE_CONTENT = [
+  [
+    "boolean(//SimpleItem[@Name='active' and @Value='1'])",
+    "boolean(//SimpleItem[@Name='RuleName' and @Value='Door'])",
+    "boolean(//SimpleItem[@Name='button' and @Value='record'])",
+  ],
+  [
+    "boolean(//SimpleItem[@Name='drawn' and @Value='1'])",
+    "boolean(//SimpleItem[@Name='disruption' and @Value='1']) or boolean(//SimpleItem[@Name='lost' and @Value='1'])",
+    "boolean(//SimpleItem[@Name='tampering' and @Value='1'])",
+    "boolean(//SimpleItem[@Name='charging' and @Value='1'])",
+  ],
+];
+
+/**
+ * The kinds of filter sets a client configures, each 3 filters of 60 distinct sets:
+ * - `mix`: a concrete path, a `//.` subtree alternative, a content filter (4 x 3 x 5);
+ * - `topic`: three topic filters (concrete paths, subtrees, alternatives; 4 x 3 x 5);
+ * - `content`: three content filters and no topic filter (5 x 3 x 4), which may match any topic.
+ */
+const FILTER_KINDS = ['mix', 'topic', 'content'];
+
+/** The 3 filters of client `c` for a kind of {@link FILTER_KINDS}. */
+function filtersFor(c, kind = 'mix') {
+  switch (kind) {
+    case 'mix':
+      return [
+        { topicFilter: CONCRETE[c % CONCRETE.length] },
+        { topicFilter: SUBTREE[c % SUBTREE.length] },
+        { contentFilter: CONTENT[c % CONTENT.length] },
+      ];
+    case 'topic':
+      return [
+        { topicFilter: CONCRETE[c % CONCRETE.length] },
+        { topicFilter: SUBTREE[c % SUBTREE.length] },
+        { topicFilter: ALTERNATIVES[c % ALTERNATIVES.length] },
+      ];
+    case 'content':
+      return [
+        { contentFilter: CONTENT[c % CONTENT.length] },
+        { contentFilter: MORE_CONTENT[0][c % MORE_CONTENT[0].length] },
+        { contentFilter: MORE_CONTENT[1][c % MORE_CONTENT[1].length] },
+      ];
+    default:
+      throw new Error(`unknown filter kind "${kind}"; known: ${FILTER_KINDS.join(', ')}`);
+  }
 }
 
-function configureRequest(c) {
+function configureRequest(c, kind = 'mix') {
   return {
     apiVersion: '1.0',
     context: `bench-${c}`,
     method: 'events:configure',
-    params: { eventFilterList: filtersFor(c) },
+    params: { eventFilterList: filtersFor(c, kind) },
   };
 }
 
-module.exports = { TOPICS, makeEvents, filtersFor, configureRequest, DIST };
+module.exports = { TOPICS, FILTER_KINDS, makeEvents, filtersFor, configureRequest, DIST };

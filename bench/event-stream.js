@@ -1,31 +1,36 @@
 'use strict';
 /**
- * Event stream throughput: notifications delivered per second by the emulator's
- * event stream (EventBus -> StreamServer -> EventSession -> ws) against a raw `ws`
- * server that sends the very same frames to the very same clients.
+ * Event stream fan-out: notifications delivered per second by the emulator's event
+ * stream (EventBus -> StreamServer -> EventSession -> ws) against a bare `ws` server
+ * that sends the very same frames to the very same clients, batched the same way.
  *
- * Setup
+ * Configurations (`kind:sessions`, BENCH_FANOUT, default
+ * `topic:200,topic:800,topic:5000,content:200,content:800,mix:200`):
  *  - one device, `startDevice({ port: 0, auth: 'none', maxBufferedBytes: 1 GiB, initialStates: [] })`
- *    (no initial states, so configuring a session sends nothing but the answer);
- *  - CLIENTS WebSocket sessions, each configured with 3 filters: a concrete topic
- *    path, a `//.` subtree alternative with `|`, and a content filter; the filters
- *    vary between clients (4 concrete paths x 3 subtree expressions x 5 content
- *    filters: 60 distinct filter sets, some with `onvif:` aliases);
- *  - EVENTS events from a fixed, seeded mix of 21 topics (I/O ports, virtual
- *    inputs, video source and rule engine alarms, body worn recording, battery,
- *    holster, plus high-rate telemetry such as GNSS position that no filter
- *    selects); every filter kind matches a share of the events, and most events
- *    match none of a given client's filters (the run prints the shares);
- *  - events are published BATCH per setImmediate tick so the server can flush.
+ *    with its session limits raised to the run's sessions (no initial states, so
+ *    configuring a session sends nothing but the answer);
+ *  - `sessions` WebSocket sessions, each configured with 3 filters of one kind
+ *    (bench/event-mix.js: `topic` three topic filters, `content` three content filters
+ *    and no topic, `mix` one concrete path, one `//.` subtree and one content filter;
+ *    60 distinct filter sets of each kind, some with `onvif:` aliases);
+ *  - events from a fixed, seeded mix of 21 topics (alarms and states clients filter
+ *    for, and high-rate telemetry such as GNSS position that no filter selects), so
+ *    most events match none of a given client's filters (the run prints the shares);
+ *    BENCH_EVENTS events per run, by default 10 million / sessions (2,000 to 50,000);
+ *  - events are published BATCH per setImmediate tick.
  *
- * Baseline: a raw `ws` WebSocketServer on its own node:http server (upgrade event,
- * like the device) with its own CLIENTS connections. For every event it sends to
- * each client the same pre-serialized frame (the exact `events:notify` JSON the
- * device produced, encoded once per event), as many times as the emulator does
- * (once per matching filter). Which client gets which event is computed once up
- * front with the emulator's own compiled filters (dist/events/configure.js), and
- * every run checks the per-client counts and byte totals the clients received,
- * so both sides provably deliver identical traffic.
+ * Baseline: a bare `ws` WebSocketServer on its own node:http server (upgrade event,
+ * like the device) with its own connections. For every event it sends each client
+ * the same frame (the exact `events:notify` bytes the device produced, encoded once
+ * per event), as many times as the emulator does (once per matching filter). Which
+ * client gets which event is computed once up front with the emulator's own
+ * compiled filters, so the baseline does no filtering at all. It batches its writes
+ * as the product does: each socket is corked at its first frame of a tick and
+ * uncorked at the tick's end (one process.nextTick for all of them), and flushed
+ * every 16 KiB within a tick (BENCH_RAW_BATCH=0: no batching, one write per frame,
+ * the weaker baseline this benchmark used before). Every run checks the per-client
+ * counts and byte totals the clients received, so both sides provably deliver
+ * identical traffic.
  *
  * The clients live in a child process (bench/event-stream-clients.js): on a
  * 2-core machine that gives the server side one core to itself, whereas clients in
@@ -38,13 +43,12 @@
  * sides alternate raw, emu, raw, emu, ... after one unreported warm-up each;
  * medians are reported, plus `ratio: 0.NN` (emulator / raw).
  *
- * Knobs (environment): BENCH_EVENTS (50000), BENCH_CLIENTS (200), BENCH_BATCH (500),
+ * Knobs (environment): BENCH_FANOUT (see above), BENCH_EVENTS, BENCH_BATCH (500),
  * BENCH_ROUNDS (3), BENCH_WARMUP_EVENTS (2500, 0 for none), BENCH_ONLY=raw|emu
- * (measure one side only, e.g. under --cpu-prof), BENCH_RAW_STRING=1 (the raw side
- * sends the JSON string, as the emulator does, instead of a Buffer encoded once
- * per event; a diagnostic).
+ * (measure one side only, e.g. under --cpu-prof), BENCH_RAW_BATCH=0.
  */
 const { intEnv } = require('./env');
+const { FILTER_KINDS, makeEvents, configureRequest } = require('./event-mix');
 const { fork } = require('node:child_process');
 const { once } = require('node:events');
 const http = require('node:http');
@@ -56,14 +60,29 @@ const { WebSocketServer } = require('ws');
 const DIST = path.join(__dirname, '..', 'dist');
 
 const CONFIG = {
-  events: intEnv('BENCH_EVENTS', 50_000, 0),
-  clients: intEnv('BENCH_CLIENTS', 200, 0),
+  events: intEnv('BENCH_EVENTS', 0, 0),
   batch: intEnv('BENCH_BATCH', 500, 0),
   rounds: intEnv('BENCH_ROUNDS', 3, 0),
   warmupEvents: intEnv('BENCH_WARMUP_EVENTS', 2_500, 0),
   only: onlyEnv(),
-  rawString: process.env.BENCH_RAW_STRING === '1',
+  rawBatch: process.env.BENCH_RAW_BATCH !== '0',
+  runs: fanoutEnv(),
 };
+
+/** Bytes a socket takes within one tick before it is flushed: the product's FLUSH_BYTES. */
+const FLUSH_BYTES = 16 * 1024;
+
+/** BENCH_FANOUT as a list of `{ kind, clients }`. */
+function fanoutEnv() {
+  const raw = process.env.BENCH_FANOUT || 'topic:200,topic:800,topic:5000,content:200,content:800,mix:200';
+  return raw.split(',').map((item) => {
+    const [kind, count] = item.trim().split(':');
+    const clients = Number(count);
+    if (!FILTER_KINDS.includes(kind) || !Number.isInteger(clients) || clients < 1)
+      throw new Error(`BENCH_FANOUT: "${item}" is not kind:sessions with a kind of ${FILTER_KINDS.join(', ')}`);
+    return { kind, clients };
+  });
+}
 
 function onlyEnv() {
   const only = process.env.BENCH_ONLY;
@@ -74,19 +93,17 @@ function onlyEnv() {
 
 // ---- workload ------------------------------------------------------------------
 
-const { makeEvents, configureRequest } = require('./event-mix');
-
 /**
  * Per event, the clients it goes to (a client appears once per matching filter),
  * computed with the emulator's own compiled filters; filter sets are shared by many
  * clients, so each distinct set is evaluated once.
  */
-function planDeliveries(deviceEvents, clients, rules) {
+function planDeliveries(deviceEvents, clients, kind, rules) {
   const { compileConfigure, filterMatches } = require(path.join(DIST, 'events', 'configure.js'));
   const bySet = new Map();
   const setOf = [];
   for (let c = 0; c < clients; c++) {
-    const request = configureRequest(c);
+    const request = configureRequest(c, kind);
     const key = JSON.stringify(request.params);
     if (!bySet.has(key)) {
       const compiled = compileConfigure(request, rules);
@@ -274,11 +291,33 @@ function prefixPlan(plan, deviceEvents, count, clients) {
 // ---- main ----------------------------------------------------------------------
 
 async function main() {
+  const started = performance.now();
+  const summaries = [];
+  for (const { kind, clients } of CONFIG.runs) summaries.push(await runOne(kind, clients));
+  console.log(`\nfan-out ratios (emulator / batched bare ws, medians of ${CONFIG.rounds} alternating pairs):`);
+  for (const s of summaries) console.log(`  ${s.kind} x ${s.clients} sessions: ${s.ratio?.toFixed(2) ?? '-'}`);
+  console.log(`  (total bench time ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  return { name: 'fan-out', runs: summaries };
+}
+
+/** Events per run: BENCH_EVENTS, or 10 million / sessions within 2,000..50,000. */
+function eventsFor(clients) {
+  if (CONFIG.events > 0) return CONFIG.events;
+  return Math.max(2_000, Math.min(50_000, Math.round(10_000_000 / clients)));
+}
+
+async function runOne(kind, clients) {
   const { startDevice } = require(path.join(DIST, 'index.js'));
-  const { clients, events: eventCount } = CONFIG;
+  const eventCount = eventsFor(clients);
   const started = performance.now();
 
-  const device = await startDevice({ port: 0, auth: 'none', maxBufferedBytes: 1024 * 1024 * 1024, initialStates: [] });
+  const device = await startDevice({
+    port: 0,
+    auth: 'none',
+    maxBufferedBytes: 1024 * 1024 * 1024,
+    initialStates: [],
+    limits: { maxSessions: clients, maxSessionsPerAccount: clients, maxAccountTerms: clients * 16 },
+  });
   const raw = await startRawServer(clients);
   const clientProc = startClientProcess();
   try {
@@ -286,8 +325,8 @@ async function main() {
     // so nothing is delivered); the raw server sends exactly these bytes.
     const events = makeEvents(eventCount);
     const deviceEvents = events.map((e) => device.publish(e.topic, e.message, { timestamp: e.timestamp }));
-    const rawPayloads = deviceEvents.map((e) => (CONFIG.rawString ? e.json : Buffer.from(e.json)));
-    const plan = planDeliveries(deviceEvents, clients, {
+    const rawPayloads = deviceEvents.map((e) => Buffer.from(e.json));
+    const plan = planDeliveries(deviceEvents, clients, kind, {
       topicAliases: device.options.topicAliases,
       maxFilters: device.options.maxFilters,
     });
@@ -300,7 +339,7 @@ async function main() {
       cmd: 'open',
       side: 'emu',
       urls: new Array(clients).fill(emuUrl),
-      configures: Array.from({ length: clients }, (_, c) => configureRequest(c)),
+      configures: Array.from({ length: clients }, (_, c) => configureRequest(c, kind)),
     });
     await opened;
     opened = clientProc.expect('opened', 'raw');
@@ -311,13 +350,9 @@ async function main() {
       throw new Error(`expected ${clients} configured sessions, found ${live.length}`);
     if (raw.sockets.filter(Boolean).length !== clients) throw new Error('raw server: not every client connected');
 
-    const sendOpts = { binary: false };
-    const rawPublish = (i) => {
-      const payload = rawPayloads[i];
-      const targets = plan.perEvent[i];
-      const sockets = raw.sockets;
-      for (let k = 0; k < targets.length; k++) sockets[targets[k]].send(payload, sendOpts);
-    };
+    const rawPublish = CONFIG.rawBatch
+      ? batchedSender(raw.sockets, rawPayloads, plan)
+      : plainSender(raw.sockets, rawPayloads, plan);
     const emuPublish = (i) => {
       const e = events[i];
       device.publish(e.topic, e.message, { timestamp: e.timestamp });
@@ -344,12 +379,14 @@ async function main() {
       return result;
     };
 
+    const cells = clients * eventCount;
+    const shares = plan.perFilterKind.map((n, k) => `filter ${k + 1} ${pct(n, cells)}`).join(', ');
     console.log(
-      `event stream: ${clients} sessions x 3 filters (${plan.distinctSets} distinct filter sets), ${eventCount} events, ${CONFIG.batch} per tick, raw payload ${CONFIG.rawString ? 'string per send' : 'Buffer encoded once'}`,
+      `\n--- ${kind} x ${clients} sessions: 3 filters each (${plan.distinctSets} distinct sets), ${eventCount} events, ${CONFIG.batch} per tick, bare ws ${CONFIG.rawBatch ? 'corked per tick' : 'unbatched'}`,
     );
     console.log(
       `  workload: ${plan.total} notifications per run (${(plan.total / clients).toFixed(0)} per client, avg ${avgBytes} B); ` +
-        `matches per client-event: concrete ${pct(plan.perFilterKind[0], clients * eventCount)}, subtree ${pct(plan.perFilterKind[1], clients * eventCount)}, content ${pct(plan.perFilterKind[2], clients * eventCount)}, none ${pct(plan.none, clients * eventCount)}`,
+        `matches per client-event: ${shares}, none ${pct(plan.none, cells)}`,
     );
 
     if (CONFIG.warmupEvents > 0) {
@@ -385,8 +422,8 @@ async function main() {
     printTable(summary, plan.total);
     const ratio = summary.emu && summary.raw ? summary.emu.median / summary.raw.median : undefined;
     if (ratio !== undefined) console.log(`ratio: ${ratio.toFixed(2)}`);
-    console.log(`  (total bench time ${((performance.now() - started) / 1000).toFixed(1)} s)`);
-    return { name: 'event-stream', ratio, summary, results };
+    console.log(`  (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    return { kind, clients, events: eventCount, ratio, summary, results };
   } finally {
     const closed = clientProc.child.exitCode === null ? clientProc.expect('closed') : Promise.resolve();
     if (clientProc.child.connected) clientProc.send({ cmd: 'close' });
@@ -395,6 +432,57 @@ async function main() {
     await device.close();
     await raw.close();
   }
+}
+
+/** The bare side without batching: one write per frame. */
+function plainSender(sockets, payloads, plan) {
+  const sendOpts = { binary: false };
+  return (i) => {
+    const payload = payloads[i];
+    const targets = plan.perEvent[i];
+    for (let k = 0; k < targets.length; k++) sockets[targets[k]].send(payload, sendOpts);
+  };
+}
+
+/**
+ * The bare side batched as the product batches: a socket is corked at its first frame of
+ * a tick and uncorked at the end of the tick (one nextTick for all sockets), and flushed
+ * every {@link FLUSH_BYTES} within the tick.
+ */
+function batchedSender(sockets, payloads, plan) {
+  const sendOpts = { binary: false };
+  const corkedBytes = new Int32Array(sockets.length).fill(-1);
+  const corked = [];
+  const uncorkAll = () => {
+    for (let k = 0; k < corked.length; k++) {
+      const c = corked[k];
+      corkedBytes[c] = -1;
+      sockets[c]._socket.uncork();
+    }
+    corked.length = 0;
+  };
+  return (i) => {
+    const payload = payloads[i];
+    const targets = plan.perEvent[i];
+    for (let k = 0; k < targets.length; k++) {
+      const c = targets[k];
+      const ws = sockets[c];
+      const socket = ws._socket;
+      if (corkedBytes[c] < 0) {
+        if (corked.length === 0) process.nextTick(uncorkAll);
+        corked.push(c);
+        corkedBytes[c] = 0;
+        socket.cork();
+      }
+      ws.send(payload, sendOpts);
+      corkedBytes[c] += payload.length;
+      if (corkedBytes[c] >= FLUSH_BYTES) {
+        corkedBytes[c] = 0;
+        socket.uncork();
+        socket.cork();
+      }
+    }
+  };
 }
 
 function printTable(summary, total) {
@@ -440,7 +528,7 @@ function pctNum(x) {
   return `${(100 * x).toFixed(0)}%`;
 }
 
-module.exports = { name: 'event-stream', main };
+module.exports = { name: 'fan-out', main };
 
 if (require.main === module) {
   main().catch((err) => {
