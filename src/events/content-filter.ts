@@ -13,8 +13,8 @@
  * ```
  *
  * `and` binds tighter than `or`, as in XPath. The expression is parsed once into a
- * small condition tree; evaluating a notification walks that tree and never
- * re-tokenizes. Keywords and attribute names are case-sensitive, as in XPath.
+ * small condition tree and compiled into closures; evaluating a notification calls
+ * them and never re-tokenizes. Keywords and attribute names are case-sensitive, as in XPath.
  */
 import { ok, type Err, type Result } from '../base/result';
 import { FilterCursor, type FilterSyntaxError, syntaxError, truncate } from './filter-syntax';
@@ -64,8 +64,7 @@ export function compileContentFilter(
   const parser = new Parser(expression, maxNesting);
   const root = parser.parseFilter();
   if (!root.ok) return root;
-  const tree = root.value;
-  const matches = (message: NotificationMessage): boolean => evaluate(tree, testItem, message, undefined);
+  const matches = compileMessageTest(root.value);
   return ok(Object.freeze({ source: expression, matches, terms: parser.comparisons }));
 }
 
@@ -89,40 +88,109 @@ interface ItemTest {
   readonly attr: Cond<AttrTest>;
 }
 
-/** Walks a tree; the two extra arguments avoid allocating a closure per item tested. */
-function evaluate<L, A, B>(cond: Cond<L>, test: (leaf: L, a: A, b: B) => boolean, a: A, b: B): boolean {
+/** A compiled condition on a whole message. */
+type MessageTest = (message: NotificationMessage) => boolean;
+
+/** A compiled condition on one name/value pair. */
+type PairTest = (name: string, value: string) => boolean;
+
+/**
+ * The tree as closures, built once per filter: evaluating a message then walks no tree and
+ * allocates nothing, and a `[@Name='x' and ...]` looks its name up instead of trying every pair.
+ */
+function compileMessageTest(cond: Cond<ItemTest>): MessageTest {
   switch (cond.op) {
     case 'leaf':
-      return test(cond.leaf, a, b);
-    case 'not':
-      return !evaluate(cond.item, test, a, b);
+      return compileItem(cond.leaf);
+    case 'not': {
+      const item = compileMessageTest(cond.item);
+      return (message) => !item(message);
+    }
     case 'all':
-      for (let i = 0; i < cond.items.length; i++) if (!evaluate(cond.items[i], test, a, b)) return false;
-      return true;
+      return allOfMessage(cond.items.map(compileMessageTest));
     case 'any':
-      for (let i = 0; i < cond.items.length; i++) if (evaluate(cond.items[i], test, a, b)) return true;
-      return false;
+      return anyOfMessage(cond.items.map(compileMessageTest));
   }
 }
 
 /** One `boolean(//...Item[...])`: JSON notifications have only simple items, taken from all three maps. */
-function testItem(item: ItemTest, message: NotificationMessage, _unused: undefined): boolean {
-  if (item.element) return false;
-  return anyPair(message.source, item.attr) || anyPair(message.key, item.attr) || anyPair(message.data, item.attr);
+function compileItem(item: ItemTest): MessageTest {
+  if (item.element) return () => false;
+  const pair = compilePairTest(item.attr);
+  const name = requiredName(item.attr);
+  if (name === undefined)
+    return (message) => anyPair(message.source, pair) || anyPair(message.key, pair) || anyPair(message.data, pair);
+  return (message) =>
+    namedPair(message.source, name, pair) || namedPair(message.key, name, pair) || namedPair(message.data, name, pair);
 }
 
-/** Whether some own name/value pair satisfies `attr`; tolerates a missing or non-object map from loose callers. */
-function anyPair(record: Readonly<Record<string, string>> | undefined, attr: Cond<AttrTest>): boolean {
+function compilePairTest(cond: Cond<AttrTest>): PairTest {
+  switch (cond.op) {
+    case 'leaf': {
+      const { field, text } = cond.leaf;
+      return field === 'name' ? (name) => name === text : (_name, value) => value === text;
+    }
+    case 'not': {
+      const item = compilePairTest(cond.item);
+      return (name, value) => !item(name, value);
+    }
+    case 'all':
+      return allOfPair(cond.items.map(compilePairTest));
+    case 'any':
+      return anyOfPair(cond.items.map(compilePairTest));
+  }
+}
+
+/** The name a pair must have for `cond` to hold (`@Name='x'`, alone or in an 'and'), if there is one. */
+function requiredName(cond: Cond<AttrTest>): string | undefined {
+  if (cond.op === 'leaf') return cond.leaf.field === 'name' ? cond.leaf.text : undefined;
+  if (cond.op !== 'all') return undefined;
+  for (const item of cond.items) if (item.op === 'leaf' && item.leaf.field === 'name') return item.leaf.text;
+  return undefined;
+}
+
+/** Every test holds (written per arity: rest parameters would allocate per call). */
+function allOfMessage(tests: readonly MessageTest[]): MessageTest {
+  return (message) => {
+    for (let i = 0; i < tests.length; i++) if (!tests[i](message)) return false;
+    return true;
+  };
+}
+
+function anyOfMessage(tests: readonly MessageTest[]): MessageTest {
+  return (message) => {
+    for (let i = 0; i < tests.length; i++) if (tests[i](message)) return true;
+    return false;
+  };
+}
+
+function allOfPair(tests: readonly PairTest[]): PairTest {
+  return (name, value) => {
+    for (let i = 0; i < tests.length; i++) if (!tests[i](name, value)) return false;
+    return true;
+  };
+}
+
+function anyOfPair(tests: readonly PairTest[]): PairTest {
+  return (name, value) => {
+    for (let i = 0; i < tests.length; i++) if (tests[i](name, value)) return true;
+    return false;
+  };
+}
+
+/** Whether some own name/value pair satisfies `test`; tolerates a missing or non-object map from loose callers. */
+function anyPair(record: Readonly<Record<string, string>> | undefined, test: PairTest): boolean {
   if (record === null || typeof record !== 'object') return false;
   for (const name in record) {
-    if (Object.hasOwn(record, name) && evaluate(attr, testAttr, name, record[name])) return true;
+    if (Object.hasOwn(record, name) && test(name, record[name])) return true;
   }
   return false;
 }
 
-/** One `@Name='x'` or `@Value='x'`: exact, case-sensitive comparison, as XPath's '=' on strings. */
-function testAttr(test: AttrTest, name: string, value: string): boolean {
-  return (test.field === 'name' ? name : value) === test.text;
+/** Whether the pair named `name` exists and satisfies `test` (exact, case-sensitive, as XPath's '='). */
+function namedPair(record: Readonly<Record<string, string>> | undefined, name: string, test: PairTest): boolean {
+  if (record === null || typeof record !== 'object' || !Object.hasOwn(record, name)) return false;
+  return test(name, record[name]);
 }
 
 // ---- lexer and parser ----------------------------------------------------------
