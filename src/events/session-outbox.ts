@@ -89,16 +89,20 @@ export class SessionOutbox {
   /**
    * Holds this tick's frames in the socket and writes them together at its end: a
    * publish burst would otherwise cost one system call per notification per session.
+   * One `nextTick` uncorks every outbox corked in the tick.
    */
   private cork(): void {
     if (this.corked) return;
     this.corked = true;
     this.socket.cork();
-    process.nextTick(() => {
-      this.corked = false;
-      this.corkedBytes = 0;
-      this.socket.uncork();
-    });
+    if (corkedThisTick.push(this) === 1) process.nextTick(uncorkAll);
+  }
+
+  /** The end of the tick: the frames held go out together (called by {@link uncorkAll}). */
+  uncork(): void {
+    this.corked = false;
+    this.corkedBytes = 0;
+    this.socket.uncork();
   }
 
   /** Hands a frame to ws; one that fills the socket to the high-water mark blocks the next ones until it is written. */
@@ -131,6 +135,15 @@ export class SessionOutbox {
       this.write(frame.payload, frame.notification, this.ws.bufferedAmount);
     }
   }
+}
+
+/** The outboxes corked in the current tick, uncorked together at its end. */
+const corkedThisTick: SessionOutbox[] = [];
+
+function uncorkAll(): void {
+  // Index by index: an outbox corked while uncorking (none is expected) is uncorked too.
+  for (let i = 0; i < corkedThisTick.length; i++) corkedThisTick[i].uncork();
+  corkedThisTick.length = 0;
 }
 
 /** A frame kept for later. */
