@@ -12,6 +12,7 @@ import type { Expectation, JournalWriter } from '../base/journal';
 import type { NotificationMessage } from '../events/content-filter';
 import { type DeviceEvent, EventBus, type PublishOptions } from '../events/event-bus';
 import type { SessionInfo } from '../events/event-session';
+import { FilterCache } from '../events/filter-cache';
 import { type SessionListener, StreamServer } from '../events/stream-server';
 import { listenApp, type ListeningServer } from '../base/listening-server';
 import { createLogger, type Logger } from '../base/log';
@@ -141,6 +142,7 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
       maxFilters: resolved.maxFilters,
       maxFilterTerms: resolved.limits.maxFilterTerms,
       maxFilterNesting: resolved.limits.maxFilterNesting,
+      cache: new FilterCache(),
     },
     limits: sessionLimitsOf(resolved.limits),
     maxMessageBytes: resolved.maxMessageBytes,

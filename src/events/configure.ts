@@ -18,6 +18,7 @@ import { fail, ok, type Result } from '../base/result';
 import { isPlainObject, RpcErrorCode, type RpcApiSpec, type RpcError, type RpcRequest } from '../protocol/rpc';
 import { type ContentFilter, compileContentFilter, type NotificationMessage } from './content-filter';
 import { isSpace } from './filter-syntax';
+import type { FilterCache } from './filter-cache';
 import { type TopicFilter, compileTopicFilter } from './topic-filter';
 
 /** Versions and methods of the event stream's JSON messages. */
@@ -47,6 +48,8 @@ export interface ConfigureRules {
   maxFilterTerms?: number;
   /** Deepest nesting of a content filter; the content filter's own maximum (64) when absent. */
   maxFilterNesting?: number;
+  /** Where compiled filters are shared between configures that send the same text; none when absent. */
+  cache?: FilterCache;
 }
 
 /**
@@ -169,7 +172,7 @@ function compileEntry(
     // Nothing to apply: every event, as `topicFilter: ""` says. Kept as the match-all
     // topic filter so that the effective filter reads the same however it was written.
     if (contentFilter !== undefined) note('events:configure: empty filter selects every event', { entry: index });
-    return compileTopic(topicFilter ?? '', where, rules);
+    return cached(rules.cache, `\u0001${topicFilter ?? ''}`, () => compileTopic(topicFilter ?? '', where, rules));
   }
   const dropped = [
     ...(topicFilter !== undefined && topicText === undefined ? ['topicFilter'] : []),
@@ -177,6 +180,30 @@ function compileEntry(
   ];
   if (dropped.length > 0)
     note('events:configure: empty filter next to a non-empty one ignored', { entry: index, keys: dropped });
+  const key = `${topicText ?? ''}\u0000${contentText ?? ''}`;
+  return cached(rules.cache, key, () => compileTexts(topicText, contentText, where, rules));
+}
+
+/** The filter compiled for `key`, from the cache or by `compile` (and then kept there when it compiled). */
+function cached(
+  cache: FilterCache | undefined,
+  key: string,
+  compile: () => Result<CompiledFilter, RpcError>,
+): Result<CompiledFilter, RpcError> {
+  const hit = cache?.get(key);
+  if (hit) return ok(hit);
+  const compiled = compile();
+  if (compiled.ok) cache?.set(key, compiled.value);
+  return compiled;
+}
+
+/** An entry's non-empty filter texts, compiled. */
+function compileTexts(
+  topicText: string | undefined,
+  contentText: string | undefined,
+  where: string,
+  rules: ConfigureRules,
+): Result<CompiledFilter, RpcError> {
   let topic: TopicFilter | undefined;
   if (topicText !== undefined) {
     const compiled = compileTopic(topicText, where, rules);
@@ -193,7 +220,7 @@ function compileEntry(
       );
     content = compiled.value;
   }
-  return ok({ topic, content });
+  return ok(Object.freeze({ topic, content }));
 }
 
 /** A filter of the topic expression alone, or the 2104 naming the entry and the column. */
@@ -201,5 +228,5 @@ function compileTopic(text: string, where: string, rules: ConfigureRules): Resul
   const compiled = compileTopicFilter(text, { aliases: rules.topicAliases });
   if (!compiled.ok)
     return fail(RpcErrorCode.INVALID_PARAMETER, `Invalid parameter: ${where}.topicFilter: ${compiled.error.message}`);
-  return ok({ topic: compiled.value, content: undefined });
+  return ok(Object.freeze({ topic: compiled.value, content: undefined }));
 }

@@ -57,7 +57,8 @@ export interface SessionObserver {
    * undefined when granted, else why not (the account's budget is spent).
    */
   claimTerms(session: EventSession, wanted: number): string | undefined;
-  sessionConfigured(session: EventSession): void;
+  /** `session` now has new filters instead of `previous`. */
+  sessionConfigured(session: EventSession, previous: readonly CompiledFilter[]): void;
   sessionClosed(session: EventSession, code: number, reason: string, by: 'client' | 'device'): void;
 }
 
@@ -159,14 +160,30 @@ export class EventSession {
     return this.whenGone.promise;
   }
 
-  /** Sends `event` once per matching filter; does nothing before a successful configure. */
+  /**
+   * Sends `event` once per matching filter; does nothing before a successful configure.
+   * The stream server's index does the matching for published events (see
+   * {@link deliverMatched}); this is for the current states a new configure is told.
+   */
   deliver(event: DeviceEvent): void {
     if (this.state !== 'CONFIGURED' || this.settings.faults?.stall) return;
-    for (const filter of this.filters) {
-      if (!filterMatches(filter, event.topic, event.message)) continue;
+    let times = 0;
+    for (const filter of this.filters) if (filterMatches(filter, event.topic, event.message)) times++;
+    this.deliverMatched(event, times);
+  }
+
+  /** Sends `event`, which matched `times` of the current filters, once per match. */
+  deliverMatched(event: DeviceEvent, times: number): void {
+    if (this.state !== 'CONFIGURED') return;
+    for (let t = 0; t < times; t++) {
       if (!this.send(event.payload, 'notification')) return;
       this.settings.journal?.({ kind: 'notification', session: this.id, topic: event.topic, event: event.id });
     }
+  }
+
+  /** The current filters, compiled (none before a successful configure). */
+  get compiledFilters(): readonly CompiledFilter[] {
+    return this.filters;
   }
 
   /**
@@ -278,12 +295,13 @@ export class EventSession {
       error: compiled.ok ? undefined : { code: compiled.error.code, message: compiled.error.message },
     });
     if (!compiled.ok) return this.answer(rpcFailure(parsed.value, compiled.error.code, compiled.error.message));
+    const previous = this.filters;
     this.filters = compiled.value;
     this.state = 'CONFIGURED';
     log.info({ session: this.id, filters: this.info().filters }, 'events configured');
     this.answer(rpcSuccess(parsed.value, {}));
     if (!this.settings.faults?.noInitialStates) for (const state of bus.currentStates()) this.deliver(state);
-    this.observer.sessionConfigured(this);
+    this.observer.sessionConfigured(this, previous);
   }
 
   /** Filter terms the current filters hold (counted against the account's budget). */

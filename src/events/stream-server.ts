@@ -13,9 +13,10 @@ import { EmulatorError } from '../base/errors';
 import type { JournalWriter } from '../base/journal';
 import { type Logger, redactUrl } from '../base/log';
 import { closeFrameProblem } from '../protocol/websocket-close';
-import type { ConfigureRules } from './configure';
+import type { CompiledFilter, ConfigureRules } from './configure';
 import type { DeviceEvent, EventBus } from './event-bus';
 import type { EventFaults } from './event-faults';
+import { FilterIndex } from './filter-index';
 import { EventSession, type SessionIdentity, type SessionInfo, type SessionObserver } from './event-session';
 import { DEFAULT_SESSION_LIMITS, type SessionLimitSettings, SessionLimits } from './session-limits';
 
@@ -93,6 +94,8 @@ export class StreamServer implements SessionObserver {
   private closedForSlowness = 0;
   private readonly watchers = new Set<SessionListener>();
   private readonly limits: SessionLimits;
+  /** The configured sessions' filters, by topic. */
+  private readonly index = new FilterIndex();
 
   constructor(private readonly options: StreamServerOptions) {
     this.limits = new SessionLimits(options.limits ?? DEFAULT_SESSION_LIMITS);
@@ -106,7 +109,9 @@ export class StreamServer implements SessionObserver {
   }
 
   /** A session configured its filters: it tells its server itself (the server is its observer). */
-  sessionConfigured(configured: EventSession): void {
+  sessionConfigured(configured: EventSession, previous: readonly CompiledFilter[]): void {
+    this.index.remove(configured, previous);
+    this.index.add(configured, configured.compiledFilters);
     this.tell({
       kind: 'configure',
       session: configured.info(),
@@ -116,7 +121,10 @@ export class StreamServer implements SessionObserver {
 
   /** A session is gone (see {@link sessionConfigured}). */
   sessionClosed(closed: EventSession, code: number, reason: string, by: 'client' | 'device'): void {
-    if (this.live.delete(closed.id)) this.limits.closed(accountOf(closed.identity), closed.heldTerms);
+    if (this.live.delete(closed.id)) {
+      this.limits.closed(accountOf(closed.identity), closed.heldTerms);
+      this.index.remove(closed, closed.compiledFilters);
+    }
     this.options.journal?.({ kind: 'ws-close', session: closed.id, code, reason, by });
     const info = closed.info();
     if (info.dropped > 0) this.closedForSlowness++;
@@ -127,9 +135,10 @@ export class StreamServer implements SessionObserver {
     this.tell({ kind: 'disconnect', session: info, code, reason });
   }
 
-  /** The bus listener: every event to every live session. */
+  /** The bus listener: every event to the sessions whose filters match it (none while stalled). */
   private readonly deliver = (event: DeviceEvent): void => {
-    for (const session of this.live.values()) session.deliver(event);
+    if (this.options.faults?.stall) return;
+    this.index.deliver(event);
   };
 
   /** Handles a `server.on('upgrade')` request: guards, authentication, then the session. */

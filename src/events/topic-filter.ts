@@ -50,6 +50,10 @@ export interface TopicFilter {
   readonly matches: (topic: string) => boolean;
   /** Alternatives (`a|b|c` has 3; match-all has 1): the filter's size for the device's limits. */
   readonly terms: number;
+  /** Canonical topics selected exactly (a subtree's own root included); empty for match-all. */
+  readonly exact: readonly string[];
+  /** Canonical prefixes (`path/`) whose descendants are selected, one per subtree; empty for match-all. */
+  readonly subtrees: readonly string[];
 }
 
 /** How prefixes written in a filter map onto the prefixes the device publishes. */
@@ -158,7 +162,7 @@ function parseName(cur: FilterCursor, aliases: Aliases): Result<string, FilterSy
 /** Turns the parsed alternatives into the frozen filter whose `matches()` does no parsing at all. */
 function buildFilter(source: string, paths: readonly CompiledPath[]): TopicFilter {
   if (paths.some((p) => p === MATCH_ALL)) {
-    return Object.freeze({ source, matchesAll: true, matches: (_topic: string) => true, terms: 1 });
+    return Object.freeze({ source, matchesAll: true, matches: matchEverything, terms: 1, exact: [], subtrees: [] });
   }
   // A subtree includes its own node, so its path joins the exact set and only the
   // "path/" prefix is needed for descendants; the trailing '/' keeps DeviceX out of Device//.
@@ -172,7 +176,19 @@ function buildFilter(source: string, paths: readonly CompiledPath[]): TopicFilte
           for (let k = 0; k < prefixes.length; k++) if (topic.startsWith(prefixes[k])) return true;
           return false;
         };
-  return Object.freeze({ source, matchesAll: false, matches, terms: paths.length });
+  return Object.freeze({
+    source,
+    matchesAll: false,
+    matches,
+    terms: paths.length,
+    exact: Object.freeze([...exact]),
+    subtrees: Object.freeze(prefixes),
+  });
+}
+
+/** The match-all filter's test: one function for every such filter. */
+function matchEverything(_topic: string): boolean {
+  return true;
 }
 
 // ---- small helpers -------------------------------------------------------------

@@ -1,0 +1,46 @@
+/**
+ * Compiled filters by the text they were compiled from, so that sessions configuring the
+ * same filter (most clients of a system send the same few) share one compiled, frozen
+ * filter instead of holding a copy each. Bounded: the least recently used go first once
+ * there are too many entries or too many characters of filter text.
+ */
+import type { CompiledFilter } from './configure';
+
+/** Texts longer than this are compiled for their session alone: a few huge filters must not evict the common ones. */
+const MAX_CACHED_TEXT = 4096;
+
+export class FilterCache {
+  private readonly entries = new Map<string, CompiledFilter>();
+  private chars = 0;
+
+  constructor(
+    private readonly maxEntries = 1024,
+    private readonly maxChars = 1024 * 1024,
+  ) {}
+
+  /** The filter compiled from `key` (the entry's filter texts), made the most recently used. */
+  get(key: string): CompiledFilter | undefined {
+    const hit = this.entries.get(key);
+    if (hit !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
+    return hit;
+  }
+
+  /** Keeps `filter` for `key`, unless the text is too long to be worth it. */
+  set(key: string, filter: CompiledFilter): void {
+    if (key.length > MAX_CACHED_TEXT || this.entries.has(key)) return;
+    this.entries.set(key, filter);
+    this.chars += key.length;
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries && this.chars <= this.maxChars) break;
+      this.entries.delete(oldest);
+      this.chars -= oldest.length;
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
