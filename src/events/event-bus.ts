@@ -197,7 +197,11 @@ function checkStringMap(part: string, value: unknown): Record<string, string> {
     throw new EmulatorError('BAD_EVENT', `message.${part} must be an object of strings`);
   }
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(value)) {
+  // for...in with an own check, not Object.entries: no array of pairs per publish.
+  const record = value as Record<string, unknown>;
+  for (const k in record) {
+    if (!Object.hasOwn(record, k)) continue;
+    const v = record[k];
     if (typeof v !== 'string')
       throw new EmulatorError('BAD_EVENT', `message.${part}.${k} must be a string, not ${typeof v}`);
     out[k] = v;
