@@ -1,0 +1,67 @@
+'use strict';
+/**
+ * Server side of bench/session-memory.js, in its own process (fork, IPC, --expose-gc)
+ * so that its heap holds the sessions of one side only. Not a benchmark on its own.
+ *
+ *   node --expose-gc bench/session-memory-server.js bare|emu SESSIONS
+ * bare: a node:http server with a ws WebSocketServer (noServer, no client tracking,
+ *       the device's settings: no permessage-deflate) that answers every message with
+ *       the configure answer the device sends;
+ * emu:  startDevice({ port: 0, auth: 'none' }) from dist/ (its logger silent, the default), its session
+ *       limits raised to SESSIONS.
+ * Messages: -> { type: 'ready', url }; { cmd: 'memory' } -> { type: 'memory', usage }
+ * (process.memoryUsage() after two forced GCs).
+ */
+const http = require('node:http');
+const path = require('node:path');
+
+const DIST = path.join(__dirname, '..', 'dist');
+const STREAM_PATH = '/svc/ws-data-stream';
+
+async function startBare() {
+  const { WebSocketServer } = require('ws');
+  const wss = new WebSocketServer({ noServer: true, clientTracking: false, perMessageDeflate: false });
+  const server = http.createServer((req, res) => res.writeHead(404).end());
+  server.on('upgrade', (req, socket, head) => {
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      ws.on('error', () => undefined);
+      ws.on('message', (data) => {
+        const { context } = JSON.parse(data.toString());
+        ws.send(JSON.stringify({ apiVersion: '1.0', context, method: 'events:configure', data: {} }));
+      });
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `ws://127.0.0.1:${server.address().port}${STREAM_PATH}?sources=events`;
+}
+
+async function startEmu(sessions) {
+  const { startDevice } = require(path.join(DIST, 'index.js'));
+  const device = await startDevice({
+    port: 0,
+    auth: 'none',
+    limits: { maxSessions: sessions, maxSessionsPerAccount: sessions, maxAccountTerms: sessions * 16 },
+  });
+  return `ws://127.0.0.1:${device.port}${device.options.wsPrefix}/ws-data-stream?sources=events`;
+}
+
+async function run() {
+  const [side, sessions] = process.argv.slice(2);
+  const url = side === 'emu' ? await startEmu(Number(sessions)) : await startBare();
+  process.send({ type: 'ready', url });
+  process.on('message', (message) => {
+    if (message.cmd === 'snap') {
+      global.gc();
+      return process.send({ type: 'snap', file: require('node:v8').writeHeapSnapshot(`/tmp/${side}.heapsnapshot`) });
+    }
+    if (message.cmd !== 'memory') return;
+    global.gc();
+    global.gc();
+    process.send({ type: 'memory', usage: process.memoryUsage() });
+  });
+}
+
+run().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,142 @@
+'use strict';
+/**
+ * Memory per idle session: the heap a configured, idle event stream session costs the
+ * device, against what a bare `ws` connection costs a bare server.
+ *
+ * Each side runs in its own process (bench/session-memory-server.js, --expose-gc), a
+ * fresh one per measurement: `bare` (node:http + ws, answering the configure message
+ * as the device does) and `emu` (startDevice from dist/, auth none). This process opens
+ * SESSIONS WebSocket connections to it, 200 at a time, and each sends an
+ * `events:configure` with 3 topic filters (bench/event-mix.js, 60 distinct sets) and
+ * waits for the answer; then the sessions sit idle. The server reports its
+ * process.memoryUsage() after two forced GCs before the connections and after them;
+ * heap per session = (heapUsed after - heapUsed before) / SESSIONS. RSS and external
+ * memory per session are reported alongside.
+ *
+ * Sides alternate (bare, emu, then emu, bare, ...) for BENCH_ROUNDS rounds (3) per
+ * session count; medians, and the ratio emu / bare of heap per session.
+ *
+ * Knobs (environment): BENCH_SESSIONS (comma-separated, 10000), BENCH_ROUNDS (3).
+ */
+const { intEnv, intList } = require('./env');
+const { fork } = require('node:child_process');
+const { once } = require('node:events');
+const path = require('node:path');
+const WebSocket = require('ws');
+const { configureRequest } = require('./event-mix');
+
+const CONFIG = {
+  sessions: intList('BENCH_SESSIONS', [10_000]),
+  rounds: intEnv('BENCH_ROUNDS', 3),
+};
+const CONCURRENCY = 200;
+
+function startServer(side, sessions) {
+  const child = fork(path.join(__dirname, 'session-memory-server.js'), [side, String(sessions)], {
+    execArgv: ['--expose-gc'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = (type) =>
+    new Promise((resolve, reject) => {
+      const onMessage = (message) => {
+        if (message.type !== type) return;
+        child.off('exit', onExit);
+        child.off('message', onMessage);
+        resolve(message);
+      };
+      const onExit = (code) => reject(new Error(`${side} server exited (code ${code})`));
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
+  return {
+    child,
+    next,
+    async memory() {
+      const answer = next('memory');
+      child.send({ cmd: 'memory' });
+      return (await answer).usage;
+    },
+  };
+}
+
+/** Opens one configured session; resolves with its socket once the configure is answered. */
+function openSession(url, c) {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { perMessageDeflate: false });
+    ws.once('error', reject);
+    ws.once('open', () => {
+      ws.once('message', (data) => {
+        const answer = JSON.parse(data.toString());
+        if (answer.error) return reject(new Error(`configure refused: ${JSON.stringify(answer.error)}`));
+        ws.on('message', () => undefined);
+        resolve(ws);
+      });
+      ws.send(JSON.stringify(configureRequest(c, 'topic')));
+    });
+  });
+}
+
+async function measure(side, sessions) {
+  const server = startServer(side, sessions);
+  const { url } = await server.next('ready');
+  const before = await server.memory();
+  const sockets = [];
+  for (let c = 0; c < sessions; c += CONCURRENCY) {
+    const batch = [];
+    for (let k = c; k < Math.min(sessions, c + CONCURRENCY); k++) batch.push(openSession(url, k));
+    sockets.push(...(await Promise.all(batch)));
+  }
+  // Let the last answers and initial states settle before the idle measurement.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const after = await server.memory();
+  for (const ws of sockets) ws.terminate();
+  server.child.kill();
+  await once(server.child, 'exit');
+  const per = (field) => (after[field] - before[field]) / sessions;
+  return { heap: per('heapUsed'), rss: per('rss'), external: per('external'), idleHeap: before.heapUsed };
+}
+
+async function main() {
+  const summary = [];
+  for (const sessions of CONFIG.sessions) {
+    const runs = { bare: [], emu: [] };
+    for (let round = 0; round < CONFIG.rounds; round++) {
+      const order = round % 2 === 0 ? ['bare', 'emu'] : ['emu', 'bare'];
+      for (const side of order) {
+        const r = await measure(side, sessions);
+        runs[side].push(r);
+        console.log(
+          `  ${sessions} sessions, run ${round + 1} ${side}: heap ${fmt(r.heap)} B/session, rss ${fmt(r.rss)} B/session, external ${fmt(r.external)} B/session (idle heap ${(r.idleHeap / 1048576).toFixed(1)} MB)`,
+        );
+      }
+    }
+    const bare = median(runs.bare.map((r) => r.heap));
+    const emu = median(runs.emu.map((r) => r.heap));
+    const ratio = emu / bare;
+    console.log(
+      `${sessions} idle configured sessions: heap per session ${fmt(emu)} B (emulator) vs ${fmt(bare)} B (bare ws), medians of ${CONFIG.rounds}; rss ${fmt(median(runs.emu.map((r) => r.rss)))} vs ${fmt(median(runs.bare.map((r) => r.rss)))} B`,
+    );
+    console.log(`ratio: ${ratio.toFixed(2)}`);
+    summary.push({ sessions, emu, bare, ratio });
+  }
+  return { name: 'session-memory', runs: summary };
+}
+
+function fmt(n) {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+module.exports = { name: 'session-memory', main };
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}
