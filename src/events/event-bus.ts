@@ -65,6 +65,8 @@ export const TOPIC_PATH = /^[A-Za-z_][\w.-]*(:[A-Za-z_][\w.-]*)?(\/[A-Za-z_][\w.
 export class EventBus {
   private readonly listeners = new Set<EventListener>();
   private readonly states = new Map<string, DeviceEvent>();
+  /** Topics already found to be topic paths (see {@link isTopicPath}). */
+  private readonly topics = new Set<string>();
   private published = 0;
   /** The last event's {@link DeviceEvent.id} (swallowed ones included). */
   private numbered = 0;
@@ -83,7 +85,7 @@ export class EventBus {
    * not a topic path or a message part is not a map of strings to strings.
    */
   publish(topic: string, message: NotificationMessage = {}, options: PublishOptions = {}): DeviceEvent {
-    if (typeof topic !== 'string' || !TOPIC_PATH.test(topic)) {
+    if (!this.isTopicPath(topic)) {
       throw new EmulatorError(
         'BAD_EVENT',
         `topic "${String(topic)}" is not a topic path like tns1:Device/tnsvendor:IO/Port`,
@@ -109,6 +111,15 @@ export class EventBus {
     this.published++;
     for (const listener of this.listeners) listener(event);
     return event;
+  }
+
+  /** Whether `topic` is a topic path; the topics seen are remembered, as a device publishes few again and again. */
+  private isTopicPath(topic: string): boolean {
+    if (this.topics.has(topic)) return true;
+    if (typeof topic !== 'string' || !TOPIC_PATH.test(topic)) return false;
+    if (this.topics.size >= MAX_KNOWN_TOPICS) this.topics.clear();
+    this.topics.add(topic);
+    return true;
   }
 
   /** Adds a listener; returns the function that removes it. */
@@ -160,6 +171,9 @@ export class EventBus {
 }
 
 const MESSAGE_PARTS = ['source', 'key', 'data'] as const;
+
+/** Past this many distinct topics the remembered ones are forgotten (and checked again). */
+const MAX_KNOWN_TOPICS = 1024;
 
 /**
  * The message as an event keeps it: the parts given, each a checked copy. A message that is
