@@ -49,7 +49,7 @@ export interface ConfigureRules {
   /** Deepest nesting of a content filter; the content filter's own maximum (64) when absent. */
   maxFilterNesting?: number;
   /** Where compiled filters are shared between configures that send the same text; none when absent. */
-  cache?: FilterCache;
+  cache?: FilterCache<CompiledFilter>;
 }
 
 /**
@@ -186,7 +186,7 @@ function compileEntry(
 
 /** The filter compiled for `key`, from the cache or by `compile` (and then kept there when it compiled). */
 function cached(
-  cache: FilterCache | undefined,
+  cache: FilterCache<CompiledFilter> | undefined,
   key: string,
   compile: () => Result<CompiledFilter, RpcError>,
 ): Result<CompiledFilter, RpcError> {

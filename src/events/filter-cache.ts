@@ -4,13 +4,12 @@
  * filter instead of holding a copy each. Bounded: the least recently used go first once
  * there are too many entries or too many characters of filter text.
  */
-import type { CompiledFilter } from './configure';
-
 /** Texts longer than this are compiled for their session alone: a few huge filters must not evict the common ones. */
 const MAX_CACHED_TEXT = 4096;
 
-export class FilterCache {
-  private readonly entries = new Map<string, CompiledFilter>();
+/** Compiled filters (`T`, the configure's compiled filter) by their text. */
+export class FilterCache<T extends object = object> {
+  private readonly entries = new Map<string, T>();
   private chars = 0;
 
   constructor(
@@ -19,7 +18,7 @@ export class FilterCache {
   ) {}
 
   /** The filter compiled from `key` (the entry's filter texts), made the most recently used. */
-  get(key: string): CompiledFilter | undefined {
+  get(key: string): T | undefined {
     const hit = this.entries.get(key);
     if (hit !== undefined) {
       this.entries.delete(key);
@@ -29,7 +28,7 @@ export class FilterCache {
   }
 
   /** Keeps `filter` for `key`, unless the text is too long to be worth it. */
-  set(key: string, filter: CompiledFilter): void {
+  set(key: string, filter: T): void {
     if (key.length > MAX_CACHED_TEXT || this.entries.has(key)) return;
     this.entries.set(key, filter);
     this.chars += key.length;

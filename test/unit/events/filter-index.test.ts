@@ -157,7 +157,7 @@ describe('FilterIndex', () => {
         const subscribers = Array.from({ length: 6 }, () => new Counting());
         const held: CompiledFilter[][] = subscribers.map(() => []);
         const expected: string[][] = subscribers.map(() => []);
-        const cache = new FilterCache(4);
+        const cache = new FilterCache<CompiledFilter>(4);
         for (const s of steps) {
           if (s.op === 'publish') {
             index.deliver(event(s.topic, s.message));
@@ -187,7 +187,7 @@ describe('FilterIndex', () => {
 
 describe('FilterCache', () => {
   it('gives configures of the same text the same compiled filter', () => {
-    const cache = new FilterCache();
+    const cache = new FilterCache<CompiledFilter>();
     const configure = (topicFilter: string): CompiledFilter[] => {
       const compiled = compileConfigure(
         { apiVersion: '1.0', method: 'events:configure', params: { eventFilterList: [{ topicFilter }] } },
@@ -202,7 +202,7 @@ describe('FilterCache', () => {
   });
 
   it('keeps at most its entries and characters, dropping the least recently used', () => {
-    const cache = new FilterCache(2, 100);
+    const cache = new FilterCache<CompiledFilter>(2, 100);
     const [f] = compile({ topicFilter: 'tns1:A' });
     cache.set('a', f);
     cache.set('b', f);
