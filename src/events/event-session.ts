@@ -181,6 +181,11 @@ export class EventSession {
     }
   }
 
+  /** Notifications dropped because the client did not read fast enough. */
+  get droppedCount(): number {
+    return this.dropped;
+  }
+
   /** The current filters, compiled (none before a successful configure). */
   get compiledFilters(): readonly CompiledFilter[] {
     return this.filters;
@@ -298,7 +303,8 @@ export class EventSession {
     const previous = this.filters;
     this.filters = compiled.value;
     this.state = 'CONFIGURED';
-    log.info({ session: this.id, filters: this.info().filters }, 'events configured');
+    // The snapshot is built only for a log that shows it: a configure is on every connection's path.
+    if (log.isLevelEnabled('info')) log.info({ session: this.id, filters: this.info().filters }, 'events configured');
     this.answer(rpcSuccess(parsed.value, {}));
     if (!this.settings.faults?.noInitialStates) for (const state of bus.currentStates()) this.deliver(state);
     this.observer.sessionConfigured(this, previous);

@@ -112,11 +112,12 @@ export class StreamServer implements SessionObserver {
   sessionConfigured(configured: EventSession, previous: readonly CompiledFilter[]): void {
     this.index.remove(configured, previous);
     this.index.add(configured, configured.compiledFilters);
-    this.tell({
-      kind: 'configure',
-      session: configured.info(),
-      subscribesTo: (topic) => configured.subscribesTo(topic),
-    });
+    if (this.watchers.size > 0)
+      this.tell({
+        kind: 'configure',
+        session: configured.info(),
+        subscribesTo: (topic) => configured.subscribesTo(topic),
+      });
   }
 
   /** A session is gone (see {@link sessionConfigured}). */
@@ -126,12 +127,12 @@ export class StreamServer implements SessionObserver {
       this.index.remove(closed, closed.compiledFilters);
     }
     this.options.journal?.({ kind: 'ws-close', session: closed.id, code, reason, by });
+    if (closed.droppedCount > 0) this.closedForSlowness++;
+    // Snapshots are built only for a log or a watcher that takes them: this is on every connection's path.
+    const log = this.options.log;
+    if (this.watchers.size === 0 && !log.isLevelEnabled('info')) return;
     const info = closed.info();
-    if (info.dropped > 0) this.closedForSlowness++;
-    this.options.log.info(
-      { session: closed.id, code, reason, sent: info.sent, dropped: info.dropped },
-      'event stream disconnected',
-    );
+    log.info({ session: closed.id, code, reason, sent: info.sent, dropped: info.dropped }, 'event stream disconnected');
     this.tell({ kind: 'disconnect', session: info, code, reason });
   }
 
@@ -237,7 +238,7 @@ export class StreamServer implements SessionObserver {
       { session: id, user, remote, sources: identity.sources, deflate: Boolean(ws.extensions) },
       'event stream connected',
     );
-    this.tell({ kind: 'connect', session: session.info() });
+    if (this.watchers.size > 0) this.tell({ kind: 'connect', session: session.info() });
   }
 
   /** Adds a listener of session changes (a scenario's triggers, a recorder); returns its remover. */
