@@ -2,7 +2,7 @@
  * The digest arithmetic of RFC 7616 (and RFC 2617 for MD5), shared by the server
  * and the client side. Pure functions on node:crypto.
  */
-import { createHash } from 'node:crypto';
+import { hashHex } from './quick-hash';
 
 /** Every algorithm RFC 7616 defines. */
 export const DIGEST_ALGORITHMS = [
@@ -39,17 +39,44 @@ export function parseAlgorithm(value: string): DigestAlgorithm | undefined {
 
 /** Computes the `response` value: H(HA1:nonce:nc:cnonce:qop:HA2). */
 export function digestResponse(inputs: DigestInputs): string {
-  const hash = hasher(inputs.algorithm);
-  let ha1 = hash(`${inputs.username}:${inputs.realm}:${inputs.password}`);
-  if (inputs.algorithm.endsWith('-sess')) ha1 = hash(`${ha1}:${inputs.nonce}:${inputs.cnonce}`);
-  const ha2 = hash(`${inputs.method}:${inputs.uri}`);
-  return hash(`${ha1}:${inputs.nonce}:${inputs.nc}:${inputs.cnonce}:${inputs.qop}:${ha2}`);
+  const ha1 = hashHex(hashOf(inputs.algorithm), `${inputs.username}:${inputs.realm}:${inputs.password}`);
+  return responseFromHa1(inputs.algorithm, ha1, inputs);
+}
+
+/**
+ * The `response` value from the account's HA1 = H(username:realm:password), which a server
+ * can keep per account (ha1-cache.ts): the password is hashed once, not on every request.
+ */
+export function responseFromHa1(
+  algorithm: DigestAlgorithm,
+  ha1: string,
+  inputs: Pick<DigestInputs, 'method' | 'uri' | 'nonce' | 'nc' | 'cnonce' | 'qop'>,
+): string {
+  const name = hashOf(algorithm);
+  const sessionHa1 = algorithm.endsWith('-sess') ? hashHex(name, `${ha1}:${inputs.nonce}:${inputs.cnonce}`) : ha1;
+  const ha2 = hashHex(name, `${inputs.method}:${inputs.uri}`);
+  return hashHex(name, `${sessionHa1}:${inputs.nonce}:${inputs.nc}:${inputs.cnonce}:${inputs.qop}:${ha2}`);
 }
 
 /** The hex digest function for an algorithm (the `-sess` forms use the same hash). */
 export function hasher(algorithm: DigestAlgorithm): (text: string) => string {
-  const name = NODE_HASH[algorithm.replace(/-sess$/, '') as 'MD5' | 'SHA-256' | 'SHA-512-256'];
-  return (text) => createHash(name).update(text, 'utf8').digest('hex');
+  const name = hashOf(algorithm);
+  return (text) => hashHex(name, text);
 }
 
-const NODE_HASH = { MD5: 'md5', 'SHA-256': 'sha256', 'SHA-512-256': 'sha512-256' } as const;
+/** The node:crypto hash an algorithm uses (the `-sess` forms use the same). */
+export type DigestHashName = (typeof NODE_HASH)[keyof typeof NODE_HASH];
+
+/** The node:crypto name of an algorithm's hash. */
+export function hashOf(algorithm: DigestAlgorithm): DigestHashName {
+  return NODE_HASH[algorithm];
+}
+
+const NODE_HASH = {
+  MD5: 'md5',
+  'MD5-sess': 'md5',
+  'SHA-256': 'sha256',
+  'SHA-256-sess': 'sha256',
+  'SHA-512-256': 'sha512-256',
+  'SHA-512-256-sess': 'sha512-256',
+} as const satisfies Record<DigestAlgorithm, string>;

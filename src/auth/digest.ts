@@ -4,12 +4,14 @@
  * Knows no sockets: callers pass the header, the method and the request target,
  * so Express routes and raw WebSocket upgrade requests share it.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../base/clock';
 import { err, type Err, type ErrorInfo, ok, type Result } from '../base/result';
 import { parseCredentials, quote } from './auth-params';
 import { sameSecret } from './same-secret';
-import { type DigestAlgorithm, digestResponse, parseAlgorithm } from './digest-hash';
+import { type DigestAlgorithm, type DigestHashName, hashOf, parseAlgorithm, responseFromHa1 } from './digest-hash';
+import { hashHex } from './quick-hash';
+import { Ha1Cache } from './ha1-cache';
+import { NonceStamps } from './nonce-stamps';
 
 export { DIGEST_ALGORITHMS, type DigestAlgorithm, parseAlgorithm } from './digest-hash';
 
@@ -75,7 +77,7 @@ export interface DigestRefusal extends ErrorInfo<DigestRefusalCode> {
 export type DigestVerdict = Result<string, DigestRefusal>;
 
 const REQUIRED = ['username', 'realm', 'nonce', 'uri', 'response', 'qop', 'nc', 'cnonce'] as const;
-const NONCE_BYTES = 8 + 8 + 16; // timestamp, random, truncated HMAC
+const NC = /^[0-9a-fA-F]{8}$/;
 /** Default bound on remembered (nonce, cnonce, nc) triples per account in strict mode. */
 export const DEFAULT_REPLAY_PER_ACCOUNT = 20_000;
 
@@ -91,14 +93,23 @@ const NO_TUNING: Readonly<DigestTuning> = Object.freeze({});
 
 /** Issues challenges and verifies digest credentials for one realm. */
 export class DigestServer {
-  private secret: Buffer;
+  private readonly nonces: NonceStamps;
+  /** HA1 of each account, so that a check hashes a password once, not per request. */
+  private readonly ha1s: Ha1Cache;
+  /** Each challenge's text before and after its nonce, per offered algorithm. */
+  private readonly challengeParts: readonly (readonly [string, string])[];
   /** Fault switches in force; none by default. */
   private tuning: Readonly<DigestTuning> = NO_TUNING;
   /** Strict mode (or nonces valid once): seen `nonce cnonce nc` keys of each account; made on the first. */
   private seen: Map<string, SeenOfAccount> | undefined = undefined;
+  /** What an unknown user's response is checked against (per hash), so that it costs what a known one does. */
+  private readonly noSuchUser = new Map<DigestHashName, string>();
 
   constructor(private readonly options: DigestServerOptions) {
-    this.secret = options.secret ?? randomBytes(32);
+    this.nonces = new NonceStamps(options.secret);
+    this.ha1s = new Ha1Cache(options.realm);
+    const realm = `Digest realm=${quote(options.realm)}, nonce="`;
+    this.challengeParts = options.algorithms.map((algorithm) => [realm, `", algorithm=${algorithm}, qop="auth"`]);
   }
 
   /** Sets (or with undefined, ends) a digest fault. */
@@ -108,7 +119,7 @@ export class DigestServer {
 
   /** A new nonce secret, as after a reboot: every nonce issued before is unknown from now on. */
   renewSecret(): void {
-    this.secret = randomBytes(32);
+    this.nonces.renew();
     this.seen?.clear();
   }
 
@@ -119,16 +130,10 @@ export class DigestServer {
 
   /** One `WWW-Authenticate` value per configured algorithm, each with a fresh nonce. */
   challenges(stale = false): string[] {
-    return this.options.algorithms.map((algorithm) => {
-      const parts = [
-        `realm=${quote(this.options.realm)}`,
-        `nonce=${quote(this.newNonce())}`,
-        `algorithm=${algorithm}`,
-        `qop="auth"`,
-      ];
-      if (stale) parts.push('stale=true');
-      return `Digest ${parts.join(', ')}`;
-    });
+    const now = this.options.clock.now();
+    return this.challengeParts.map(
+      ([before, after]) => `${before}${this.nonces.issue(now)}${after}${stale ? ', stale=true' : ''}`,
+    );
   }
 
   /**
@@ -157,17 +162,16 @@ export class DigestServer {
     if (get('uri') !== requestTarget)
       return reject('WRONG_URI', `digest uri "${get('uri')}" does not match the request target "${requestTarget}"`);
     if (get('qop') !== 'auth') return reject('UNSUPPORTED', `qop "${get('qop')}" is not supported (only auth)`);
-    if (!/^[0-9a-fA-F]{8}$/.test(get('nc'))) return reject('MALFORMED', `nc "${get('nc')}" is not 8 hex digits`);
-    const issuedAt = this.nonceTime(get('nonce'));
+    if (!NC.test(get('nc'))) return reject('MALFORMED', `nc "${get('nc')}" is not 8 hex digits`);
+    const issuedAt = this.nonces.issuedAt(get('nonce'));
     if (issuedAt === undefined) return reject('BAD_NONCE', 'nonce was not issued by this device');
 
     const username = get('username');
     const password = this.options.passwordOf(username);
-    const expected = digestResponse({
-      algorithm,
-      username,
-      realm: this.options.realm,
-      password: password ?? '\u0000no such user',
+    const hash = hashOf(algorithm);
+    // An unknown user is checked against a value no answer matches, at the cost of a known one.
+    const ha1 = password === undefined ? this.unknownUserHa1(hash) : this.ha1s.ha1(hash, username, password);
+    const expected = responseFromHa1(algorithm, ha1, {
       method,
       uri: get('uri'),
       nonce: get('nonce'),
@@ -199,25 +203,14 @@ export class DigestServer {
     return ok(username);
   }
 
-  /** nonce = hex(timestamp | random | HMAC(timestamp | random)): checkable without state. */
-  private newNonce(): string {
-    const body = Buffer.alloc(16);
-    body.writeBigUInt64BE(BigInt(Math.max(0, Math.floor(this.options.clock.now()))), 0);
-    randomBytes(8).copy(body, 8);
-    return Buffer.concat([body, this.mac(body)]).toString('hex');
-  }
-
-  /** The issue time of a nonce this server made, or undefined for a forged one. */
-  private nonceTime(nonce: string): number | undefined {
-    if (nonce.length !== NONCE_BYTES * 2 || !/^[0-9a-f]+$/.test(nonce)) return undefined;
-    const raw = Buffer.from(nonce, 'hex');
-    const body = raw.subarray(0, 16);
-    if (!timingSafeEqual(raw.subarray(16), this.mac(body))) return undefined;
-    return Number(body.readBigUInt64BE(0));
-  }
-
-  private mac(body: Buffer): Buffer {
-    return createHmac('sha256', this.secret).update(body).digest().subarray(0, 16);
+  /**
+   * The HA1 an unknown user's answer is compared with, kept like a known account's so that the
+   * check costs the same; the user is refused whatever the comparison says.
+   */
+  private unknownUserHa1(hash: DigestHashName): string {
+    let value = this.noSuchUser.get(hash);
+    if (value === undefined) this.noSuchUser.set(hash, (value = hashHex(hash, '\u0000no such user')));
+    return value;
   }
 
   /**

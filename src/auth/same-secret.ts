@@ -1,5 +1,6 @@
 /** Comparing secrets (passwords, keys, digests) without leaking where or whether their lengths differ. */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { hashBytes } from './quick-hash';
 
 /**
  * Whether `given` equals `expected` (as UTF-8), in a time that depends on neither
@@ -7,9 +8,5 @@ import { createHash, timingSafeEqual } from 'node:crypto';
  * `timingSafeEqual` always compares 32 bytes and never throws on a length mismatch.
  */
 export function sameSecret(given: string, expected: string): boolean {
-  return timingSafeEqual(sha256(given), sha256(expected));
-}
-
-function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
+  return timingSafeEqual(hashBytes('sha256', given), hashBytes('sha256', expected));
 }
