@@ -20,8 +20,9 @@ export type HeaderSyntaxError = ErrorInfo<'MALFORMED'>;
 /** Result of parsing: the parsed value, or why it could not be parsed. */
 export type ParseResult<T> = Result<T, HeaderSyntaxError>;
 
-const TOKEN_CHAR = /[!#$%&'*+.^_`|~0-9A-Za-z-]/;
-const TOKEN68_CHAR = /[A-Za-z0-9\-._~+/]/;
+/** A run of token characters (RFC 7230 tchar) or token68 characters, matched where `lastIndex` says. */
+const TOKEN_RUN = /[!#$%&'*+.^_`|~0-9A-Za-z-]+/y;
+const TOKEN68_RUN = /[A-Za-z0-9\-._~+/]+/y;
 
 /** Parses one `Authorization` header value: a scheme and a parameter list or a token68. */
 export function parseCredentials(header: string): ParseResult<AuthParams> {
@@ -117,8 +118,15 @@ class Reader {
 
   token(): string | undefined {
     const start = this.pos;
-    while (!this.done() && TOKEN_CHAR.test(this.peek())) this.pos++;
+    this.pos += this.run(TOKEN_RUN);
     return this.pos > start ? this.text.slice(start, this.pos) : undefined;
+  }
+
+  /** Length of the run of `pattern` (a sticky regex) at the cursor; 0 when none. */
+  private run(pattern: RegExp): number {
+    pattern.lastIndex = this.pos;
+    const match = pattern.exec(this.text);
+    return match ? match[0].length : 0;
   }
 
   /**
@@ -127,7 +135,7 @@ class Reader {
    */
   tryToken68(): string | undefined {
     const start = this.pos;
-    while (!this.done() && TOKEN68_CHAR.test(this.peek())) this.pos++;
+    this.pos += this.run(TOKEN68_RUN);
     const body = this.pos;
     while (this.peek() === '=') this.pos++;
     const candidate = this.text.slice(start, this.pos);
@@ -145,6 +153,14 @@ class Reader {
   /** Reads a quoted-string with backslash escapes; undefined when unterminated. */
   quoted(): string | undefined {
     this.pos++; // opening quote
+    const end = this.text.indexOf('"', this.pos);
+    if (end < 0) return undefined;
+    const between = this.text.slice(this.pos, end);
+    if (!between.includes('\\')) {
+      // No escape before the next quote (the usual case): that quote closes the value.
+      this.pos = end + 1;
+      return between;
+    }
     let out = '';
     while (!this.done()) {
       const ch = this.text[this.pos++];

@@ -124,6 +124,9 @@ export class Authenticator {
   /** Made on the first failed login, like the directory. */
   private throttler: LoginThrottle | undefined = undefined;
   private refusalLog: LogSummary | undefined = undefined;
+  /** Whether Basic is offered and accepted; the options do not change, so it is worked out once. */
+  private basicAccepted: boolean | undefined = undefined;
+  private lastPage: UnauthorizedPage | undefined = undefined;
 
   constructor(readonly options: AuthenticatorOptions) {}
 
@@ -262,7 +265,11 @@ export class Authenticator {
   ): void {
     const log = this.options.log;
     if (!log) return;
-    if (refusal.code === 'NO_CREDENTIALS') return log.debug({ ...fields, reason: refusal.message }, message);
+    if (refusal.code === 'NO_CREDENTIALS') {
+      // Every digest login starts with one: no fields are gathered for a level that is off.
+      if (log.isLevelEnabled('debug')) log.debug({ ...fields, reason: refusal.message }, message);
+      return;
+    }
     this.refusalLog ??= refusalLog(
       log,
       this.options.clock,
@@ -281,16 +288,23 @@ export class Authenticator {
     const challenges: string[] = [];
     if (this.acceptsDigest()) challenges.push(...this.digest.challenges(stale));
     if (this.acceptsBasic()) challenges.push(basicChallenge(this.options.realm));
-    const body = unauthorizedPage(requestTarget(req).split('?')[0]);
+    const page = this.pageFor(requestTarget(req));
     return {
       status: 401,
-      headers: {
-        'WWW-Authenticate': challenges,
-        'Content-Type': 'text/html',
-        'Content-Length': String(Buffer.byteLength(body)),
-      },
-      body,
+      headers: { 'WWW-Authenticate': challenges, 'Content-Type': 'text/html', 'Content-Length': page.length },
+      body: page.body,
     };
+  }
+
+  /** The 401 page for a request target; the last one is kept, since clients mostly ask for the same path. */
+  private pageFor(target: string): UnauthorizedPage {
+    const query = target.indexOf('?');
+    const path = query < 0 ? target : target.slice(0, query);
+    if (this.lastPage?.path !== path) {
+      const body = unauthorizedPage(path);
+      this.lastPage = { path, body, length: String(Buffer.byteLength(body)) };
+    }
+    return this.lastPage;
   }
 
   private acceptsDigest(): boolean {
@@ -298,8 +312,15 @@ export class Authenticator {
   }
 
   private acceptsBasic(): boolean {
-    return this.schemes.includes('basic');
+    return (this.basicAccepted ??= this.schemes.includes('basic'));
   }
+}
+
+/** A 401 page with its path and its length, as {@link Authenticator.unauthorized} keeps the last one. */
+interface UnauthorizedPage {
+  readonly path: string;
+  readonly body: string;
+  readonly length: string;
 }
 
 /** The request target as the client sent it (Express may rewrite `url` when mounted). */

@@ -9,8 +9,9 @@
  */
 import type { Clock } from '../base/clock';
 import { ExpiryQueue } from '../base/expiry-queue';
-import { randomString } from '../base/random';
+import { type ByteSource, randomString } from '../base/random';
 import { err, type ErrorInfo, fail, ok, type Result } from '../base/result';
+import { pooledRandomBytes } from './random-pool';
 
 /** Why a token was refused: the code, and `session token <code>` as the message. */
 export type TokenRefusal = ErrorInfo<'unknown' | 'expired' | 'reused'>;
@@ -54,6 +55,8 @@ export class SessionTokens {
   private byAccount: Map<string, Set<string>> | undefined = undefined;
   /** Consumed tokens until they would have expired, to tell "reused" from "unknown". */
   private used: Map<string, number> | undefined = undefined;
+  /** Where tokens draw their characters from, made on the first token. */
+  private randomBytes: ByteSource | undefined = undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -75,7 +78,7 @@ export class SessionTokens {
         retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
       });
     }
-    const token = randomToken();
+    const token = randomToken((this.randomBytes ??= pooledRandomBytes()));
     const expiresAt = now + this.lifetimeMs;
     (this.live ??= new Map<string, Pending>()).set(token, { username, expiresAt });
     (this.expiries ??= new ExpiryQueue()).push(token, expiresAt);
@@ -132,8 +135,8 @@ function refuse(code: TokenRefusal['code']): TokenVerdict {
   return fail(code, `session token ${code}`);
 }
 
-function randomToken(): string {
-  const token = randomString(32, ALPHABET);
+function randomToken(bytes: ByteSource): string {
+  const token = randomString(32, ALPHABET, bytes);
   // Digits only would lose precision in a client that parses the body as JSON.
   return /^[0-9]+$/.test(token) ? `t${token.slice(1)}` : token;
 }

@@ -61,6 +61,13 @@ describe('parseCredentials: digest parameter lists', () => {
     expect(value.params.get('uri')).toBe('x');
   });
 
+  it('reads a value without escapes as is when a later value has some', () => {
+    const value = credentials('Digest username="plain", realm="a\\"b", uri="\\\\"');
+    expect(value.params.get('username')).toBe('plain');
+    expect(value.params.get('realm')).toBe('a"b');
+    expect(value.params.get('uri')).toBe('\\');
+  });
+
   it('keeps commas, equals signs and spaces inside quoted strings', () => {
     const value = credentials('Digest realm="a, b=c", uri="/p?x=1&y=2"');
     expect(value.params.get('realm')).toBe('a, b=c');
