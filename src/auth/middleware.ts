@@ -1,10 +1,10 @@
 /** Express glue for the {@link Authenticator}: 401 with challenges, or the account in `res.locals`. */
 import type { Request, Response } from 'express';
 import { redactUrl } from '../base/log';
-import type { AuthLocals } from '../base/request-log';
+import type { AuthLocals, LoggedRequest, LoggedResponse } from '../base/request-log';
 import type { Account } from './accounts';
 import { authScheme, credentialUser } from './auth-params';
-import type { Authenticator } from './authenticator';
+import { type Authenticator, requestTarget } from './authenticator';
 
 /** What a route finds in `res.locals` after {@link requireAuth}: the device account (undefined with auth `none`). */
 export type DeviceAuthLocals = AuthLocals<Account>;
@@ -34,11 +34,12 @@ export type AuthGate = (req: Request, res: Response) => boolean;
 
 /**
  * An {@link AuthGate} with its device's parts passed in (a device's routes call it from a
- * method, with no closure per device); `onRefused` hears each refusal (a journal).
+ * method, with no closure per device); `onRefused` hears each refusal (a journal). Takes
+ * Node's own request and response too (with `locals`), for routes served without Express.
  */
 export function checkCredentials(
-  req: Request,
-  res: Response,
+  req: LoggedRequest,
+  res: LoggedResponse,
   authenticator: Authenticator,
   onRefused: ((refusal: AuthRefusal) => void) | undefined,
 ): boolean {
@@ -50,11 +51,11 @@ export function checkCredentials(
     return true;
   }
   const { code, message, stale } = verdict.error;
-  const path = redactUrl(req.originalUrl);
+  const path = redactUrl(requestTarget(req));
   authenticator.logRefusal(verdict.error, { url: path }, 'authentication failed', req.socket.remoteAddress);
   const { authorization } = req.headers;
   onRefused?.({
-    method: req.method,
+    method: req.method ?? 'GET',
     path,
     scheme: authScheme(authorization),
     code,

@@ -1,6 +1,13 @@
 /** One log line per HTTP request with its status, duration and user. */
-import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
 import { type Logger, type LogLevel, redactUrl } from './log';
+
+/** A request as {@link logRequest} reads it: Express's, or Node's own (whose `url` is then the target). */
+export type LoggedRequest = IncomingMessage & { originalUrl?: string };
+
+/** A response as {@link logRequest} reads it: with the `locals` a route put the user in. */
+export type LoggedResponse = ServerResponse & { locals: object };
 
 /** What an authenticating middleware puts in `res.locals`: the account that logged in. */
 export interface AuthLocals<A extends { name: string } = { name: string }> {
@@ -49,12 +56,14 @@ export function requestLog(
 
 /** What {@link requestLog} does for one request: logs it (and tells `onDone`) when it ends. */
 export function logRequest(
-  req: Request,
-  res: Response,
+  req: LoggedRequest,
+  res: LoggedResponse,
   log: Logger,
   level: Exclude<LogLevel, 'silent'>,
   onDone: ((done: RequestDone) => void) | undefined,
 ): void {
+  // Nobody would hear of this request (its level is off, no journal): no listeners, no clock.
+  if (!onDone && !log.isLevelEnabled(level)) return;
   const started = process.hrtime.bigint();
   // Read now: a destroyed request has no socket any more by the time it is logged.
   const remote = req.socket?.remoteAddress;
@@ -62,10 +71,11 @@ export function logRequest(
     const ms = Number((process.hrtime.bigint() - started) / 1000n) / 1000;
     const locals = res.locals as RequestLocals;
     const user = locals.account?.name ?? locals.user;
-    const url = redactUrl(req.originalUrl);
+    const url = redactUrl(req.originalUrl ?? req.url ?? '/');
     const status = finished ? res.statusCode : undefined;
-    log[level]({ method: req.method, url, status, ms, user, remote }, finished ? 'request' : 'request aborted');
-    onDone?.({ method: req.method, url, status, ms, user, scheme: locals.scheme, remote, rpcError: locals.rpcError });
+    const method = req.method ?? 'GET';
+    log[level]({ method, url, status, ms, user, remote }, finished ? 'request' : 'request aborted');
+    onDone?.({ method, url, status, ms, user, scheme: locals.scheme, remote, rpcError: locals.rpcError });
   };
   res.once('finish', () => done(true));
   res.once('close', () => {

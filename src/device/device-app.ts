@@ -16,9 +16,9 @@ import { API_DISCOVERY_API, apiDiscoveryCgi, type DiscoverableApi } from './apid
 import { BASIC_DEVICE_INFO_API, basicDeviceInfoCgi } from './basicdeviceinfo-cgi';
 import { FEATURE_FLAG_API, featureFlagCgi } from './featureflag-cgi';
 import { PARAM_CGI_API, paramCgi } from './param-cgi';
-import { logRequest } from '../base/request-log';
+import { type LoggedRequest, type LoggedResponse, logRequest } from '../base/request-log';
 import { allowMethods } from './rpc-endpoint';
-import { wssessionCgi } from './wssession-cgi';
+import { serveSessionToken, wssessionCgi } from './wssession-cgi';
 
 /** Where the emulator's control API is served on every device port. */
 const CONTROL_PATH = '/_emu';
@@ -73,7 +73,7 @@ class DeviceRoutes implements DeviceParts {
   }
 
   /** Request log and journal (the control API's own requests are not journaled). */
-  logRequest(req: Request, res: Response, next: NextFunction): void {
+  logRequest(req: LoggedRequest, res: LoggedResponse, next: () => void): void {
     const { journal } = this;
     logRequest(
       req,
@@ -91,7 +91,7 @@ class DeviceRoutes implements DeviceParts {
     next();
   }
 
-  authenticate(req: Request, res: Response): boolean {
+  authenticate(req: LoggedRequest, res: LoggedResponse): boolean {
     const { journal } = this;
     return checkCredentials(
       req,
@@ -198,8 +198,14 @@ function deviceApp(): express.Express {
 export function buildDeviceApp(parts: Omit<DeviceParts, 'authenticate'>): RequestListener {
   const routes = new DeviceRoutes(parts);
   const app = deviceApp();
+  const { sessionToken } = devicePaths(parts.options.cgiPrefix, parts.options.wsPrefix);
+  // A token request takes the app's steps without Express (see serveSessionToken); the
+  // control API and the cgi fault switch stay with the app.
+  const tokenPath = CONTROL_REQUEST.test(sessionToken) ? undefined : sessionToken;
   return (req, res) => {
     setDevice(res, routes);
+    const withLocals = res as typeof res & { locals: object };
+    if (tokenPath !== undefined && !routes.http.cgi && serveSessionToken(req, withLocals, routes, tokenPath)) return;
     app(req, res);
   };
 }
