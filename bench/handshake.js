@@ -1,0 +1,317 @@
+'use strict';
+/**
+ * Handshake cost: event stream connections per second (WebSocket handshake, one
+ * `events:configure` and its answer, close) through the device's authentication,
+ * against a bare `ws` server that does the same handshake and answer without any.
+ *
+ * Setup
+ *  - one device, `startDevice({ port: 0, initialStates: [] })`: default settings otherwise,
+ *    so auth `both` on plain HTTP (digest only), MD5, the default account root:pass,
+ *    lenient digest replay (`digestReplay: 'strict'` would refuse a repeated nc; a client
+ *    reusing a nonce increments it, so strict accepts it too but remembers every request),
+ *    a silent logger and no journal. No initial states: configuring sends nothing but
+ *    the answer, as on the bare side.
+ *  - the bare side: a `ws` WebSocketServer (noServer) on a node:http server's upgrade,
+ *    which parses the configure request and answers the very JSON the device answers
+ *    (`{"apiVersion":"1.0","context":...,"method":"events:configure","data":{}}`).
+ *  - CONCURRENCY clients (in a child process, bench/handshake-clients.js, so the server
+ *    process has one core to itself) make CONNECTIONS connections in all, each client one
+ *    after the other. They speak HTTP and WebSocket on raw sockets with pre-built bytes: a
+ *    `ws` client costs as much as the server and made the bare side client-bound. Every
+ *    answer is checked against the expected JSON.
+ *
+ * Modes (what a device connection costs; the bare side always does a bare one):
+ *  - digest-401: an upgrade without credentials gets a 401 with the challenge; a new
+ *    connection answers it with digest credentials -> 101 -> configure -> answer -> close;
+ *  - token: GET wssession.cgi -> 401, again with digest -> 200 and a token, on one keep-alive
+ *    connection per client; then the upgrade with `?wssession=<token>` -> configure -> ...;
+ *  - reused-nonce: one challenge fetched up front; each upgrade carries digest credentials
+ *    for that nonce with the next nc -> 101 -> configure -> ...
+ *
+ * Measured: wall time of the CONNECTIONS connections (in the client process) and the CPU
+ * time of both processes over it. Per mode the sides alternate bare, device, bare, device, ...
+ * after one unreported warm-up each; medians, and `ratio` (device / bare connections/s).
+ * Also the server's CPU per connection and its ratio (bare / device): the rate ratio once
+ * the server is the bottleneck, and less moved by other processes on a shared machine.
+ *
+ * Knobs (environment): BENCH_CONNECTIONS (3000), BENCH_CONCURRENCY (50), BENCH_ROUNDS (5),
+ * BENCH_WARMUP (300, 0 for none), BENCH_MODES (digest-401,token,reused-nonce; also no-auth:
+ * a device with auth `none`, the ceiling of the auth modes), BENCH_ONLY=bare|emu (one side
+ * only, e.g. under --cpu-prof), BENCH_DIST (dist/ by default; another build to compare).
+ */
+const { intEnv } = require('./env');
+const { figure, fmt, median } = require('./figures');
+const { fork } = require('node:child_process');
+const { once } = require('node:events');
+const http = require('node:http');
+const path = require('node:path');
+const { performance } = require('node:perf_hooks');
+const { WebSocketServer } = require('ws');
+
+const DIST = process.env.BENCH_DIST || path.join(__dirname, '..', 'dist');
+const MODES = ['digest-401', 'token', 'reused-nonce'];
+/** The issue's bounds on device / bare ws connections per second (issue 17, item 3). */
+const BOUNDS = { 'digest-401': '>= 0.7', token: '>= 0.7', 'reused-nonce': '>= 0.85' };
+/** What each mode's figure is called in bench/README.md. */
+const FIGURE_NAMES = {
+  'digest-401': 'handshake + configure, digest with a 401 per connection',
+  token: 'handshake + configure, wssession.cgi token (401, digest, upgrade)',
+  'reused-nonce': 'handshake + configure, digest with a reused nonce',
+  'no-auth': 'handshake + configure, device without auth (diagnostic)',
+};
+/** Diagnostic modes, run only when BENCH_MODES names them: `no-auth` is a device with auth `none`. */
+const EXTRA_MODES = ['no-auth'];
+
+const CONFIG = {
+  connections: intEnv('BENCH_CONNECTIONS', 3_000),
+  concurrency: intEnv('BENCH_CONCURRENCY', 50),
+  rounds: intEnv('BENCH_ROUNDS', 5),
+  warmup: intEnv('BENCH_WARMUP', 300, 0),
+  modes: listEnv('BENCH_MODES', MODES, [...MODES, ...EXTRA_MODES]),
+  only: listEnv('BENCH_ONLY', ['bare', 'emu'], ['bare', 'emu']),
+};
+
+function listEnv(name, fallback, allowed) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const list = raw.split(',').map((s) => s.trim());
+  const bad = list.filter((s) => !allowed.includes(s));
+  if (bad.length > 0) throw new Error(`${name} must list some of ${allowed.join(', ')}, not "${bad.join(',')}"`);
+  return list;
+}
+
+const CONFIGURE = JSON.stringify({
+  apiVersion: '1.0',
+  context: 'bench',
+  method: 'events:configure',
+  params: { eventFilterList: [{ topicFilter: 'tns1:Device/tnsvendor:IO/Port' }] },
+});
+
+// ---- the bare server -----------------------------------------------------------
+
+/** A `ws` server that accepts every handshake and answers a configure as the device does. */
+async function startBareServer() {
+  const server = http.createServer((req, res) => {
+    res.statusCode = 404;
+    res.end();
+  });
+  const wss = new WebSocketServer({ noServer: true, clientTracking: false, perMessageDeflate: false });
+  server.on('upgrade', (req, socket, head) => {
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      ws.on('error', () => {});
+      ws.on('message', (data) => {
+        const request = JSON.parse(data.toString());
+        ws.send(
+          JSON.stringify({
+            apiVersion: request.apiVersion,
+            context: request.context,
+            method: request.method,
+            data: {},
+          }),
+        );
+      });
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `ws://127.0.0.1:${server.address().port}/bare?sources=events`,
+    async close() {
+      wss.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+// ---- the client process --------------------------------------------------------
+
+function startClientProcess() {
+  const child = fork(path.join(__dirname, 'handshake-clients.js'), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, BENCH_DIST: DIST },
+  });
+  let waiter;
+  child.on('message', (msg) => {
+    if (!waiter) return;
+    const { resolve, reject } = waiter;
+    waiter = undefined;
+    if (msg.type === 'error') reject(new Error(`client process: ${msg.message}`));
+    else resolve(msg);
+  });
+  child.on('exit', (code) => waiter?.reject(new Error(`client process exited (code ${code})`)));
+  return {
+    child,
+    /** Runs one measured batch of connections; resolves with the client's report. */
+    run(message) {
+      return new Promise((resolve, reject) => {
+        waiter = { resolve, reject };
+        child.send({ cmd: 'run', ...message });
+      });
+    },
+  };
+}
+
+// ---- one measured run ----------------------------------------------------------
+
+async function measure(clients, side, mode, count, target) {
+  if (global.gc) global.gc();
+  const cpu0 = process.cpuUsage();
+  const done = await clients.run({ side, mode, count, concurrency: CONFIG.concurrency, target });
+  const serverCpu = process.cpuUsage(cpu0);
+  return {
+    side,
+    mode,
+    seconds: done.seconds,
+    rate: count / done.seconds,
+    serverCpu: (serverCpu.user + serverCpu.system) / 1e6 / done.seconds,
+    serverUs: (serverCpu.user + serverCpu.system) / count,
+    clientCpu: (done.cpu.user + done.cpu.system) / 1e6 / done.seconds,
+  };
+}
+
+// ---- main ----------------------------------------------------------------------
+
+async function main() {
+  const { startDevice } = require(path.join(DIST, 'index.js'));
+  const started = performance.now();
+  const device = await startDevice({ port: 0, initialStates: [] });
+  const open = CONFIG.modes.includes('no-auth')
+    ? await startDevice({ port: 0, initialStates: [], auth: 'none' })
+    : undefined;
+  const bare = await startBareServer();
+  const clients = startClientProcess();
+  try {
+    const account = device.options.accounts[0];
+    const reply = JSON.stringify({ apiVersion: '1.0', context: 'bench', method: 'events:configure', data: {} });
+    const targets = {
+      bare: { wsUrl: bare.url, configure: CONFIGURE, reply },
+      emu: {
+        wsUrl: device.urls.eventStream,
+        tokenUrl: device.urls.sessionToken,
+        user: account.name,
+        password: account.password,
+        configure: CONFIGURE,
+        reply,
+      },
+      open: open && { wsUrl: open.urls.eventStream, configure: CONFIGURE, reply },
+    };
+    const o = device.options;
+    console.log(
+      `handshake: ${CONFIG.connections} connections per run, ${CONFIG.concurrency} at once; device auth ${o.auth} ` +
+        `(${o.digestAlgorithms.join(', ')}, replay ${o.digestReplay}, user ${account.name}), bare ws baseline`,
+    );
+    // The client's mode: a bare server, and a device without auth, take a bare connection.
+    const side = (name, mode) => (name === 'bare' || mode === 'no-auth' ? 'bare' : mode);
+    const target = (name, mode) => (name === 'emu' && mode === 'no-auth' ? targets.open : targets[name]);
+    const results = {};
+    for (const mode of CONFIG.modes) {
+      if (CONFIG.warmup > 0)
+        for (const name of CONFIG.only)
+          await measure(clients, name, side(name, mode), CONFIG.warmup, target(name, mode));
+      results[mode] = { bare: [], emu: [] };
+      for (let round = 0; round < CONFIG.rounds; round++) {
+        for (const name of CONFIG.only) {
+          const r = await measure(clients, name, side(name, mode), CONFIG.connections, target(name, mode));
+          results[mode][name].push(r);
+          console.log(
+            `  ${mode} run ${round + 1} ${name}: ${fmtRate(r.rate)} conn/s, ${r.seconds.toFixed(2)} s, cpu server ${pctNum(r.serverCpu)} (${r.serverUs.toFixed(0)} µs/conn) client ${pctNum(r.clientCpu)}`,
+          );
+        }
+      }
+    }
+
+    const summary = {};
+    const ratios = {};
+    for (const mode of CONFIG.modes) {
+      summary[mode] = {};
+      for (const name of CONFIG.only) {
+        const runs = results[mode][name];
+        const rates = runs.map((r) => r.rate);
+        summary[mode][name] = {
+          median: median(rates),
+          min: Math.min(...rates),
+          max: Math.max(...rates),
+          serverCpu: median(runs.map((r) => r.serverCpu)),
+          serverUs: median(runs.map((r) => r.serverUs)),
+          clientCpu: median(runs.map((r) => r.clientCpu)),
+        };
+      }
+      if (summary[mode].bare && summary[mode].emu) {
+        // Per round too: the spread of the same-run ratio.
+        const perRound = results[mode].emu.map((r, i) => r.rate / results[mode].bare[i].rate);
+        ratios[mode] = summary[mode].emu.median / summary[mode].bare.median;
+        summary[mode].roundRatios = perRound;
+        // Server CPU per connection, bare / device: what the rate ratio is once the server is the bottleneck,
+        // and less moved by other processes on the machine than wall time.
+        summary[mode].cpuRatio = summary[mode].bare.serverUs / summary[mode].emu.serverUs;
+      }
+    }
+    printTable(summary);
+    for (const [mode, ratio] of Object.entries(ratios))
+      console.log(
+        `ratio ${mode}: ${ratio.toFixed(2)} (per round ${summary[mode].roundRatios.map((r) => r.toFixed(2)).join(', ')}; ` +
+          `server cpu per connection bare / device ${summary[mode].cpuRatio.toFixed(2)})`,
+      );
+    console.log(`  (total bench time ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    const figures = Object.entries(ratios).map(([mode, ratio]) =>
+      figure(FIGURE_NAMES[mode], {
+        product: fmt(summary[mode].emu.median),
+        baseline: fmt(summary[mode].bare.median),
+        unit: 'connections/s',
+        ratio,
+        bound: BOUNDS[mode] ?? '',
+      }),
+    );
+    return { name: 'handshake', figures, ratios, summary, results };
+  } finally {
+    if (clients.child.connected) clients.child.send({ cmd: 'close' });
+    if (clients.child.exitCode === null) await once(clients.child, 'exit');
+    await device.close();
+    await open?.close();
+    await bare.close();
+  }
+}
+
+function printTable(summary) {
+  const rows = [['mode', 'side', 'conn/s (median)', 'min', 'max', 'server cpu', 'µs/conn', 'client cpu']];
+  for (const mode of CONFIG.modes) {
+    for (const name of CONFIG.only) {
+      const s = summary[mode][name];
+      rows.push([
+        mode,
+        name === 'bare' ? 'bare ws' : 'device',
+        fmtRate(s.median),
+        fmtRate(s.min),
+        fmtRate(s.max),
+        pctNum(s.serverCpu),
+        s.serverUs.toFixed(0),
+        pctNum(s.clientCpu),
+      ]);
+    }
+  }
+  const widths = rows[0].map((_, col) => Math.max(...rows.map((r) => r[col].length)));
+  const line = (r) =>
+    `| ${r.map((cell, col) => (col < 2 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join(' | ')} |`;
+  console.log(`\nmedians of ${CONFIG.rounds} alternating runs per side:`);
+  console.log(line(rows[0]));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const r of rows.slice(1)) console.log(line(r));
+}
+
+function fmtRate(rate) {
+  return Math.round(rate).toLocaleString('en-US');
+}
+
+function pctNum(x) {
+  return `${(100 * x).toFixed(0)}%`;
+}
+
+module.exports = { name: 'handshake', main };
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}
