@@ -208,11 +208,19 @@ export class FilterIndex {
  * spellings and order of alternatives do not matter) and the content filter's text.
  */
 function groupKey(filter: CompiledFilter): string {
-  const topic = filter.topic;
-  const topics =
-    !topic || topic.matchesAll ? '*' : `${[...topic.exact].sort().join('|')}>${[...topic.subtrees].sort().join('|')}`;
-  return filter.content ? `${topics}\u0000${filter.content.source}` : topics;
+  let key = groupKeys.get(filter);
+  if (key === undefined) {
+    const topic = filter.topic;
+    const topics =
+      !topic || topic.matchesAll ? '*' : `${[...topic.exact].sort().join('|')}>${[...topic.subtrees].sort().join('|')}`;
+    key = filter.content ? `${topics}\u0000${filter.content.source}` : topics;
+    groupKeys.set(filter, key);
+  }
+  return key;
 }
+
+/** Each compiled filter's group key, worked out once: configures of the same text share their compiled filters. */
+const groupKeys = new WeakMap<CompiledFilter, string>();
 
 function listIn(map: Map<string, FilterGroup[]>, key: string): FilterGroup[] {
   let list = map.get(key);
