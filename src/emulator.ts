@@ -9,7 +9,7 @@ import { EmulatorError } from './base/errors';
 import { wholeNumberOption } from './base/option-checks';
 import { DEFAULT_JOURNAL_CAPACITY, Journal } from './base/journal';
 import { createLogger, type Logger } from './base/log';
-import { controlRouter } from './control/control-router';
+import type * as ControlRouterModule from './control/control-router';
 import type { ControlState } from './control/route';
 import { deviceOf } from './device/device-context';
 import { DEFAULT_SERIAL, type DeviceOptions } from './device/device-options';
@@ -114,11 +114,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const handle = emulatorHandle(devices, journal, close);
   // Two routers for every port (the first device's also serves the fleet routes), shared by
   // every device: a request's device is the one whose port it came to.
+  // The control API (its routes' zod schemas among them) is loaded only when it is on.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const control = () => require('./control/control-router') as typeof ControlRouterModule;
   const routers =
     options.control === false
       ? undefined
       : ([true, false] as const).map((fleetRoutes) =>
-          controlRouter({
+          control().controlRouter({
             emulator: handle,
             state: () => state,
             device: (res) => deviceOf(res).options.serial,

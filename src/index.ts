@@ -10,10 +10,36 @@
  * // ... point your client at device.urls.eventStream ...
  * await emulator.close();
  * ```
+ *
+ * Loading this file loads almost nothing: each value below that needs more than a few
+ * small modules (a server, zod schemas, YAML, pino...) is a getter that loads its module
+ * the first time it is read, so a process that starts only a destination never loads the
+ * device, the control API or the scenario format (see the end of the file). Types are
+ * free: they are erased.
  */
 
+import type * as BodyWornSystemModule from './bws/body-worn-system';
+import type * as ConformanceModule from './bws/conformance';
+import type * as PlanModule from './bws/plan';
+import type * as RetryPolicyModule from './bws/retry-policy';
+import type * as SwiftClientModule from './bws/swift-client';
+import type * as DigestModule from './auth/digest';
+import type * as DigestClientModule from './auth/digest-client';
+import type * as LogModule from './base/log';
+import type * as DestinationModule from './destination/destination';
+import type * as DestinationOptionsModule from './destination/destination-options';
+import type * as DeviceModule from './device/device';
+import type * as DeviceLimitsModule from './device/device-limits';
+import type * as DeviceOptionsModule from './device/device-options';
+import type * as FeatureFlagsModule from './device/feature-flags';
+import type * as EmulatorModule from './emulator';
+import type * as PlayOnDeviceModule from './emulator/play-on-device';
+import type * as ConnectionFileModule from './protocol/connection-file';
+import type * as FaultCatalogueModule from './protocol/fault-catalogue';
+import type * as LoadScenarioModule from './scenario/load';
+
 // The emulator: devices playing scenarios, watched files (what `bwc-emu` runs)
-export { startEmulator } from './emulator';
+export declare const startEmulator: typeof EmulatorModule.startEmulator;
 export type {
   DeviceAccess,
   DeviceFault,
@@ -46,16 +72,19 @@ export type {
 } from './base/journal';
 
 // Devices
-export { startDevice } from './device/device';
+export declare const startDevice: typeof DeviceModule.startDevice;
 export type { DeviceHandle } from './device/device';
-export { DEFAULT_INITIAL_STATES, PERSONA_NAMES, PERSONAS } from './device/device-options';
+export declare const DEFAULT_INITIAL_STATES: typeof DeviceOptionsModule.DEFAULT_INITIAL_STATES;
+export declare const PERSONA_NAMES: typeof DeviceOptionsModule.PERSONA_NAMES;
+export declare const PERSONAS: typeof DeviceOptionsModule.PERSONAS;
 export type { DeviceOptions, InitialState, Persona, PersonaName } from './device/device-options';
-export { DEVICE_LIMITS } from './device/device-limits';
+export declare const DEVICE_LIMITS: typeof DeviceLimitsModule.DEVICE_LIMITS;
 export type { DeviceLimits, LimitSpec } from './device/device-limits';
-export { FAULT_CATALOGUE, FAULT_NAMES } from './protocol/fault-catalogue';
+export declare const FAULT_CATALOGUE: typeof FaultCatalogueModule.FAULT_CATALOGUE;
+export declare const FAULT_NAMES: typeof FaultCatalogueModule.FAULT_NAMES;
 export type { ActiveFault, FaultName, FaultParams, FaultParamsInput } from './protocol/fault-catalogue';
 export type { DevicePaths, DeviceUrls } from './device/endpoints';
-export { DEFAULT_FLAGS } from './device/feature-flags';
+export declare const DEFAULT_FLAGS: typeof FeatureFlagsModule.DEFAULT_FLAGS;
 export type { FlagDefinition, FlagState } from './device/feature-flags';
 export type { TlsMaterial } from './base/tls';
 
@@ -65,10 +94,12 @@ export type { DeviceEvent, PublishOptions, TimestampMode } from './events/event-
 export type { NotificationMessage } from './events/content-filter';
 
 // Scenarios: the format, its loader, and the player (docs/scenarios.md)
-export { loadScenario, loadScenarioFile } from './scenario/load';
+export declare const loadScenario: typeof LoadScenarioModule.loadScenario;
+export declare const loadScenarioFile: typeof LoadScenarioModule.loadScenarioFile;
 export type { LoadScenarioResult, ScenarioError, ScenarioErrorCode } from './scenario/load';
 export type { Scenario, ScenarioInput, Step, Trigger } from './scenario/schema';
-export { deviceOptionsForScenario, playOnDevice } from './emulator/play-on-device';
+export declare const deviceOptionsForScenario: typeof PlayOnDeviceModule.deviceOptionsForScenario;
+export declare const playOnDevice: typeof PlayOnDeviceModule.playOnDevice;
 export type { PlayOnDeviceOptions, ScenarioRun } from './emulator/play-on-device';
 export type { RecordingsRun, ScenarioRecordingReport } from './scenario/play-recordings';
 export { ScenarioPlayer } from './scenario/player';
@@ -77,42 +108,52 @@ export { ManualScheduler, realScheduler } from './scenario/scheduler';
 export type { Scheduler } from './scenario/scheduler';
 
 // Content destination: the reference Swift-subset server (docs/destination.md)
-export { startDestination } from './destination/destination';
+export declare const startDestination: typeof DestinationModule.startDestination;
 export type { DestinationHandle } from './destination/destination';
-export { DEFAULT_CATEGORIES, DEFAULT_DESTINATION_USER } from './destination/destination-options';
+export declare const DEFAULT_CATEGORIES: typeof DestinationOptionsModule.DEFAULT_CATEGORIES;
+export declare const DEFAULT_DESTINATION_USER: typeof DestinationOptionsModule.DEFAULT_DESTINATION_USER;
 export type { DestinationOptions, DestinationUser, ResolvedUser } from './destination/destination-options';
 export type { FaultRule } from './destination/faults';
 export type { OpenWrite } from './destination/store/receive-body';
 export type { NoRoomCode, StorageState } from './destination/store/disk-room';
 export type { RecordingInfo, RecordingStatus } from './destination/recordings';
-export { buildConnectionFile } from './protocol/connection-file';
+export declare const buildConnectionFile: typeof ConnectionFileModule.buildConnectionFile;
 export type { ConnectionFile } from './protocol/connection-file';
 export { CAPABILITY_NAMES, recordingContainerName } from './protocol/body-worn';
 export type { CapabilitiesDocument, CapabilityName, Category } from './protocol/body-worn';
 
 // Simulated body worn system: uploads recordings to any content destination (docs/body-worn-system.md)
-export { BodyWornSystem, runBodyWornSystem } from './bws/body-worn-system';
+export declare const BodyWornSystem: typeof BodyWornSystemModule.BodyWornSystem;
+export type BodyWornSystem = BodyWornSystemModule.BodyWornSystem;
+export declare const runBodyWornSystem: typeof BodyWornSystemModule.runBodyWornSystem;
 export type { BodyWornOptions, CapabilitiesSource, Progress, UploadReport } from './bws/body-worn-system';
-export { checkConnectionFile, parseConnectionFile } from './protocol/connection-file';
+export declare const checkConnectionFile: typeof ConnectionFileModule.checkConnectionFile;
+export declare const parseConnectionFile: typeof ConnectionFileModule.parseConnectionFile;
 export type { ConnectionFileResult } from './protocol/connection-file';
-export { runConformance, formatFindings } from './bws/conformance';
+export declare const runConformance: typeof ConformanceModule.runConformance;
+export declare const formatFindings: typeof ConformanceModule.formatFindings;
 export type { ConformanceResult, Finding } from './bws/conformance';
-export { DEFAULT_PLAN, loadPlan, loadPlanFile, PlanSchema } from './bws/plan';
+export declare const DEFAULT_PLAN: typeof PlanModule.DEFAULT_PLAN;
+export declare const loadPlan: typeof PlanModule.loadPlan;
+export declare const loadPlanFile: typeof PlanModule.loadPlanFile;
+export declare const PlanSchema: typeof PlanModule.PlanSchema;
 export type { LoadPlanResult, Plan, PlanInput, PlanRecording } from './bws/plan';
 export type { ExpandedPlan, PlannedRecording } from './bws/expand-plan';
 export type { FailedRequest, RecordingReport, RecordingStatus as UploadStatus } from './bws/upload-recording';
-export { DEFAULT_RETRY, SwiftClientError } from './bws/swift-client';
+export declare const DEFAULT_RETRY: typeof SwiftClientModule.DEFAULT_RETRY;
+export declare const SwiftClientError: typeof SwiftClientModule.SwiftClientError;
+export type SwiftClientError = SwiftClientModule.SwiftClientError;
 export type { Exchange, RetryPolicy } from './bws/swift-client';
-export { RETRIED_STATUSES } from './bws/retry-policy';
+export declare const RETRIED_STATUSES: typeof RetryPolicyModule.RETRIED_STATUSES;
 export type { RetryDecision } from './bws/retry-policy';
 
 // Authentication
 export { DEFAULT_ACCOUNT, ROLES } from './auth/accounts';
 export type { Account, Role } from './auth/accounts';
 export type { AuthMode } from './auth/authenticator';
-export { DIGEST_ALGORITHMS } from './auth/digest';
+export declare const DIGEST_ALGORITHMS: typeof DigestModule.DIGEST_ALGORITHMS;
 export type { DigestAlgorithm, ReplayMode } from './auth/digest';
-export { digestAuthorization } from './auth/digest-client';
+export declare const digestAuthorization: typeof DigestClientModule.digestAuthorization;
 export type { DigestClientOptions } from './auth/digest-client';
 export type { TokenVerdict, TokenRefusal } from './auth/session-tokens';
 
@@ -126,5 +167,88 @@ export type { Clock } from './base/clock';
 export { EmulatorError, ERROR_CODES } from './base/errors';
 export type { EmulatorErrorCode } from './base/errors';
 export type { ErrorInfo, Result } from './base/result';
-export { createLogger } from './base/log';
+export declare const createLogger: typeof LogModule.createLogger;
 export type { Logger, LoggerOptions, LogLevel } from './base/log';
+
+// The values declared above, each loaded with its module on first use. Node's ESM loader
+// finds a CommonJS module's named exports by reading its source (cjs-module-lexer), which
+// sees the `exports.name =` placeholders below; the getters replace them at once, before
+// any code can read them, and `import { startDestination } from 'bwc-emu'` still works.
+/* eslint-disable @typescript-eslint/no-require-imports -- lazy loading: see the file comment */
+const emulator = lazy(() => require('./emulator') as typeof EmulatorModule);
+const device = lazy(() => require('./device/device') as typeof DeviceModule);
+const deviceOptions = lazy(() => require('./device/device-options') as typeof DeviceOptionsModule);
+const deviceLimits = lazy(() => require('./device/device-limits') as typeof DeviceLimitsModule);
+const faultCatalogue = lazy(() => require('./protocol/fault-catalogue') as typeof FaultCatalogueModule);
+const featureFlags = lazy(() => require('./device/feature-flags') as typeof FeatureFlagsModule);
+const scenarioLoad = lazy(() => require('./scenario/load') as typeof LoadScenarioModule);
+const playOnDeviceModule = lazy(() => require('./emulator/play-on-device') as typeof PlayOnDeviceModule);
+const destination = lazy(() => require('./destination/destination') as typeof DestinationModule);
+const destinationOptions = lazy(() => require('./destination/destination-options') as typeof DestinationOptionsModule);
+const connectionFile = lazy(() => require('./protocol/connection-file') as typeof ConnectionFileModule);
+const bodyWornSystem = lazy(() => require('./bws/body-worn-system') as typeof BodyWornSystemModule);
+const conformance = lazy(() => require('./bws/conformance') as typeof ConformanceModule);
+const plan = lazy(() => require('./bws/plan') as typeof PlanModule);
+const swiftClient = lazy(() => require('./bws/swift-client') as typeof SwiftClientModule);
+const retryPolicy = lazy(() => require('./bws/retry-policy') as typeof RetryPolicyModule);
+const digest = lazy(() => require('./auth/digest') as typeof DigestModule);
+const digestClient = lazy(() => require('./auth/digest-client') as typeof DigestClientModule);
+const log = lazy(() => require('./base/log') as typeof LogModule);
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/** Each lazy export and how to read it. */
+const LAZY_EXPORTS = {
+  startEmulator: () => emulator.startEmulator,
+  startDevice: () => device.startDevice,
+  DEFAULT_INITIAL_STATES: () => deviceOptions.DEFAULT_INITIAL_STATES,
+  PERSONA_NAMES: () => deviceOptions.PERSONA_NAMES,
+  PERSONAS: () => deviceOptions.PERSONAS,
+  DEVICE_LIMITS: () => deviceLimits.DEVICE_LIMITS,
+  FAULT_CATALOGUE: () => faultCatalogue.FAULT_CATALOGUE,
+  FAULT_NAMES: () => faultCatalogue.FAULT_NAMES,
+  DEFAULT_FLAGS: () => featureFlags.DEFAULT_FLAGS,
+  loadScenario: () => scenarioLoad.loadScenario,
+  loadScenarioFile: () => scenarioLoad.loadScenarioFile,
+  deviceOptionsForScenario: () => playOnDeviceModule.deviceOptionsForScenario,
+  playOnDevice: () => playOnDeviceModule.playOnDevice,
+  startDestination: () => destination.startDestination,
+  DEFAULT_CATEGORIES: () => destinationOptions.DEFAULT_CATEGORIES,
+  DEFAULT_DESTINATION_USER: () => destinationOptions.DEFAULT_DESTINATION_USER,
+  buildConnectionFile: () => connectionFile.buildConnectionFile,
+  checkConnectionFile: () => connectionFile.checkConnectionFile,
+  parseConnectionFile: () => connectionFile.parseConnectionFile,
+  BodyWornSystem: () => bodyWornSystem.BodyWornSystem,
+  runBodyWornSystem: () => bodyWornSystem.runBodyWornSystem,
+  runConformance: () => conformance.runConformance,
+  formatFindings: () => conformance.formatFindings,
+  DEFAULT_PLAN: () => plan.DEFAULT_PLAN,
+  loadPlan: () => plan.loadPlan,
+  loadPlanFile: () => plan.loadPlanFile,
+  PlanSchema: () => plan.PlanSchema,
+  DEFAULT_RETRY: () => swiftClient.DEFAULT_RETRY,
+  SwiftClientError: () => swiftClient.SwiftClientError,
+  RETRIED_STATUSES: () => retryPolicy.RETRIED_STATUSES,
+  DIGEST_ALGORITHMS: () => digest.DIGEST_ALGORITHMS,
+  digestAuthorization: () => digestClient.digestAuthorization,
+  createLogger: () => log.createLogger,
+};
+
+/* eslint-disable @typescript-eslint/no-unsafe-member-access -- `exports` is typed any: placeholders for the lexer */
+exports.startEmulator = exports.startDevice = exports.DEFAULT_INITIAL_STATES = exports.PERSONA_NAMES = undefined;
+exports.PERSONAS = exports.DEVICE_LIMITS = exports.FAULT_CATALOGUE = exports.FAULT_NAMES = undefined;
+exports.DEFAULT_FLAGS = exports.loadScenario = exports.loadScenarioFile = exports.deviceOptionsForScenario = undefined;
+exports.playOnDevice = exports.startDestination = exports.DEFAULT_CATEGORIES = undefined;
+exports.DEFAULT_DESTINATION_USER = exports.buildConnectionFile = exports.checkConnectionFile = undefined;
+exports.parseConnectionFile = exports.BodyWornSystem = exports.runBodyWornSystem = exports.runConformance = undefined;
+exports.formatFindings = exports.DEFAULT_PLAN = exports.loadPlan = undefined;
+exports.loadPlanFile = exports.PlanSchema = undefined;
+exports.DEFAULT_RETRY = exports.SwiftClientError = exports.RETRIED_STATUSES = exports.DIGEST_ALGORITHMS = undefined;
+exports.digestAuthorization = exports.createLogger = undefined;
+/* eslint-enable @typescript-eslint/no-unsafe-member-access */
+for (const [name, get] of Object.entries(LAZY_EXPORTS)) Object.defineProperty(exports, name, { enumerable: true, get });
+
+/** A module loaded by `load` on the first read of any of its properties. */
+function lazy<M extends object>(load: () => M): M {
+  let loaded: M | undefined;
+  return new Proxy({} as M, { get: (_target, key) => Reflect.get((loaded ??= load()), key) as unknown });
+}

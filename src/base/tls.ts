@@ -1,7 +1,6 @@
 /** TLS material for a device: a self-signed certificate made at start, or the user's files. */
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
-import { generate } from 'selfsigned';
 import { EmulatorError } from './errors';
 
 /** A PEM certificate and its private key. */
@@ -25,6 +24,9 @@ async function certificateFor(commonName: string, names: ReadonlySet<string>): P
     isIP(name) ? { type: 7 as const, ip: name } : { type: 2 as const, value: name },
   );
   try {
+    // Loaded here, not at the top: selfsigned and its X.509 stack are about 15 MB of a
+    // process's memory, which a server without TLS (most of them) never needs.
+    const { generate } = await import('selfsigned');
     const pems = await generate([{ name: 'commonName', value: commonName }], {
       keySize: 2048,
       algorithm: 'sha256',

@@ -9,7 +9,7 @@ import type { Logger } from '../base/log';
 import type { ControlledEmulator } from './controlled-emulator';
 import { accessGuard } from './access-guard';
 import { ControlError, sendError } from './control-error';
-import { controlDocument } from './openapi';
+import type * as OpenApiModule from './openapi';
 import { registerRoutes } from './register-routes';
 import type { ControlState } from './route';
 import { controlRoutes } from './route-table';
@@ -67,7 +67,9 @@ export function controlRouter(options: ControlOptions): express.Router {
     state,
     device,
     log,
-    document: () => (document ??= controlDocument(routes)),
+    // Loaded by the first request for the document: zod-openapi is needed for nothing else.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    document: () => (document ??= (require('./openapi') as typeof OpenApiModule).controlDocument(routes)),
   });
   router.use(notFound(log));
   router.use(bodyErrors(log));

@@ -2,11 +2,12 @@
  * The destination's Express app: transfer codings checked first, then faults, auth,
  * `/info` and `/healthcheck`, storage, the recordings page, control.
  */
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { DestinationContext } from './destination-context';
 import { requestLog } from '../base/request-log';
 import { applyFaults, faultsRouter } from './routes/faults-route';
-import { recordingsPage } from './routes/recordings-page';
+import type * as RecordingsPageModule from './routes/recordings-page';
+import { isPagePath } from './routes/page-paths';
 import { storageRoute } from './routes/storage-route';
 import { healthcheckRoute, infoRoute } from './routes/info-route';
 import { authRoute } from './routes/swift-auth-route';
@@ -34,7 +35,15 @@ export function buildDestinationApp(ctx: DestinationContext): Express {
   app.all('/healthcheck', healthcheckRoute());
   const storage = storageRoute(ctx);
   app.use((req, res, next) => (req.path === '/v1' || req.path.startsWith('/v1/') ? storage(req, res, next) : next()));
-  app.use(recordingsPage(ctx));
+  // The pages (and their login) are loaded by the first request for one: a destination
+  // that only serves Swift clients never needs them.
+  let pages: RequestHandler | undefined;
+  app.use((req, res, next) => {
+    if (!isPagePath(req.path)) return next();
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    pages ??= (require('./routes/recordings-page') as typeof RecordingsPageModule).recordingsPage(ctx);
+    pages(req, res, next);
+  });
   app.use((req, res) => {
     ctx.log.info({ method: req.method, url: req.originalUrl }, 'no such route');
     sendError(

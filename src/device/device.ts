@@ -26,7 +26,8 @@ import type { Server as HttpsServer } from 'node:https';
 import type { EventFaults } from '../events/event-faults';
 import type { ActiveFault, FaultName, FaultParamsInput } from '../protocol/fault-catalogue';
 import { controlSockets } from './device-context';
-import { DeviceFaults } from './faults/device-faults';
+import type * as DeviceFaultsModule from './faults/device-faults';
+import type { DeviceFaults } from './faults/device-faults';
 import type { HttpFaults } from './faults/fault-target';
 
 /** A running device. */
@@ -344,6 +345,10 @@ class RunningDeviceHandle implements DeviceHandle {
             server.setSecureContext?.({ cert: material.cert, key: material.key });
           }
         : undefined;
+    // Loaded on the first fault switch, not at start: the fault catalogue's zod schemas are
+    // megabytes of a device's memory that a device nobody breaks never needs.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { DeviceFaults } = require('./faults/device-faults') as typeof DeviceFaultsModule;
     this.switches = new DeviceFaults({
       serial: resolved.serial,
       namespace: resolved.namespace,

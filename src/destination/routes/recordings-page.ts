@@ -16,6 +16,7 @@ import { newestFirst } from '../page/page-status';
 import { PAGE_SIZE, pageOf, parsePageParam } from '../page/paging';
 import { rejectedContentOf } from '../page/rejected-content';
 import { type PageLogin, pageLogin } from './page-login';
+import { isPagePath } from './page-paths';
 import { sendPage, sendProblem } from './page-response';
 import { recordingDetailPage, recordingObject } from './recording-detail-page';
 
@@ -81,8 +82,8 @@ function listRoute(ctx: DestinationContext, req: Request, res: Response, who: Pa
 
 /** The route of a path (still percent-encoded), or undefined when it is not a page's. */
 function routeOf(path: string): PageRoute | undefined {
+  if (!isPagePath(path)) return undefined;
   if (path === '/') return { kind: 'list' };
-  if (path !== '/recordings' && !path.startsWith('/recordings/')) return undefined;
   const match = /^\/recordings\/([^/]+)\/?(?:\/objects\/(.+))?$/.exec(path);
   if (!match) return { kind: 'unknown' };
   const container = decode(match[1]);
