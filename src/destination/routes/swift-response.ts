@@ -31,9 +31,20 @@ const STATUS_TEXT: Record<number, string> = {
   507: 'Insufficient Storage',
 };
 
-/** Sets `X-Trans-Id` (and its OpenStack twin) for this request; call first. */
+/** What makes transaction ids unique: 10 random hex digits for the process, then a count of 12. */
+const transactions = { prefix: randomBytes(5).toString('hex'), next: 0 };
+
+/**
+ * Sets `X-Trans-Id` (and its OpenStack twin) for this request; call first. Swift's shape:
+ * `tx`, 21 hex digits, `-`, the time; ours are unique without a trip into the CSPRNG each.
+ */
 export function setTransactionId(res: ServerResponse): string {
-  const id = `tx${randomBytes(11).toString('hex')}-${Math.floor(Date.now() / 1000)
+  if (transactions.next === 2 ** 44) {
+    transactions.prefix = randomBytes(5).toString('hex');
+    transactions.next = 0;
+  }
+  const count = (transactions.next++).toString(16).padStart(11, '0');
+  const id = `tx${transactions.prefix}${count}-${Math.floor(Date.now() / 1000)
     .toString(16)
     .padStart(10, '0')}`;
   res.setHeader('X-Trans-Id', id);

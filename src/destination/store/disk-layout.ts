@@ -8,7 +8,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, readlink, realpath, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readFile, readlink, realpath, rename, rm } from 'node:fs/promises';
 import { join, relative, isAbsolute } from 'node:path';
 import { syncDirectory, writeFileAtomic } from '../../base/atomic-file';
 import { EmulatorError } from '../../base/errors';
@@ -100,7 +100,44 @@ export function isLeftover(name: string): boolean {
 
 /** A hidden temporary name for `key` in the same directory, which start-up removes ({@link isLeftover}). */
 export function temporaryName(key: string): string {
-  return `.${key}.${randomBytes(6).toString('hex')}.tmp`;
+  return `.${key}.${uniqueId()}.tmp`;
+}
+
+/** What makes {@link uniqueId}s: random for each process, then counted. */
+const ids = { prefix: randomBytes(4).toString('hex'), next: 0 };
+
+/**
+ * 16 hex digits no other file of this store is named with: 8 random for the process, then
+ * a count. Unique names need no fresh random bytes each (a trip into the CSPRNG per file).
+ */
+export function uniqueId(): string {
+  if (ids.next > 0xffffffff) {
+    ids.prefix = randomBytes(4).toString('hex');
+    ids.next = 0;
+  }
+  return `${ids.prefix}${(ids.next++).toString(16).padStart(8, '0')}`;
+}
+
+/**
+ * Writes `content` into a new hidden temporary file next to `name` in `dir` and fsyncs it;
+ * returns its path. Renaming it over `name` then replaces the file whole (the directory
+ * still needs its fsync for the rename to last). On failure nothing is left.
+ */
+export async function writeTemporary(dir: string, name: string, content: string): Promise<string> {
+  const temp = join(dir, temporaryName(name));
+  try {
+    const handle = await open(temp, 'wx', 0o644);
+    try {
+      await handle.writeFile(content);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    return temp;
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
 }
 
 /** Writes an account directory's `account.json` (its name), unless it says that already. */

@@ -4,7 +4,8 @@
  *
  * - One job per body (md5-job.ts), pinned to one worker (md5-worker.ts) for its whole
  *   life, so its chunks are hashed in order. Workers start when a job first needs one
- *   and are unref'd while they have no job, so an idle pool never keeps a process alive.
+ *   and are unref'd while they have no job, so an idle pool never keeps a process alive;
+ *   a worker with no job for `idleMs` ends, giving its thread's memory back.
  * - Chunks are copied (an HTTP chunk may be a view of a pooled buffer) into a
  *   per-worker batch buffer shared by that worker's jobs; a full batch, or one a job
  *   waits on, is transferred to the worker, which hashes it and transfers it back
@@ -41,6 +42,8 @@ export interface Md5WorkerPoolOptions {
   batchBytes?: number;
   /** Bodies of at most this many bytes are hashed inline, without a worker; default 64 KiB, 0 for never. */
   inlineBytes?: number;
+  /** Milliseconds a worker with no job lives on before its thread ends; default 10 s. */
+  idleMs?: number;
 }
 
 const MiB = 1024 * 1024;
@@ -49,10 +52,11 @@ const DEFAULTS = {
   maxWorkerBytesInFlight: 16 * MiB,
   batchBytes: MiB,
   inlineBytes: 64 * 1024,
+  idleMs: 10_000,
 };
 
 /** The checked options, as jobs and workers read them. */
-type Settings = JobSettings & WorkerSettings & { readonly size: number };
+type Settings = JobSettings & WorkerSettings & { readonly size: number; readonly idleMs: number };
 
 /** A pool's state: `open` with its running workers, or `closed` for good. */
 type PoolState = { readonly kind: 'open'; readonly workers: HashWorker[] } | { readonly kind: 'closed' };
@@ -86,6 +90,7 @@ function settingsOf(options: Md5WorkerPoolOptions): Settings {
     batchBytes,
     maxJobBytesInFlight: wholeOption(options.maxJobBytesInFlight, DEFAULTS.maxJobBytesInFlight, 'maxJobBytesInFlight'),
     inlineBytes: wholeOption(options.inlineBytes, DEFAULTS.inlineBytes, 'inlineBytes', true),
+    idleMs: wholeOption(options.idleMs, DEFAULTS.idleMs, 'idleMs'),
     buffersPerWorker: Math.max(1, Math.floor(maxWorkerBytesInFlight / batchBytes)),
   };
 }
@@ -95,6 +100,8 @@ export class Md5WorkerPool {
   private readonly settings: Settings;
   private state: PoolState = { kind: 'open', workers: [] };
   private nextJobId = 1;
+  /** The end of each worker with no job, due `idleMs` after it became idle. */
+  private readonly idleTimers = new Map<HashWorker, NodeJS.Timeout>();
 
   /** An open pool with no thread yet; throws an EmulatorError (BAD_OPTION) for a bad option. */
   constructor(options: Md5WorkerPoolOptions = {}) {
@@ -125,6 +132,8 @@ export class Md5WorkerPool {
     const state = this.state;
     if (state.kind === 'closed') return;
     this.state = { kind: 'closed' };
+    for (const timer of this.idleTimers.values()) clearTimeout(timer);
+    this.idleTimers.clear();
     await Promise.all(state.workers.map((worker) => worker.terminate(new EmulatorError('CLOSED', CLOSED_MESSAGE))));
   }
 
@@ -139,14 +148,41 @@ export class Md5WorkerPool {
     if (state.kind === 'closed') throw new EmulatorError('CLOSED', CLOSED_MESSAGE);
     let best: HashWorker | undefined;
     for (const worker of state.workers) if (!best || worker.load < best.load) best = worker;
-    if (best && (best.load === 0 || state.workers.length >= this.settings.size)) return best;
-    const worker = new HashWorker(this.settings, (dead) => this.forget(dead));
+    if (best && (best.load === 0 || state.workers.length >= this.settings.size)) return this.busy(best);
+    const worker = new HashWorker(
+      this.settings,
+      (dead) => this.forget(dead),
+      (idle) => this.idle(idle),
+    );
     state.workers.push(worker);
     return worker;
   }
 
+  /** `worker`, taking a job: it no longer ends for being idle. */
+  private busy(worker: HashWorker): HashWorker {
+    const timer = this.idleTimers.get(worker);
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      this.idleTimers.delete(worker);
+    }
+    return worker;
+  }
+
+  /** `worker` has no job left: it ends after `idleMs` unless it takes one meanwhile. */
+  private idle(worker: HashWorker): void {
+    if (this.state.kind === 'closed' || this.idleTimers.has(worker)) return;
+    const timer = setTimeout(() => {
+      this.idleTimers.delete(worker);
+      if (worker.load === 0)
+        void worker.terminate(new EmulatorError('CLOSED', 'MD5 worker idle')).catch(() => undefined);
+    }, this.settings.idleMs);
+    timer.unref();
+    this.idleTimers.set(worker, timer);
+  }
+
   /** Drops a dead worker, so the next job that needs one gets a fresh thread. */
   private forget(dead: HashWorker): void {
+    this.busy(dead);
     const state = this.state;
     // A closed pool has already let go of all its workers.
     if (state.kind === 'closed') return;

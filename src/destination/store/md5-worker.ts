@@ -120,10 +120,14 @@ export class HashWorker {
   private readonly thread: Worker;
   private state: WorkerState = { kind: 'idle', channel: { sent: [], free: [], out: 0 } };
 
-  /** Starts the thread, idle; `onDeath` lets the pool forget this worker once it is dead. */
+  /**
+   * Starts the thread, idle; `onDeath` lets the pool forget this worker once it is dead,
+   * `onIdle` tells it the last job left.
+   */
   constructor(
     private readonly settings: WorkerSettings,
     private readonly onDeath: (worker: HashWorker) => void,
+    private readonly onIdle: (worker: HashWorker) => void,
   ) {
     this.thread = new Worker(WORKER_CODE, { eval: true, name: 'md5' });
     this.thread.unref();
@@ -169,6 +173,7 @@ export class HashWorker {
     state.channel.free.length = Math.min(state.channel.free.length, 1);
     this.state = { kind: 'idle', channel: state.channel };
     this.thread.unref();
+    this.onIdle(this);
   }
 
   /** Copies up to `max` bytes of `data` from `offset` into the batch; returns how many (0: no buffer free). */

@@ -1,9 +1,11 @@
 /**
  * Accounts, containers and objects on the file system, with an in-memory index
  * rebuilt at start. An object is whole or absent: its body streams into a part file
- * (receive-body.ts: MD5 computed on the way by a worker thread), is fsynced,
- * renamed to a data file, and only then does its record (name, ETag, metadata, data
- * file) replace the old one, atomically (temporary file, fsync, rename, directory fsync).
+ * (receive-body.ts: MD5 computed on the way by a worker thread) and is fsynced; its
+ * record (name, ETag, metadata, data file) is written to a temporary file and fsynced
+ * meanwhile (once the body is hashed), so a PUT waits for one round of fsyncs, not two
+ * in a row. At commit the part file is renamed to its data file, then the record over
+ * the old one, and the directory is fsynced: only the record makes the object exist.
  * Commits of one name are serialised, so concurrent PUTs end with the last complete
  * one; readers keep the data file they opened even if it is replaced meanwhile.
  *
@@ -11,7 +13,6 @@
  * `.../objects/{object key}.json` + `{object key}.{id}.data`. Keys are a readable
  * slug plus a hash of the name, so no name can reach outside its directory.
  */
-import { randomBytes } from 'node:crypto';
 import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -32,13 +33,16 @@ import {
   refuseLink,
   removeContainerDir,
   type StoredMetadata,
+  uniqueId,
   writeAccountRecord,
+  writeTemporary,
 } from './disk-layout';
 import { DiskRoom } from './disk-room';
 import { KeyedLock } from './keyed-lock';
 import { Md5WorkerPool } from './md5-pool';
 import {
   type BodyLimits,
+  type BodySum,
   type OpenWrite,
   type PutError,
   type PutFailure,
@@ -234,28 +238,14 @@ export class ObjectStore {
     if (!owner.containers.has(container)) return fail('no-container', 'Container not found');
     const objectsDir = join(owner.dir, fileKey(container), 'objects');
     const key = fileKey(name);
-    const id = randomBytes(8).toString('hex');
+    const id = uniqueId();
     const part = join(objectsDir, `.${key}.${id}.part`);
-    const received = await receiveBody(body, part, request, this.md5, this.options.openWrite);
-    if (!received.ok) return this.notedFull(received);
-    const { bytes, etag } = received.value;
-    const refusal =
-      request.contentLength !== undefined && bytes !== request.contentLength
-        ? lengthMismatch(bytes, request.contentLength)
-        : request.expectedEtag !== undefined && request.expectedEtag.toLowerCase() !== etag
-          ? etagMismatch()
-          : undefined;
-    if (refusal) {
-      await rm(part, { force: true });
-      return refusal;
-    }
-    return this.lock.run(`o:${account}/${container}/${name}`, async () => {
-      const record = owner.containers.get(container);
-      if (!record) {
-        await rm(part, { force: true });
-        return fail('no-container', 'Container was deleted during the upload');
-      }
-      const dataFile = `${key}.${id}.data`;
+    const dataFile = `${key}.${id}.data`;
+    // The record is written (to a temporary file, fsynced) while the part file is flushed,
+    // so a commit waits for one fsync round, not two in a row; it is renamed in at commit.
+    const prepared: { record?: { object: ObjectRecord; temp: string } } = {};
+    const prepare = async ({ bytes, etag }: BodySum): Promise<void> => {
+      if (refusalOf(request, bytes, etag)) return;
       const object: ObjectRecord = {
         name,
         etag,
@@ -266,12 +256,41 @@ export class ObjectStore {
         ...(request.headers && Object.keys(request.headers).length > 0 ? { headers: request.headers } : {}),
         dataFile,
       };
+      prepared.record = { object, temp: await writeTemporary(objectsDir, `${key}.json`, JSON.stringify(object)) };
+    };
+    // Thrown (a crashed MD5 worker: a 500) or not, a failed PUT leaves no temporary record behind.
+    const received = await receiveBody(body, part, request, this.md5, this.options.openWrite, prepare).catch(
+      (err: unknown) => ({ ok: false, thrown: err }) as const,
+    );
+    if (!received.ok) {
+      if (prepared.record) await rm(prepared.record.temp, { force: true });
+      if ('thrown' in received) throw received.thrown;
+      return this.notedFull(received);
+    }
+    const { bytes, etag } = received.value;
+    const refusal = refusalOf(request, bytes, etag);
+    if (refusal) {
+      await rm(part, { force: true });
+      return refusal;
+    }
+    // receiveBody ran `prepare` once the body was hashed: without a refusal, it wrote the record.
+    if (!prepared.record) throw new Error(`the record of ${name} was not prepared`);
+    const { object, temp } = prepared.record;
+    return this.lock.run(`o:${account}/${container}/${name}`, async () => {
+      const record = owner.containers.get(container);
+      if (!record) {
+        await rm(part, { force: true });
+        await rm(temp, { force: true });
+        return fail('no-container', 'Container was deleted during the upload');
+      }
       try {
         await rename(part, join(objectsDir, dataFile));
-        // The record's directory fsync also makes this rename durable.
-        await this.writeRecord(objectsDir, `${key}.json`, JSON.stringify(object));
+        await rename(temp, join(objectsDir, `${key}.json`));
+        // Both renames last once the directory is fsynced (shared with the other commits meanwhile).
+        await this.directorySyncs.sync(objectsDir);
       } catch (err) {
         await rm(part, { force: true });
+        await rm(temp, { force: true });
         await rm(join(objectsDir, dataFile), { force: true });
         return this.notedFull(putFailure(err, bytes));
       }
@@ -394,10 +413,11 @@ function mergeMetadata(current: StoredMetadata, set: StoredMetadata, remove: rea
   return merged;
 }
 
-function lengthMismatch(bytes: number, expected: number): PutOutcome {
-  return fail('length-mismatch', `body ended after ${bytes} of ${expected} bytes`);
-}
-
-function etagMismatch(): PutOutcome {
-  return fail('etag-mismatch', 'Unprocessable Entity: the body does not match the ETag sent');
+/** Why a whole body of `bytes` with MD5 `etag` is refused: its length or its MD5 is not what the client said. */
+function refusalOf(request: PutRequest, bytes: number, etag: string): PutOutcome | undefined {
+  if (request.contentLength !== undefined && bytes !== request.contentLength)
+    return fail('length-mismatch', `body ended after ${bytes} of ${request.contentLength} bytes`);
+  if (request.expectedEtag !== undefined && request.expectedEtag.toLowerCase() !== etag)
+    return fail('etag-mismatch', 'Unprocessable Entity: the body does not match the ETag sent');
+  return undefined;
 }

@@ -309,6 +309,29 @@ describe('Md5WorkerPool life cycle', () => {
     expect(crashing.jobs).toBe(0);
   });
 
+  it('ends a worker that has had no job for idleMs; the next large body gets a fresh one', async () => {
+    const idle = pool({ size: 1, inlineBytes: 0, idleMs: 50 });
+    const data = randomBytes(100_000);
+    expect(await hashChunks(idle.createJob(), cut(data, [30_000]))).toBe(md5(data));
+    expect(idle.threads).toBe(1);
+    const deadline = Date.now() + 5_000;
+    while (idle.threads > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(idle.threads).toBe(0);
+    expect(await hashChunks(idle.createJob(), cut(data, [30_000]))).toBe(md5(data));
+    expect(idle.threads).toBe(1);
+    expect(() => new Md5WorkerPool({ idleMs: 0 })).toThrow(EmulatorError);
+  });
+
+  it('keeps a worker that takes a job before idleMs is over', async () => {
+    const busy = pool({ size: 1, inlineBytes: 0, idleMs: 200 });
+    const data = randomBytes(50_000);
+    for (let i = 0; i < 5; i++) {
+      expect(await hashChunks(busy.createJob(), [data])).toBe(md5(data));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(busy.threads).toBe(1);
+    }
+  });
+
   it('rejects bad options', () => {
     expect(() => new Md5WorkerPool({ size: 0 })).toThrow(EmulatorError);
     expect(() => new Md5WorkerPool({ batchBytes: 1.5 })).toThrow(EmulatorError);
