@@ -48,6 +48,7 @@
  * (measure one side only, e.g. under --cpu-prof), BENCH_RAW_BATCH=0.
  */
 const { intEnv } = require('./env');
+const { figure, fmt, median } = require('./figures');
 const { FILTER_KINDS, makeEvents, configureRequest } = require('./event-mix');
 const { fork } = require('node:child_process');
 const { once } = require('node:events');
@@ -67,6 +68,15 @@ const CONFIG = {
   only: onlyEnv(),
   rawBatch: process.env.BENCH_RAW_BATCH !== '0',
   runs: fanoutEnv(),
+};
+
+/** The issue's bounds on emulator / batched bare ws, by `kind:sessions`. */
+const FANOUT_BOUNDS = {
+  'topic:200': '>= 0.9',
+  'topic:800': '>= 0.8',
+  'topic:5000': '>= 0.8',
+  'content:200': '>= 0.8',
+  'content:800': '>= 0.8',
 };
 
 /** Bytes a socket takes within one tick before it is flushed: the product's FLUSH_BYTES. */
@@ -297,7 +307,18 @@ async function main() {
   console.log(`\nfan-out ratios (emulator / batched bare ws, medians of ${CONFIG.rounds} alternating pairs):`);
   for (const s of summaries) console.log(`  ${s.kind} x ${s.clients} sessions: ${s.ratio?.toFixed(2) ?? '-'}`);
   console.log(`  (total bench time ${((performance.now() - started) / 1000).toFixed(1)} s)`);
-  return { name: 'fan-out', runs: summaries };
+  const figures = summaries
+    .filter((s) => s.ratio !== undefined)
+    .map((s) =>
+      figure(`fan-out, ${s.kind} filters x ${s.clients} sessions`, {
+        product: fmt(s.summary.emu.median),
+        baseline: fmt(s.summary.raw.median),
+        unit: 'notifications/s',
+        ratio: s.ratio,
+        bound: FANOUT_BOUNDS[`${s.kind}:${s.clients}`] ?? '',
+      }),
+    );
+  return { name: 'fan-out', figures, runs: summaries };
 }
 
 /** Events per run: BENCH_EVENTS, or 10 million / sessions within 2,000..50,000. */
@@ -508,12 +529,6 @@ function printTable(summary, total) {
   console.log(line(rows[0]));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const r of rows.slice(1)) console.log(line(r));
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 function fmtRate(rate) {

@@ -20,6 +20,7 @@ const { fork } = require('node:child_process');
 const path = require('node:path');
 const WebSocket = require('ws');
 const { intEnv, intList } = require('./env');
+const { figure } = require('./figures');
 
 const SERVER_SCRIPT = path.join(__dirname, 'fleet-server.js');
 const SESSIONS_PER_DEVICE = 2;
@@ -95,7 +96,20 @@ async function main() {
       );
     }
   }
-  return summary;
+  const figures = [];
+  for (const count of sizes.filter((n) => n > 1)) {
+    const growth = (side) => (med(count, side, 'rss') - med(1, side, 'rss')) / (count - 1) / 1024;
+    figures.push(
+      figure(`fleet, RSS per device with ${SESSIONS_PER_DEVICE} idle sessions, ${count} devices`, {
+        product: growth('emu').toFixed(0),
+        baseline: growth('bare').toFixed(0),
+        unit: 'KiB',
+        ratio: summary[count].perDeviceRssRatio,
+        bound: count === 1000 ? '<= 1.5' : '',
+      }),
+    );
+  }
+  return { name: 'fleet', figures, summary };
 }
 
 module.exports = { name: 'fleet', main };

@@ -17,6 +17,7 @@
  * session count; medians, and the ratio emu / bare of heap per session.
  *
  * Knobs (environment): BENCH_SESSIONS (comma-separated, 10000), BENCH_ROUNDS (3).
+ * (The server also writes a heap snapshot on { cmd: 'snap' }, for finding what a session holds.)
  */
 const { intEnv, intList } = require('./env');
 const { fork } = require('node:child_process');
@@ -24,6 +25,7 @@ const { once } = require('node:events');
 const path = require('node:path');
 const WebSocket = require('ws');
 const { configureRequest } = require('./event-mix');
+const { figure, fmt, median } = require('./figures');
 
 const CONFIG = {
   sessions: intList('BENCH_SESSIONS', [10_000]),
@@ -119,17 +121,16 @@ async function main() {
     console.log(`ratio: ${ratio.toFixed(2)}`);
     summary.push({ sessions, emu, bare, ratio });
   }
-  return { name: 'session-memory', runs: summary };
-}
-
-function fmt(n) {
-  return Math.round(n).toLocaleString('en-US');
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const figures = summary.map((s) =>
+    figure(`heap per idle configured session, ${fmt(s.sessions)} sessions`, {
+      product: fmt(s.emu),
+      baseline: fmt(s.bare),
+      unit: 'bytes',
+      ratio: s.ratio,
+      bound: s.sessions === 10_000 ? '<= 1.5' : '',
+    }),
+  );
+  return { name: 'session-memory', figures, runs: summary };
 }
 
 module.exports = { name: 'session-memory', main };

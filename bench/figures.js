@@ -1,0 +1,45 @@
+'use strict';
+/**
+ * What every benchmark returns for bench/README.md: its figures, each a product value
+ * against its same-run baseline, and the ratio with the bound it is held to.
+ * bench/run.js collects them, prints them and, with --readme, writes the table into
+ * bench/README.md.
+ */
+
+/**
+ * One figure. `ratio` is product / baseline of the values shown (medians); `bound` says
+ * what the ratio must be: `>= 0.9` (a rate), `<= 1.5` (a cost), or '' when none is set.
+ */
+function figure(name, { product, baseline, unit, ratio, bound = '' }) {
+  return { name, product, baseline, unit, ratio, bound };
+}
+
+/** Whether a figure's ratio keeps its bound (true when it has none). */
+function withinBound(f) {
+  const match = /^(>=|<=) ([\d.]+)$/.exec(f.bound);
+  if (!match) return true;
+  return match[1] === '>=' ? f.ratio >= Number(match[2]) : f.ratio <= Number(match[2]);
+}
+
+/** A number as a table shows it: thousands separated, at most `digits` decimals. */
+function fmt(value, digits = 0) {
+  return value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+/** The figures as a Markdown table. */
+function figureTable(figures) {
+  const lines = ['| figure | product | baseline | unit | ratio | bound |', '|---|---:|---:|---|---:|---|'];
+  for (const f of figures) {
+    const mark = f.bound === '' ? '' : withinBound(f) ? ' (met)' : ' (**not met**)';
+    lines.push(`| ${f.name} | ${f.product} | ${f.baseline} | ${f.unit} | ${f.ratio.toFixed(2)} | ${f.bound}${mark} |`);
+  }
+  return lines.join('\n');
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+module.exports = { figure, figureTable, withinBound, fmt, median };
