@@ -65,8 +65,8 @@ export const TOPIC_PATH = /^[A-Za-z_][\w.-]*(:[A-Za-z_][\w.-]*)?(\/[A-Za-z_][\w.
 export class EventBus {
   private readonly listeners = new Set<EventListener>();
   private readonly states = new Map<string, DeviceEvent>();
-  /** Topics already found to be topic paths (see {@link isTopicPath}). */
-  private readonly topics = new Set<string>();
+  /** Topics already found to be topic paths (see {@link isTopicPath}); made at the first publish. */
+  private topics: Set<string> | undefined;
   private published = 0;
   /** The last event's {@link DeviceEvent.id} (swallowed ones included). */
   private numbered = 0;
@@ -115,10 +115,11 @@ export class EventBus {
 
   /** Whether `topic` is a topic path; the topics seen are remembered, as a device publishes few again and again. */
   private isTopicPath(topic: string): boolean {
-    if (this.topics.has(topic)) return true;
+    const topics = (this.topics ??= new Set<string>());
+    if (topics.has(topic)) return true;
     if (typeof topic !== 'string' || !TOPIC_PATH.test(topic)) return false;
-    if (this.topics.size >= MAX_KNOWN_TOPICS) this.topics.clear();
-    this.topics.add(topic);
+    if (topics.size >= MAX_KNOWN_TOPICS) topics.clear();
+    topics.add(topic);
     return true;
   }
 

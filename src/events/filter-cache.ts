@@ -9,7 +9,8 @@ const MAX_CACHED_TEXT = 4096;
 
 /** Compiled filters (`T`, the configure's compiled filter) by their text. */
 export class FilterCache<T extends object = object> {
-  private readonly entries = new Map<string, T>();
+  /** Made at the first entry: most devices of a fleet never see a configure. */
+  private entries: Map<string, T> | undefined;
   private chars = 0;
 
   constructor(
@@ -19,27 +20,29 @@ export class FilterCache<T extends object = object> {
 
   /** The filter compiled from `key` (the entry's filter texts), made the most recently used. */
   get(key: string): T | undefined {
-    const hit = this.entries.get(key);
-    if (hit !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
+    const entries = this.entries;
+    const hit = entries?.get(key);
+    if (entries && hit !== undefined) {
+      entries.delete(key);
+      entries.set(key, hit);
     }
     return hit;
   }
 
   /** Keeps `filter` for `key`, unless the text is too long to be worth it. */
   set(key: string, filter: T): void {
-    if (key.length > MAX_CACHED_TEXT || this.entries.has(key)) return;
-    this.entries.set(key, filter);
+    const entries = (this.entries ??= new Map<string, T>());
+    if (key.length > MAX_CACHED_TEXT || entries.has(key)) return;
+    entries.set(key, filter);
     this.chars += key.length;
-    for (const oldest of this.entries.keys()) {
-      if (this.entries.size <= this.maxEntries && this.chars <= this.maxChars) break;
-      this.entries.delete(oldest);
+    for (const oldest of entries.keys()) {
+      if (entries.size <= this.maxEntries && this.chars <= this.maxChars) break;
+      entries.delete(oldest);
       this.chars -= oldest.length;
     }
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.entries?.size ?? 0;
   }
 }

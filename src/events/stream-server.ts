@@ -94,8 +94,8 @@ export class StreamServer implements SessionObserver {
   private closedForSlowness = 0;
   private readonly watchers = new Set<SessionListener>();
   private readonly limits: SessionLimits;
-  /** The configured sessions' filters, by topic. */
-  private readonly index = new FilterIndex();
+  /** The configured sessions' filters, by topic: made at the first configure (a fleet's idle devices have none). */
+  private index: FilterIndex | undefined;
 
   constructor(private readonly options: StreamServerOptions) {
     this.limits = new SessionLimits(options.limits ?? DEFAULT_SESSION_LIMITS);
@@ -110,6 +110,7 @@ export class StreamServer implements SessionObserver {
 
   /** A session configured its filters: it tells its server itself (the server is its observer). */
   sessionConfigured(configured: EventSession, previous: readonly CompiledFilter[]): void {
+    this.index ??= new FilterIndex();
     this.index.remove(configured, previous);
     this.index.add(configured, configured.compiledFilters);
     if (this.watchers.size > 0)
@@ -124,7 +125,7 @@ export class StreamServer implements SessionObserver {
   sessionClosed(closed: EventSession, code: number, reason: string, by: 'client' | 'device'): void {
     if (this.live.delete(closed.id)) {
       this.limits.closed(accountOf(closed.identity), closed.heldTerms);
-      this.index.remove(closed, closed.compiledFilters);
+      this.index?.remove(closed, closed.compiledFilters);
     }
     this.options.journal?.({ kind: 'ws-close', session: closed.id, code, reason, by });
     if (closed.droppedCount > 0) this.closedForSlowness++;
@@ -139,7 +140,7 @@ export class StreamServer implements SessionObserver {
   /** The bus listener: every event to the sessions whose filters match it (none while stalled). */
   private readonly deliver = (event: DeviceEvent): void => {
     if (this.options.faults?.stall) return;
-    this.index.deliver(event);
+    this.index?.deliver(event);
   };
 
   /** Handles a `server.on('upgrade')` request: guards, authentication, then the session. */
