@@ -20,9 +20,11 @@
  *  - events are published BATCH per setImmediate tick.
  *
  * Baseline: a bare `ws` WebSocketServer on its own node:http server (upgrade event,
- * like the device) with its own connections. For every event it sends each client
- * the same frame (the exact `events:notify` bytes the device produced, encoded once
- * per event), as many times as the emulator does (once per matching filter). Which
+ * like the device) with its own connections. For every event it serialises the
+ * notification once (JSON.stringify and UTF-8, the work any broadcaster of events does
+ * and the device does; the resulting bytes are the device's, checked up front;
+ * BENCH_RAW_SERIALIZE=0 makes them up front instead) and sends each client that frame
+ * as many times as the emulator does (once per matching filter). Which
  * client gets which event is computed once up front with the emulator's own
  * compiled filters, so the baseline does no filtering at all. It batches its writes
  * as the product does: each socket is corked at its first frame of a tick and
@@ -45,7 +47,7 @@
  *
  * Knobs (environment): BENCH_FANOUT (see above), BENCH_EVENTS, BENCH_BATCH (500),
  * BENCH_ROUNDS (3), BENCH_WARMUP_EVENTS (2500, 0 for none), BENCH_ONLY=raw|emu
- * (measure one side only, e.g. under --cpu-prof), BENCH_RAW_BATCH=0.
+ * (measure one side only, e.g. under --cpu-prof), BENCH_RAW_BATCH=0, BENCH_RAW_SERIALIZE=0.
  */
 const { intEnv } = require('./env');
 const { figure, fmt, median } = require('./figures');
@@ -67,6 +69,7 @@ const CONFIG = {
   warmupEvents: intEnv('BENCH_WARMUP_EVENTS', 2_500, 0),
   only: onlyEnv(),
   rawBatch: process.env.BENCH_RAW_BATCH !== '0',
+  rawSerialize: process.env.BENCH_RAW_SERIALIZE !== '0',
   runs: fanoutEnv(),
 };
 
@@ -346,7 +349,7 @@ async function runOne(kind, clients) {
     // so nothing is delivered); the raw server sends exactly these bytes.
     const events = makeEvents(eventCount);
     const deviceEvents = events.map((e) => device.publish(e.topic, e.message, { timestamp: e.timestamp }));
-    const rawPayloads = deviceEvents.map((e) => Buffer.from(e.json));
+    const rawPayloads = payloadMaker(deviceEvents);
     const plan = planDeliveries(deviceEvents, clients, kind, {
       topicAliases: device.options.topicAliases,
       maxFilters: device.options.maxFilters,
@@ -455,11 +458,28 @@ async function runOne(kind, clients) {
   }
 }
 
+/**
+ * The bare side's frame of event `i`: by default serialised from the notification when it
+ * is sent (one JSON.stringify and one UTF-8 encoding per event, as any broadcaster of events
+ * must, and as the device does); with BENCH_RAW_SERIALIZE=0 made up front.
+ */
+function payloadMaker(deviceEvents) {
+  if (!CONFIG.rawSerialize) {
+    const made = deviceEvents.map((e) => Buffer.from(e.json));
+    return (i) => made[i];
+  }
+  const notifications = deviceEvents.map((e) => JSON.parse(e.json));
+  notifications.forEach((n, i) => {
+    if (JSON.stringify(n) !== deviceEvents[i].json) throw new Error(`event ${i} does not serialise the same`);
+  });
+  return (i) => Buffer.from(JSON.stringify(notifications[i]), 'utf8');
+}
+
 /** The bare side without batching: one write per frame. */
 function plainSender(sockets, payloads, plan) {
   const sendOpts = { binary: false };
   return (i) => {
-    const payload = payloads[i];
+    const payload = payloads(i);
     const targets = plan.perEvent[i];
     for (let k = 0; k < targets.length; k++) sockets[targets[k]].send(payload, sendOpts);
   };
@@ -483,7 +503,7 @@ function batchedSender(sockets, payloads, plan) {
     corked.length = 0;
   };
   return (i) => {
-    const payload = payloads[i];
+    const payload = payloads(i);
     const targets = plan.perEvent[i];
     for (let k = 0; k < targets.length; k++) {
       const c = targets[k];
