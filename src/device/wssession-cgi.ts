@@ -5,31 +5,31 @@ import type { DeviceAuthLocals } from '../auth/middleware';
 import type { SessionTokens } from '../auth/session-tokens';
 import type { Logger } from '../base/log';
 import type { LoggedRequest, LoggedResponse } from '../base/request-log';
-import { hashBytes } from '../auth/quick-hash';
 import { deviceOf } from './device-context';
 
 /**
  * Answers the token as `text/plain`, no newline (clients use the body as is); 429 with
  * `Retry-After` when the account already holds its share of pending tokens.
  */
-export const wssessionCgi: RequestHandler = (_req, res) => {
-  const { tokens, log } = deviceOf(res);
-  const { account } = res.locals as DeviceAuthLocals;
-  const username = account?.name ?? 'anonymous';
+export const wssessionCgi: RequestHandler = (_req, res) => answerToken(res, deviceOf(res));
+
+/**
+ * Issues a token to the account that logged in (`res.locals`) and answers it, for the route
+ * and for {@link serveSessionToken} alike. No ETag: a token is new on every request, so no
+ * request for one is ever "not modified".
+ */
+function answerToken(res: LoggedResponse, { tokens, log }: Pick<TokenDevice, 'tokens' | 'log'>): void {
+  const username = (res.locals as DeviceAuthLocals).account?.name ?? 'anonymous';
   const issued = tokens.issue(username);
   if (!issued.ok) {
     const { message, retryAfterSeconds } = issued.error;
     log.warn({ user: username, retryAfterSeconds }, message);
-    res
-      .status(429)
-      .set({ 'Retry-After': String(retryAfterSeconds), 'Cache-Control': 'no-store' })
-      .type('text/plain')
-      .send(`${message}\n`);
+    sendText(res, 429, { 'Retry-After': String(retryAfterSeconds), 'Cache-Control': 'no-store' }, `${message}\n`);
     return;
   }
   log.info({ user: username, validMs: tokens.lifetimeMs }, 'session token issued');
-  res.status(200).set('Cache-Control', 'no-store').type('text/plain').send(issued.value);
-};
+  sendText(res, 200, { 'Cache-Control': 'no-store' }, issued.value);
+}
 
 /** What {@link serveSessionToken} uses of a device: what the Express route's steps use. */
 export interface TokenDevice {
@@ -42,10 +42,9 @@ export interface TokenDevice {
 }
 
 /**
- * Serves the usual token request, a GET or POST of exactly `path` (no query, as written)
- * without conditional headers, without Express: the same steps as its route (request log,
- * authentication, {@link wssessionCgi}) and the very bytes Express would send, at a fraction
- * of the cost: every event stream client that cannot do digest on the upgrade asks it
+ * Serves the usual token request, a GET or POST of exactly `path` (no query, as written),
+ * without Express: the same steps as its route (request log, authentication, the same
+ * {@link answerToken}), at a fraction of the cost: every event stream client that cannot do digest on the upgrade asks it
  * before each connection. False for any other request, which the Express app serves.
  * `res` must carry `locals` (see setDevice); the caller checks the `cgi` fault switch.
  */
@@ -56,22 +55,9 @@ export function serveSessionToken(
   path: string,
 ): boolean {
   if (req.url !== path || (req.method !== 'GET' && req.method !== 'POST')) return false;
-  // Express answers a fresh conditional request 304, without the token.
-  if (req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined) return false;
   try {
     device.logRequest(req, res, noop);
-    if (!device.authenticate(req, res)) return true;
-    const { tokens, log } = device;
-    const username = (res.locals as DeviceAuthLocals).account?.name ?? 'anonymous';
-    const issued = tokens.issue(username);
-    if (!issued.ok) {
-      const { message, retryAfterSeconds } = issued.error;
-      log.warn({ user: username, retryAfterSeconds }, message);
-      sendText(res, 429, { 'Retry-After': String(retryAfterSeconds), 'Cache-Control': 'no-store' }, `${message}\n`);
-      return true;
-    }
-    log.info({ user: username, validMs: tokens.lifetimeMs }, 'session token issued');
-    sendText(res, 200, { 'Cache-Control': 'no-store' }, issued.value);
+    if (device.authenticate(req, res)) answerToken(res, device);
   } catch (err) {
     // As the app's error handler does.
     device.log.error({ err, url: path }, 'unhandled error');
@@ -83,25 +69,11 @@ export function serveSessionToken(
 
 function noop(): void {}
 
-/**
- * Sends `body` as Express's `res.status(status).set(headers).type('text/plain').send(body)`
- * does for a request without conditional headers: the same headers in the same order,
- * with Express's weak ETag.
- */
+/** Sends `body` as plain text with `headers`: what both ways to the token answer write. */
 function sendText(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
   res.statusCode = status;
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  const bytes = Buffer.from(body, 'utf8');
   res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-  res.setHeader('Content-Length', String(bytes.length));
-  res.setHeader('ETag', weakEtag(body, bytes.length));
-  res.end(bytes);
-}
-
-/**
- * Express's default ETag (the `etag` package, weak) of `body`, `length` bytes in UTF-8:
- * `W/"<length in hex>-<SHA-1 of the bytes, base64, first 27 characters>"`.
- */
-function weakEtag(body: string, length: number): string {
-  return `W/"${length.toString(16)}-${hashBytes('sha1', body).toString('base64').slice(0, 27)}"`;
+  res.setHeader('Content-Length', String(Buffer.byteLength(body)));
+  res.end(body);
 }
