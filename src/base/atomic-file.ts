@@ -2,10 +2,10 @@
  * Writes that are whole or absent: temp file in the same directory, fsync,
  * rename, then fsync of the directory so the rename itself survives a crash.
  */
-import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { countedIds } from './counted-ids';
 
 /**
  * Replaces `file` with `content` atomically, creating its directory if needed.
@@ -19,20 +19,33 @@ export async function writeFileAtomic(
   const dir = dirname(file);
   await mkdir(dir, { recursive: true });
   const temp = tempPath(file);
+  await writeNewFile(temp, content);
   try {
-    const handle = await open(temp, 'wx', 0o644);
-    try {
-      await handle.writeFile(content);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
     await rename(temp, file);
   } catch (err) {
     await rm(temp, { force: true });
     throw err;
   }
   await syncDir(dir);
+}
+
+/**
+ * Writes `content` into `path`, which must not exist yet, and fsyncs it; on failure nothing
+ * is left. Renaming it over another file then replaces that one whole.
+ */
+export async function writeNewFile(path: string, content: string | Buffer): Promise<void> {
+  try {
+    const handle = await open(path, 'wx', 0o644);
+    try {
+      await handle.writeFile(content);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch (err) {
+    await rm(path, { force: true });
+    throw err;
+  }
 }
 
 /**
@@ -103,8 +116,10 @@ export class DirectorySyncs {
 
 /** A temporary name next to `file`, hidden and unique, so a crash leaves nothing that looks like it. */
 function tempPath(file: string): string {
-  return join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  return join(dirname(file), `.${basename(file)}.${tempIds()}.tmp`);
 }
+
+const tempIds = countedIds(4, 8);
 
 function syncDirectorySync(dir: string): void {
   try {

@@ -2,8 +2,8 @@
  * How the destination answers, the way Swift does: a transaction id on every
  * response, short text bodies for errors, HTTP dates and Swift timestamps.
  */
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { countedIds } from '../../base/counted-ids';
 import { lastModifiedSeconds } from '../../protocol/http-conditions';
 
 /** Bodies above this are not drained after an early refusal: the connection is closed instead. */
@@ -31,20 +31,15 @@ const STATUS_TEXT: Record<number, string> = {
   507: 'Insufficient Storage',
 };
 
-/** What makes transaction ids unique: 10 random hex digits for the process, then a count of 12. */
-const transactions = { prefix: randomBytes(5).toString('hex'), next: 0 };
+/** What makes transaction ids unique: 10 random hex digits for the process, then a count of 11. */
+const transactionId = countedIds(5, 11);
 
 /**
  * Sets `X-Trans-Id` (and its OpenStack twin) for this request; call first. Swift's shape:
  * `tx`, 21 hex digits, `-`, the time; ours are unique without a trip into the CSPRNG each.
  */
 export function setTransactionId(res: ServerResponse): string {
-  if (transactions.next === 2 ** 44) {
-    transactions.prefix = randomBytes(5).toString('hex');
-    transactions.next = 0;
-  }
-  const count = (transactions.next++).toString(16).padStart(11, '0');
-  const id = `tx${transactions.prefix}${count}-${Math.floor(Date.now() / 1000)
+  const id = `tx${transactionId()}-${Math.floor(Date.now() / 1000)
     .toString(16)
     .padStart(10, '0')}`;
   res.setHeader('X-Trans-Id', id);

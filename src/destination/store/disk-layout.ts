@@ -6,11 +6,12 @@
  * a link anywhere below the data directory (the data directory itself may be one) stops
  * the start with an error naming it, before anything is read or removed through it.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { lstat, mkdir, open, readdir, readFile, readlink, realpath, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, readlink, realpath, rename, rm } from 'node:fs/promises';
 import { join, relative, isAbsolute } from 'node:path';
-import { syncDirectory, writeFileAtomic } from '../../base/atomic-file';
+import { syncDirectory, writeFileAtomic, writeNewFile } from '../../base/atomic-file';
+import { countedIds } from '../../base/counted-ids';
 import { EmulatorError } from '../../base/errors';
 import type { Logger } from '../../base/log';
 
@@ -103,20 +104,11 @@ export function temporaryName(key: string): string {
   return `.${key}.${uniqueId()}.tmp`;
 }
 
-/** What makes {@link uniqueId}s: random for each process, then counted. */
-const ids = { prefix: randomBytes(4).toString('hex'), next: 0 };
-
 /**
  * 16 hex digits no other file of this store is named with: 8 random for the process, then
  * a count. Unique names need no fresh random bytes each (a trip into the CSPRNG per file).
  */
-export function uniqueId(): string {
-  if (ids.next > 0xffffffff) {
-    ids.prefix = randomBytes(4).toString('hex');
-    ids.next = 0;
-  }
-  return `${ids.prefix}${(ids.next++).toString(16).padStart(8, '0')}`;
-}
+export const uniqueId = countedIds(4, 8);
 
 /**
  * Writes `content` into a new hidden temporary file next to `name` in `dir` and fsyncs it;
@@ -125,19 +117,8 @@ export function uniqueId(): string {
  */
 export async function writeTemporary(dir: string, name: string, content: string): Promise<string> {
   const temp = join(dir, temporaryName(name));
-  try {
-    const handle = await open(temp, 'wx', 0o644);
-    try {
-      await handle.writeFile(content);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    return temp;
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
+  await writeNewFile(temp, content);
+  return temp;
 }
 
 /** Writes an account directory's `account.json` (its name), unless it says that already. */
