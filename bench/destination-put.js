@@ -44,7 +44,7 @@
  * options for the server processes, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
 const { intEnv } = require('./env');
-const { figure, fmt } = require('./figures');
+const { figure, fmt, median, printAligned } = require('./figures');
 const { fork } = require('node:child_process');
 const { createHash, randomBytes } = require('node:crypto');
 const fs = require('node:fs');
@@ -261,12 +261,6 @@ async function runOnce(kind, workload, root, index) {
   }
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
 /** The figures for bench/README.md: MB/s (at least 0.9 of the baseline's) and peak RSS (at most 1.5 times) per workload. */
 function figuresOf(summary) {
   return WORKLOADS.flatMap((workload) => {
@@ -295,12 +289,8 @@ function figuresOf(summary) {
 function printTable(summary, results) {
   const rows = [['server', 'workload', 'MB/s', 'peak RSS MB', 'idle RSS MB']];
   for (const s of summary) rows.push([s.kind, s.label, s.mbps.toFixed(0), s.peakMb.toFixed(0), s.idleMb.toFixed(0)]);
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  const line = (r) => r.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
   console.log(`\nmedians of ${CONFIG.rounds} runs (MB = 2^20 bytes):`);
-  console.log(line(rows[0]));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of rows.slice(1)) console.log(line(r));
+  printAligned(rows, 2);
   console.log('');
   for (const workload of WORKLOADS) {
     const emu = summary.find((s) => s.kind === 'emu' && s.workload === workload.name);

@@ -50,7 +50,7 @@
  * (measure one side only, e.g. under --cpu-prof), BENCH_RAW_BATCH=0, BENCH_RAW_SERIALIZE=0.
  */
 const { intEnv } = require('./env');
-const { figure, fmt, median } = require('./figures');
+const { figure, fmt, median, percent, printAligned } = require('./figures');
 const { FILTER_KINDS, makeEvents, configureRequest } = require('./event-mix');
 const { fork } = require('node:child_process');
 const { once } = require('node:events');
@@ -425,7 +425,7 @@ async function runOne(kind, clients) {
         const r = await runSide(side, eventCount);
         results[side].push(r);
         console.log(
-          `  run ${round + 1} ${side}: ${fmtRate(r.rate)} notif/s, ${r.seconds.toFixed(2)} s (published in ${r.publishSeconds.toFixed(2)} s), cpu server ${pctNum(r.serverCpu)} client ${pctNum(r.clientCpu)}`,
+          `  run ${round + 1} ${side}: ${fmt(r.rate)} notif/s, ${r.seconds.toFixed(2)} s (published in ${r.publishSeconds.toFixed(2)} s), cpu server ${percent(r.serverCpu)} client ${percent(r.clientCpu)}`,
         );
       }
     }
@@ -533,34 +533,21 @@ function printTable(summary, total) {
       const s = summary[side];
       return [
         side === 'raw' ? 'raw ws' : 'emulator',
-        fmtRate(s.median),
-        fmtRate(s.min),
-        fmtRate(s.max),
+        fmt(s.median),
+        fmt(s.min),
+        fmt(s.max),
         s.seconds.toFixed(2),
-        pctNum(s.serverCpu),
-        pctNum(s.clientCpu),
+        percent(s.serverCpu),
+        percent(s.clientCpu),
       ];
     }),
   ];
-  const widths = rows[0].map((_, col) => Math.max(...rows.map((r) => r[col].length)));
-  const line = (r) =>
-    `| ${r.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join(' | ')} |`;
   console.log(`\n${total} notifications per run, medians of ${CONFIG.rounds} alternating runs per side:`);
-  console.log(line(rows[0]));
-  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const r of rows.slice(1)) console.log(line(r));
-}
-
-function fmtRate(rate) {
-  return Math.round(rate).toLocaleString('en-US');
+  printAligned(rows);
 }
 
 function pct(part, whole) {
   return `${((100 * part) / whole).toFixed(1)}%`;
-}
-
-function pctNum(x) {
-  return `${(100 * x).toFixed(0)}%`;
 }
 
 module.exports = { name: 'fan-out', main };

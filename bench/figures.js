@@ -42,4 +42,19 @@ function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-module.exports = { figure, figureTable, withinBound, fmt, median };
+/** A share as a whole percentage: 0.42 -> "42%". */
+function percent(x) {
+  return `${(100 * x).toFixed(0)}%`;
+}
+
+/** Prints `rows` (the first is the header) as an aligned table; the first `leftColumns` are left-aligned. */
+function printAligned(rows, leftColumns = 1) {
+  const widths = rows[0].map((_, col) => Math.max(...rows.map((r) => r[col].length)));
+  const line = (r) =>
+    `| ${r.map((cell, col) => (col < leftColumns ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join(' | ')} |`;
+  console.log(line(rows[0]));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const r of rows.slice(1)) console.log(line(r));
+}
+
+module.exports = { figure, figureTable, withinBound, fmt, median, percent, printAligned };

@@ -20,7 +20,7 @@ const { fork } = require('node:child_process');
 const path = require('node:path');
 const WebSocket = require('ws');
 const { intEnv, intList } = require('./env');
-const { figure } = require('./figures');
+const { figure, median } = require('./figures');
 
 const SERVER_SCRIPT = path.join(__dirname, 'fleet-server.js');
 const SESSIONS_PER_DEVICE = 2;
@@ -57,11 +57,6 @@ async function measure(side, count) {
     child.kill();
   }
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
 
 async function main() {
   const sizes = intList('BENCH_FLEET_SIZES', [1, 100, 1000]);

@@ -40,7 +40,7 @@
  * only, e.g. under --cpu-prof), BENCH_DIST (dist/ by default; another build to compare).
  */
 const { intEnv } = require('./env');
-const { figure, fmt, median } = require('./figures');
+const { figure, fmt, median, percent, printAligned } = require('./figures');
 const { fork } = require('node:child_process');
 const { once } = require('node:events');
 const http = require('node:http');
@@ -215,7 +215,7 @@ async function main() {
           const r = await measure(clients, name, side(name, mode), CONFIG.connections, target(name, mode));
           results[mode][name].push(r);
           console.log(
-            `  ${mode} run ${round + 1} ${name}: ${fmtRate(r.rate)} conn/s, ${r.seconds.toFixed(2)} s, cpu server ${pctNum(r.serverCpu)} (${r.serverUs.toFixed(0)} µs/conn) client ${pctNum(r.clientCpu)}`,
+            `  ${mode} run ${round + 1} ${name}: ${fmt(r.rate)} conn/s, ${r.seconds.toFixed(2)} s, cpu server ${percent(r.serverCpu)} (${r.serverUs.toFixed(0)} µs/conn) client ${percent(r.clientCpu)}`,
           );
         }
       }
@@ -281,30 +281,17 @@ function printTable(summary) {
       rows.push([
         mode,
         name === 'bare' ? 'bare ws' : 'device',
-        fmtRate(s.median),
-        fmtRate(s.min),
-        fmtRate(s.max),
-        pctNum(s.serverCpu),
+        fmt(s.median),
+        fmt(s.min),
+        fmt(s.max),
+        percent(s.serverCpu),
         s.serverUs.toFixed(0),
-        pctNum(s.clientCpu),
+        percent(s.clientCpu),
       ]);
     }
   }
-  const widths = rows[0].map((_, col) => Math.max(...rows.map((r) => r[col].length)));
-  const line = (r) =>
-    `| ${r.map((cell, col) => (col < 2 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join(' | ')} |`;
   console.log(`\nmedians of ${CONFIG.rounds} alternating runs per side:`);
-  console.log(line(rows[0]));
-  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const r of rows.slice(1)) console.log(line(r));
-}
-
-function fmtRate(rate) {
-  return Math.round(rate).toLocaleString('en-US');
-}
-
-function pctNum(x) {
-  return `${(100 * x).toFixed(0)}%`;
+  printAligned(rows, 2);
 }
 
 module.exports = { name: 'handshake', main };

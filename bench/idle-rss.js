@@ -23,7 +23,7 @@
  * Knobs (environment): BENCH_ROUNDS (3).
  */
 const { intEnv } = require('./env');
-const { figure } = require('./figures');
+const { figure, median, printAligned } = require('./figures');
 const { fork } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');
@@ -178,12 +178,6 @@ async function measure(kind) {
   }
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
 async function main() {
   if (!fs.existsSync(DIST)) throw new Error('dist/index.js is missing: run `npm run build` first');
   console.log(`idle memory: ${KINDS.join(', ')}, ${ROUNDS} rounds, each in a fresh process (MB = 2^20 bytes)`);
@@ -212,12 +206,8 @@ async function main() {
     const ratios = PHASES.map((p) => (s[p].rss / summary.bare[p].rss).toFixed(2)).join(', ');
     rows.push([kind, ...PHASES.flatMap((p) => [s[p].rss.toFixed(1), s[p].heap.toFixed(1)]), ratios]);
   }
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  const line = (r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
   console.log(`\nmedians of ${ROUNDS} rounds, MB:`);
-  console.log(line(rows[0]));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of rows.slice(1)) console.log(line(r));
+  printAligned(rows);
   const figures = ['destination', 'device'].map((kind) =>
     figure(`idle RSS of a ${kind} after one request, vs a bare node:http server`, {
       product: summary[kind].request.rss.toFixed(1),
