@@ -217,6 +217,16 @@ describe('EventBus.publish: bad events', () => {
     expect(bus.publishedCount).toBe(0);
   });
 
+  it('remembers good topics only, and checks them again once more than it keeps have come', () => {
+    const { bus } = busAt();
+    for (let i = 0; i < 1_100; i++) bus.publish(`tns1:Topic${i}`);
+    expect(thrown(() => bus.publish('tns1:Device/')).code).toBe('BAD_EVENT');
+    expect(thrown(() => bus.publish('tns1:Device/')).code).toBe('BAD_EVENT');
+    expect(bus.publish('tns1:Topic0').topic).toBe('tns1:Topic0');
+    expect(bus.publish('tns1:Topic1099').topic).toBe('tns1:Topic1099');
+    expect(bus.publishedCount).toBe(1_102);
+  });
+
   it('BAD_EVENT for a topic that is not a string', () => {
     const { bus } = busAt();
     for (const topic of [undefined, null, 5, {}])
