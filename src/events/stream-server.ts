@@ -17,6 +17,7 @@ import type { CompiledFilter, ConfigureRules } from './configure';
 import type { DeviceEvent, EventBus } from './event-bus';
 import type { EventFaults } from './event-faults';
 import { FilterIndex } from './filter-index';
+import { parseUpgradeTarget } from './upgrade-target';
 import { EventSession, type SessionIdentity, type SessionInfo, type SessionObserver } from './event-session';
 import { DEFAULT_SESSION_LIMITS, type SessionLimitSettings, SessionLimits } from './session-limits';
 
@@ -148,7 +149,7 @@ export class StreamServer implements SessionObserver {
     const { log, authenticator, tokens } = this.options;
     const onHandshakeError = (err: Error): void => log.debug({ reason: err.message }, 'socket error during handshake');
     socket.on('error', onHandshakeError);
-    const url = parseTarget(req.url);
+    const url = parseUpgradeTarget(req.url);
     if (this.options.faults?.noWebSocket)
       return abort(socket, 404, 'Not Found (this firmware has no WebSocket event stream)', this.options, req);
     if (!url || url.pathname !== this.options.path)
@@ -342,14 +343,6 @@ function accountOf(identity: Pick<SessionIdentity, 'user' | 'remoteAddress'>): s
 /** The scheme a handshake tried: a session token, the Authorization header's scheme, or none. */
 function schemeOf(req: IncomingMessage, token: string | null): string | undefined {
   return token !== null ? 'token' : authScheme(req.headers.authorization);
-}
-
-function parseTarget(target: string | undefined): URL | undefined {
-  try {
-    return new URL(target ?? '/', 'http://device.invalid');
-  } catch {
-    return undefined;
-  }
 }
 
 function abort(
