@@ -200,10 +200,12 @@ export class Authenticator {
     if (this.rejecting) return refuse('REJECTING', 'logins are refused for a while (simulated reboot)');
     const header = req.headers.authorization;
     if (!header) return refuse('NO_CREDENTIALS', 'no credentials');
-    const remote = req.socket?.remoteAddress;
     // A throttled address or user is refused unchecked: a guess must not learn anything. The
-    // user name is parsed out of the header only while some user is throttled, or on a failure.
-    const throttled = this.throttler?.check(remote, () => credentialUser(header));
+    // address and the user name are looked up only while some are throttled, or on a failure.
+    const throttled = this.throttler?.check(
+      () => req.socket?.remoteAddress,
+      () => credentialUser(header),
+    );
     if (throttled)
       return err({
         code: 'THROTTLED',
@@ -212,7 +214,8 @@ export class Authenticator {
         retryAfterSeconds: throttled.retryAfterSeconds,
       });
     const verdict = this.check(header, req);
-    if (!verdict.ok && WRONG_CREDENTIALS.has(verdict.error.code)) this.throttle.failed(remote, credentialUser(header));
+    if (!verdict.ok && WRONG_CREDENTIALS.has(verdict.error.code))
+      this.throttle.failed(req.socket?.remoteAddress, credentialUser(header));
     return verdict;
   }
 

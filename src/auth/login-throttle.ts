@@ -167,15 +167,17 @@ export class LoginThrottle {
 
   /**
    * Whether an attempt from `remote` naming `user` is refused now; undefined lets it be
-   * checked. `user` is asked for only while some user has an open window (it may parse a header).
+   * checked. Each is asked for only while some address, or some user, has an open window
+   * (the address is a system call, the user may parse a header).
    */
-  check(remote: string | undefined, user: string | undefined | (() => string | undefined)): Throttled | undefined {
+  check(remote: Lazy<string | undefined>, user: Lazy<string | undefined>): Throttled | undefined {
     const now = this.options.clock.now();
-    const byRemote = remote === undefined ? undefined : this.remotes.blocked(remote, now);
+    const address = this.remotes.empty ? undefined : valueOf(remote);
+    const byRemote = address === undefined ? undefined : this.remotes.blocked(address, now);
     if (byRemote !== undefined)
-      return throttled('remote', byRemote, `too many failed logins from ${remote}`, this.options.perRemote);
+      return throttled('remote', byRemote, `too many failed logins from ${address}`, this.options.perRemote);
     if (this.users.empty) return undefined;
-    const name = typeof user === 'function' ? user() : user;
+    const name = valueOf(user);
     const byUser = name === undefined ? undefined : this.users.blocked(name, now);
     if (byUser !== undefined)
       return throttled('user', byUser, `too many failed logins for user "${name}"`, this.options.perUser);
@@ -188,6 +190,13 @@ export class LoginThrottle {
     if (remote !== undefined) this.remotes.count(remote, now);
     if (user !== undefined) this.users.count(user, now);
   }
+}
+
+/** A value, or the function that works it out when it is needed. */
+type Lazy<T> = T | (() => T);
+
+function valueOf<T>(lazy: Lazy<T>): T {
+  return typeof lazy === 'function' ? (lazy as () => T)() : lazy;
 }
 
 function throttled(by: Throttled['by'], waitMs: number, what: string, rule: ThrottleRule): Throttled {
