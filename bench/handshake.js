@@ -29,15 +29,20 @@
  *    for that nonce with the next nc -> 101 -> configure -> ...
  *
  * Measured: wall time of the CONNECTIONS connections (in the client process) and the CPU
- * time of both processes over it. Per mode the sides alternate bare, device, bare, device, ...
+ * time of both processes over it. Per mode the sides alternate bare, device, same, bare, ...
  * after one unreported warm-up each; medians, and `ratio` (device / bare connections/s).
  * Also the server's CPU per connection and its ratio (bare / device): the rate ratio once
  * the server is the bottleneck, and less moved by other processes on a shared machine.
  *
  * Knobs (environment): BENCH_CONNECTIONS (3000), BENCH_CONCURRENCY (50), BENCH_ROUNDS (5),
  * BENCH_WARMUP (300, 0 for none), BENCH_MODES (digest-401,token,reused-nonce; also no-auth:
- * a device with auth `none`, the ceiling of the auth modes), BENCH_ONLY=bare|emu (one side
- * only, e.g. under --cpu-prof), BENCH_DIST (dist/ by default; another build to compare).
+ * a device with auth `none`, the ceiling of the auth modes), BENCH_ONLY (some of bare, emu,
+ * same; e.g. one side under --cpu-prof), BENCH_DIST (dist/ by default; another build to compare).
+ *
+ * Second baseline: `same`, a bare ws server making each mode's round trips and hashes and
+ * nothing else (bench/handshake-same-work.js). The issue's bounds are on the bare handshake;
+ * the ratio against `same` says how much of what is left is the device's own code, and how
+ * much the mode's extra connection, request and MD5s, which no server can skip.
  */
 const { intEnv } = require('./env');
 const { figure, fmt, median, percent, printAligned } = require('./figures');
@@ -47,6 +52,7 @@ const http = require('node:http');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const { WebSocketServer } = require('ws');
+const { startSameWorkServer } = require('./handshake-same-work');
 
 const DIST = process.env.BENCH_DIST || path.join(__dirname, '..', 'dist');
 const MODES = ['digest-401', 'token', 'reused-nonce'];
@@ -68,7 +74,7 @@ const CONFIG = {
   rounds: intEnv('BENCH_ROUNDS', 5),
   warmup: intEnv('BENCH_WARMUP', 300, 0),
   modes: listEnv('BENCH_MODES', MODES, [...MODES, ...EXTRA_MODES]),
-  only: listEnv('BENCH_ONLY', ['bare', 'emu'], ['bare', 'emu']),
+  only: listEnv('BENCH_ONLY', ['bare', 'emu', 'same'], ['bare', 'emu', 'same']),
 };
 
 function listEnv(name, fallback, allowed) {
@@ -180,9 +186,10 @@ async function main() {
     ? await startDevice({ port: 0, initialStates: [], auth: 'none' })
     : undefined;
   const bare = await startBareServer();
+  const account = device.options.accounts[0];
+  const same = await startSameWorkServer(account.name, account.password);
   const clients = startClientProcess();
   try {
-    const account = device.options.accounts[0];
     const reply = JSON.stringify({ apiVersion: '1.0', context: 'bench', method: 'events:configure', data: {} });
     const targets = {
       bare: { wsUrl: bare.url, configure: CONFIGURE, reply },
@@ -195,23 +202,27 @@ async function main() {
         reply,
       },
       open: open && { wsUrl: open.urls.eventStream, configure: CONFIGURE, reply },
+      same: { ...same, user: account.name, password: account.password, configure: CONFIGURE, reply },
     };
     const o = device.options;
     console.log(
       `handshake: ${CONFIG.connections} connections per run, ${CONFIG.concurrency} at once; device auth ${o.auth} ` +
-        `(${o.digestAlgorithms.join(', ')}, replay ${o.digestReplay}, user ${account.name}), bare ws baseline`,
+        `(${o.digestAlgorithms.join(', ')}, replay ${o.digestReplay}, user ${account.name}); baselines: a bare ws ` +
+        `handshake, and a bare ws server making the same round trips and hashes (bench/handshake-same-work.js)`,
     );
     // The client's mode: a bare server, and a device without auth, take a bare connection.
     const side = (name, mode) => (name === 'bare' || mode === 'no-auth' ? 'bare' : mode);
     const target = (name, mode) => (name === 'emu' && mode === 'no-auth' ? targets.open : targets[name]);
+    // Without auth the same-work server is the bare one.
+    const sides = (mode) => CONFIG.only.filter((name) => name !== 'same' || mode !== 'no-auth');
     const results = {};
     for (const mode of CONFIG.modes) {
       if (CONFIG.warmup > 0)
-        for (const name of CONFIG.only)
+        for (const name of sides(mode))
           await measure(clients, name, side(name, mode), CONFIG.warmup, target(name, mode));
-      results[mode] = { bare: [], emu: [] };
+      results[mode] = { bare: [], emu: [], same: [] };
       for (let round = 0; round < CONFIG.rounds; round++) {
-        for (const name of CONFIG.only) {
+        for (const name of sides(mode)) {
           const r = await measure(clients, name, side(name, mode), CONFIG.connections, target(name, mode));
           results[mode][name].push(r);
           console.log(
@@ -223,9 +234,10 @@ async function main() {
 
     const summary = {};
     const ratios = {};
+    const sameRatios = {};
     for (const mode of CONFIG.modes) {
       summary[mode] = {};
-      for (const name of CONFIG.only) {
+      for (const name of sides(mode)) {
         const runs = results[mode][name];
         const rates = runs.map((r) => r.rate);
         summary[mode][name] = {
@@ -246,12 +258,21 @@ async function main() {
         // and less moved by other processes on the machine than wall time.
         summary[mode].cpuRatio = summary[mode].bare.serverUs / summary[mode].emu.serverUs;
       }
+      if (summary[mode].same && summary[mode].emu) {
+        sameRatios[mode] = summary[mode].emu.median / summary[mode].same.median;
+        summary[mode].sameRoundRatios = results[mode].emu.map((r, i) => r.rate / results[mode].same[i].rate);
+      }
     }
     printTable(summary);
     for (const [mode, ratio] of Object.entries(ratios))
       console.log(
         `ratio ${mode}: ${ratio.toFixed(2)} (per round ${summary[mode].roundRatios.map((r) => r.toFixed(2)).join(', ')}; ` +
           `server cpu per connection bare / device ${summary[mode].cpuRatio.toFixed(2)})`,
+      );
+    for (const [mode, ratio] of Object.entries(sameRatios))
+      console.log(
+        `ratio ${mode} against the same round trips and hashes: ${ratio.toFixed(2)} ` +
+          `(per round ${summary[mode].sameRoundRatios.map((r) => r.toFixed(2)).join(', ')})`,
       );
     console.log(`  (total bench time ${((performance.now() - started) / 1000).toFixed(1)} s)`);
     const figures = Object.entries(ratios).map(([mode, ratio]) =>
@@ -263,24 +284,36 @@ async function main() {
         bound: BOUNDS[mode] ?? '',
       }),
     );
-    return { name: 'handshake', figures, ratios, summary, results };
+    // The issue's bounds are on the bare handshake; these say how much of the gap is the mode's own round trips.
+    for (const [mode, ratio] of Object.entries(sameRatios))
+      figures.push(
+        figure(`${FIGURE_NAMES[mode]}, against the same round trips and hashes`, {
+          product: fmt(summary[mode].emu.median),
+          baseline: fmt(summary[mode].same.median),
+          unit: 'connections/s',
+          ratio,
+          bound: '',
+        }),
+      );
+    return { name: 'handshake', figures, ratios, sameRatios, summary, results };
   } finally {
     if (clients.child.connected) clients.child.send({ cmd: 'close' });
     if (clients.child.exitCode === null) await once(clients.child, 'exit');
     await device.close();
     await open?.close();
     await bare.close();
+    await same.close();
   }
 }
 
 function printTable(summary) {
   const rows = [['mode', 'side', 'conn/s (median)', 'min', 'max', 'server cpu', 'µs/conn', 'client cpu']];
   for (const mode of CONFIG.modes) {
-    for (const name of CONFIG.only) {
+    for (const name of Object.keys(summary[mode]).filter((n) => ['bare', 'same', 'emu'].includes(n))) {
       const s = summary[mode][name];
       rows.push([
         mode,
-        name === 'bare' ? 'bare ws' : 'device',
+        { bare: 'bare ws', same: 'same work', emu: 'device' }[name],
         fmt(s.median),
         fmt(s.min),
         fmt(s.max),
