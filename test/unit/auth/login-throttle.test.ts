@@ -76,6 +76,17 @@ describe('LoginThrottle', () => {
     expect(throttle.check('a', userOf)).toBeUndefined();
     expect(userOf).toHaveBeenCalledTimes(1);
   });
+
+  it('asks for the address only while some address has an open window, and blocks it by that answer', () => {
+    const { throttle } = setup(1);
+    const addressOf = jest.fn(() => '10.0.0.9');
+    expect(throttle.check(addressOf, undefined)).toBeUndefined();
+    expect(addressOf).not.toHaveBeenCalled();
+    throttle.failed('10.0.0.9', undefined);
+    expect(throttle.check(addressOf, undefined)).toMatchObject({ by: 'remote' });
+    expect(addressOf).toHaveBeenCalledTimes(1);
+    expect(throttle.check(() => '10.0.0.8', undefined)).toBeUndefined();
+  });
 });
 
 describe('throttleRules (the destination option loginThrottle)', () => {
