@@ -19,6 +19,7 @@ import { type LoadedScenario, type RunningDevice, startRunningDevice } from './e
 import { type ScenarioReload, watchScenarioFiles, type WatchedFile } from './emulator/scenario-watches';
 import type { ConnectionFile } from './protocol/connection-file';
 import { loadScenarioFile } from './scenario/load';
+import type { Scheduler } from './scenario/scheduler';
 import { scenarioPath } from './scenario/shipped';
 import type { Scenario } from './scenario/schema';
 import { fillPlaceholders, hasPlaceholders } from './scenario/template';
@@ -53,6 +54,12 @@ export interface EmulatorOptions {
   speed?: number;
   /** Seed of the scenarios' jitter. Default 1. */
   seed?: number;
+  /**
+   * Where scenario time and timers come from, and the control API's live feed timers (its
+   * batches, snapshots, keepalives). Default: the wall clock. Tests pass a `ManualScheduler`
+   * and move time by hand instead of sleeping.
+   */
+  scheduler?: Scheduler;
   /** Reload a scenario file when it is saved (scenarios given by name or path only). Default false. */
   watch?: boolean;
   /** Where the scenarios' `body-worn:` recordings are uploaded; without it they are not. */
@@ -128,6 +135,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
             fleetRoutes,
             token,
             log: logger,
+            scheduler: options.scheduler,
           }),
         );
   // The implicit default is not watched: only files the caller named.
@@ -155,6 +163,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           seed: options.seed ?? 1,
           connection: options.connection,
           logger,
+          scheduler: options.scheduler,
         },
       );
       devices.push(device);

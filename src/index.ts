@@ -55,6 +55,8 @@ export type {
   ScenarioReload,
   ScenarioReloadError,
   ScenarioSource,
+  ScenarioState,
+  ScenarioStatus,
   WaitOptions,
 } from './emulator';
 export { DEFAULT_JOURNAL_CAPACITY, JOURNAL_KINDS } from './base/journal';

@@ -210,7 +210,8 @@ export class Journal {
   private count = 0;
   private nextSeq = 1;
   private droppedCount = 0;
-  private readonly listeners = new Set<JournalListener>();
+  /** Each listener with the device it listens to (undefined: every device). */
+  private readonly listeners = new Map<JournalListener, string | undefined>();
 
   constructor(
     private readonly clock: Clock,
@@ -266,8 +267,13 @@ export class Journal {
       this.droppedCount++;
     }
     if (this.listeners.size === 0) return;
-    const view = entryView(entry);
-    for (const listener of this.listeners) listener(view);
+    // The view is made only when a listener wants the entry: a fleet's other devices cost nothing.
+    let view: JournalEntry | undefined;
+    for (const [listener, device] of this.listeners) {
+      if (device !== undefined && device !== entry.device) continue;
+      view ??= entryView(entry);
+      listener(view);
+    }
   }
 
   /** The entries that pass `filter`, oldest first. */
@@ -286,10 +292,15 @@ export class Journal {
     return out;
   }
 
-  /** Calls `listener` for every new entry; returns its remover. */
-  watch(listener: JournalListener): () => void {
-    this.listeners.add(listener);
+  /** Calls `listener` for every new entry (of `device` only, when given); returns its remover. */
+  watch(listener: JournalListener, device?: string): () => void {
+    this.listeners.set(listener, device);
     return () => this.listeners.delete(listener);
+  }
+
+  /** How many listeners {@link watch} holds now (a closed feed or wait leaves none behind). */
+  get watchers(): number {
+    return this.listeners.size;
   }
 
   /** Forgets every entry and the dropped count; sequence numbers go on. */

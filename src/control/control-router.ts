@@ -1,14 +1,17 @@
 /**
  * The control API of the emulator, `/_emu/...` on each device's server: JSON routes to
  * drive the devices from a test (events, states, flags, sessions, journal, scenario,
- * reset) and their OpenAPI document at `/_emu/openapi.json`. Mount the router at `/_emu`
- * ahead of the device's auth: it has its own rule (a bearer token, or loopback only).
+ * reset), a live feed of them for the dashboard, and their OpenAPI document at `/_emu/openapi.json`. Mount the router at `/_emu`
+ * ahead of the device's auth: it has its own rules (its own origin only; a bearer token,
+ * or loopback only).
  */
 import express, { type ErrorRequestHandler, type RequestHandler, type Response } from 'express';
 import type { Logger } from '../base/log';
+import { realScheduler, type Scheduler } from '../scenario/scheduler';
 import type { ControlledEmulator } from './controlled-emulator';
 import { accessGuard } from './access-guard';
 import { ControlError, sendError } from './control-error';
+import { originGuard } from './origin-guard';
 import type * as OpenApiModule from './openapi';
 import { registerRoutes } from './register-routes';
 import type { ControlState } from './route';
@@ -29,6 +32,8 @@ export interface ControlOptions {
   /** When set, every route needs `Authorization: Bearer <token>`; without it, loopback clients only. */
   token: string | undefined;
   log: Logger;
+  /** Time and timers of the live feed (`GET /feed`): its batches, snapshots and keepalives. Default: the wall clock. */
+  scheduler?: Scheduler;
 }
 
 /** 404 `NOT_FOUND` for a path under `/_emu` that no route has. */
@@ -61,12 +66,16 @@ export function controlRouter(options: ControlOptions): express.Router {
   const routes = controlRoutes(options.fleetRoutes);
   let document: object | undefined;
   const router = express.Router();
+  // A page from another origin is refused before anything else: even a wrong token would
+  // count towards the address's throttle.
+  router.use(originGuard(log));
   router.use(accessGuard(token, log));
   registerRoutes(router, routes, {
     emulator,
     state,
     device,
     log,
+    scheduler: options.scheduler ?? realScheduler,
     // Loaded by the first request for the document: zod-openapi is needed for nothing else.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     document: () => (document ??= (require('./openapi') as typeof OpenApiModule).controlDocument(routes)),

@@ -5,7 +5,7 @@
  * emulator layer above it; `EmulatorHandle` (../emulator/handle) extends it.
  */
 import type { z } from 'zod';
-import type { JournalEntry, JournalFilter } from '../base/journal';
+import type { JournalEntry, JournalFilter, JournalListener } from '../base/journal';
 import type { DeviceUrls } from '../device/endpoints';
 import type { FlagState } from '../device/feature-flags';
 import type { NotificationMessage } from '../events/content-filter';
@@ -51,6 +51,22 @@ export interface DeviceAccess {
   control: string | undefined;
 }
 
+/** Where a device's scenario is: `none` when the device plays none. */
+export type ScenarioState = 'playing' | 'paused' | 'finished' | 'none';
+
+/** A device's scenario as it plays now. */
+export interface ScenarioStatus {
+  /** The scenario's `name:`, null when it has none. */
+  name: string | null;
+  state: ScenarioState;
+  /** Scenario milliseconds since its start (speed applied): held while paused, and at the end once finished. */
+  positionMs: number;
+  /** Playback speed (2 = twice as fast). */
+  speed: number;
+  /** The topics it publishes (initial states included), in the device's namespace, sorted. */
+  topics: string[];
+}
+
 /** The emulator as the control API drives it. */
 export interface ControlledEmulator {
   /** The devices, in the order of their scenarios (or of the fleet). */
@@ -71,6 +87,11 @@ export interface ControlledEmulator {
   closeSessions(code?: number, options?: OnDevice & { reason?: string }): number;
   /** What crossed the sockets, oldest first: requests, sessions, configures, notifications, refusals. */
   journal(filter?: JournalFilter): JournalEntry[];
+  /**
+   * Calls `listener` synchronously for every new journal entry (of the named device only,
+   * when one is named); returns the function that stops it.
+   */
+  watchJournal(listener: JournalListener, options?: OnDevice): () => void;
   /** Entries the journal pushed out since the last reset (it keeps the newest `journalCapacity`). */
   readonly journalDropped: number;
   /** Empties the journal of every device (sequence numbers go on) and zeroes `journalDropped`. */
@@ -92,6 +113,8 @@ export interface ControlledEmulator {
   faults(options?: OnDevice): DeviceFault[];
   /** Replaces the device's scenario (every device's when none is named) and plays it from the start. */
   setScenario(scenario: Scenario, options?: OnDevice): void;
+  /** Where the scenario of the device (the first when none is named) is: name, state, position, speed, topics. */
+  scenarioStatus(options?: OnDevice): ScenarioStatus;
   /** Pauses the scenario: nothing more is published until `playScenario()`; sessions stay. */
   pauseScenario(options?: OnDevice): void;
   /** Resumes a paused scenario where it stopped (does nothing to one that plays). */

@@ -1,6 +1,8 @@
 /** The routes of the device fault switches: which exist, which are on, switch one on, switch off. */
 import { z } from 'zod';
+import { jsonSchemaOf } from '../base/json-schema';
 import { FAULT_CATALOGUE, FAULT_NAMES, type FaultName } from '../protocol/fault-catalogue';
+import type { ControlledEmulator } from './controlled-emulator';
 import { defineRoute } from './route';
 
 const FaultNameSchema = z.enum(FAULT_NAMES as [FaultName, ...FaultName[]]);
@@ -24,7 +26,13 @@ const ActiveFaultSchema = z.object({
     .meta({ description: 'epoch ms it switches off (an action: when it ended); null: until cleared' }),
 });
 
+/** The fault switches that are on (`GET /faults`, and the live feed's `faults` event). */
 const FaultsSchema = z.object({ faults: z.array(ActiveFaultSchema) });
+
+/** The fault switches on `device` that are on, as `GET /faults` answers them. */
+export function activeFaults(emulator: ControlledEmulator, device: string): z.input<typeof FaultsSchema> {
+  return { faults: emulator.faults({ device }).map((f) => ({ ...f, until: f.until ?? null })) };
+}
 
 const SwitchesSchema = z.object({
   switches: z.array(
@@ -34,23 +42,42 @@ const SwitchesSchema = z.object({
       does: z.string(),
       exposes: z.string(),
       source: z.string(),
+      params: z.record(z.string(), z.unknown()).meta({
+        description:
+          'JSON Schema (draft 2020-12) of its parameters, as POST /faults takes them besides `name`: ' +
+          'type, enum, minimum, maximum, default and description of each',
+      }),
     }),
   ),
 });
+
+/** The JSON Schema of each switch's parameters, made on first use (the document and the dashboard need them). */
+let paramSchemas: Record<string, Record<string, unknown>> | undefined;
+
+/** The JSON Schema of the parameters of switch `name` (without `$schema`: it is a part of an answer). */
+function paramsSchemaOf(name: FaultName): Record<string, unknown> {
+  paramSchemas ??= Object.fromEntries(
+    FAULT_NAMES.map((each) => {
+      const { $schema: _dialect, ...schema } = jsonSchemaOf(FAULT_CATALOGUE[each].params);
+      return [each, schema];
+    }),
+  );
+  return paramSchemas[name];
+}
 
 /** The routes of this file. */
 export const FAULT_ROUTES = [
   defineRoute({
     method: 'get',
     path: '/faults/switches',
-    summary: 'Every fault switch: what the device does, the client bug it exposes, its source',
+    summary: 'Every fault switch: what the device does, the client bug it exposes, its source, its parameters',
     perDevice: false,
     whenReady: false,
     response: SwitchesSchema,
     handler: () => ({
       switches: FAULT_NAMES.map((name) => {
         const { kind, does, exposes, source } = FAULT_CATALOGUE[name];
-        return { name, kind, does, exposes, source };
+        return { name, kind, does, exposes, source, params: paramsSchemaOf(name) };
       }),
     }),
   }),
@@ -59,9 +86,7 @@ export const FAULT_ROUTES = [
     path: '/faults',
     summary: 'The fault switches that are on',
     response: FaultsSchema,
-    handler: ({ emulator, device }) => ({
-      faults: emulator.faults({ device }).map((f) => ({ ...f, until: f.until ?? null })),
-    }),
+    handler: ({ emulator, device }) => activeFaults(emulator, device),
   }),
   defineRoute({
     method: 'post',

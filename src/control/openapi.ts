@@ -23,7 +23,9 @@ export const CONTROL_BASE = '/_emu';
 function refusalsOf(route: ControlRoute): Record<number, string> {
   const refusals: Record<number, string> = {
     401: 'UNAUTHORIZED: no bearer token, or the wrong one (when a control token is set)',
-    403: 'FORBIDDEN: not from a loopback address (when no control token is set)',
+    403:
+      'FORBIDDEN: not from a loopback address (when no control token is set); ' +
+      'CROSS_ORIGIN: sent by a page of another origin (Origin, Sec-Fetch-Site: cross-site)',
   };
   if (route.whenReady || route.body || route.query)
     refusals[400] = 'BAD_REQUEST naming the field at fault, or the code of the error the emulator threw';
@@ -41,14 +43,21 @@ function responsesOf(route: ControlRoute): ZodOpenApiResponsesObject {
   const responses: Record<string, ZodOpenApiResponseObject> = {};
   const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
   responses[`${route.status}`] =
-    route.status === 204 || !route.response
-      ? { description: 'done' }
-      : { description: 'OK', content: json(route.response) };
+    route.eventStream !== undefined
+      ? { description: 'Server-Sent Events', content: eventStream(route.eventStream) }
+      : route.status === 204 || !route.response
+        ? { description: 'done' }
+        : { description: 'OK', content: json(route.response) };
   for (const other of route.otherAnswers)
     responses[`${other.status}`] = { description: other.description, content: json(other.schema) };
   for (const [status, description] of Object.entries(refusalsOf(route)))
     responses[`${Number(status)}`] = { description, content: json(ErrorSchema) };
   return responses;
+}
+
+/** The content of a Server-Sent Events answer: a text stream, `events` saying what it carries. */
+function eventStream(events: string): ZodOpenApiResponseObject['content'] {
+  return { 'text/event-stream': { schema: z.string().meta({ description: events }) } };
 }
 
 /** `post /devices/{serial}/scenario/play` -> `postDevicesSerialScenarioPlay`. */

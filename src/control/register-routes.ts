@@ -6,6 +6,7 @@
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { type Logger, redactUrl } from '../base/log';
+import type { Scheduler } from '../scenario/scheduler';
 import type { ControlledEmulator } from './controlled-emulator';
 import { ControlError, sendError } from './control-error';
 import { validate } from './validate';
@@ -22,6 +23,7 @@ export interface DispatchContext {
   device: string | ((res: Response) => string);
   log: Logger;
   document: () => object;
+  scheduler: Scheduler;
 }
 
 /** `/devices/{serial}/events` -> `/devices/:serial/events` (braces mean "optional" to Express 5). */
@@ -63,7 +65,9 @@ async function dispatch(route: ControlRoute, req: Request, res: Response, ctx: D
     const device = deviceOf(route, req, res, ctx);
     const body = route.body ? validate(route.body, bodyOf(route, req), 'body') : undefined;
     const query = route.query ? validate(route.query, req.query, 'query') : undefined;
-    const answer = await route.handler({ ...ctx, state, device, body, query });
+    const answer = await route.handler({ ...ctx, state, stateNow: ctx.state, device, body, query }, { req, res });
+    // An event stream owns the response from here: it ends it (and logs) itself.
+    if (route.eventStream !== undefined) return;
     ctx.log.debug({ method: req.method, url: redactUrl(req.originalUrl), device }, 'control API: done');
     if (answer instanceof Reply) return void res.status(answer.status).json(answer.body);
     if (route.status === 204) return void res.status(204).end();

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { DEVICE_ROUTES } from './device-routes';
 import { FAULT_ROUTES } from './fault-routes';
+import { FEED_ROUTES } from './feed-route';
 import { JOURNAL_ROUTES } from './journal-routes';
 import { REPORT_ROUTES } from './report-routes';
 import type { ControlRoute } from './route';
@@ -20,6 +21,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   ...JOURNAL_ROUTES,
   ...REPORT_ROUTES,
   ...SCENARIO_ROUTES,
+  ...FEED_ROUTES,
 ];
 
 /** The path parameter of the fleet routes. */

@@ -4,8 +4,10 @@
  * same declaration registers the Express route (./register-routes) and documents it
  * (./openapi), so the two cannot drift apart.
  */
+import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Logger } from '../base/log';
+import type { Scheduler } from '../scenario/scheduler';
 import type { ControlledEmulator } from './controlled-emulator';
 
 /** The HTTP methods the control API uses. */
@@ -22,9 +24,19 @@ export interface RouteCall<B = unknown, Q = unknown> {
   readonly body: B;
   readonly query: Q;
   readonly state: ControlState;
+  /** Reads the state again: for what outlives the call (the live feed). */
+  readonly stateNow: () => ControlState;
   readonly log: Logger;
   /** The OpenAPI document of the routes served here. */
   readonly document: () => object;
+  /** Time and timers of what outlives one answer (the live feed): the emulator's scheduler. */
+  readonly scheduler: Scheduler;
+}
+
+/** The request and response of an event stream route, which owns the response once it opens. */
+export interface Exchange {
+  readonly req: Request;
+  readonly res: Response;
 }
 
 /** An answer with another status than the route's usual one (health's 503). */
@@ -71,7 +83,13 @@ export interface ControlRoute {
   readonly otherAnswers: readonly OtherAnswer[];
   /** Route-specific refusals, status to description, added to the documented ones. */
   readonly refusals: Readonly<Record<number, string>>;
-  readonly handler: (call: RouteCall) => unknown;
+  /**
+   * For a route that answers Server-Sent Events (`text/event-stream`): what the stream
+   * carries, for the document. Undefined for a JSON route.
+   */
+  readonly eventStream: string | undefined;
+  /** Answers the call; an event stream route writes to `exchange.res` itself. */
+  readonly handler: (call: RouteCall, exchange: Exchange) => unknown;
 }
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -117,7 +135,48 @@ export function defineRoute<
     response: spec.response,
     otherAnswers: spec.otherAnswers ?? [],
     refusals: spec.refusals ?? {},
+    eventStream: undefined,
     // The router calls it with what the route's own schemas parsed.
     handler: spec.handler as (call: RouteCall) => unknown,
+  };
+}
+
+/** What {@link defineEventStream} takes. */
+export interface EventStreamSpec<Q> {
+  path: string;
+  summary: string;
+  description?: string;
+  query?: Q;
+  /** What the stream carries (each event's name and data), for the document. */
+  events: string;
+  /**
+   * Opens the stream on `exchange.res` (validation passed, the emulator ready): from here
+   * the route owns the response, and must end every watch and timer when it closes.
+   */
+  open: (call: RouteCall<undefined, Parsed<Q>>, exchange: Exchange) => void;
+}
+
+/** Declares a GET route answering Server-Sent Events; per device, served when ready, as other routes. */
+export function defineEventStream<Q extends z.ZodObject | undefined = undefined>(
+  spec: EventStreamSpec<Q>,
+): ControlRoute {
+  return {
+    method: 'get',
+    path: spec.path,
+    summary: spec.summary,
+    description: spec.description,
+    perDevice: true,
+    whenReady: true,
+    body: undefined,
+    textBody: undefined,
+    query: spec.query,
+    params: undefined,
+    status: 200,
+    response: undefined,
+    otherAnswers: [],
+    refusals: {},
+    eventStream: spec.events,
+    // The router calls it with what the route's own schemas parsed.
+    handler: spec.open as (call: RouteCall, exchange: Exchange) => unknown,
   };
 }

@@ -1,4 +1,4 @@
-/** The scenario routes: replace the device's scenario (YAML, validated first), pause, play, restart. */
+/** The scenario routes: where it is, replace the device's scenario (YAML, validated first), pause, play, restart. */
 import { z } from 'zod';
 import { loadScenario } from '../scenario/load';
 import { ControlError } from './control-error';
@@ -15,8 +15,37 @@ const ScenarioBodySchema = z.strictObject({
 /** The name scenario errors are reported under when the request gives none. */
 const DEFAULT_NAME = 'scenario.yaml';
 
+/** Where a device's scenario is (`GET /scenario`, and the live feed's `scenario` event). */
+const ScenarioStatusSchema = z
+  .object({
+    name: z.string().nullable().meta({ description: "the scenario's `name:`, null when it has none" }),
+    state: z
+      .enum(['playing', 'paused', 'finished', 'none'])
+      .meta({ description: 'none: the device plays no scenario' }),
+    positionMs: z
+      .number()
+      .nonnegative()
+      .meta({
+        description:
+          'scenario milliseconds since its start (speed applied): held while paused, at the end once finished, ' +
+          '0 after a restart',
+      }),
+    speed: z.number().positive().meta({ description: 'playback speed (2 = twice as fast)' }),
+    topics: z
+      .array(z.string())
+      .meta({ description: 'the topics it publishes, initial states included, in the device namespace, sorted' }),
+  })
+  .meta({ id: 'ScenarioStatus' });
+
 /** The routes of this file. */
 export const SCENARIO_ROUTES = [
+  defineRoute({
+    method: 'get',
+    path: '/scenario',
+    summary: "Where the device's scenario is: its name, state, position, speed and topics",
+    response: ScenarioStatusSchema,
+    handler: ({ emulator, device }) => emulator.scenarioStatus({ device }),
+  }),
   defineRoute({
     method: 'put',
     path: '/scenario',

@@ -8,7 +8,7 @@ import type { Journal, JournalEntry, NotificationEntry } from '../base/journal';
 import type { SessionInfo } from '../events/event-session';
 import { grade } from '../grading/grade';
 import { deviceFacts } from './device-facts';
-import type { DeviceRef, EmulatorHandle, EmulatorSession, OnDevice, WaitOptions } from './handle';
+import type { DeviceRef, EmulatorHandle, EmulatorSession, OnDevice, ScenarioStatus, WaitOptions } from './handle';
 import type { RunningDevice } from './running-device';
 
 /** How long a wait lasts unless told otherwise. */
@@ -42,6 +42,9 @@ export function emulatorHandle(
     waitForSession: (options = {}) => waitForSession(targets(options), sessionsOf, options),
     waitForNotification: (options = {}) => waitForNotification(journal, targets(options), options),
     journal: (filter) => journal.entries(filter),
+    watchJournal: (listener, options) =>
+      journal.watch(listener, options?.device === undefined ? undefined : pick(devices, options.device).device.serial),
+    scenarioStatus: (options) => scenarioStatus(pick(devices, options?.device ?? 0)),
     report: (options) => {
       const graded = targets(options);
       const serials = new Set(graded.map((d) => d.device.serial));
@@ -85,6 +88,18 @@ export function pick(devices: readonly RunningDevice[], ref: DeviceRef): Running
     throw new EmulatorError('NO_SUCH_DEVICE', `no device ${JSON.stringify(ref)}; the devices are ${known}`);
   }
   return found;
+}
+
+/** Where the scenario of `d` is (its topics as the grader sees them: in the device's namespace). */
+function scenarioStatus(d: RunningDevice): ScenarioStatus {
+  const { player } = d.run;
+  return {
+    name: d.scenario.name ?? null,
+    state: d.playState,
+    positionMs: player.positionMs,
+    speed: player.speed,
+    topics: [...deviceFacts(d).topics],
+  };
 }
 
 /** Publish options without the handle's own `device` field. */

@@ -12,6 +12,8 @@ export type {
   DeviceRef,
   EmulatorSession,
   OnDevice,
+  ScenarioState,
+  ScenarioStatus,
 } from '../control/controlled-emulator';
 import type { GradingReport, GradingThresholds } from '../grading/report';
 import type { Scenario } from '../scenario/schema';

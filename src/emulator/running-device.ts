@@ -6,6 +6,7 @@ import type { Logger } from '../base/log';
 import { type DeviceHandle, startDevice } from '../device/device';
 import type { DeviceOptions } from '../device/device-options';
 import type { ConnectionFile } from '../protocol/connection-file';
+import type { Scheduler } from '../scenario/scheduler';
 import type { Scenario } from '../scenario/schema';
 import type { DeviceAccess, EmulatedDevice, ScenarioPlayState } from './handle';
 import { deviceOptionsForScenario, playOnDevice, type PlayOnDeviceOptions, type ScenarioRun } from './play-on-device';
@@ -24,6 +25,8 @@ export interface RunningDeviceOptions {
   seed: number;
   connection: ConnectionFile | undefined;
   logger: Logger | undefined;
+  /** Where the scenario's time and timers come from (default the wall clock). */
+  scheduler?: Scheduler;
 }
 
 /** A device of the emulator, with the operations the handle needs. */
@@ -80,6 +83,7 @@ class PlayingDevice implements RunningDevice {
       seed: options.seed,
       log: (msg: string, fields?: object) => this.logLine(scenarioName, msg, fields),
       connection: options.connection,
+      scheduler: options.scheduler,
     };
     this.playing = this.start();
   }

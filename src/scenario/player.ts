@@ -68,7 +68,8 @@ export interface ScenarioPlayerOptions {
 /** Plays a {@link Scenario}; see the module comment for the timing rules. */
 export class ScenarioPlayer {
   private readonly scheduler: Scheduler;
-  private readonly speed: number;
+  /** Playback speed: scenario ms per scheduler ms. */
+  readonly speed: number;
   private readonly seed: number;
   private readonly log: (msg: string, fields?: object) => void;
   /** The jitter PRNG, seeded on first use: most scenarios have no jitter. */
@@ -84,6 +85,8 @@ export class ScenarioPlayer {
   private running = false;
   /** Scheduler time of pause(), while paused. */
   private pausedAt: number | undefined;
+  /** Scenario time the position holds at: where the timeline ended, or where stop() stopped it. */
+  private heldAt: number | undefined;
   private resolveDone: () => void = () => undefined;
   private donePromise: Promise<void>;
   /** The lengths of the scenario's lists, shared with every player of the same scenario. */
@@ -115,10 +118,20 @@ export class ScenarioPlayer {
     return this.timers?.size ?? 0;
   }
 
+  /**
+   * Where the scenario is, in scenario ms from its start (speed applied): it stands still
+   * while paused, and holds at the end of the timeline once that has played; 0 before start.
+   */
+  get positionMs(): number {
+    if (this.heldAt !== undefined) return this.heldAt;
+    return this.running ? this.livePosition() : 0;
+  }
+
   /** Applies `states` and `flags`, then schedules the timeline from now. Does nothing if already playing. */
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.heldAt = undefined;
     this.startedAt = this.scheduler.now();
     for (const state of this.scenario.states ?? []) this.guard('state', () => this.publishState(state));
     if (this.scenario.flags) this.setFlags(this.scenario.flags);
@@ -148,6 +161,7 @@ export class ScenarioPlayer {
 
   /** Cancels every timer and resolves `done`; calling it again does nothing. */
   stop(): void {
+    if (this.running) this.heldAt ??= this.livePosition();
     for (const timer of this.timers?.values() ?? []) timer.cancel();
     this.timers = undefined;
     this.timelineTimers = 0;
@@ -319,7 +333,14 @@ export class ScenarioPlayer {
   }
 
   private checkDone(): void {
-    if (this.running && this.timelineTimers === 0) this.resolveDone();
+    if (!this.running || this.timelineTimers !== 0) return;
+    this.heldAt ??= this.livePosition();
+    this.resolveDone();
+  }
+
+  /** Scenario time now: scheduler time since the start, less the pauses (the pause under way too), times the speed. */
+  private livePosition(): number {
+    return ((this.pausedAt ?? this.scheduler.now()) - this.startedAt) * this.speed;
   }
 
   /** How long a step lasts from its start to its end, in scenario ms (Infinity for `every` without `times`). */

@@ -7,7 +7,7 @@ import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { ManualClock } from '../../../src/base/clock';
-import { Journal, type JournalFilter, type NotificationEntry } from '../../../src/base/journal';
+import { Journal, type JournalFilter, type JournalListener, type NotificationEntry } from '../../../src/base/journal';
 import { createLogger, type Logger } from '../../../src/base/log';
 import { type ControlOptions, controlRouter } from '../../../src/control/control-router';
 import type { ControlledEmulator, DeviceFault } from '../../../src/control/controlled-emulator';
@@ -21,6 +21,7 @@ import type {
   EmulatorSession,
   OnDevice,
   ReportOptions,
+  ScenarioStatus,
   WaitOptions,
 } from '../../../src/emulator/handle';
 import { grade } from '../../../src/grading/grade';
@@ -51,6 +52,14 @@ export class FakeEmulator implements EmulatorHandle {
   readonly calls: Call[] = [];
   readonly clock = new ManualClock(Date.UTC(2026, 0, 1));
   readonly journalRing = new Journal(this.clock, 4);
+  /** What `scenarioStatus()` answers, for every device. */
+  scenario: ScenarioStatus = {
+    name: 'quiet',
+    state: 'playing',
+    positionMs: 1500,
+    speed: 1,
+    topics: ['tns1:Device/tnsvendor:IO/Port'],
+  };
   /** Thrown by the next call of the named method. */
   readonly throwOn = new Map<keyof EmulatorHandle, Error>();
   private readonly bus = new EventBus(this.clock);
@@ -160,6 +169,16 @@ export class FakeEmulator implements EmulatorHandle {
     return this.journalRing.entries(filter);
   }
 
+  watchJournal(listener: JournalListener, options?: OnDevice): () => void {
+    this.record('watchJournal', options);
+    return this.journalRing.watch(listener, options?.device === undefined ? undefined : String(options.device));
+  }
+
+  scenarioStatus(options?: OnDevice): ScenarioStatus {
+    this.record('scenarioStatus', options);
+    return { ...this.scenario, topics: [...this.scenario.topics] };
+  }
+
   setScenario(scenario: Scenario, options?: OnDevice): void {
     this.record('setScenario', scenario, options);
   }
@@ -247,6 +266,11 @@ export async function startControl(
     url: `http://127.0.0.1:${port}`,
     logs,
     setState: (next) => void (state = next),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // Open connections (a live feed) are ended, as the device's server does on close.
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

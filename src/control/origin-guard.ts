@@ -1,0 +1,74 @@
+/**
+ * The control API serves its own origin only. A web page the user happens to have open
+ * can send a "simple" request (a text/plain POST, an image GET) to a loopback port with
+ * no CORS preflight, and the JSON body parser takes any media type: without this guard
+ * any site could switch faults on or reset the emulator. Browsers say where a request
+ * comes from (`Origin`, `Sec-Fetch-Site`); tools (curl, Python, Node fetch) send
+ * neither and pass as before.
+ */
+import type { RequestHandler } from 'express';
+import type { Logger } from '../base/log';
+import { ControlError, sendError } from './control-error';
+
+/** The code of the 403 answered to a request from another origin. */
+export const CROSS_ORIGIN = 'CROSS_ORIGIN';
+
+/** The longest `Origin` quoted back in a message. */
+const MAX_QUOTED = 200;
+
+/** What {@link crossOriginReason} reads of a request. */
+export interface RequestOrigin {
+  /** `http` or `https`: the scheme the request came in on. */
+  protocol: string;
+  /** The `Host` header. */
+  host: string | undefined;
+  /** The `Origin` header. */
+  origin: string | undefined;
+  /** The `Sec-Fetch-Site` header. */
+  fetchSite: string | undefined;
+}
+
+/**
+ * Why the request comes from another origin than its own (`protocol://Host`), or undefined
+ * when it does not: an `Origin` that is another one (`null`, unparsable, or without a Host
+ * to compare with counts as another), or `Sec-Fetch-Site: cross-site`.
+ */
+export function crossOriginReason(request: RequestOrigin): string | undefined {
+  const { origin, fetchSite } = request;
+  if (fetchSite?.trim().toLowerCase() === 'cross-site')
+    return 'a cross-site request (Sec-Fetch-Site: cross-site): the control API serves its own origin only';
+  if (origin === undefined) return undefined;
+  const own = originOf(`${request.protocol}://${request.host ?? ''}`);
+  if (own !== undefined && originOf(origin) === own) return undefined;
+  const quoted = origin.length > MAX_QUOTED ? `${origin.slice(0, MAX_QUOTED)}...` : origin;
+  const mine = own === undefined ? '' : ` (${own})`;
+  return `Origin ${JSON.stringify(quoted)} is not this server's own${mine}: the control API serves its own origin only`;
+}
+
+/** Refuses a request from another origin with 403 `CROSS_ORIGIN` (logged at info, with the reason). */
+export function originGuard(log: Logger): RequestHandler {
+  return (req, res, next) => {
+    const reason = crossOriginReason({
+      protocol: req.protocol,
+      host: req.headers.host,
+      origin: req.headers.origin,
+      fetchSite: header(req.headers['sec-fetch-site']),
+    });
+    if (reason === undefined) return next();
+    sendError(req, res, log, new ControlError(403, CROSS_ORIGIN, reason));
+  };
+}
+
+/** `scheme://host[:port]` of a URL, its default port left out; undefined for `null` or what does not parse. */
+function originOf(url: string): string | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+  if (parsed.host === '') return undefined;
+  return parsed.origin;
+}
+
+/** A header that may repeat, as one value (repeated: the first). */
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,45 @@
+/** Journal watchers: of every device or of one (no entry view made for the others), and how many are held. */
+import { ManualClock } from '../../../src/base/clock';
+import { Journal, type JournalRecord } from '../../../src/base/journal';
+
+function request(device: string, path: string): JournalRecord {
+  return {
+    kind: 'http',
+    device,
+    method: 'GET',
+    path,
+    status: 404,
+    auth: undefined,
+    user: undefined,
+    ms: 1,
+    remote: undefined,
+    error: undefined,
+  };
+}
+
+describe('Journal.watch', () => {
+  it("hears every device's entries, or only those of the device named", () => {
+    const journal = new Journal(new ManualClock(), 10);
+    const all: string[] = [];
+    const second: string[] = [];
+    journal.watch((entry) => all.push(`${entry.device} ${entry.seq}`));
+    journal.watch((entry) => second.push(`${entry.device} ${entry.seq}`), 'B');
+    journal.record(request('A', '/a'));
+    journal.record(request('B', '/b'));
+    expect(all).toEqual(['A 1', 'B 2']);
+    expect(second).toEqual(['B 2']);
+  });
+
+  it('counts the watchers it holds, and forgets each removed one', () => {
+    const journal = new Journal(new ManualClock(), 10);
+    expect(journal.watchers).toBe(0);
+    const stopAll = journal.watch(() => undefined);
+    const stopOne = journal.watch(() => undefined, 'A');
+    expect(journal.watchers).toBe(2);
+    stopOne();
+    stopOne();
+    expect(journal.watchers).toBe(1);
+    stopAll();
+    expect(journal.watchers).toBe(0);
+  });
+});
