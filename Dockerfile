@@ -11,6 +11,7 @@ RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY src ./src
+COPY web ./web
 RUN npm run build
 
 FROM node:20-slim

@@ -63,6 +63,7 @@ export function devicesBanner(
     warning(first),
     `bwc-emu: ${devices.length} devices are running, each with this login and its own port`,
     ...accessLines(first, true, view),
+    dashboardLine(first, true),
     `  scenario       ${labels.length === 1 ? labels[0] : `${labels.length} different ones`}`,
     '',
     `  ${'serial'.padEnd(width)}  url`,
@@ -89,6 +90,7 @@ export function deviceBanner(
     warning(running),
     `bwc-emu: device ${device.serial} is running`,
     `  url            ${device.url}`,
+    dashboardLine(running, false),
     ...accessLines(running, false, view),
     `  feature flags  POST ${urls.featureFlags}`,
     `  session token  GET  ${urls.sessionToken}`,
@@ -100,6 +102,11 @@ export function deviceBanner(
     ...tryLines(running, '', view),
   ];
   return `${lines.filter((l) => l !== undefined).join('\n')}\n`;
+}
+
+/** Where the dashboard is (`fleet`: on every device); the browser asks for the device's login. */
+function dashboardLine(running: EmulatedDevice, fleet: boolean): string {
+  return `  dashboard      ${fleet ? 'URL/ of each device' : `${running.device.url}/`} in a browser, same login`;
 }
 
 /** The warning when authentication is off, else undefined. */

@@ -1,6 +1,6 @@
 /**
- * The HTTP face of a device: its CGIs behind auth, a 404 for the rest, a 500 for bugs, on
- * one Express app shared by every device in the process.
+ * The HTTP face of a device: its CGIs behind auth, the dashboard, a 404 for the rest, a 500
+ * for bugs, on one Express app shared by every device in the process.
  */
 import type { RequestListener } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
@@ -8,6 +8,7 @@ import type { Authenticator } from '../auth/authenticator';
 import { checkCredentials } from '../auth/middleware';
 import type { JournalAuth, JournalWriter } from '../base/journal';
 import { redactUrl } from '../base/log';
+import { dashboardRoute, type DashboardDevice, isDashboardAnswer } from './dashboard-route';
 import { controlSockets, type DeviceContext, deviceOf, setDevice } from './device-context';
 import type { HttpFaults } from './faults/fault-target';
 import { devicePaths } from './endpoints';
@@ -44,6 +45,13 @@ export interface DeviceParts extends DeviceContext {
   control: RequestHandler | undefined;
   /** How the CGIs misbehave (the `cgi` fault switch). */
   http: HttpFaults;
+  /** When the device started, on its clock: set again by a reboot (the dashboard shows the uptime). */
+  boot: DeviceBoot;
+}
+
+/** The device's start time, one small object a reboot updates. */
+export interface DeviceBoot {
+  startedAt: number;
 }
 
 /**
@@ -51,7 +59,7 @@ export interface DeviceParts extends DeviceContext {
  * A class, so that a fleet's thousand devices share the methods instead of a set of
  * closures each.
  */
-class DeviceRoutes implements DeviceParts {
+class DeviceRoutes implements DeviceParts, DashboardDevice {
   readonly options: DeviceParts['options'];
   readonly authenticator: Authenticator;
   readonly tokens: DeviceParts['tokens'];
@@ -60,6 +68,7 @@ class DeviceRoutes implements DeviceParts {
   readonly journal: JournalWriter | undefined;
   readonly control: RequestHandler | undefined;
   readonly http: HttpFaults;
+  readonly boot: DeviceBoot;
 
   constructor(parts: Omit<DeviceParts, 'authenticate'>) {
     this.options = parts.options;
@@ -70,9 +79,18 @@ class DeviceRoutes implements DeviceParts {
     this.journal = parts.journal;
     this.control = parts.control;
     this.http = parts.http;
+    this.boot = parts.boot;
   }
 
-  /** Request log and journal (the control API's own requests are not journaled). */
+  get startedAt(): number {
+    return this.boot.startedAt;
+  }
+
+  get controlPath(): string | undefined {
+    return this.control ? CONTROL_PATH : undefined;
+  }
+
+  /** Request log and journal (the control API's own requests and the dashboard's page loads are not journaled). */
   logRequest(req: LoggedRequest, res: LoggedResponse, next: () => void): void {
     const { journal } = this;
     logRequest(
@@ -82,7 +100,7 @@ class DeviceRoutes implements DeviceParts {
       'info',
       journal &&
         ((done) => {
-          if (CONTROL_REQUEST.test(done.url)) return;
+          if (CONTROL_REQUEST.test(done.url) || isDashboardAnswer(res)) return;
           const scheme = done.scheme as JournalAuth | undefined;
           const { method, url: path, status, user, ms, remote, rpcError: error } = done;
           journal({ kind: 'http', method, path, status, auth: scheme, user, ms, remote, error });
@@ -99,6 +117,11 @@ class DeviceRoutes implements DeviceParts {
       this.authenticator,
       journal && ((refusal) => journal({ kind: 'auth-refused', ...refusal })),
     );
+  }
+
+  /** As {@link authenticate}, without the journal: a refused page load is not the client's. */
+  authenticatePage(req: LoggedRequest, res: LoggedResponse): boolean {
+    return checkCredentials(req, res, this.authenticator, undefined);
   }
 }
 
@@ -177,6 +200,8 @@ function deviceApp(): express.Express {
     controlSockets.add(req.socket);
     control(req, res, next);
   });
+  // Before the cgi fault switch: the page loads while its CGI calls show the fault.
+  app.use(dashboardRoute);
   app.use(cgiFault);
   app.use((req, res, next) => {
     const { options } = routesOf(res);

@@ -16,7 +16,7 @@ import { FilterCache } from '../events/filter-cache';
 import { type SessionListener, StreamServer } from '../events/stream-server';
 import { listenApp, type ListeningServer } from '../base/listening-server';
 import { createLogger, type Logger } from '../base/log';
-import { buildDeviceApp } from './device-app';
+import { buildDeviceApp, type DeviceBoot } from './device-app';
 import { type DeviceOptions, resolveDeviceOptions, type ResolvedDeviceOptions } from './device-options';
 import { FeatureFlags, type FlagState } from './feature-flags';
 import { devicePaths, deviceUrls, type DeviceUrls } from './endpoints';
@@ -155,6 +155,7 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
   });
 
   const http: HttpFaults = {};
+  const boot: DeviceBoot = { startedAt: resolved.clock.now() };
   const app = buildDeviceApp({
     options: resolved,
     authenticator,
@@ -164,6 +165,7 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     journal,
     control: options.control,
     http,
+    boot,
   });
   const listening = await listenApp(app, { port: resolved.port, host: resolved.host, tls, log });
   listening.server.on('upgrade', stream.handleUpgrade.bind(stream));
@@ -182,6 +184,7 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     http,
     tls,
     journal,
+    boot,
   };
   return new RunningDeviceHandle(parts);
 }
@@ -207,6 +210,8 @@ interface DevicePartsOf {
   events: EventFaults;
   http: HttpFaults;
   tls: TlsMaterial | undefined;
+  /** The start time the dashboard's uptime counts from. */
+  boot: DeviceBoot;
 }
 
 /** The handle of a device: a class, so a fleet of a thousand shares its methods. */
@@ -336,7 +341,8 @@ class RunningDeviceHandle implements DeviceHandle {
 
   private faultSwitches(): DeviceFaults {
     if (this.switches) return this.switches;
-    const { resolved, log, authenticator, tokens, bus, stream, listening, events, http, tls, journal } = this.parts;
+    const { resolved, log, authenticator, tokens, bus, stream, listening, events, http, tls, journal, boot } =
+      this.parts;
     const server = listening.server as Server & Partial<Pick<HttpsServer, 'setSecureContext'>>;
     const certificateFor =
       tls && server.setSecureContext
@@ -360,7 +366,9 @@ class RunningDeviceHandle implements DeviceHandle {
       tokens,
       listening,
       spares: (socket) => controlSockets.has(socket),
+      // Called by a reboot only: the device starts again, so its uptime does too.
       restartStates: () => {
+        boot.startedAt = resolved.clock.now();
         bus.clearStates();
         publishInitialStates(bus, resolved);
       },

@@ -1,0 +1,64 @@
+/**
+ * The device's event stream sessions, live from the feed's `sessions` events: remote address,
+ * user, filters, sent and dropped counts, state. The page's own session is one of them.
+ */
+import { fill, h } from './dom.js';
+import { clockTime } from './format.js';
+import { controlNotice, type PanelContext } from './panel.js';
+import type { SessionFilter, SessionInfo } from './types.js';
+
+const COLUMNS = ['Remote', 'User', 'Filters', 'Sent', 'Dropped', 'State', 'Since'] as const;
+
+/** Fills the sessions panel `root`. */
+export function mountSessionsPanel(root: HTMLElement, ctx: PanelContext): void {
+  const body = h('tbody', { id: 'session-rows' });
+  const count = h('p', { id: 'sessions-count', class: 'status', role: 'status' }, 'Waiting for the feed…');
+  const show = (sessions: SessionInfo[]): void => {
+    fill(body, ...sessions.map(sessionRow));
+    if (sessions.length === 0) body.append(h('tr', {}, h('td', { colspan: COLUMNS.length }, 'No sessions.')));
+    count.textContent = `${sessions.length} session${sessions.length === 1 ? '' : 's'}`;
+  };
+  const load = (): void => {
+    ctx.control.call<{ sessions: SessionInfo[] }>('GET', '/sessions').then(
+      ({ sessions }) => show(sessions),
+      () => undefined, // The feed brings them too; its status says why when it cannot.
+    );
+  };
+  fill(
+    root,
+    h('h2', { id: 'sessions-heading' }, 'Sessions'),
+    controlNotice(ctx, 'sessions', load),
+    h(
+      'table',
+      { id: 'sessions-table', class: 'cards', 'aria-labelledby': 'sessions-heading' },
+      h('thead', {}, h('tr', {}, ...COLUMNS.map((c) => h('th', { scope: 'col' }, c)))),
+      body,
+    ),
+    count,
+  );
+  ctx.feed.on('sessions', ({ sessions }) => show(sessions));
+}
+
+/** One session as a row; each cell carries its column name for the narrow layout. */
+function sessionRow(session: SessionInfo): HTMLTableRowElement {
+  const cells: [string, string][] = [
+    ['Remote', session.remoteAddress ?? '?'],
+    ['User', session.user ?? '—'],
+    ['Filters', session.filters.length > 0 ? session.filters.map(filterText).join('; ') : '(not configured)'],
+    ['Sent', String(session.sent)],
+    ['Dropped', String(session.dropped)],
+    ['State', session.state],
+    ['Since', clockTime(session.connectedAt)],
+  ];
+  return h(
+    'tr',
+    { 'data-session': session.id, 'data-testid': 'session' },
+    ...cells.map(([label, text]) => h('td', { 'data-label': label, class: `col-${label.toLowerCase()}` }, text)),
+  );
+}
+
+/** `topic [content]` of one filter. */
+function filterText(filter: SessionFilter): string {
+  const topic = filter.topicFilter === undefined || filter.topicFilter === '' ? '(every topic)' : filter.topicFilter;
+  return filter.contentFilter ? `${topic} [${filter.contentFilter}]` : topic;
+}
