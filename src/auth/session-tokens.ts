@@ -6,7 +6,12 @@
  * Pending tokens are bounded per account, not in one shared table: an account that
  * fetches tokens without using them is refused more once it holds its share, and no
  * other account's pending token is ever pushed out by it.
+ *
+ * A token issued to one of the emulator's own clients (the dashboard) is remembered as
+ * theirs until it expires, so the session it opens (or the handshake it fails) is journaled
+ * as theirs too.
  */
+import type { ClientVia } from '../base/client-tag';
 import type { Clock } from '../base/clock';
 import { ExpiryQueue } from '../base/expiry-queue';
 import { type ByteSource, randomString } from '../base/random';
@@ -57,6 +62,8 @@ export class SessionTokens {
   private used: Map<string, number> | undefined = undefined;
   /** Where tokens draw their characters from, made on the first token. */
   private randomBytes: ByteSource | undefined = undefined;
+  /** Tokens of the emulator's own clients until they expire, used or not: made on the first such token. */
+  private viaOfToken: Map<string, ClientVia> | undefined = undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -64,8 +71,11 @@ export class SessionTokens {
     readonly perAccount = DEFAULT_TOKENS_PER_ACCOUNT,
   ) {}
 
-  /** A new token for `username` (32 letters and digits, never digits only), unless the account holds its share. */
-  issue(username: string): TokenIssue {
+  /**
+   * A new token for `username` (32 letters and digits, never digits only), unless the account
+   * holds its share; `via` when one of the emulator's own clients asks (see {@link viaOf}).
+   */
+  issue(username: string, via?: ClientVia): TokenIssue {
     this.prune();
     const now = this.clock.now();
     const mine = (this.byAccount ??= new Map<string, Set<string>>()).get(username) ?? new Set<string>();
@@ -84,7 +94,17 @@ export class SessionTokens {
     (this.expiries ??= new ExpiryQueue()).push(token, expiresAt);
     mine.add(token);
     this.byAccount.set(username, mine);
+    if (via !== undefined) (this.viaOfToken ??= new Map<string, ClientVia>()).set(token, via);
     return ok(token);
+  }
+
+  /**
+   * The emulator client `token` was issued to, until it expires (used or not, so a refused
+   * reuse is theirs too); undefined for the client under test's and for unknown tokens.
+   * One property read while no such token was ever issued.
+   */
+  viaOf(token: string): ClientVia | undefined {
+    return this.viaOfToken?.get(token);
   }
 
   /** Uses a token up: valid only once and only before it expires. */
@@ -106,6 +126,7 @@ export class SessionTokens {
     this.byAccount?.clear();
     this.used?.clear();
     this.expiries?.clear();
+    this.viaOfToken?.clear();
   }
 
   /** Number of tokens issued and neither used nor expired. */
@@ -120,6 +141,7 @@ export class SessionTokens {
       const entry = this.live?.get(token);
       if (entry) this.forget(token, entry);
       else this.used?.delete(token);
+      this.viaOfToken?.delete(token);
     });
   }
 

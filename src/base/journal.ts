@@ -4,6 +4,7 @@
  * oldest entry goes and is counted in `dropped`. Writers give plain data; secrets
  * (Authorization headers, session tokens, passwords) never enter it.
  */
+import type { ClientVia } from './client-tag';
 import type { Clock } from './clock';
 import { EmulatorError } from './errors';
 
@@ -20,8 +21,17 @@ interface EntryBase {
   readonly device: string;
 }
 
+/**
+ * Fields of the entries a client causes: `via` is set (only) on those of the emulator's own
+ * clients, as the dashboard, which the grader leaves out (see ./client-tag).
+ */
+interface ClientEntry extends EntryBase {
+  /** The emulator's own client that caused the entry; absent for the client under test. */
+  readonly via?: ClientVia;
+}
+
 /** One HTTP request and its answer. */
-export interface HttpEntry extends EntryBase {
+export interface HttpEntry extends ClientEntry {
   readonly kind: 'http';
   readonly method: string;
   /** Path and query, with any session token redacted. */
@@ -37,7 +47,7 @@ export interface HttpEntry extends EntryBase {
 }
 
 /** A WebSocket event stream session opened. */
-export interface WsOpenEntry extends EntryBase {
+export interface WsOpenEntry extends ClientEntry {
   readonly kind: 'ws-open';
   readonly session: string;
   readonly user: string | undefined;
@@ -45,7 +55,7 @@ export interface WsOpenEntry extends EntryBase {
 }
 
 /** A WebSocket event stream session closed, by either side. */
-export interface WsCloseEntry extends EntryBase {
+export interface WsCloseEntry extends ClientEntry {
   readonly kind: 'ws-close';
   readonly session: string;
   readonly code: number;
@@ -55,7 +65,7 @@ export interface WsCloseEntry extends EntryBase {
 }
 
 /** An event stream handshake refused for something other than credentials (no slot, wrong path, bad request). */
-export interface WsRefusedEntry extends EntryBase {
+export interface WsRefusedEntry extends ClientEntry {
   readonly kind: 'ws-refused';
   readonly path: string;
   readonly status: number;
@@ -64,7 +74,7 @@ export interface WsRefusedEntry extends EntryBase {
 }
 
 /** An `events:configure` request and its answer (`error` set when refused). */
-export interface ConfigureEntry extends EntryBase {
+export interface ConfigureEntry extends ClientEntry {
   readonly kind: 'configure';
   readonly session: string;
   /** The filters as the client sent them (only string filters are kept). */
@@ -73,7 +83,7 @@ export interface ConfigureEntry extends EntryBase {
 }
 
 /** One notification sent to a session. */
-export interface NotificationEntry extends EntryBase {
+export interface NotificationEntry extends ClientEntry {
   readonly kind: 'notification';
   readonly session: string;
   readonly topic: string;
@@ -82,7 +92,7 @@ export interface NotificationEntry extends EntryBase {
 }
 
 /** A request or handshake refused for its credentials, and why. */
-export interface AuthRefusedEntry extends EntryBase {
+export interface AuthRefusedEntry extends ClientEntry {
   readonly kind: 'auth-refused';
   readonly method: string;
   readonly path: string;
@@ -168,6 +178,20 @@ export type DeviceJournalRecord = JournalRecord extends infer R
 /** Where a device's parts write the journal (a no-op when no journal is kept). */
 export type JournalWriter = (record: DeviceJournalRecord) => void;
 
+/**
+ * Writes `record` with its `via` set when one is given: the entries of the emulator's own
+ * clients carry their marker, the others have no `via` field at all.
+ */
+export function writeVia(writer: JournalWriter, record: DeviceJournalRecord, via: ClientVia | undefined): void {
+  if (via !== undefined) (record as { via?: ClientVia }).via = via;
+  writer(record);
+}
+
+/** A writer that marks every record with `via` (the writer of an emulator client's session). */
+export function viaWriter(writer: JournalWriter, via: ClientVia): JournalWriter {
+  return (record) => writeVia(writer, record, via);
+}
+
 /** Which entries to read; every field narrows. */
 export interface JournalFilter {
   /** Only entries after this sequence number. */
@@ -179,7 +203,15 @@ export interface JournalFilter {
   topic?: string;
   /** Only entries of this device (serial). */
   device?: string;
+  /**
+   * Only the entries of one of the emulator's own clients (`dashboard`), or only those of the
+   * client under test and the emulator itself (`client`: every entry without a `via`).
+   */
+  via?: JournalVia;
 }
+
+/** What {@link JournalFilter.via} takes. */
+export type JournalVia = ClientVia | 'client';
 
 /** Default number of entries a journal keeps. */
 export const DEFAULT_JOURNAL_CAPACITY = 10_000;
@@ -287,6 +319,7 @@ export class Journal {
       if (filter.device !== undefined && entry.device !== filter.device) continue;
       if (filter.session !== undefined && (!('session' in entry) || entry.session !== filter.session)) continue;
       if (filter.topic !== undefined && (entry.kind !== 'notification' || entry.topic !== filter.topic)) continue;
+      if (filter.via !== undefined && ((entry as { via?: ClientVia }).via ?? 'client') !== filter.via) continue;
       out.push(entryView(entry));
     }
     return out;

@@ -10,7 +10,8 @@ export const JOURNAL_ROUTES = [
     summary: "The device's journal: requests, sessions, configures, notifications, refused logins",
     description:
       'Oldest first, only the entries of this device. The journal is bounded: `dropped` counts the entries ' +
-      'it pushed out since it was last cleared; read with `since` set to the last `seq` seen to get only new ones.',
+      'it pushed out since it was last cleared; read with `since` set to the last `seq` seen to get only new ones. ' +
+      "The dashboard's own requests and sessions are kept, marked `via: dashboard`; `via=client` leaves them out.",
     query: JournalQuerySchema,
     response: JournalAnswerSchema,
     handler: ({ emulator, device, query }) => ({

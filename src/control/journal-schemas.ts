@@ -1,8 +1,17 @@
 /** The zod schemas of `GET /_emu/journal`: its query, and the entries it answers (as in ../base/journal). */
 import { z } from 'zod';
+import { CLIENT_VIAS } from '../base/client-tag';
 import { JOURNAL_KINDS } from '../base/journal';
 
 const base = { seq: z.number().int(), time: z.string(), device: z.string() };
+/** Fields of the entries a client causes (see `ClientEntry` in ../base/journal). */
+const client = {
+  ...base,
+  via: z
+    .enum(CLIENT_VIAS)
+    .optional()
+    .meta({ description: "set on the entries of the emulator's own dashboard, which are not graded" }),
+};
 const filter = z.object({ topicFilter: z.string().optional(), contentFilter: z.string().optional() });
 const rpcError = z.object({ code: z.number().int(), message: z.string() });
 
@@ -10,7 +19,7 @@ const rpcError = z.object({ code: z.number().int(), message: z.string() });
 export const JournalEntrySchema = z
   .discriminatedUnion('kind', [
     z.object({
-      ...base,
+      ...client,
       kind: z.literal('http'),
       method: z.string(),
       path: z.string(),
@@ -22,14 +31,14 @@ export const JournalEntrySchema = z
       error: rpcError.optional().meta({ description: 'the JSON-RPC error the CGI answered with' }),
     }),
     z.object({
-      ...base,
+      ...client,
       kind: z.literal('ws-open'),
       session: z.string(),
       user: z.string().optional(),
       remote: z.string().optional(),
     }),
     z.object({
-      ...base,
+      ...client,
       kind: z.literal('ws-close'),
       session: z.string(),
       code: z.number().int(),
@@ -37,7 +46,7 @@ export const JournalEntrySchema = z
       by: z.enum(['client', 'device']).meta({ description: 'who ended the session' }),
     }),
     z.object({
-      ...base,
+      ...client,
       kind: z.literal('ws-refused'),
       path: z.string(),
       status: z.number().int(),
@@ -45,21 +54,21 @@ export const JournalEntrySchema = z
       remote: z.string().optional(),
     }),
     z.object({
-      ...base,
+      ...client,
       kind: z.literal('configure'),
       session: z.string(),
       filters: z.array(filter).readonly(),
       error: rpcError.optional(),
     }),
     z.object({
-      ...base,
+      ...client,
       kind: z.literal('notification'),
       session: z.string(),
       topic: z.string(),
       event: z.number().int().meta({ description: "the device's number of the event; copies share it" }),
     }),
     z.object({
-      ...base,
+      ...client,
       kind: z.literal('auth-refused'),
       method: z.string(),
       path: z.string(),
@@ -88,7 +97,7 @@ export const JournalEntrySchema = z
   ])
   .meta({ id: 'JournalEntry' });
 
-/** `?since=&kind=&session=&topic=`; `kind` may repeat or list kinds separated by commas. */
+/** `?since=&kind=&session=&topic=&via=`; `kind` may repeat or list kinds separated by commas. */
 export const JournalQuerySchema = z.strictObject({
   since: z.coerce.number().int().nonnegative().optional().meta({ description: 'only entries after this seq' }),
   kind: z
@@ -97,6 +106,14 @@ export const JournalQuerySchema = z.strictObject({
     .meta({ description: 'only entries of these kinds (repeat the parameter, or separate by commas)' }),
   session: z.string().optional().meta({ description: 'only entries of this event stream session' }),
   topic: z.string().optional().meta({ description: 'only notifications of this topic' }),
+  via: z
+    .enum(['client', ...CLIENT_VIAS])
+    .optional()
+    .meta({
+      description:
+        "only the entries of the emulator's own dashboard (`dashboard`), or all but those " +
+        '(`client`: the entries the report grades, with the faults and expectations)',
+    }),
 });
 
 /** The answer of `GET /_emu/journal`. */

@@ -6,7 +6,8 @@ import type { RequestListener } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Authenticator } from '../auth/authenticator';
 import { checkCredentials } from '../auth/middleware';
-import type { JournalAuth, JournalWriter } from '../base/journal';
+import { clientVia } from '../base/client-tag';
+import { type JournalAuth, type JournalWriter, writeVia } from '../base/journal';
 import { redactUrl } from '../base/log';
 import { dashboardRoute, type DashboardDevice, isDashboardAnswer } from './dashboard-route';
 import { controlSockets, type DeviceContext, deviceOf, setDevice } from './device-context';
@@ -90,7 +91,10 @@ class DeviceRoutes implements DeviceParts, DashboardDevice {
     return this.control ? CONTROL_PATH : undefined;
   }
 
-  /** Request log and journal (the control API's own requests and the dashboard's page loads are not journaled). */
+  /**
+   * Request log and journal (the control API's own requests and the dashboard's page loads are
+   * not journaled; the dashboard's CGI calls, told by its header, are, marked `via`).
+   */
   logRequest(req: LoggedRequest, res: LoggedResponse, next: () => void): void {
     const { journal } = this;
     logRequest(
@@ -103,7 +107,8 @@ class DeviceRoutes implements DeviceParts, DashboardDevice {
           if (CONTROL_REQUEST.test(done.url) || isDashboardAnswer(res)) return;
           const scheme = done.scheme as JournalAuth | undefined;
           const { method, url: path, status, user, ms, remote, rpcError: error } = done;
-          journal({ kind: 'http', method, path, status, auth: scheme, user, ms, remote, error });
+          const http = { kind: 'http', method, path, status, auth: scheme, user, ms, remote, error } as const;
+          writeVia(journal, http, clientVia(req.headers, this.log));
         }),
     );
     next();
@@ -115,7 +120,7 @@ class DeviceRoutes implements DeviceParts, DashboardDevice {
       req,
       res,
       this.authenticator,
-      journal && ((refusal) => journal({ kind: 'auth-refused', ...refusal })),
+      journal && ((refusal) => writeVia(journal, { kind: 'auth-refused', ...refusal }, clientVia(req.headers))),
     );
   }
 

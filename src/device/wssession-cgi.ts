@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { DeviceAuthLocals } from '../auth/middleware';
 import type { SessionTokens } from '../auth/session-tokens';
+import { clientVia } from '../base/client-tag';
 import type { Logger } from '../base/log';
 import type { LoggedRequest, LoggedResponse } from '../base/request-log';
 import { deviceOf } from './device-context';
@@ -11,23 +12,29 @@ import { deviceOf } from './device-context';
  * Answers the token as `text/plain`, no newline (clients use the body as is); 429 with
  * `Retry-After` when the account already holds its share of pending tokens.
  */
-export const wssessionCgi: RequestHandler = (_req, res) => answerToken(res, deviceOf(res));
+export const wssessionCgi: RequestHandler = (req, res) => answerToken(req, res, deviceOf(res));
 
 /**
  * Issues a token to the account that logged in (`res.locals`) and answers it, for the route
  * and for {@link serveSessionToken} alike. No ETag: a token is new on every request, so no
- * request for one is ever "not modified".
+ * request for one is ever "not modified". A token the dashboard asks for (its header) is
+ * remembered as the dashboard's: the session it opens is not graded.
  */
-function answerToken(res: LoggedResponse, { tokens, log }: Pick<TokenDevice, 'tokens' | 'log'>): void {
+function answerToken(
+  req: IncomingMessage,
+  res: LoggedResponse,
+  { tokens, log }: Pick<TokenDevice, 'tokens' | 'log'>,
+): void {
   const username = (res.locals as DeviceAuthLocals).account?.name ?? 'anonymous';
-  const issued = tokens.issue(username);
+  const via = clientVia(req.headers);
+  const issued = tokens.issue(username, via);
   if (!issued.ok) {
     const { message, retryAfterSeconds } = issued.error;
     log.warn({ user: username, retryAfterSeconds }, message);
     sendText(res, 429, { 'Retry-After': String(retryAfterSeconds), 'Cache-Control': 'no-store' }, `${message}\n`);
     return;
   }
-  log.info({ user: username, validMs: tokens.lifetimeMs }, 'session token issued');
+  log.info({ user: username, validMs: tokens.lifetimeMs, via }, 'session token issued');
   sendText(res, 200, { 'Cache-Control': 'no-store' }, issued.value);
 }
 
@@ -57,7 +64,7 @@ export function serveSessionToken(
   if (req.url !== path || (req.method !== 'GET' && req.method !== 'POST')) return false;
   try {
     device.logRequest(req, res, noop);
-    if (device.authenticate(req, res)) answerToken(res, device);
+    if (device.authenticate(req, res)) answerToken(req, res, device);
   } catch (err) {
     // As the app's error handler does.
     device.log.error({ err, url: path }, 'unhandled error');

@@ -5,6 +5,7 @@
  */
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
+import type { ClientVia } from '../base/client-tag';
 import { type Clock, systemClock } from '../base/clock';
 import type { JournalWriter } from '../base/journal';
 import type { Logger } from '../base/log';
@@ -41,6 +42,8 @@ export interface SessionInfo {
   sent: number;
   /** Notifications dropped because the client did not read fast enough. */
   dropped: number;
+  /** Set for a session of the emulator's own dashboard (not graded); absent for a client's. */
+  via?: ClientVia;
 }
 
 /** Who is at the other end of a session, as its handshake said. */
@@ -48,6 +51,11 @@ export interface SessionIdentity {
   remoteAddress: string | undefined;
   user: string | undefined;
   sources: string[];
+  /**
+   * One of the emulator's own clients (the dashboard: a token it fetched, or its header on the
+   * handshake), whose session is journaled marked and not graded; undefined for a client.
+   */
+  via?: ClientVia;
 }
 
 /** Who hears of a session's configure and close (the stream server). */

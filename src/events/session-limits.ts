@@ -2,7 +2,9 @@
  * The event stream's limits per device and per account: how many sessions may be open,
  * and how many filter terms the sessions of one account may hold together. Terms are what
  * evaluating filters costs per published event, so the per-account budget bounds how much
- * one account (a viewer included) can slow delivery to everyone else.
+ * one account (a viewer included) can slow delivery to everyone else. The account is a key
+ * the stream server makes: the emulator's own dashboard has its own next to the user's or
+ * address's, so its session never takes the client's share; the device's total counts it.
  */
 import { err, type ErrorInfo, ok, type Result } from '../base/result';
 

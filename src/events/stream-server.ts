@@ -3,22 +3,30 @@
  * requests on the device's own HTTP server (each precondition ends the handshake
  * with its own status), then one {@link EventSession} per connection.
  */
-import { type IncomingMessage, STATUS_CODES } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { authScheme, credentialUser } from '../auth/auth-params';
-import type { Authenticator, RefusalInfo } from '../auth/authenticator';
+import { authScheme } from '../auth/auth-params';
+import type { Authenticator } from '../auth/authenticator';
 import type { SessionTokens } from '../auth/session-tokens';
+import { type ClientVia, clientVia } from '../base/client-tag';
 import { EmulatorError } from '../base/errors';
-import type { JournalWriter } from '../base/journal';
-import { type Logger, redactUrl } from '../base/log';
+import { type JournalWriter, viaWriter, writeVia } from '../base/journal';
+import type { Logger } from '../base/log';
 import { closeFrameProblem } from '../protocol/websocket-close';
 import type { CompiledFilter, ConfigureRules } from './configure';
 import type { DeviceEvent, EventBus } from './event-bus';
 import type { EventFaults } from './event-faults';
 import { FilterIndex } from './filter-index';
+import { abortHandshake, refuseCredentials } from './handshake-refusal';
 import { parseUpgradeTarget } from './upgrade-target';
-import { EventSession, type SessionIdentity, type SessionInfo, type SessionObserver } from './event-session';
+import {
+  EventSession,
+  type SessionIdentity,
+  type SessionInfo,
+  type SessionObserver,
+  type SessionSettings,
+} from './event-session';
 import { DEFAULT_SESSION_LIMITS, type SessionLimitSettings, SessionLimits } from './session-limits';
 
 /** What {@link StreamServer.watch} listeners hear: sessions coming, configuring, going. */
@@ -97,6 +105,8 @@ export class StreamServer implements SessionObserver {
   private readonly limits: SessionLimits;
   /** The configured sessions' filters, by topic: made at the first configure (a fleet's idle devices have none). */
   private index: FilterIndex | undefined;
+  /** The settings of the emulator's own clients' sessions (their journal marked), made on the first one. */
+  private viaSettings: Map<ClientVia, SessionSettings> | undefined;
 
   constructor(private readonly options: StreamServerOptions) {
     this.limits = new SessionLimits(options.limits ?? DEFAULT_SESSION_LIMITS);
@@ -128,7 +138,8 @@ export class StreamServer implements SessionObserver {
       this.limits.closed(accountOf(closed.identity), closed.heldTerms);
       this.index?.remove(closed, closed.compiledFilters);
     }
-    this.options.journal?.({ kind: 'ws-close', session: closed.id, code, reason, by });
+    const { journal } = this.options;
+    if (journal) writeVia(journal, { kind: 'ws-close', session: closed.id, code, reason, by }, closed.identity.via);
     if (closed.droppedCount > 0) this.closedForSlowness++;
     // Snapshots are built only for a log or a watcher that takes them: this is on every connection's path.
     const log = this.options.log;
@@ -150,76 +161,111 @@ export class StreamServer implements SessionObserver {
     const onHandshakeError = (err: Error): void => log.debug({ reason: err.message }, 'socket error during handshake');
     socket.on('error', onHandshakeError);
     const url = parseUpgradeTarget(req.url);
+    const token = url?.searchParams.get('wssession') ?? null;
+    // Whose handshake: the dashboard's header, or a token issued to it (a property read while none was).
+    const via = clientVia(req.headers, log) ?? (token === null ? undefined : tokens.viaOf(token));
     if (this.options.faults?.noWebSocket)
-      return abort(socket, 404, 'Not Found (this firmware has no WebSocket event stream)', this.options, req);
+      return abortHandshake(
+        socket,
+        404,
+        'Not Found (this firmware has no WebSocket event stream)',
+        this.options,
+        req,
+        via,
+      );
     if (!url || url.pathname !== this.options.path)
-      return abort(
+      return abortHandshake(
         socket,
         404,
         `No WebSocket endpoint at ${url?.pathname ?? req.url}; the event stream is ${this.options.path}`,
         this.options,
         req,
+        via,
       );
     if (req.method !== 'GET')
-      return abort(socket, 400, 'The WebSocket handshake must be a GET request', this.options, req);
+      return abortHandshake(socket, 400, 'The WebSocket handshake must be a GET request', this.options, req, via);
     if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket')
-      return abort(socket, 400, 'Upgrade header must be "websocket"', this.options, req);
+      return abortHandshake(socket, 400, 'Upgrade header must be "websocket"', this.options, req, via);
     if (!WS_KEY.test(String(req.headers['sec-websocket-key'] ?? '').trim()))
-      return abort(socket, 400, 'Missing or invalid Sec-WebSocket-Key', this.options, req);
+      return abortHandshake(socket, 400, 'Missing or invalid Sec-WebSocket-Key', this.options, req, via);
     const version = req.headers['sec-websocket-version'];
     if (version === undefined)
-      return abort(socket, 400, 'Missing Sec-WebSocket-Version (must be 13)', this.options, req);
+      return abortHandshake(socket, 400, 'Missing Sec-WebSocket-Version (must be 13)', this.options, req, via);
     if (version.trim() !== '13')
-      return abort(socket, 426, `Sec-WebSocket-Version ${version} is not supported; use 13`, this.options, req, {
-        'Sec-WebSocket-Version': '13',
-      });
+      return abortHandshake(
+        socket,
+        426,
+        `Sec-WebSocket-Version ${version} is not supported; use 13`,
+        this.options,
+        req,
+        via,
+        {
+          'Sec-WebSocket-Version': '13',
+        },
+      );
     const sourcesParam = url.searchParams.get('sources');
     if (sourcesParam === null || sourcesParam.trim() === '')
-      return abort(socket, 400, `Missing query parameter sources (e.g. ?sources=events)`, this.options, req);
+      return abortHandshake(
+        socket,
+        400,
+        `Missing query parameter sources (e.g. ?sources=events)`,
+        this.options,
+        req,
+        via,
+      );
     const sources = sourcesParam.split(',').map((s) => s.trim());
     const unknown = sources.filter((s) => !(STREAM_SOURCES as readonly string[]).includes(s));
     if (unknown.length > 0)
-      return abort(
+      return abortHandshake(
         socket,
         400,
         `Unknown data source(s): ${unknown.join(', ')}; known: ${STREAM_SOURCES.join(', ')}`,
         this.options,
         req,
+        via,
       );
 
     let user: string | undefined;
-    const token = url.searchParams.get('wssession');
     if (authenticator.rejecting) {
       const refusal = { code: 'REJECTING', message: 'logins are refused for a while (simulated reboot)', stale: false };
-      return this.unauthorized(req, socket, refusal, schemeOf(req, token));
+      return refuseCredentials(socket, this.options, req, refusal, schemeOf(req, token), via);
     } else if (authenticator.mode !== 'none' && token !== null) {
       const verdict = tokens.consume(token);
       if (!verdict.ok) {
         const { code, message } = verdict.error;
-        return this.unauthorized(req, socket, { code: `TOKEN_${code.toUpperCase()}`, message, stale: false }, 'token');
+        const refusal = { code: `TOKEN_${code.toUpperCase()}`, message, stale: false };
+        return refuseCredentials(socket, this.options, req, refusal, 'token', via);
       }
       user = verdict.value;
     } else {
       const verdict = authenticator.verify(req);
-      if (!verdict.ok) return this.unauthorized(req, socket, verdict.error, schemeOf(req, null));
+      if (!verdict.ok) return refuseCredentials(socket, this.options, req, verdict.error, schemeOf(req, null), via);
       user = verdict.value.account?.name;
     }
     const slots = this.options.faults?.slots;
     const taken = slots && [...this.live.values()].filter((session) => session.open);
     if (slots && taken && taken.length >= slots.max) {
       if (slots.overflow === 'refuse')
-        return abort(socket, 503, `No free event stream slot: at most ${slots.max} sessions`, this.options, req);
+        return abortHandshake(
+          socket,
+          503,
+          `No free event stream slot: at most ${slots.max} sessions`,
+          this.options,
+          req,
+          via,
+        );
       // The oldest go first, as on devices where a new subscription knocks out an old one.
       for (const session of taken.slice(0, taken.length - slots.max + 1)) session.close(slots.code, slots.reason);
     }
     const remote = req.socket.remoteAddress;
-    const admitted = this.limits.admit(accountOf({ user, remoteAddress: remote }));
-    if (!admitted.ok) return abort(socket, admitted.error.status, admitted.error.message, this.options, req);
+    const admitted = this.limits.admit(accountOf({ user, remoteAddress: remote, via }));
+    if (!admitted.ok)
+      return abortHandshake(socket, admitted.error.status, admitted.error.message, this.options, req, via);
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       // From here ws hears the socket's errors and the session logs them; the handshake's
       // listener would keep this call's variables alive as long as the connection.
       socket.off('error', onHandshakeError);
-      this.open(ws, socket, { remoteAddress: remote, user, sources });
+      this.open(ws, socket, { remoteAddress: remote, user, sources, via });
     });
   }
 
@@ -229,18 +275,34 @@ export class StreamServer implements SessionObserver {
    */
   private open(ws: WebSocket, socket: Duplex, identity: SessionIdentity): void {
     const id = `s${this.nextId++}`;
-    const { user, remoteAddress: remote } = identity;
+    const { user, remoteAddress: remote, via } = identity;
     const sources = [...new Set(identity.sources)];
-    const session = new EventSession(id, ws, socket, { remoteAddress: remote, user, sources }, this.options, this);
+    const settings = via === undefined ? this.options : this.settingsOf(via);
+    const session = new EventSession(id, ws, socket, { remoteAddress: remote, user, sources, via }, settings, this);
     this.live.set(id, session);
     this.limits.opened(accountOf(session.identity));
     if (this.options.faults?.stall?.pings === false) session.hold(true);
-    this.options.journal?.({ kind: 'ws-open', session: id, user, remote });
+    const { journal } = this.options;
+    if (journal) writeVia(journal, { kind: 'ws-open', session: id, user, remote }, via);
     this.options.log.info(
-      { session: id, user, remote, sources: identity.sources, deflate: Boolean(ws.extensions) },
+      { session: id, user, remote, sources: identity.sources, deflate: Boolean(ws.extensions), via },
       'event stream connected',
     );
     if (this.watchers.size > 0) this.tell({ kind: 'connect', session: session.info() });
+  }
+
+  /**
+   * The settings of a session of the emulator's own client `via`: the server's, with a journal
+   * that marks the session's configures and notifications. Made once per server, not per session.
+   */
+  private settingsOf(via: ClientVia): SessionSettings {
+    let settings = this.viaSettings?.get(via);
+    if (!settings) {
+      const { journal } = this.options;
+      settings = { ...this.options, journal: journal && viaWriter(journal, via) };
+      (this.viaSettings ??= new Map()).set(via, settings);
+    }
+    return settings;
   }
 
   /** Adds a listener of session changes (a scenario's triggers, a recorder); returns its remover. */
@@ -321,59 +383,20 @@ export class StreamServer implements SessionObserver {
       }
     }
   }
-
-  private unauthorized(req: IncomingMessage, socket: Duplex, refusal: RefusalInfo, scheme: string | undefined): void {
-    const { code, message: reason, stale } = refusal;
-    const path = redactUrl(req.url ?? '');
-    const remote = req.socket.remoteAddress;
-    this.options.authenticator.logRefusal(refusal, { url: path }, 'event stream authentication failed', remote);
-    const user = scheme === 'token' ? undefined : credentialUser(req.headers.authorization);
-    const method = req.method ?? 'GET';
-    this.options.journal?.({ kind: 'auth-refused', method, path, scheme, code, reason, stale, user, remote });
-    const answer = this.options.authenticator.answer(req, refusal);
-    writeAndClose(socket, answer.status, answer.headers, answer.body);
-  }
 }
 
-/** Whose budget a session counts against: its user, or without authentication its remote address. */
-function accountOf(identity: Pick<SessionIdentity, 'user' | 'remoteAddress'>): string {
-  return identity.user !== undefined ? `user "${identity.user}"` : `address ${identity.remoteAddress ?? 'unknown'}`;
+/**
+ * Whose budget a session counts against: its user, or without authentication its remote
+ * address; the emulator's own client (the dashboard) has a budget of its own next to it, so it
+ * never takes the client's share (the device's total still counts it).
+ */
+function accountOf(identity: Pick<SessionIdentity, 'user' | 'remoteAddress' | 'via'>): string {
+  const account =
+    identity.user !== undefined ? `user "${identity.user}"` : `address ${identity.remoteAddress ?? 'unknown'}`;
+  return identity.via === undefined ? account : `${account} (${identity.via})`;
 }
 
 /** The scheme a handshake tried: a session token, the Authorization header's scheme, or none. */
 function schemeOf(req: IncomingMessage, token: string | null): string | undefined {
   return token !== null ? 'token' : authScheme(req.headers.authorization);
-}
-
-function abort(
-  socket: Duplex,
-  status: number,
-  message: string,
-  { log, journal }: { log: Logger; journal?: JournalWriter },
-  req: IncomingMessage,
-  extra: Record<string, string> = {},
-): void {
-  const path = redactUrl(req.url ?? '');
-  log.info({ url: path, status, reason: message }, 'event stream handshake refused');
-  journal?.({ kind: 'ws-refused', path, status, reason: message, remote: req.socket.remoteAddress });
-  const body = `${message}\n`;
-  writeAndClose(
-    socket,
-    status,
-    { 'Content-Type': 'text/plain', 'Content-Length': String(Buffer.byteLength(body)), ...extra },
-    body,
-  );
-}
-
-function writeAndClose(socket: Duplex, status: number, headers: Record<string, string | string[]>, body: string): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, 'Connection: close'];
-  for (const [name, value] of Object.entries(headers)) {
-    for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`);
-  }
-  socket.once('finish', () => socket.destroy());
-  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
 }

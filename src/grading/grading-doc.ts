@@ -22,6 +22,32 @@ const THRESHOLD_MEANING: Record<keyof GradingThresholds, string> = {
   maxSessionsPerClient: 'sessions one client holds on one device at once',
 };
 
+/** What the page says of the emulator's own traffic (the dashboard), which is not graded. */
+const OWN_TRAFFIC: readonly string[] = [
+  "## The emulator's own traffic is not graded",
+  '',
+  "The control API's requests (`/_emu/...`) and the dashboard's page loads (`/`, `/dashboard/...`) are",
+  'not journaled. The dashboard is also a real client of the device, on the same address as yours: it',
+  'calls `featureflag.cgi` and `wssession.cgi`, opens an event stream session and sends',
+  '`events:configure` (an invalid filter too, when one is typed). Each of its requests sends the header',
+  '`X-BWC-Emu-Client: dashboard`. Their journal entries (`http`, `auth-refused`) carry',
+  '`via: "dashboard"`, and so does every entry of the stream session opened with a token it fetched',
+  '(`ws-open`, `configure`, `notification`, `ws-close`, and a refused handshake). The grader leaves all',
+  'of them out, and every entry of a session whose `ws-open` is marked: an open dashboard adds no',
+  'finding and meets no expectation. The journal keeps them: `GET /_emu/journal?via=client` reads what',
+  "the grader reads, `?via=dashboard` the dashboard's own.",
+  '',
+  'The header is opt-in, not a boundary: the device cannot tell the page from a client that sends the',
+  'same header, and such a client is not graded either, mistakes included. Never send it from the client',
+  'under test. Only the exact value `dashboard` counts; any other value is ignored (the request is',
+  "graded as the client's) with a log line.",
+  '',
+  "The dashboard's session counts toward the device's own limits (`maxSessions`, a `slots` fault) as",
+  "any session does, but not toward the client's share (`maxSessionsPerAccount`, `maxAccountTerms`):",
+  'it has a share of its own, next to that of the user it logged in as.',
+  '',
+];
+
 /** The whole page. */
 export function gradingDoc(): string {
   const out: string[] = [
@@ -46,6 +72,7 @@ export function gradingDoc(): string {
     '  client has a finding that severe or worse, or broke an expectation (default `never`: the',
     "  command's own exit code).",
     '',
+    ...OWN_TRAFFIC,
     '## Rules',
     '',
     ...markdownTable(
