@@ -68,6 +68,7 @@ export type {
   JournalEntry,
   JournalFilter,
   JournalKind,
+  JournalVia,
   NotificationEntry,
   WsCloseEntry,
   WsOpenEntry,

@@ -4,6 +4,7 @@
  * ./openapi, are the document's schemas.
  */
 import { z } from 'zod';
+import { CLIENT_VIAS } from '../base/client-tag';
 import { TOPIC_PATH } from '../events/event-bus';
 
 /** One error of a scenario that does not load, at its line and column (from 1). */
@@ -101,6 +102,10 @@ export const SessionsSchema = z.object({
       filters: z.array(z.object({ topicFilter: z.string().optional(), contentFilter: z.string().optional() })),
       sent: z.number().int(),
       dropped: z.number().int(),
+      via: z
+        .enum(CLIENT_VIAS)
+        .optional()
+        .meta({ description: "the emulator's own client (the dashboard), not graded; absent for a client's session" }),
     }),
   ),
 });
