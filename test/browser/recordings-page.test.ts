@@ -8,13 +8,12 @@
  * Chromium is required, not optional: without it this file fails and says how to install
  * it (CI runs `apt-get install chromium`). One browser for the whole file.
  */
-import { existsSync } from 'node:fs';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium, sidewaysOverflow } from '../helpers/browser';
 import { login } from '../helpers/destinations';
 import { record, refuseClip, refusedRecording, register, rejectedContent } from '../helpers/destination-recordings';
 import { type DestinationHandle, ManualClock, startDestination } from '../../src';
 
-const CHROMIUM = process.env.BWC_EMU_CHROMIUM ?? '/usr/bin/chromium';
 const NOW = Date.UTC(2024, 5, 1, 12, 0, 0);
 const LONG_USER = 'officer_with_a_rather_long_identifier_0001';
 const SERIAL = 'AABBCCDD1234';
@@ -32,12 +31,7 @@ const names: Record<'complete' | 'transferring' | 'stalled' | 'refused' | 'badCl
 };
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `${CHROMIUM} is missing: the recordings page is checked in a real browser; install it with ` +
-        '`apt-get install chromium` (or point BWC_EMU_CHROMIUM at a Chromium binary)',
-    );
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await launchChromium('the recordings page');
   const clock = new ManualClock(NOW);
   destination = await startDestination({ port: 0, clock, stalledAfterMs: 60_000 });
   const session = await login(destination);
@@ -90,11 +84,6 @@ async function rows(page: Page, table: 'recordings' | 'rejected'): Promise<strin
 /** The text of a recording's row, as shown. */
 function rowText(page: Page, container: string): Promise<string> {
   return page.locator(`tr[data-container="${container}"]`).innerText();
-}
-
-/** How far the page scrolls sideways (0 when it fits). Page code as text: the tests are typed without the DOM. */
-async function sidewaysOverflow(page: Page): Promise<number> {
-  return Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
 }
 
 describe('recordings page in Chromium', () => {
