@@ -1,0 +1,503 @@
+/**
+ * The device dashboard (`GET /`) in a real browser: Debian's Chromium, headless, driven by
+ * playwright-core, logging in with the browser's digest credentials, against an emulator
+ * playing a motion alarm every 250 ms. Each test checks what the page shows AND what the
+ * device really did, through a client of its own (featureflag.cgi listAll, a second stream
+ * session, the emulator's handle): login, live events with pause and a rate, an invalid
+ * filter shown inline at its column, flag toggles by mouse and keyboard, publishing, fault
+ * switches, the session list, the live journal, the client report, the scenario controls,
+ * the page without the control API, and the layout at a desktop and a phone width.
+ *
+ * Chromium is required, not optional: without it this file fails and says how to install
+ * it. One browser for the file, a fresh context (login, storage) for each test; no sleeps:
+ * every wait is on a DOM condition or a device event, with a timeout.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { type ConfigureEntry, type EmulatorHandle, FAULT_CATALOGUE, FAULT_NAMES } from '../../src';
+import { launchChromium, sidewaysOverflow } from '../helpers/browser';
+import {
+  countOf,
+  inPage,
+  MOTION,
+  newTab,
+  openDashboard,
+  pageUntil,
+  recordedTexts,
+  recordTexts,
+  startFastEmulator,
+  textOf,
+  waitForCount,
+  waitForText,
+  waitReady,
+} from '../helpers/dashboard-page';
+import { fetchToken, openWithToken, type StreamClient } from '../helpers/event-stream-client';
+import { callFeatureFlags, type ListAllResponse } from '../helpers/rpc-client';
+import { until } from '../helpers/until';
+
+let browser: Browser;
+let emulator: EmulatorHandle;
+let url: string;
+const contexts: BrowserContext[] = [];
+const clients: StreamClient[] = [];
+
+beforeAll(async () => {
+  browser = await launchChromium('the device dashboard');
+  emulator = await startFastEmulator();
+  url = emulator.devices[0].device.url;
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await emulator?.close();
+});
+
+afterEach(async () => {
+  // The page first (its session and feed go), then the test's own clients, then the device.
+  await Promise.all(contexts.splice(0).map((c) => c.close()));
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await emulator.reset();
+});
+
+/** A logged-in tab on the dashboard of the emulator's device, started. */
+async function dashboard(width = 1280, height = 800): Promise<Page> {
+  const { context, page } = await newTab(browser, width, height);
+  contexts.push(context);
+  await openDashboard(page, url);
+  return page;
+}
+
+/** The device, its first (only) one. */
+function device() {
+  return emulator.devices[0].device;
+}
+
+/** A stream session of the test's own, logged in with a session token from wssession.cgi. */
+async function externalClient(): Promise<StreamClient> {
+  const client = await openWithToken(device(), await fetchToken(device()));
+  clients.push(client);
+  return client;
+}
+
+/** The flags as an independent featureflag.cgi listAll (digest) reads them. */
+async function listAll(): Promise<Record<string, boolean>> {
+  const answer = await callFeatureFlags(device(), { apiVersion: '1.0', context: 'test', method: 'listAll' });
+  expect(answer.status).toBe(200);
+  const { flags } = (answer.json as ListAllResponse).data;
+  return Object.fromEntries(flags.map((f) => [f.name, f.value]));
+}
+
+/** The page's own stream session on the device (the only session before the test opens one). */
+async function pageSession(): Promise<{ id: string; filters: unknown[] }> {
+  await until(() => emulator.sessions().length === 1, 'the dashboard session');
+  return emulator.sessions()[0];
+}
+
+/** A control API call of the test, checked for a 2xx; answers the JSON. */
+async function control<T>(method: string, path: string): Promise<T> {
+  const res = await fetch(`${url}/_emu${path}`, { method });
+  if (!res.ok) throw new Error(`${method} /_emu${path} answered ${res.status}: ${await res.text()}`);
+  return (res.status === 204 ? undefined : await res.json()) as T;
+}
+
+/** Seconds of an `HH:MM:SS` (or `Nd HH:MM:SS`) duration as the page shows it. */
+function seconds(text: string): number {
+  const m = /^(?:(\d+)d )?(\d\d):(\d\d):(\d\d)/.exec(text.trim());
+  if (!m) throw new Error(`not a duration: "${text}"`);
+  return Number(m[1] ?? 0) * 86_400 + Number(m[2]) * 3600 + Number(m[3]) * 60 + Number(m[4]);
+}
+
+const EVENT = `#event-list li.event[data-topic="${MOTION}"]`;
+
+describe('the device dashboard in Chromium', () => {
+  it('asks for the device login, then shows who the device is and an uptime that counts', async () => {
+    const anonymous = await fetch(`${url}/`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toMatch(
+      new RegExp(`^Digest .*realm="${device().realm}".*nonce="`),
+    );
+    await anonymous.text();
+    expect((await fetch(`${url}/dashboard/nope.js`)).status).toBe(404);
+    const { context, page } = await newTab(browser);
+    contexts.push(context);
+    const answer = await page.goto(`${url}/`);
+    expect(answer?.status()).toBe(200);
+    expect(answer?.headers()['content-security-policy']).toMatch(/script-src 'self'/);
+    await waitReady(page);
+    const { identity } = device().options;
+    expect(await textOf(page, '#device-serial')).toBe(device().serial);
+    expect(await textOf(page, '#identity-serial')).toBe(device().serial);
+    expect(await textOf(page, '#identity-model')).toBe(`${identity.ProdFullName} (${identity.ProdNbr})`);
+    expect(await textOf(page, '#identity-firmware')).toBe(identity.Version);
+    expect(await textOf(page, '#identity-realm')).toBe(device().realm);
+    const first = seconds(await textOf(page, '#identity-uptime'));
+    await pageUntil(
+      page,
+      'the uptime to count up',
+      `up => { const t = document.getElementById('identity-uptime').textContent; return t !== up && t; }`,
+      await textOf(page, '#identity-uptime'),
+    );
+    expect(seconds(await textOf(page, '#identity-uptime'))).toBeGreaterThan(first);
+  });
+
+  it('shows scenario events live with a rate; Pause holds them and Resume shows them', async () => {
+    const page = await dashboard();
+    await waitForCount(page, EVENT, 1);
+    expect((await pageSession()).filters).toEqual([{ topicFilter: '' }]);
+    const rate = await waitForText(page, '#events-rate', /^(?!0\.0 )\d+\.\d events\/s$/);
+    expect(parseFloat(rate)).toBeGreaterThan(0);
+
+    await page.click('#events-pause');
+    expect(await page.getAttribute('#events-pause', 'aria-pressed')).toBe('true');
+    // Two events held: anything received before the click has been drawn by now.
+    await waitForText(page, '#events-held', /^Paused: ([2-9]|\d\d+) held$/);
+    const shown = await countOf(page, '#event-list li.event');
+    await waitForText(page, '#events-held', /^Paused: ([4-9]|\d\d+) held$/);
+    expect(await countOf(page, '#event-list li.event')).toBe(shown);
+
+    await page.click('#events-pause');
+    expect(await page.getAttribute('#events-pause', 'aria-pressed')).toBe('false');
+    const held = Number(/(\d+) held/.exec(await textOf(page, '#events-held'))?.[1]);
+    expect(held).toBeGreaterThanOrEqual(4);
+    await waitForCount(page, '#event-list li.event', shown + held + 1);
+  });
+
+  it('shows an invalid topic filter inline at its column, and takes the fixed one', async () => {
+    const page = await dashboard();
+    await waitForCount(page, EVENT, 1);
+    const session = await pageSession();
+    const bad = 'tns1:VideoSource//Motion';
+    // What the device says about this filter, asked by a client of the test's own.
+    const answer = await (await externalClient()).configure([{ topicFilter: bad }]);
+    expect(answer.error?.code).toBe(2104);
+    const column = Number(/at column (\d+)/.exec(answer.error?.message ?? '')?.[1]);
+    expect(column).toBe(19);
+
+    await page.fill('#topic-filter', bad);
+    await page.click('#events-apply');
+    await page.waitForSelector('#topic-filter-error p.error[data-column]', { timeout: 5000 });
+    expect(await page.getAttribute('#topic-filter-error p.error', 'data-column')).toBe(String(column));
+    expect(await textOf(page, '#topic-filter-error p.error')).toContain(`at column ${column}`);
+    expect(await page.getAttribute('#topic-filter', 'aria-invalid')).toBe('true');
+    expect(await textOf(page, '#events-status')).toBe(
+      'Connected: the new filter was refused; the previous one still applies',
+    );
+    const caret = (await textOf(page, '#topic-filter-error pre.caret')).split('\n');
+    expect(caret).toEqual([bad, `${' '.repeat(column - 1)}^`]);
+    expect(await page.locator('#content-filter-error').isHidden()).toBe(true);
+    // The device kept the page's previous filter.
+    expect(emulator.sessions().find((s) => s.id === session.id)?.filters).toEqual([{ topicFilter: '' }]);
+
+    await page.fill('#topic-filter', MOTION);
+    await page.click('#events-apply');
+    await until(
+      () =>
+        JSON.stringify(emulator.sessions().find((s) => s.id === session.id)?.filters) ===
+        `[{"topicFilter":"${MOTION}"}]`,
+      'the device to take the fixed filter',
+    );
+    // The page has the device's answer: the error is gone.
+    await waitForText(page, '#events-status', /^Connected: filter applied$/);
+    expect(await page.locator('#topic-filter-error').isHidden()).toBe(true);
+    expect(await countOf(page, '#topic-filter-error p.error')).toBe(0);
+    expect(await page.getAttribute('#topic-filter', 'aria-invalid')).toBeNull();
+    const before = await countOf(page, EVENT);
+    await waitForCount(page, EVENT, before + 2);
+  });
+
+  it('toggles a flag by click and one by keyboard through featureflag.cgi', async () => {
+    const page = await dashboard();
+    await waitForCount(page, '#flag-list li[data-testid=flag]', 1);
+    const before = await listAll();
+    const names = Object.keys(before);
+    expect(names.length).toBeGreaterThanOrEqual(2);
+    expect(await countOf(page, '#flag-list li[data-testid=flag]')).toBe(names.length);
+    const [clicked, keyed] = names;
+    const id = (name: string) => `#flag-${name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+    expect(await page.isChecked(id(clicked))).toBe(before[clicked]);
+    expect(await page.getAttribute(id(clicked), 'role')).toBe('switch');
+
+    await page.click(id(clicked));
+    await page.waitForSelector(`${id(clicked)}${before[clicked] ? ':not(:checked)' : ':checked'}:enabled`, {
+      timeout: 5000,
+    });
+    expect((await listAll())[clicked]).toBe(!before[clicked]);
+
+    await page.focus(id(keyed));
+    await page.keyboard.press('Space');
+    await page.waitForSelector(`${id(keyed)}${before[keyed] ? ':not(:checked)' : ':checked'}:enabled`, {
+      timeout: 5000,
+    });
+    const after = await listAll();
+    expect(after).toEqual({ ...before, [clicked]: !before[clicked], [keyed]: !before[keyed] });
+    // The keyboard stays where it was: on the switch, drawn again from listAll.
+    await pageUntil(
+      page,
+      'the focus back on the switch',
+      'id => document.activeElement?.id === id',
+      id(keyed).slice(1),
+    );
+    expect(await textOf(page, '#flags-error')).toBe('');
+  });
+
+  it('publishes an event from the form; it shows live and its topic is offered after a reload', async () => {
+    const page = await dashboard();
+    const topic = 'tns1:Device/Trigger/Relay';
+    const listener = await externalClient();
+    await listener.configure([{ topicFilter: topic }]);
+    await waitForCount(page, EVENT, 1);
+    expect(await countOf(page, `#publish-topics option[value="${topic}"]`)).toBe(0);
+    expect(await page.inputValue('#publish-data-name-0')).toBe('state');
+    expect(await page.inputValue('#publish-data-value-0')).toBe('1');
+
+    await page.fill('#publish-topic', topic);
+    await page.fill('#publish-data-value-0', 'active');
+    await page.click('#publish-submit');
+    await waitForText(page, '#publish-result', new RegExp(`^Published ${topic}`));
+    await waitForCount(page, `#event-list li.event[data-topic="${topic}"]`, 1);
+    expect(await textOf(page, `#event-list li.event[data-topic="${topic}"] .part-data`)).toBe('data: state=active');
+    // The device sent it to another client too.
+    const got = await listener.next();
+    expect(got.params?.notification).toMatchObject({ topic, message: { data: { state: 'active' } } });
+
+    await page.reload();
+    await waitReady(page);
+    await page.waitForSelector(`#publish-topics option[value="${topic}"]`, { state: 'attached', timeout: 5000 });
+  });
+
+  it('lists every fault switch with its explanation and parameters; drop and stall take effect', async () => {
+    const page = await dashboard();
+    await waitForCount(page, EVENT, 1);
+    await waitForCount(page, '#fault-list article[data-fault]', FAULT_NAMES.length);
+    for (const name of FAULT_NAMES)
+      expect([name, await textOf(page, `#fault-${name}-does`)]).toEqual([name, FAULT_CATALOGUE[name].does]);
+
+    // drop, closing with a code and reason of the test's choosing.
+    await page.click('#fault-drop-details summary');
+    expect(await page.inputValue('#fault-drop-param-code')).toBe('1011');
+    await page.selectOption('#fault-drop-param-mode', 'close');
+    await page.fill('#fault-drop-param-code', '4000');
+    await page.fill('#fault-drop-param-reason', 'dropped by the test');
+    const dropped = (await pageSession()).id;
+    await recordTexts(page, '#events-status');
+    await page.click('#fault-drop-on');
+    await waitForText(page, '#fault-drop-status', /^done at /);
+    await until(
+      () => emulator.sessions().some((s) => s.id !== dropped && s.filters.length > 0),
+      'the page to reconnect with its filter',
+    );
+    await waitForText(page, '#events-status', /^Connected: filter applied$/);
+    const statuses = await recordedTexts(page, '#events-status');
+    expect(statuses).toContainEqual(
+      expect.stringMatching(/^Closed by the device: 4000 dropped by the test; reconnecting in 1 s$/),
+    );
+    expect(emulator.journal({ kind: 'ws-close' })).toContainEqual(
+      expect.objectContaining({ session: dropped, code: 4000, reason: 'dropped by the test' }),
+    );
+    const before = await countOf(page, EVENT);
+    await waitForCount(page, EVENT, before + 2);
+
+    // stall: a state switch, on then off, as the device holds it.
+    await page.click('#fault-stall-details summary');
+    expect(await page.isChecked('#fault-stall-param-pings')).toBe(true);
+    await page.click('#fault-stall-on');
+    await page.waitForSelector('#fault-stall-state[data-on="true"]', { timeout: 5000 });
+    expect(await textOf(page, '#fault-stall-state')).toMatch(/^on since /);
+    expect(emulator.faults().map((f) => f.name)).toEqual(['stall']);
+    await page.click('#fault-stall-off');
+    await page.waitForSelector('#fault-stall-state[data-on="false"]', { timeout: 5000 });
+    expect(emulator.faults()).toEqual([]);
+    expect(await textOf(page, '#fault-stall-error')).toBe('');
+  });
+
+  it("lists an outside client's session with its address, filter and a rising sent count", async () => {
+    const page = await dashboard();
+    await pageSession();
+    const client = await externalClient();
+    const filter = MOTION;
+    expect((await client.configure([{ topicFilter: filter }])).error).toBeUndefined();
+    const session = emulator.sessions().find((s) => s.filters.some((f) => f.topicFilter === filter));
+    if (!session) throw new Error('no session with the filter');
+    const row = `#session-rows tr[data-session="${session.id}"]`;
+    await page.waitForSelector(row, { timeout: 5000 });
+    expect(await textOf(page, `${row} td.col-remote`)).toBe(session.remoteAddress);
+    expect(session.remoteAddress).toMatch(/127\.0\.0\.1/);
+    expect(await textOf(page, `${row} td.col-user`)).toBe('root');
+    expect(await textOf(page, `${row} td.col-filters`)).toBe(filter);
+    expect(await textOf(page, `${row} td.col-state`)).toBe(session.state);
+    await waitForText(page, `${row} td.col-sent`, /^[1-9]\d*$/);
+    const sent = Number(await textOf(page, `${row} td.col-sent`));
+    await pageUntil(page, 'the sent count to rise', `([s, n]) => Number(document.querySelector(s)?.textContent) > n`, [
+      `${row} td.col-sent`,
+      sent,
+    ]);
+    expect(Number(await textOf(page, `${row} td.col-sent`))).toBeLessThanOrEqual(client.received);
+    // The page's own session is listed too.
+    expect(await countOf(page, '#session-rows tr[data-testid=session]')).toBe(2);
+    expect(await textOf(page, '#sessions-count')).toBe('2 sessions');
+
+    await client.close();
+    await page.waitForSelector(row, { state: 'detached', timeout: 5000 });
+    expect(await countOf(page, '#session-rows tr[data-testid=session]')).toBe(1);
+  });
+
+  it("shows an outside client's configure in the journal as it happens", async () => {
+    const page = await dashboard();
+    await pageSession();
+    await page.waitForSelector('#journal-list li[data-kind="ws-open"]', { timeout: 5000 });
+    const client = await externalClient();
+    const filter = 'tns1:Device//.';
+    await client.configure([{ topicFilter: filter }]);
+    const entry = emulator
+      .journal({ kind: 'configure' })
+      .find((e): e is ConfigureEntry => e.kind === 'configure' && e.filters[0]?.topicFilter === filter);
+    if (!entry) throw new Error('the device journaled no configure with the filter');
+    const row = `#journal-list li[data-kind="configure"][data-seq="${entry.seq}"]`;
+    await page.waitForSelector(row, { timeout: 5000 });
+    expect(await textOf(page, `${row} .what`)).toBe(
+      `session ${entry.session} configured [{"topicFilter":"${filter}"}]`,
+    );
+    // Newest first: nothing the device journaled before it is listed above it.
+    const seqs = await inPage<number[]>(
+      page,
+      '() => [...document.querySelectorAll("#journal-list li")].map((li) => Number(li.dataset.seq))',
+    );
+    expect(seqs).toEqual([...seqs].sort((a, b) => b - a));
+  });
+
+  it("reports an outside client's refused filter as a finding with its fix, not the page's own", async () => {
+    const page = await dashboard();
+    await waitForCount(page, EVENT, 1);
+    await page.click('#report-refresh');
+    await waitForText(page, '#report-summary', /graded at|the journal is empty/);
+    const finding = '#report-findings li.finding[data-rule="invalid-filter"]';
+    expect(await countOf(page, finding)).toBe(0);
+
+    // The page's own refused filter: the dashboard is not the client under test.
+    await page.fill('#topic-filter', 'tns1:VideoSource//Motion');
+    await page.click('#events-apply');
+    await page.waitForSelector('#topic-filter-error p.error[data-column]', { timeout: 5000 });
+    const client = await externalClient();
+    const answer = await client.configure([{ topicFilter: 'tns1:Bad((' }]);
+    expect(answer.error?.code).toBe(2104);
+    await page.click('#report-refresh');
+    // Longer than the page's own refresh (5 s): a click while a refresh was under way is not lost.
+    await page.waitForSelector(finding, { timeout: 7000 });
+    expect(await countOf(page, finding)).toBe(1);
+    expect(await textOf(page, `${finding} .message`)).toBe(
+      `1 configure request refused; first: 2104 ${answer.error?.message}`,
+    );
+    expect(await textOf(page, `${finding} .fix`)).toMatch(/^Fix: Read the error answer of `events:configure`/);
+    expect(await textOf(page, `${finding} strong`)).toBe('error: invalid-filter');
+    const report = await control<{ findings: { rule: string }[] }>('GET', '/report');
+    expect(report.findings.filter((f) => f.rule === 'invalid-filter')).toHaveLength(1);
+  });
+
+  it('pauses, plays and restarts the scenario', async () => {
+    const page = await dashboard();
+    await waitForText(page, '#scenario-state', /^playing$/);
+    expect(await textOf(page, '#scenario-name')).toBe('fast');
+    await page.click('#scenario-pause');
+    await waitForText(page, '#scenario-state', /^paused$/);
+    expect(emulator.scenarioStatus().state).toBe('paused');
+    expect(await page.isDisabled('#scenario-pause')).toBe(true);
+    const held = await textOf(page, '#scenario-position');
+    const heldMs = emulator.scenarioStatus().positionMs;
+    // Two ticks of the page's clock (the uptime) later, the position has not moved, on the page or the device.
+    const up = seconds(await textOf(page, '#identity-uptime'));
+    await pageUntil(
+      page,
+      'two seconds of uptime',
+      `up => { const t = document.getElementById('identity-uptime').textContent.split(':').map(Number); return t[0] * 3600 + t[1] * 60 + t[2] >= up + 2; }`,
+      up,
+    );
+    expect(await textOf(page, '#scenario-position')).toBe(held);
+    expect(emulator.scenarioStatus().positionMs).toBe(heldMs);
+
+    await page.click('#scenario-play');
+    await waitForText(page, '#scenario-state', /^playing$/);
+    expect(emulator.scenarioStatus().state).toBe('playing');
+    await pageUntil(
+      page,
+      'the position to move on',
+      `p => document.getElementById('scenario-position').textContent !== p`,
+      held,
+    );
+
+    await waitForText(page, '#scenario-position', /^00:00:(0[2-9]|[1-5]\d)$/);
+    await page.click('#scenario-restart');
+    await waitForText(page, '#scenario-position', /^00:00:0[01]$/);
+    expect(emulator.scenarioStatus().positionMs).toBeLessThan(2000);
+    expect(await textOf(page, '#scenario-state')).toBe('playing');
+  });
+
+  it('fits 1280 x 800 and 390 x 844 without sideways scrolling, and Tab reaches the controls', async () => {
+    const client = await externalClient();
+    await client.configure([{ topicFilter: MOTION }]);
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ] as const) {
+      const page = await dashboard(width, height);
+      await waitForCount(page, EVENT, 3);
+      await waitForCount(page, '#session-rows tr[data-testid=session]', 2);
+      await page.waitForSelector('#fault-list article[data-fault]', { timeout: 5000 });
+      expect([width, await sidewaysOverflow(page)]).toEqual([width, 0]);
+      // An error shown does not widen it either.
+      await page.fill('#topic-filter', `${'tns1:VideoSource/MotionAlarm|'.repeat(4)}tns1:Bad((`);
+      await page.click('#events-apply');
+      await page.waitForSelector('#topic-filter-error pre.caret', { timeout: 5000 });
+      expect([width, await sidewaysOverflow(page)]).toEqual([width, 0]);
+    }
+    const page = await dashboard();
+    const wanted = [
+      'topic-filter',
+      'events-apply',
+      'events-pause',
+      'publish-submit',
+      'fault-drop-on',
+      'report-refresh',
+    ];
+    const reached = new Set<string>();
+    for (let presses = 0; presses < 150 && wanted.some((id) => !reached.has(id)); presses++) {
+      await page.keyboard.press('Tab');
+      reached.add(await inPage<string>(page, '() => document.activeElement?.id ?? ""'));
+    }
+    expect(wanted.filter((id) => !reached.has(id))).toEqual([]);
+    // The first flag switch is a Tab stop too.
+    expect([...reached].some((id) => id.startsWith('flag-'))).toBe(true);
+  });
+});
+
+describe('the device dashboard without the control API', () => {
+  let bare: EmulatorHandle;
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+    await bare?.close();
+  });
+
+  it('loads, toggles flags and shows events; the control panels say the API is off', async () => {
+    bare = await startFastEmulator({ control: false });
+    const bareDevice = bare.devices[0].device;
+    const { context, page } = await newTab(browser);
+    contexts.push(context);
+    await openDashboard(page, bareDevice.url);
+    expect((await fetch(`${bareDevice.url}/_emu/health`)).status).toBe(404);
+    for (const panel of ['scenario', 'publish', 'sessions', 'faults', 'journal', 'report'])
+      expect([panel, await textOf(page, `#${panel}-notice`)]).toEqual([
+        panel,
+        expect.stringMatching(/^Needs the control API, which is off .*Flags and live events still work\.$/),
+      ]);
+    expect(await page.locator('#control-message').innerText()).toMatch(/^Control API: Needs the control API/);
+    expect(await countOf(page, '#fault-list article')).toBe(0);
+
+    await waitForCount(page, EVENT, 2);
+    const flags = bareDevice.flags();
+    const flag = flags[0];
+    const id = `#flag-${flag.name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+    await page.waitForSelector(id, { timeout: 5000 });
+    await page.click(id);
+    await page.waitForSelector(`${id}${flag.value ? ':not(:checked)' : ':checked'}:enabled`, { timeout: 5000 });
+    const listed = await callFeatureFlags(bareDevice, { apiVersion: '1.0', method: 'listAll' });
+    expect((listed.json as ListAllResponse).data.flags.find((f) => f.name === flag.name)?.value).toBe(!flag.value);
+  });
+});

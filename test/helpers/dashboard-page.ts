@@ -1,0 +1,174 @@
+/**
+ * The device dashboard in a browser tab, for the browser tests and the screenshots: a fast
+ * scenario to watch, a logged-in tab waiting until the page has started, and waits on the
+ * page's DOM (page code as text: the tests are typed without the DOM).
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { type EmulatorHandle, type EmulatorOptions, loadScenario, type LoadedScenario, startEmulator } from '../../src';
+
+/** The topic the fast scenario emits, every 250 ms. */
+export const MOTION = 'tns1:VideoSource/MotionAlarm';
+
+/** How long a test waits for the page before failing. */
+export const PAGE_WAIT_MS = 5000;
+
+const FAST_YAML = [
+  'name: fast',
+  'description: A motion alarm every 250 ms, for watching the dashboard.',
+  'states:',
+  '  - { topic: tns1:Device/tnsvendor:IO/Port, source: { port: "1" }, data: { state: "0" } }',
+  'timeline:',
+  `  - { every: 250ms, emit: { topic: ${MOTION}, source: { VideoSourceConfigurationToken: "1" }, data: { State: "1" } } }`,
+  '',
+].join('\n');
+
+/** The fast scenario, loaded. */
+export function fastScenario(): LoadedScenario {
+  const loaded = loadScenario(FAST_YAML, 'fast.yaml');
+  if (!loaded.ok) throw new Error(loaded.error.message);
+  return { scenario: loaded.value };
+}
+
+/** An emulator on free ports playing the fast scenario (`options` on top). */
+export function startFastEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
+  return startEmulator({ scenarios: [fastScenario()], device: { port: 0 }, ...options });
+}
+
+/** A tab of the given size logged in as `username` (root / pass by default), on a fresh context. */
+export async function newTab(
+  browser: Browser,
+  width = 1280,
+  height = 800,
+  username = 'root',
+  password = 'pass',
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width, height }, httpCredentials: { username, password } });
+  return { context, page: await context.newPage() };
+}
+
+/** Opens the dashboard at `url` and waits until it has started (`body[data-ready]`); throws the page's error. */
+export async function openDashboard(page: Page, url: string): Promise<void> {
+  const answer = await page.goto(`${url}/`);
+  if (answer?.status() !== 200) throw new Error(`${url}/ answered ${answer?.status()}`);
+  await waitReady(page);
+}
+
+/** Waits until the page has started, or fails with what #page-error says. */
+export async function waitReady(page: Page): Promise<void> {
+  await pageUntil(
+    page,
+    'the page to start',
+    `() => document.body.dataset.ready === 'true' || !document.getElementById('page-error').hidden`,
+  );
+  const problem = page.locator('#page-error');
+  if (await problem.isVisible()) throw new Error(await problem.innerText());
+}
+
+/**
+ * Runs `fn`, the source of a function of one argument, in the page with `arg` until it returns
+ * something truthy (checked every 20 ms and on every change of the DOM); resolves with that.
+ * Fails naming `what` after `timeoutMs`. (Not `page.waitForFunction`: it compiles the
+ * predicate with `new Function`, which the dashboard's CSP forbids, rightly.)
+ */
+export async function pageUntil<T>(
+  page: Page,
+  what: string,
+  fn: string,
+  arg: unknown = null,
+  timeoutMs = PAGE_WAIT_MS,
+): Promise<T> {
+  const waiter = `new Promise((resolve, reject) => {
+    const fn = (${fn});
+    const arg = ${JSON.stringify(arg)};
+    const deadline = performance.now() + ${timeoutMs};
+    let timer;
+    const observer = new MutationObserver(() => check());
+    const done = (settle, value) => {
+      clearTimeout(timer);
+      observer.disconnect();
+      settle(value);
+    };
+    const check = () => {
+      let value;
+      try {
+        value = fn(arg);
+      } catch (err) {
+        return done(reject, err);
+      }
+      if (value) return done(resolve, value);
+      if (performance.now() > deadline) return done(reject, new Error('timed out after ${timeoutMs} ms'));
+      clearTimeout(timer);
+      timer = setTimeout(check, 20);
+    };
+    observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+    check();
+  })`;
+  try {
+    return await page.evaluate<T>(waiter);
+  } catch (err) {
+    throw new Error(`waiting for ${what}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+  }
+}
+
+/** Runs `fn` (the source of a function of one argument) in the page with `arg`; resolves with its answer. */
+export function inPage<T>(page: Page, fn: string, arg: unknown = null): Promise<T> {
+  return page.evaluate<T>(`(${fn})(${JSON.stringify(arg)})`);
+}
+
+/** The text of the element matching `selector`, as the DOM holds it ('' when there is none). */
+export function textOf(page: Page, selector: string): Promise<string> {
+  return inPage<string>(page, 's => document.querySelector(s)?.textContent ?? ""', selector);
+}
+
+/** Waits until the text of `selector` matches `pattern`; resolves with the text. */
+export function waitForText(page: Page, selector: string, pattern: RegExp, timeoutMs = PAGE_WAIT_MS): Promise<string> {
+  return pageUntil<string>(
+    page,
+    `${selector} to read ${String(pattern)}`,
+    `([s, source, flags]) => {
+      const text = document.querySelector(s)?.textContent ?? '';
+      return new RegExp(source, flags).test(text) && text;
+    }`,
+    [selector, pattern.source, pattern.flags],
+    timeoutMs,
+  ).catch(async (err: unknown) => {
+    throw new Error(`${(err as Error).message}; it reads: "${await textOf(page, selector)}"`);
+  });
+}
+
+/** How many elements match `selector`. */
+export function countOf(page: Page, selector: string): Promise<number> {
+  return inPage<number>(page, 's => document.querySelectorAll(s).length', selector);
+}
+
+/** Waits until at least `n` elements match `selector`; resolves with how many do. */
+export function waitForCount(page: Page, selector: string, n: number, timeoutMs = PAGE_WAIT_MS): Promise<number> {
+  return pageUntil<number>(
+    page,
+    `${n} of ${selector}`,
+    '([s, n]) => { const c = document.querySelectorAll(s).length; return c >= n && c; }',
+    [selector, n],
+    timeoutMs,
+  );
+}
+
+/**
+ * Records every text `selector` shows from now on (a MutationObserver in the page), so a
+ * state that lasts a moment is not missed; read them with {@link recordedTexts}.
+ */
+export async function recordTexts(page: Page, selector: string): Promise<void> {
+  await inPage(
+    page,
+    `s => {
+      const el = document.querySelector(s);
+      const seen = (window.__recorded ??= {})[s] = [el.textContent];
+      new MutationObserver(() => seen.push(el.textContent)).observe(el, { childList: true, characterData: true, subtree: true });
+    }`,
+    selector,
+  );
+}
+
+/** The texts recorded for `selector` since {@link recordTexts}. */
+export function recordedTexts(page: Page, selector: string): Promise<string[]> {
+  return inPage<string[]>(page, 's => window.__recorded[s]', selector);
+}
