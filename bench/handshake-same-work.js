@@ -19,6 +19,7 @@ const http = require('node:http');
 const { once } = require('node:events');
 const { URLSearchParams } = require('node:url');
 const { WebSocketServer } = require('ws');
+const { acceptBareSession } = require('./bare-session');
 
 const REALM = 'bench';
 const PARAM = /(\w+)=(?:"([^"]*)"|([^\s,]*))/g;
@@ -80,20 +81,7 @@ async function startSameWorkServer(user, password) {
       socket.once('finish', () => socket.destroy());
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      ws.on('error', () => {});
-      ws.on('message', (data) => {
-        const request = JSON.parse(data.toString());
-        ws.send(
-          JSON.stringify({
-            apiVersion: request.apiVersion,
-            context: request.context,
-            method: request.method,
-            data: {},
-          }),
-        );
-      });
-    });
+    acceptBareSession(wss, req, socket, head);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

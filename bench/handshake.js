@@ -53,6 +53,7 @@ const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const { WebSocketServer } = require('ws');
 const { startSameWorkServer } = require('./handshake-same-work');
+const { acceptBareSession } = require('./bare-session');
 
 const DIST = process.env.BENCH_DIST || path.join(__dirname, '..', 'dist');
 const MODES = ['digest-401', 'token', 'reused-nonce'];
@@ -103,20 +104,7 @@ async function startBareServer() {
   });
   const wss = new WebSocketServer({ noServer: true, clientTracking: false, perMessageDeflate: false });
   server.on('upgrade', (req, socket, head) => {
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      ws.on('error', () => {});
-      ws.on('message', (data) => {
-        const request = JSON.parse(data.toString());
-        ws.send(
-          JSON.stringify({
-            apiVersion: request.apiVersion,
-            context: request.context,
-            method: request.method,
-            data: {},
-          }),
-        );
-      });
-    });
+    acceptBareSession(wss, req, socket, head);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
