@@ -1,21 +1,7 @@
 /** Journal watchers: of every device or of one (no entry view made for the others), and how many are held. */
 import { ManualClock } from '../../../src/base/clock';
-import { Journal, type JournalRecord } from '../../../src/base/journal';
-
-function request(device: string, path: string): JournalRecord {
-  return {
-    kind: 'http',
-    device,
-    method: 'GET',
-    path,
-    status: 404,
-    auth: undefined,
-    user: undefined,
-    ms: 1,
-    remote: undefined,
-    error: undefined,
-  };
-}
+import { Journal } from '../../../src/base/journal';
+import { httpRecord as request } from '../../helpers/journal-records';
 
 describe('Journal.watch', () => {
   it("hears every device's entries, or only those of the device named", () => {

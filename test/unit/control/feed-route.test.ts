@@ -5,7 +5,7 @@
  * snapshot fails, and its fleet form.
  */
 import request from 'supertest';
-import type { JournalRecord } from '../../../src/base/journal';
+import { httpRecord } from '../../helpers/journal-records';
 import { ManualScheduler } from '../../../src/scenario/scheduler';
 import { openSse, type SseClient } from '../../helpers/sse-client';
 import { until } from '../../helpers/until';
@@ -34,19 +34,7 @@ async function open(path = '/_emu/feed', headers: Record<string, string> = {}): 
 
 /** Records a request of `serial` in the fake's journal. */
 function record(serial: string, path: string): void {
-  const entry: JournalRecord = {
-    kind: 'http',
-    device: serial,
-    method: 'GET',
-    path,
-    status: 404,
-    auth: undefined,
-    user: undefined,
-    ms: 1,
-    remote: undefined,
-    error: undefined,
-  };
-  ctl.emulator.journalRing.record(entry);
+  ctl.emulator.journalRing.record(httpRecord(serial, path));
 }
 
 describe('GET /_emu/feed', () => {
