@@ -35,11 +35,11 @@
  * server's peak RSS sampled every 50 ms (from just before the workload, so it includes
  * the idle RSS, which is also reported); each run also prints the server's CPU time and
  * that of its main thread (the event loop; Linux). MB = 2^20 bytes. Sides alternate (bare, emu, then emu, bare, ...)
- * for BENCH_ROUNDS rounds (3); the table shows medians, and the ratios emu / bare: of
+ * for BENCH_ROUNDS rounds (5); the table shows medians, and the ratios emu / bare: of
  * the medians, and the spread of the ratios of each round's pair.
  * Temporary data is removed after each run and the directory at the end.
  *
- * Knobs (environment): BENCH_QUICK=1, BENCH_ROUNDS (3), BENCH_STREAM_MB (1024),
+ * Knobs (environment): BENCH_QUICK=1, BENCH_ROUNDS (5), BENCH_STREAM_MB (1024),
  * BENCH_CONCURRENT (200), BENCH_OBJECT_MB (5), BENCH_BARE_MD5 (workers or inline),
  * BENCH_WORKLOADS (stream,concurrent: the workloads to run), BENCH_SERVER_NODE_ARGS (node
  * options for the server processes, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
@@ -57,7 +57,7 @@ const { performance } = require('node:perf_hooks');
 const MiB = 1024 * 1024;
 const QUICK = process.env.BENCH_QUICK === '1';
 const CONFIG = {
-  rounds: intEnv('BENCH_ROUNDS', 3),
+  rounds: intEnv('BENCH_ROUNDS', 5),
   streamBytes: intEnv('BENCH_STREAM_MB', QUICK ? 64 : 1024) * MiB,
   concurrent: intEnv('BENCH_CONCURRENT', QUICK ? 20 : 200),
   objectBytes: intEnv('BENCH_OBJECT_MB', 5) * MiB,

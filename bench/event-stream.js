@@ -46,7 +46,7 @@
  * medians are reported, plus `ratio: 0.NN` (emulator / raw).
  *
  * Knobs (environment): BENCH_FANOUT (see above), BENCH_EVENTS, BENCH_BATCH (500),
- * BENCH_ROUNDS (3), BENCH_WARMUP_EVENTS (2500, 0 for none), BENCH_ONLY=raw|emu
+ * BENCH_ROUNDS (5), BENCH_WARMUP_EVENTS (2500, 0 for none), BENCH_ONLY=raw|emu
  * (measure one side only, e.g. under --cpu-prof), BENCH_RAW_BATCH=0, BENCH_RAW_SERIALIZE=0.
  */
 const { intEnv } = require('./env');
@@ -65,7 +65,7 @@ const DIST = path.join(__dirname, '..', 'dist');
 const CONFIG = {
   events: intEnv('BENCH_EVENTS', 0, 0),
   batch: intEnv('BENCH_BATCH', 500, 0),
-  rounds: intEnv('BENCH_ROUNDS', 3, 0),
+  rounds: intEnv('BENCH_ROUNDS', 5, 0),
   warmupEvents: intEnv('BENCH_WARMUP_EVENTS', 2_500, 0),
   only: onlyEnv(),
   rawBatch: process.env.BENCH_RAW_BATCH !== '0',
