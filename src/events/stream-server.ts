@@ -164,66 +164,33 @@ export class StreamServer implements SessionObserver {
     const token = url?.searchParams.get('wssession') ?? null;
     // Whose handshake: the dashboard's header, or a token issued to it (a property read while none was).
     const via = clientVia(req.headers, log) ?? (token === null ? undefined : tokens.viaOf(token));
-    if (this.options.faults?.noWebSocket)
-      return abortHandshake(
-        socket,
-        404,
-        'Not Found (this firmware has no WebSocket event stream)',
-        this.options,
-        req,
-        via,
-      );
+    /** Ends the handshake with `status` and `message` (logged and journaled as this handshake's). */
+    const refuse = (status: number, message: string, extra?: Record<string, string>): void =>
+      abortHandshake(socket, status, message, this.options, req, via, extra);
+    if (this.options.faults?.noWebSocket) return refuse(404, 'Not Found (this firmware has no WebSocket event stream)');
     if (!url || url.pathname !== this.options.path)
-      return abortHandshake(
-        socket,
+      return refuse(
         404,
         `No WebSocket endpoint at ${url?.pathname ?? req.url}; the event stream is ${this.options.path}`,
-        this.options,
-        req,
-        via,
       );
-    if (req.method !== 'GET')
-      return abortHandshake(socket, 400, 'The WebSocket handshake must be a GET request', this.options, req, via);
+    if (req.method !== 'GET') return refuse(400, 'The WebSocket handshake must be a GET request');
     if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket')
-      return abortHandshake(socket, 400, 'Upgrade header must be "websocket"', this.options, req, via);
+      return refuse(400, 'Upgrade header must be "websocket"');
     if (!WS_KEY.test(String(req.headers['sec-websocket-key'] ?? '').trim()))
-      return abortHandshake(socket, 400, 'Missing or invalid Sec-WebSocket-Key', this.options, req, via);
+      return refuse(400, 'Missing or invalid Sec-WebSocket-Key');
     const version = req.headers['sec-websocket-version'];
-    if (version === undefined)
-      return abortHandshake(socket, 400, 'Missing Sec-WebSocket-Version (must be 13)', this.options, req, via);
+    if (version === undefined) return refuse(400, 'Missing Sec-WebSocket-Version (must be 13)');
     if (version.trim() !== '13')
-      return abortHandshake(
-        socket,
-        426,
-        `Sec-WebSocket-Version ${version} is not supported; use 13`,
-        this.options,
-        req,
-        via,
-        {
-          'Sec-WebSocket-Version': '13',
-        },
-      );
+      return refuse(426, `Sec-WebSocket-Version ${version} is not supported; use 13`, {
+        'Sec-WebSocket-Version': '13',
+      });
     const sourcesParam = url.searchParams.get('sources');
     if (sourcesParam === null || sourcesParam.trim() === '')
-      return abortHandshake(
-        socket,
-        400,
-        `Missing query parameter sources (e.g. ?sources=events)`,
-        this.options,
-        req,
-        via,
-      );
+      return refuse(400, `Missing query parameter sources (e.g. ?sources=events)`);
     const sources = sourcesParam.split(',').map((s) => s.trim());
     const unknown = sources.filter((s) => !(STREAM_SOURCES as readonly string[]).includes(s));
     if (unknown.length > 0)
-      return abortHandshake(
-        socket,
-        400,
-        `Unknown data source(s): ${unknown.join(', ')}; known: ${STREAM_SOURCES.join(', ')}`,
-        this.options,
-        req,
-        via,
-      );
+      return refuse(400, `Unknown data source(s): ${unknown.join(', ')}; known: ${STREAM_SOURCES.join(', ')}`);
 
     let user: string | undefined;
     if (authenticator.rejecting) {
@@ -245,22 +212,13 @@ export class StreamServer implements SessionObserver {
     const slots = this.options.faults?.slots;
     const taken = slots && [...this.live.values()].filter((session) => session.open);
     if (slots && taken && taken.length >= slots.max) {
-      if (slots.overflow === 'refuse')
-        return abortHandshake(
-          socket,
-          503,
-          `No free event stream slot: at most ${slots.max} sessions`,
-          this.options,
-          req,
-          via,
-        );
+      if (slots.overflow === 'refuse') return refuse(503, `No free event stream slot: at most ${slots.max} sessions`);
       // The oldest go first, as on devices where a new subscription knocks out an old one.
       for (const session of taken.slice(0, taken.length - slots.max + 1)) session.close(slots.code, slots.reason);
     }
     const remote = req.socket.remoteAddress;
     const admitted = this.limits.admit(accountOf({ user, remoteAddress: remote, via }));
-    if (!admitted.ok)
-      return abortHandshake(socket, admitted.error.status, admitted.error.message, this.options, req, via);
+    if (!admitted.ok) return refuse(admitted.error.status, admitted.error.message);
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       // From here ws hears the socket's errors and the session logs them; the handshake's
       // listener would keep this call's variables alive as long as the connection.
