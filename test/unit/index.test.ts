@@ -54,18 +54,10 @@ describe('the lazily loaded values of the public face', () => {
  */
 const PROBE = `
 'use strict';
-const { readFileSync, mkdtempSync, rmSync } = require('node:fs');
+const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const swc = require('@swc/core');
-require.extensions['.ts'] = (module, filename) => {
-  const { code } = swc.transformSync(readFileSync(filename, 'utf8'), {
-    filename,
-    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-    module: { type: 'commonjs' },
-  });
-  module._compile(code, filename);
-};
+require('./test/helpers/register-ts.js');
 const loaded = () => {
   const names = new Set();
   for (const file of Object.keys(require.cache)) {

@@ -138,17 +138,8 @@ describe('the part file descriptor of a PUT', () => {
  */
 const RACE_SCRIPT = `
 'use strict';
-const { readFileSync } = require('node:fs');
 const { Readable } = require('node:stream');
-const swc = require('@swc/core');
-require.extensions['.ts'] = (module, filename) => {
-  const { code } = swc.transformSync(readFileSync(filename, 'utf8'), {
-    filename,
-    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-    module: { type: 'commonjs' },
-  });
-  module._compile(code, filename);
-};
+require('./test/helpers/register-ts.js');
 const { Md5WorkerPool } = require('./src/destination/store/md5-pool.ts');
 const { ObjectStore } = require('./src/destination/store/object-store.ts');
 const { ManualClock } = require('./src/base/clock.ts');
