@@ -19,8 +19,8 @@ function parsed(target: string): { pathname: string; query: [string, string][] }
 
 describe('parseUpgradeTarget', () => {
   it('splits a plain target without the URL parser, as the URL parser would', () => {
-    expect(parsed('/svc-cgi/ws-data-stream?sources=events&wssession=abc')).toEqual({
-      pathname: '/svc-cgi/ws-data-stream',
+    expect(parsed('/svc/ws-data-stream?sources=events&wssession=abc')).toEqual({
+      pathname: '/svc/ws-data-stream',
       query: [
         ['sources', 'events'],
         ['wssession', 'abc'],
@@ -30,13 +30,13 @@ describe('parseUpgradeTarget', () => {
   });
 
   it.each([
-    '/a/../svc-cgi/ws-data-stream?sources=events',
-    '/svc-cgi/./ws-data-stream',
-    '/svc%2Dcgi/ws-data-stream',
-    'http://other.example/svc-cgi/ws-data-stream?sources=events',
-    '/svc-cgi/ws-data-stream?sources=ev%65nts#frag',
+    '/a/../svc/ws-data-stream?sources=events',
+    '/svc/./ws-data-stream',
+    '/sv%63/ws-data-stream',
+    'http://other.example/svc/ws-data-stream?sources=events',
+    '/svc/ws-data-stream?sources=ev%65nts#frag',
     '/a b?c=d e',
-    '\\svc-cgi\\ws-data-stream',
+    '\\svc\\ws-data-stream',
     '//host/path',
     '',
   ])('normalises %j as the URL parser does', (target) => {
@@ -67,7 +67,7 @@ describe('parseUpgradeTarget', () => {
       'sources',
       'events',
       'wssession',
-      'svc-cgi',
+      'svc',
       'ws-data-stream',
       '~',
       "'",
