@@ -8,6 +8,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { dirname, join, relative } from 'node:path';
+import { toolMissing } from './required-tools';
 
 /** What a tool run left. `code` is null when it was killed (timeout). */
 export interface ToolRun {
@@ -53,11 +54,12 @@ export function runTool(
 
 /**
  * The first line of `file --version` (or `args`), or undefined when the tool is
- * missing or cannot run; then warns once, naming the Debian package to install.
+ * missing or cannot run; then says so once, naming the Debian package to install (and throws
+ * where the tools are required: {@link toolMissing}).
  */
 export function toolVersion(file: string, suite: string, aptPackage: string, args = ['--version']): string | undefined {
   if (!existsSync(file)) {
-    console.warn(`${suite} interop tests skipped: ${file} is not installed (apt-get install ${aptPackage})`);
+    toolMissing(`${suite} interop tests skipped: ${file} is not installed (apt-get install ${aptPackage})`);
     return undefined;
   }
   try {
@@ -70,7 +72,7 @@ export function toolVersion(file: string, suite: string, aptPackage: string, arg
       .split('\n')[0]
       .trim();
   } catch (err) {
-    console.warn(
+    toolMissing(
       `${suite} interop tests skipped: ${file} does not run (${(err as Error).message.split('\n')[0]}; apt-get install ${aptPackage})`,
     );
     return undefined;

@@ -3,6 +3,7 @@
  * Debian's python3-* packages install), not whatever python3 is first on PATH.
  */
 import { execFile, execFileSync } from 'node:child_process';
+import { toolMissing } from './required-tools';
 
 /** Debian's interpreter. */
 export const PYTHON = '/usr/bin/python3';
@@ -16,7 +17,8 @@ export interface ScriptRun {
 
 /**
  * The versions of `modules` as "name version ...", or undefined when the interpreter
- * or a module is missing. Warns once (visible next to the skipped tests) in that case.
+ * or a module is missing. Says so once in that case (and throws where the tools are
+ * required: {@link toolMissing}).
  */
 export function pythonModules(modules: string[], suite: string): string | undefined {
   // Not every module has __version__ (junitparser has none): those say "installed".
@@ -25,7 +27,7 @@ export function pythonModules(modules: string[], suite: string): string | undefi
   try {
     return execFileSync(PYTHON, ['-c', code], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
-    console.warn(
+    toolMissing(
       `${suite} interop tests skipped: ${PYTHON} cannot import ${modules.join(' and ')} (apt-get install ${modules.map((m) => `python3-${m}`).join(' ')})`,
     );
     return undefined;
