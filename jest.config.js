@@ -1,13 +1,13 @@
 /** Jest runs the TypeScript sources directly through @swc/jest; `tsc --noEmit` checks types. */
+const swcOptions = require('./test/helpers/swc-options');
+
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  transform: {
-    '^.+\\.ts$': [
-      '@swc/jest',
-      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
-    ],
-  },
+  transform: { '^.+\\.ts$': ['@swc/jest', swcOptions] },
+  // The dashboard's modules (web/dashboard) are native ES modules importing './x.js' for the
+  // browser; the same relative import without `.js` finds the `.ts` file, or a `.js` one as before.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 20000,
 };
