@@ -1,8 +1,9 @@
 'use strict';
 /**
- * What the handshake benchmark's bare servers do with an accepted upgrade: the WebSocket
- * handshake, then every message answered as the device answers a configure
- * (`{"apiVersion":...,"context":...,"method":"events:configure","data":{}}`), and nothing else.
+ * What the bare servers of the handshake and session-memory benchmarks do with an accepted
+ * upgrade: the WebSocket handshake, then every message answered as the device answers a
+ * configure (`{"apiVersion":...,"context":...,"method":"events:configure","data":{}}`), and
+ * nothing else.
  */
 
 /** Completes the handshake of `req` on `wss` (a noServer ws server) and answers configures on it. */

@@ -23,9 +23,19 @@
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
-const { pipeline } = require('node:stream');
-const { Transform, Writable } = require('node:stream');
+const { pipeline, Transform, Writable } = require('node:stream');
 const { createHash } = require('node:crypto');
+const { choiceEnv } = require('./env');
+
+const DIST = path.join(__dirname, '..', 'dist');
+/**
+ * How the destination writes its part files, taken from the product itself so the baseline
+ * cannot drift from it: bytes gathered per writev, bytes queued before back-pressure, and
+ * bytes between the flushes started during a large body (so its final fsync has little left).
+ */
+const { PART_WRITE_BATCH, PART_WRITE_BUFFER, EARLY_SYNC_BYTES } = require(
+  path.join(DIST, 'destination', 'store', 'receive-body.js'),
+);
 
 const [kind, dataDir] = process.argv.slice(2);
 const SAMPLE_MS = 50;
@@ -70,17 +80,16 @@ function send(message) {
  * (batchedFile), its MD5 computed on the way; then fsync, close, rename into place, an
  * fsync of the directory so the rename lasts (shared by the commits of the moment, with
  * the destination's own DirectorySyncs from dist/, as the destination does), and 201 with
- * the ETag: an object is answered 201 only once it would survive a power cut. BENCH_BARE_MD5 picks where the MD5 is computed: `workers` (default:
- * off the event loop, on the destination's own MD5 worker pool from dist/, its fastest
- * way measured here, 541 against 428 MB/s inline, medians of 9) or `inline` (createHash on
- * the main thread, chunk by chunk: less CPU, but the event loop then does everything).
+ * the ETag: an object is answered 201 only once it would survive a power cut.
+ * BENCH_BARE_MD5 picks where the MD5 is computed: `workers` (default: off the event loop,
+ * on the destination's own MD5 worker pool from dist/, which made the baseline faster than
+ * hashing inline when measured) or `inline` (createHash on the main thread, chunk by chunk:
+ * less CPU, but the event loop then does everything).
  */
 function startBare() {
-  const hashing = process.env.BENCH_BARE_MD5 || 'workers';
-  if (hashing !== 'inline' && hashing !== 'workers')
-    throw new Error(`BENCH_BARE_MD5 must be inline or workers, not "${hashing}"`);
+  const hashing = choiceEnv('BENCH_BARE_MD5', 'workers', ['workers', 'inline']);
   const pool = hashing === 'workers' ? workerPool() : undefined;
-  const { DirectorySyncs } = require(path.join(__dirname, '..', 'dist', 'base', 'atomic-file.js'));
+  const { DirectorySyncs } = require(path.join(DIST, 'base', 'atomic-file.js'));
   const directorySyncs = new DirectorySyncs();
   let count = 0;
   const server = http.createServer((req, res) => {
@@ -135,13 +144,6 @@ function startBare() {
     });
   });
 }
-
-/** As the destination writes its part files (src/destination/store/receive-body.ts): batch, and queue before back-pressure. */
-const PART_WRITE_BATCH = 256 * 1024;
-const PART_WRITE_BUFFER = 64 * 1024;
-
-/** As the destination does for a large body: a flush of the file started every 32 MiB, so its final fsync has little left. */
-const EARLY_SYNC_BYTES = 32 * 1024 * 1024;
 
 /**
  * A stream into `fd` that writes PART_WRITE_BATCH bytes at a time with one writev (the
@@ -224,7 +226,7 @@ function inlineMd5() {
 
 /** The destination's MD5 worker pool, with its defaults (bodies above 64 KiB hashed on worker threads). */
 function workerPool() {
-  const { Md5WorkerPool } = require(path.join(__dirname, '..', 'dist', 'destination', 'store', 'md5-pool.js'));
+  const { Md5WorkerPool } = require(path.join(DIST, 'destination', 'store', 'md5-pool.js'));
   return new Md5WorkerPool();
 }
 
@@ -241,7 +243,7 @@ function pooledMd5(pool) {
 }
 
 async function startEmu() {
-  const { startDestination } = require(path.join(__dirname, '..', 'dist', 'index.js'));
+  const { startDestination } = require(path.join(DIST, 'index.js'));
   const destination = await startDestination({ port: 0, dataDir });
   return { url: destination.url, close: () => destination.close() };
 }

@@ -42,9 +42,9 @@ function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** A share as a whole percentage: 0.42 -> "42%". */
-function percent(x) {
-  return `${(100 * x).toFixed(0)}%`;
+/** A share as a percentage with `digits` decimals (none by default): 0.42 -> "42%", (0.4235, 1) -> "42.4%". */
+function percent(x, digits = 0) {
+  return `${(100 * x).toFixed(digits)}%`;
 }
 
 /** Prints `rows` (the first is the header) as an aligned table; the first `leftColumns` are left-aligned. */

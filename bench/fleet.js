@@ -12,7 +12,7 @@
  * listens) and RSS and heap with the sessions open. The per-device cost is the growth
  * from N=1 to the size, divided by the devices added: (RSS(N) - RSS(1)) / (N - 1), so a
  * process's fixed cost (the runtime, the loaded modules) is not counted per device. The
- * ratio is emu / bare; the issue's aim is at most 1.5, and 1,000 devices in one process.
+ * ratio is emu / bare; its bound is at most 1.5 at 1,000 devices (all in one process).
  *
  * Knobs (environment): BENCH_FLEET_SIZES ("1,100,1000"), BENCH_ROUNDS (3).
  */
@@ -29,10 +29,19 @@ const MB = 1024 * 1024;
 /** Starts one side with `count` devices, opens the sessions, and measures. */
 async function measure(side, count) {
   const child = fork(SERVER_SCRIPT, [side, String(count)], { execArgv: ['--expose-gc'], stdio: 'inherit' });
+  /** The child's next message; rejects if it exits first. Leaves no listener behind either way. */
   const next = () =>
     new Promise((resolve, reject) => {
-      child.once('message', resolve);
-      child.once('exit', (code) => reject(new Error(`${side} server exited with ${code}`)));
+      const onMessage = (message) => {
+        child.off('exit', onExit);
+        resolve(message);
+      };
+      const onExit = (code) => {
+        child.off('message', onMessage);
+        reject(new Error(`${side} server exited with ${code}`));
+      };
+      child.once('message', onMessage);
+      child.once('exit', onExit);
     });
   try {
     const ready = await next();

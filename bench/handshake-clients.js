@@ -59,7 +59,7 @@ class Conn {
     });
   }
 
-  /** Resolves with `take(buffer)`'s value once it returns one (it returns [value, bytesUsed] or undefined). */
+  /** Resolves with `take(buffer)`'s value once it returns one ([value, bytesUsed], else undefined); rejects when it throws. */
   read(take) {
     return new Promise((resolve, reject) => {
       this.wanted = { take, resolve, reject };
@@ -70,7 +70,15 @@ class Conn {
   poll() {
     const wanted = this.wanted;
     if (!wanted) return;
-    const got = wanted.take(this.buffer, this.ended);
+    let got;
+    try {
+      got = wanted.take(this.buffer, this.ended);
+    } catch (err) {
+      // Bytes `take` refuses to read (see takeFrame): the read fails instead of the process.
+      this.wanted = undefined;
+      wanted.reject(err);
+      return;
+    }
     if (got) {
       this.wanted = undefined;
       this.buffer = this.buffer.subarray(got[1]);
@@ -116,11 +124,19 @@ function takeHead(buf) {
   return [{ status, headers }, end + 4];
 }
 
-/** One unmasked server frame: [{ opcode, payload }, bytes]. */
+/**
+ * One server frame: [{ opcode, payload }, bytes], or undefined until it is whole. Reads only
+ * what the benchmark's servers send (unmasked frames under 64 KiB: a configure answer, a
+ * close) and throws on anything else, a masked frame or a 64-bit length, instead of
+ * misreading it. test/helpers/event-stream-raw.ts reads frames the same way for the tests;
+ * it is TypeScript run by Jest, this plain JavaScript against dist/, so the two cannot share.
+ */
 function takeFrame(buf) {
   if (buf.length < 2) return undefined;
+  if (buf[1] & 0x80) throw new Error('the server sent a masked frame (RFC 6455 forbids it)');
   let length = buf[1] & 0x7f;
   let offset = 2;
+  if (length === 127) throw new Error('the server sent a frame of 64 KiB or more, which the bench never expects');
   if (length === 126) {
     if (buf.length < 4) return undefined;
     length = buf.readUInt16BE(2);

@@ -9,23 +9,29 @@
  *  - An upgrade without credentials gets a 401 with a digest challenge (MD5, qop=auth) and
  *    the connection is closed, as the device does.
  *  - Nonces are `<hex time>.<HMAC-SHA256 of it, truncated>` and verified by recomputing the
- *    HMAC; HA1 is computed once (one account); each digest costs the HA2 and response MD5s.
+ *    HMAC; HA1 is computed once (one account); each digest costs the HA2 and response MD5s,
+ *    hashed with the device's own one-shot hashing (dist/auth/quick-hash.js: `crypto.hash`
+ *    where Node has it, 20.12 and later, `createHash` before), so both sides hash alike.
  *  - `GET /token` answers 401 with a challenge, and with digest credentials 200 and a token
  *    of 16 random bytes (drawn 4 KiB at a time), which an upgrade with `?wssession=` spends.
  *  - An accepted upgrade answers a configure as the bare server does.
  */
-const { createHmac, hash, randomBytes } = require('node:crypto');
+const { createHmac, randomBytes } = require('node:crypto');
 const http = require('node:http');
 const { once } = require('node:events');
+const path = require('node:path');
 const { URLSearchParams } = require('node:url');
 const { WebSocketServer } = require('ws');
 const { acceptBareSession } = require('./bare-session');
+
+const DIST = process.env.BENCH_DIST || path.join(__dirname, '..', 'dist');
+const { hashHex } = require(path.join(DIST, 'auth', 'quick-hash.js'));
 
 const REALM = 'bench';
 const PARAM = /(\w+)=(?:"([^"]*)"|([^\s,]*))/g;
 
 function md5(text) {
-  return hash('md5', text);
+  return hashHex('md5', text);
 }
 
 /** Starts the server for `user`/`password`; resolves with its URLs and `close()`. */

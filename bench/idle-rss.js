@@ -14,7 +14,7 @@
  * Measured in the child, at three points: right after the server listens (`start`);
  * after it has served one request sent by this process, so that no client code
  * counts (`request`: bare and express GET /; destination GET /info, its capabilities; device a
- * digest-authenticated JSON-RPC `listFeatureFlags` POST to featureflag.cgi, two
+ * digest-authenticated JSON-RPC `listAll` POST to featureflag.cgi, two
  * requests with the challenge); and after a forced full GC (`gc`). RSS is
  * process.memoryUsage().rss, heap is heapUsed; MB = 2^20 bytes. The kinds alternate
  * (their order rotates every round) for BENCH_ROUNDS rounds (3); the table shows
@@ -22,7 +22,7 @@
  *
  * Knobs (environment): BENCH_ROUNDS (3).
  */
-const { intEnv } = require('./env');
+const { intEnv, rotated } = require('./env');
 const { figure, median, printAligned } = require('./figures');
 const { fork } = require('node:child_process');
 const fs = require('node:fs');
@@ -183,8 +183,7 @@ async function main() {
   console.log(`idle memory: ${KINDS.join(', ')}, ${ROUNDS} rounds, each in a fresh process (MB = 2^20 bytes)`);
   const runs = Object.fromEntries(KINDS.map((kind) => [kind, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    const order = KINDS.map((_, i) => KINDS[(i + round) % KINDS.length]);
-    for (const kind of order) {
+    for (const kind of rotated(KINDS, round)) {
       const run = await measure(kind);
       runs[kind].push(run);
       console.log(

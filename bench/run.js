@@ -6,20 +6,24 @@
  * the figures are printed together at the end. `npm run bench:readme` (the same with
  * --readme) also writes them into bench/README.md, between its figure markers, with
  * the machine and the date. The process exits by itself once they are done.
+ *
+ * Only the benchmarks that run are loaded: a module reads its knobs when it loads, so a bad
+ * knob of one benchmark does not stop another from running by name.
  */
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { figureTable, withinBound } = require('./figures');
 
+/** Every benchmark in the order of a whole run: its name (what `npm run bench -- NAME` takes) and its module. */
 const BENCHMARKS = [
-  './event-stream.js',
-  './session-memory.js',
-  './handshake.js',
-  './idle-rss.js',
-  './destination-put.js',
-  './scenario-timing.js',
-  './fleet.js',
+  { name: 'fan-out', file: './event-stream.js' },
+  { name: 'session-memory', file: './session-memory.js' },
+  { name: 'handshake', file: './handshake.js' },
+  { name: 'idle-rss', file: './idle-rss.js' },
+  { name: 'destination-put', file: './destination-put.js' },
+  { name: 'scenario-timing', file: './scenario-timing.js' },
+  { name: 'fleet', file: './fleet.js' },
 ];
 const README = path.join(__dirname, 'README.md');
 const START = '<!-- figures:start (written by npm run bench:readme) -->';
@@ -32,16 +36,17 @@ async function run() {
   const args = process.argv.slice(2);
   const readme = args.includes('--readme');
   const only = args.filter((a) => a !== '--readme');
-  const known = BENCHMARKS.map((file) => require(file).name);
+  const known = BENCHMARKS.map((b) => b.name);
   const unknown = only.filter((name) => !known.includes(name));
   if (unknown.length > 0) throw new Error(`unknown benchmark(s) ${unknown.join(', ')}; known: ${known.join(', ')}`);
   if (readme && only.length > 0) throw new Error('--readme writes the figures of a whole run: name no benchmark');
   const started = Date.now();
   const figures = [];
-  for (const file of BENCHMARKS) {
+  for (const { name, file } of BENCHMARKS) {
+    if (only.length > 0 && !only.includes(name)) continue;
     const bench = require(file);
-    if (only.length > 0 && !only.includes(bench.name)) continue;
-    console.log(`\n=== ${bench.name} ===`);
+    if (bench.name !== name) throw new Error(`${file} calls itself "${bench.name}", bench/run.js "${name}"`);
+    console.log(`\n=== ${name} ===`);
     const result = await bench.main();
     figures.push(...(result?.figures ?? []));
   }

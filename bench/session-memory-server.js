@@ -6,14 +6,18 @@
  *   node --expose-gc bench/session-memory-server.js bare|emu SESSIONS
  * bare: a node:http server with a ws WebSocketServer (noServer, no client tracking,
  *       the device's settings: no permessage-deflate) that answers every message with
- *       the configure answer the device sends;
+ *       the configure answer the device sends (bench/bare-session.js, as the handshake
+ *       benchmark's bare server);
  * emu:  startDevice({ port: 0, auth: 'none' }) from dist/ (its logger silent, the default), its session
  *       limits raised to SESSIONS.
  * Messages: -> { type: 'ready', url }; { cmd: 'memory' } -> { type: 'memory', usage }
- * (process.memoryUsage() after two forced GCs).
+ * (process.memoryUsage() after two forced GCs); { cmd: 'snapshot', file } -> { type: 'snapshot' }
+ * once a heap snapshot is written into `file` (BENCH_HEAP_SNAPSHOT).
  */
 const http = require('node:http');
 const path = require('node:path');
+const v8 = require('node:v8');
+const { acceptBareSession } = require('./bare-session');
 
 const DIST = path.join(__dirname, '..', 'dist');
 const STREAM_PATH = '/svc/ws-data-stream';
@@ -22,15 +26,7 @@ async function startBare() {
   const { WebSocketServer } = require('ws');
   const wss = new WebSocketServer({ noServer: true, clientTracking: false, perMessageDeflate: false });
   const server = http.createServer((req, res) => res.writeHead(404).end());
-  server.on('upgrade', (req, socket, head) => {
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      ws.on('error', () => undefined);
-      ws.on('message', (data) => {
-        const { context } = JSON.parse(data.toString());
-        ws.send(JSON.stringify({ apiVersion: '1.0', context, method: 'events:configure', data: {} }));
-      });
-    });
-  });
+  server.on('upgrade', (req, socket, head) => acceptBareSession(wss, req, socket, head));
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `ws://127.0.0.1:${server.address().port}${STREAM_PATH}?sources=events`;
 }
@@ -50,14 +46,14 @@ async function run() {
   const url = side === 'emu' ? await startEmu(Number(sessions)) : await startBare();
   process.send({ type: 'ready', url });
   process.on('message', (message) => {
-    if (message.cmd === 'snap') {
+    if (message.cmd === 'snapshot') {
+      v8.writeHeapSnapshot(message.file);
+      process.send({ type: 'snapshot' });
+    } else if (message.cmd === 'memory') {
       global.gc();
-      return process.send({ type: 'snap', file: require('node:v8').writeHeapSnapshot(`/tmp/${side}.heapsnapshot`) });
+      global.gc();
+      process.send({ type: 'memory', usage: process.memoryUsage() });
     }
-    if (message.cmd !== 'memory') return;
-    global.gc();
-    global.gc();
-    process.send({ type: 'memory', usage: process.memoryUsage() });
   });
 }
 

@@ -16,12 +16,17 @@
  * Sides alternate (bare, emu, then emu, bare, ...) for BENCH_ROUNDS rounds (3) per
  * session count; medians, and the ratio emu / bare of heap per session.
  *
- * Knobs (environment): BENCH_SESSIONS (comma-separated, 10000), BENCH_ROUNDS (3).
- * (The server also writes a heap snapshot on { cmd: 'snap' }, for finding what a session holds.)
+ * Bound: heap per session at most 1.5 times the bare server's, at 10,000 sessions.
+ *
+ * Knobs (environment): BENCH_SESSIONS (comma-separated, 10000), BENCH_ROUNDS (3),
+ * BENCH_HEAP_SNAPSHOT (a directory: each server then writes a heap snapshot there with its
+ * sessions open, after the measurement, `<side>-<sessions>-round<N>.heapsnapshot`, for
+ * finding what a session holds).
  */
 const { intEnv, intList } = require('./env');
 const { fork } = require('node:child_process');
 const { once } = require('node:events');
+const fs = require('node:fs');
 const path = require('node:path');
 const WebSocket = require('ws');
 const { configureRequest } = require('./event-mix');
@@ -30,6 +35,7 @@ const { figure, fmt, median } = require('./figures');
 const CONFIG = {
   sessions: intList('BENCH_SESSIONS', [10_000]),
   rounds: intEnv('BENCH_ROUNDS', 3),
+  heapSnapshots: process.env.BENCH_HEAP_SNAPSHOT ? path.resolve(process.env.BENCH_HEAP_SNAPSHOT) : undefined,
 };
 const CONCURRENCY = 200;
 
@@ -58,6 +64,12 @@ function startServer(side, sessions) {
       child.send({ cmd: 'memory' });
       return (await answer).usage;
     },
+    /** Has the server write a heap snapshot into `file`. */
+    async snapshot(file) {
+      const answer = next('snapshot');
+      child.send({ cmd: 'snapshot', file });
+      await answer;
+    },
   };
 }
 
@@ -78,7 +90,7 @@ function openSession(url, c) {
   });
 }
 
-async function measure(side, sessions) {
+async function measure(side, sessions, round) {
   const server = startServer(side, sessions);
   const { url } = await server.next('ready');
   const before = await server.memory();
@@ -91,6 +103,11 @@ async function measure(side, sessions) {
   // Let the last answers and initial states settle before the idle measurement.
   await new Promise((resolve) => setTimeout(resolve, 200));
   const after = await server.memory();
+  if (CONFIG.heapSnapshots) {
+    const file = path.join(CONFIG.heapSnapshots, `${side}-${sessions}-round${round + 1}.heapsnapshot`);
+    await server.snapshot(file);
+    console.log(`  heap snapshot: ${file}`);
+  }
   for (const ws of sockets) ws.terminate();
   server.child.kill();
   await once(server.child, 'exit');
@@ -99,13 +116,14 @@ async function measure(side, sessions) {
 }
 
 async function main() {
+  if (CONFIG.heapSnapshots) fs.mkdirSync(CONFIG.heapSnapshots, { recursive: true });
   const summary = [];
   for (const sessions of CONFIG.sessions) {
     const runs = { bare: [], emu: [] };
     for (let round = 0; round < CONFIG.rounds; round++) {
       const order = round % 2 === 0 ? ['bare', 'emu'] : ['emu', 'bare'];
       for (const side of order) {
-        const r = await measure(side, sessions);
+        const r = await measure(side, sessions, round);
         runs[side].push(r);
         console.log(
           `  ${sessions} sessions, run ${round + 1} ${side}: heap ${fmt(r.heap)} B/session, rss ${fmt(r.rss)} B/session, external ${fmt(r.external)} B/session (idle heap ${(r.idleHeap / 1048576).toFixed(1)} MB)`,

@@ -140,7 +140,7 @@ class StoreRefusal extends Error {
 }
 
 /** Bytes between the flushes started during a large upload, so its final fsync has little left to write. */
-const EARLY_SYNC_BYTES = 32 * 1024 * 1024;
+export const EARLY_SYNC_BYTES = 32 * 1024 * 1024;
 
 /**
  * Bytes of a body gathered before they are written to its part file, in one writev.
@@ -148,10 +148,10 @@ const EARLY_SYNC_BYTES = 32 * 1024 * 1024;
  * core from the event loop on a busy machine: written chunk by chunk (64 KiB), 200
  * concurrent uploads spent a quarter of the event loop's time waiting to run again.
  */
-const PART_WRITE_BATCH = 256 * 1024;
+export const PART_WRITE_BATCH = 256 * 1024;
 
 /** Bytes of a body queued while its part file is being written, before the body is paused (back-pressure). */
-const PART_WRITE_BUFFER = 64 * 1024;
+export const PART_WRITE_BUFFER = 64 * 1024;
 
 /** A part file being written. */
 interface PartWriter {
