@@ -56,14 +56,17 @@ const PROBE = `
 'use strict';
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
-const { join } = require('node:path');
+const { join, relative, sep } = require('node:path');
 require('./test/helpers/register-ts.js');
+// Paths from the repository's root (the working directory), so that a clone under a folder
+// named src or node_modules is not mistaken for the sources or a package.
 const loaded = () => {
   const names = new Set();
   for (const file of Object.keys(require.cache)) {
-    const nm = file.split('/node_modules/');
-    if (nm.length > 1) names.add(nm[nm.length - 1].split('/')[0]);
-    else if (file.includes('/src/')) names.add('src/' + file.split('/src/')[1].split('/')[0].replace(/\\.ts$/, ''));
+    const parts = relative(process.cwd(), file).split(sep);
+    const nm = parts.lastIndexOf('node_modules');
+    if (nm >= 0) names.add(parts[nm + 1]);
+    else if (parts[0] === 'src') names.add('src/' + parts[1].replace(/\\.ts$/, ''));
   }
   return [...names].sort();
 };
@@ -95,6 +98,7 @@ function loadedBy(step: string): string[] {
 describe('what the public face loads', () => {
   it('loads no server, no schema library, no logger when it is only required', () => {
     const loaded = loadedBy('nothing');
+    expect(loaded).toContain('src/index'); // the sources are found at all
     for (const heavy of ['express', 'pino', 'zod', 'yaml', 'ws', 'selfsigned', 'src/destination', 'src/device'])
       expect(loaded).not.toContain(heavy);
   }, 70_000);

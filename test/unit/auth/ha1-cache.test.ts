@@ -1,6 +1,13 @@
 import { digestResponse, responseFromHa1 } from '../../../src/auth/digest-hash';
 import { Ha1Cache } from '../../../src/auth/ha1-cache';
-import { hashHex } from '../../../src/auth/quick-hash';
+import * as quickHash from '../../../src/auth/quick-hash';
+
+// The real hashing, counted: what the cache saves is calls to hashHex.
+jest.mock('../../../src/auth/quick-hash', () => {
+  const actual = jest.requireActual<typeof quickHash>('../../../src/auth/quick-hash');
+  return { ...actual, hashHex: jest.fn(actual.hashHex) };
+});
+const hashHex = jest.mocked(quickHash.hashHex);
 
 const REALM = 'SVC_ACCC8E000001';
 
@@ -13,21 +20,30 @@ describe('Ha1Cache', () => {
 
   it('hashes a password once per account and hash', () => {
     const cache = new Ha1Cache(REALM);
+    hashHex.mockClear();
     const first = cache.ha1('md5', 'root', 'pass');
     expect(cache.ha1('md5', 'root', 'pass')).toBe(first);
+    expect(hashHex).toHaveBeenCalledTimes(1);
     expect(cache.ha1('sha256', 'root', 'pass')).not.toBe(first);
+    expect(cache.ha1('sha256', 'root', 'pass')).not.toBe(first);
+    expect(cache.ha1('md5', 'root', 'pass')).toBe(first);
+    expect(hashHex).toHaveBeenCalledTimes(2);
     expect(cache.size).toBe(1);
   });
 
-  it('computes a new HA1 when the password changes, and never gives the old one again', () => {
+  it('computes a new HA1 when the password changes, and hashes again when it changes back', () => {
     const cache = new Ha1Cache(REALM);
     const old = cache.ha1('md5', 'root', 'pass');
+    hashHex.mockClear();
     const changed = cache.ha1('md5', 'root', 'new secret');
-    expect(changed).toBe(hashHex('md5', `root:${REALM}:new secret`));
+    expect(hashHex).toHaveBeenCalledTimes(1);
     expect(changed).not.toBe(old);
-    // Back to the first password: computed again, for that password.
+    // Back to the first password: the new password's entry replaced its own, so it is hashed again.
     expect(cache.ha1('md5', 'root', 'pass')).toBe(old);
+    expect(hashHex).toHaveBeenCalledTimes(2);
+    expect(changed).toBe(hashHex('md5', `root:${REALM}:new secret`));
     expect(cache.ha1('sha256', 'root', 'pass')).toBe(hashHex('sha256', `root:${REALM}:pass`));
+    expect(cache.size).toBe(1);
   });
 
   it('keeps accounts apart', () => {

@@ -1,4 +1,12 @@
+import * as crypto from 'node:crypto';
 import { NONCE_HEX_LENGTH, NonceStamps } from '../../../src/auth/nonce-stamps';
+
+// The real HMAC, counted: a remembered nonce is checked without one.
+jest.mock('node:crypto', () => {
+  const actual = jest.requireActual<typeof crypto>('node:crypto');
+  return { ...actual, createHmac: jest.fn(actual.createHmac) };
+});
+const createHmac = jest.mocked(crypto.createHmac);
 
 const SECRET = Buffer.alloc(32, 7);
 
@@ -51,6 +59,18 @@ describe('NonceStamps', () => {
   it('bounds what it remembers, and still accepts what it forgot', () => {
     const stamps = new NonceStamps(SECRET, 4);
     const nonces = Array.from({ length: 100 }, (_, i) => stamps.issue(i));
-    nonces.forEach((nonce, i) => expect(stamps.issuedAt(nonce)).toBe(i));
+    createHmac.mockClear();
+    // The last 4 issued are remembered: looked up, no HMAC.
+    for (const i of [99, 98, 97, 96]) expect(stamps.issuedAt(nonces[i])).toBe(i);
+    expect(createHmac).not.toHaveBeenCalled();
+    // The 96 before them were forgotten: each is checked by its HMAC, and still accepted.
+    for (let i = 0; i < 96; i++) expect(stamps.issuedAt(nonces[i])).toBe(i);
+    expect(createHmac).toHaveBeenCalledTimes(96);
+    // A checked nonce is remembered in turn, the oldest going out: only the last 4 checked are kept.
+    createHmac.mockClear();
+    for (const i of [95, 94, 93, 92]) expect(stamps.issuedAt(nonces[i])).toBe(i);
+    expect(createHmac).not.toHaveBeenCalled();
+    for (const i of [91, 99]) expect(stamps.issuedAt(nonces[i])).toBe(i);
+    expect(createHmac).toHaveBeenCalledTimes(2);
   });
 });

@@ -97,11 +97,15 @@ describe('the data file of a PUT', () => {
     const outcome = await store.putObject('AUTH_test', 'clips', 'kept', Readable.from(chunks(body, [65_536])), request);
     expect(outcome.ok).toBe(true);
     const again = new ObjectStore({ dataDir, clock: new ManualClock(), log: createLogger(), md5Workers: pool });
-    await again.openAccount('AUTH_test');
-    const opened = await again.openObject('AUTH_test', 'clips', 'kept');
-    expect(opened?.record.etag).toBe(md5(body));
-    const stored = await opened!.file.readFile();
-    await opened!.file.close();
-    expect(stored.equals(body)).toBe(true);
+    try {
+      await again.openAccount('AUTH_test');
+      const opened = await again.openObject('AUTH_test', 'clips', 'kept');
+      expect(opened?.record.etag).toBe(md5(body));
+      const stored = await opened!.file.readFile();
+      await opened!.file.close();
+      expect(stored.equals(body)).toBe(true);
+    } finally {
+      await again.close();
+    }
   });
 });
