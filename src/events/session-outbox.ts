@@ -98,11 +98,19 @@ export class SessionOutbox {
     if (corkedThisTick.push(this) === 1) process.nextTick(uncorkAll);
   }
 
-  /** The end of the tick: the frames held go out together (called by {@link uncorkAll}). */
+  /**
+   * The end of the tick: the frames held go out together (called by {@link uncorkAll}). A
+   * socket whose write throws is destroyed with the error (its session closes and logs it); the
+   * other sessions' frames go out all the same.
+   */
   uncork(): void {
     this.corked = false;
     this.corkedBytes = 0;
-    this.socket.uncork();
+    try {
+      this.socket.uncork();
+    } catch (err) {
+      this.socket.destroy(err instanceof Error ? err : new Error(String(err)));
+    }
   }
 
   /** Hands a frame to ws; one that fills the socket to the high-water mark blocks the next ones until it is written. */
@@ -138,12 +146,17 @@ export class SessionOutbox {
 }
 
 /** The outboxes corked in the current tick, uncorked together at its end. */
-const corkedThisTick: SessionOutbox[] = [];
+let corkedThisTick: SessionOutbox[] = [];
 
+/**
+ * Uncorks the tick's outboxes. The list is taken and a new one started first, so whatever an
+ * uncork does, no outbox is left in a list nobody uncorks again; one corked while uncorking
+ * goes into the new list, with its own `nextTick`.
+ */
 function uncorkAll(): void {
-  // Index by index: an outbox corked while uncorking (none is expected) is uncorked too.
-  for (let i = 0; i < corkedThisTick.length; i++) corkedThisTick[i].uncork();
-  corkedThisTick.length = 0;
+  const outboxes = corkedThisTick;
+  corkedThisTick = [];
+  for (const outbox of outboxes) outbox.uncork();
 }
 
 /** A frame kept for later. */

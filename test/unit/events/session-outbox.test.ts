@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import { SessionOutbox } from '../../../src/events/session-outbox';
 import { FakeWebSocket, fakeSocket } from '../../helpers/fake-websocket';
 
@@ -110,5 +111,61 @@ describe('SessionOutbox', () => {
     ws.readyState = ws.CLOSING;
     ws.sent[0].written?.(new Error('closed'));
     expect(names(ws)).toEqual(['fills']);
+  });
+});
+
+/** A socket that counts how deeply it is corked, and records being destroyed. */
+function countingSocket(uncork: () => void = () => undefined): {
+  socket: Duplex;
+  state: { depth: number; destroyed: Error | undefined };
+} {
+  const state = { depth: 0, destroyed: undefined as Error | undefined };
+  const socket = {
+    cork: () => void state.depth++,
+    uncork: () => {
+      state.depth--;
+      uncork();
+    },
+    destroy: (err: Error) => void (state.destroyed = err),
+  };
+  return { socket: socket as unknown as Duplex, state };
+}
+
+/** The end of the current tick: where the outboxes corked in it are uncorked. */
+const endOfTick = (): Promise<void> => new Promise((resolve) => process.nextTick(resolve));
+
+describe('SessionOutbox corking', () => {
+  it('uncorks every outbox corked in a tick at its end, and corks again in the next', async () => {
+    const { socket, state } = countingSocket();
+    const outbox = new SessionOutbox(new FakeWebSocket().asWebSocket(), socket, 1024 * KIB);
+    outbox.offer(payload('a'), true);
+    outbox.offer(payload('b'), true);
+    expect(state.depth).toBe(1);
+    await endOfTick();
+    expect(state.depth).toBe(0);
+    outbox.offer(payload('c'), true);
+    expect(state.depth).toBe(1);
+    await endOfTick();
+    expect(state.depth).toBe(0);
+  });
+
+  it('an uncork that throws destroys that socket only: the others are uncorked, and every outbox corks again later', async () => {
+    const broken = countingSocket(() => {
+      throw new Error('write failed');
+    });
+    const healthy = countingSocket();
+    // The broken one first: the healthy one after it must be uncorked all the same.
+    const first = new SessionOutbox(new FakeWebSocket().asWebSocket(), broken.socket, 1024 * KIB);
+    const second = new SessionOutbox(new FakeWebSocket().asWebSocket(), healthy.socket, 1024 * KIB);
+    first.offer(payload('a'), true);
+    second.offer(payload('b'), true);
+    await endOfTick();
+    expect(broken.state.destroyed?.message).toBe('write failed');
+    expect(healthy.state.depth).toBe(0);
+    // The next tick's frames are corked and uncorked as ever: nothing was left corked for good.
+    second.offer(payload('c'), true);
+    expect(healthy.state.depth).toBe(1);
+    await endOfTick();
+    expect(healthy.state.depth).toBe(0);
   });
 });
