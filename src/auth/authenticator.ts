@@ -124,11 +124,18 @@ export class Authenticator {
   /** Made on the first failed login, like the directory. */
   private throttler: LoginThrottle | undefined = undefined;
   private refusalLog: LogSummary | undefined = undefined;
-  /** Whether Basic is offered and accepted; the options do not change, so it is worked out once. */
-  private basicAccepted: boolean | undefined = undefined;
   private lastPage: UnauthorizedPage | undefined = undefined;
+  /** The schemes offered and accepted (see {@link acceptedSchemes}): the options do not change, so worked out once. */
+  readonly schemes: readonly AuthScheme[];
+  private readonly digestAccepted: boolean;
+  private readonly basicAccepted: boolean;
 
-  constructor(readonly options: AuthenticatorOptions) {}
+  constructor(readonly options: AuthenticatorOptions) {
+    const { mode, plainHttp = false, basicOverHttp = false } = options;
+    this.schemes = acceptedSchemes(mode, plainHttp, basicOverHttp);
+    this.digestAccepted = this.schemes.includes('digest');
+    this.basicAccepted = this.schemes.includes('basic');
+  }
 
   private get throttle(): LoginThrottle {
     return (this.throttler ??= new LoginThrottle({
@@ -157,12 +164,6 @@ export class Authenticator {
   /** The mode in force. */
   get mode(): AuthMode {
     return this.options.mode;
-  }
-
-  /** The schemes offered and accepted (see {@link acceptedSchemes}). */
-  get schemes(): AuthScheme[] {
-    const { mode, plainHttp = false, basicOverHttp = false } = this.options;
-    return acceptedSchemes(mode, plainHttp, basicOverHttp);
   }
 
   /** Refuses every login for `ms` from now (a simulated reboot); `--auth none` is not affected. */
@@ -201,11 +202,10 @@ export class Authenticator {
     const header = req.headers.authorization;
     if (!header) return refuse('NO_CREDENTIALS', 'no credentials');
     // A throttled address or user is refused unchecked: a guess must not learn anything. The
-    // address and the user name are looked up only while some are throttled, or on a failure.
-    const throttled = this.throttler?.check(
-      () => req.socket?.remoteAddress,
-      () => credentialUser(header),
-    );
+    // address and the user name are looked up only while some window is open, or on a failure.
+    const throttler = this.throttler;
+    const throttled =
+      throttler?.active === true ? throttler.check(req.socket?.remoteAddress, credentialUser(header)) : undefined;
     if (throttled)
       return err({
         code: 'THROTTLED',
@@ -311,11 +311,11 @@ export class Authenticator {
   }
 
   private acceptsDigest(): boolean {
-    return this.options.mode === 'digest' || this.options.mode === 'both';
+    return this.digestAccepted;
   }
 
   private acceptsBasic(): boolean {
-    return (this.basicAccepted ??= this.schemes.includes('basic'));
+    return this.basicAccepted;
   }
 }
 

@@ -58,12 +58,6 @@ export function responseFromHa1(
   return hashHex(name, `${sessionHa1}:${inputs.nonce}:${inputs.nc}:${inputs.cnonce}:${inputs.qop}:${ha2}`);
 }
 
-/** The hex digest function for an algorithm (the `-sess` forms use the same hash). */
-export function hasher(algorithm: DigestAlgorithm): (text: string) => string {
-  const name = hashOf(algorithm);
-  return (text) => hashHex(name, text);
-}
-
 /** The node:crypto hash an algorithm uses (the `-sess` forms use the same). */
 export type DigestHashName = (typeof NODE_HASH)[keyof typeof NODE_HASH];
 

@@ -166,21 +166,23 @@ export class LoginThrottle {
   }
 
   /**
-   * Whether an attempt from `remote` naming `user` is refused now; undefined lets it be
-   * checked. Each is asked for only while some address, or some user, has an open window
-   * (the address is a system call, the user may parse a header).
+   * True while some address or some user has a window open (windows that ended may still
+   * count until the next check drops them): only then is an attempt worth {@link check}ing, so
+   * a caller works out the address (a system call) and the user (a header parsed) only then.
    */
-  check(remote: Lazy<string | undefined>, user: Lazy<string | undefined>): Throttled | undefined {
+  get active(): boolean {
+    return !this.remotes.empty || !this.users.empty;
+  }
+
+  /** Whether an attempt from `remote` naming `user` is refused now; undefined lets it be checked. */
+  check(remote: string | undefined, user: string | undefined): Throttled | undefined {
     const now = this.options.clock.now();
-    const address = this.remotes.empty ? undefined : valueOf(remote);
-    const byRemote = address === undefined ? undefined : this.remotes.blocked(address, now);
+    const byRemote = remote === undefined || this.remotes.empty ? undefined : this.remotes.blocked(remote, now);
     if (byRemote !== undefined)
-      return throttled('remote', byRemote, `too many failed logins from ${address}`, this.options.perRemote);
-    if (this.users.empty) return undefined;
-    const name = valueOf(user);
-    const byUser = name === undefined ? undefined : this.users.blocked(name, now);
+      return throttled('remote', byRemote, `too many failed logins from ${remote}`, this.options.perRemote);
+    const byUser = user === undefined || this.users.empty ? undefined : this.users.blocked(user, now);
     if (byUser !== undefined)
-      return throttled('user', byUser, `too many failed logins for user "${name}"`, this.options.perUser);
+      return throttled('user', byUser, `too many failed logins for user "${user}"`, this.options.perUser);
     return undefined;
   }
 
@@ -190,13 +192,6 @@ export class LoginThrottle {
     if (remote !== undefined) this.remotes.count(remote, now);
     if (user !== undefined) this.users.count(user, now);
   }
-}
-
-/** A value, or the function that works it out when it is needed. */
-type Lazy<T> = T | (() => T);
-
-function valueOf<T>(lazy: Lazy<T>): T {
-  return typeof lazy === 'function' ? (lazy as () => T)() : lazy;
 }
 
 function throttled(by: Throttled['by'], waitMs: number, what: string, rule: ThrottleRule): Throttled {

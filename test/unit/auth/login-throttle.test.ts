@@ -67,25 +67,27 @@ describe('LoginThrottle', () => {
     expect(throttle.check('a100000', undefined)?.by).toBe('remote');
   });
 
-  it('asks for the user name only while some user has an open window', () => {
-    const { throttle } = setup();
-    const userOf = jest.fn(() => 'root');
-    expect(throttle.check('a', userOf)).toBeUndefined();
-    expect(userOf).not.toHaveBeenCalled();
-    throttle.failed('b', 'root');
-    expect(throttle.check('a', userOf)).toBeUndefined();
-    expect(userOf).toHaveBeenCalledTimes(1);
+  it('is active only while some address or user has a window open', () => {
+    const { throttle, clock } = setup();
+    expect(throttle.active).toBe(false);
+    throttle.failed(undefined, 'root');
+    expect(throttle.active).toBe(true);
+    clock.advance(10_000);
+    // An ended window is dropped by the next check; from then the throttle is idle again.
+    expect(throttle.check('a', 'root')).toBeUndefined();
+    expect(throttle.active).toBe(false);
+    throttle.failed('10.0.0.9', undefined);
+    expect(throttle.active).toBe(true);
   });
 
-  it('asks for the address only while some address has an open window, and blocks it by that answer', () => {
-    const { throttle } = setup(1);
-    const addressOf = jest.fn(() => '10.0.0.9');
-    expect(throttle.check(addressOf, undefined)).toBeUndefined();
-    expect(addressOf).not.toHaveBeenCalled();
+  it('blocks by address or user only for the rule whose windows are open', () => {
+    const { throttle } = setup(1, 1);
     throttle.failed('10.0.0.9', undefined);
-    expect(throttle.check(addressOf, undefined)).toMatchObject({ by: 'remote' });
-    expect(addressOf).toHaveBeenCalledTimes(1);
-    expect(throttle.check(() => '10.0.0.8', undefined)).toBeUndefined();
+    expect(throttle.check('10.0.0.9', 'root')).toMatchObject({ by: 'remote' });
+    expect(throttle.check('10.0.0.8', 'root')).toBeUndefined();
+    throttle.failed(undefined, 'root');
+    expect(throttle.check('10.0.0.8', 'root')).toMatchObject({ by: 'user' });
+    expect(throttle.check(undefined, undefined)).toBeUndefined();
   });
 });
 
