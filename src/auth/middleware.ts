@@ -34,14 +34,15 @@ export type AuthGate = (req: Request, res: Response) => boolean;
 
 /**
  * An {@link AuthGate} with its device's parts passed in (a device's routes call it from a
- * method, with no closure per device); `onRefused` hears each refusal (a journal). Takes
- * Node's own request and response too (with `locals`), for routes served without Express.
+ * method, with no closure per device); `onRefused` hears each refusal (a journal), with the
+ * response, so one function serves every request. Takes Node's own request and response too
+ * (with `locals`), for routes served without Express.
  */
 export function checkCredentials(
   req: LoggedRequest,
   res: LoggedResponse,
   authenticator: Authenticator,
-  onRefused: ((refusal: AuthRefusal) => void) | undefined,
+  onRefused: ((refusal: AuthRefusal, res: LoggedResponse) => void) | undefined,
 ): boolean {
   const verdict = authenticator.verify(req);
   if (verdict.ok) {
@@ -54,16 +55,19 @@ export function checkCredentials(
   const path = redactUrl(requestTarget(req));
   authenticator.logRefusal(verdict.error, { url: path }, 'authentication failed', req.socket.remoteAddress);
   const { authorization } = req.headers;
-  onRefused?.({
-    method: req.method ?? 'GET',
-    path,
-    scheme: authScheme(authorization),
-    code,
-    reason: message,
-    stale,
-    user: credentialUser(authorization),
-    remote: req.socket.remoteAddress,
-  });
+  onRefused?.(
+    {
+      method: req.method ?? 'GET',
+      path,
+      scheme: authScheme(authorization),
+      code,
+      reason: message,
+      stale,
+      user: credentialUser(authorization),
+      remote: req.socket.remoteAddress,
+    },
+    res,
+  );
   const answer = authenticator.answer(req, verdict.error);
   // Raw writeHead: exactly the headers real devices send (no charset, no ETag).
   res.writeHead(answer.status, answer.headers).end(answer.body);

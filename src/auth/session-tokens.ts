@@ -21,8 +21,17 @@ import { pooledRandomBytes } from './random-pool';
 /** Why a token was refused: the code, and `session token <code>` as the message. */
 export type TokenRefusal = ErrorInfo<'unknown' | 'expired' | 'reused'>;
 
-/** Outcome of {@link SessionTokens.consume}: the user the token was issued to, or why it is refused. */
+/** Whether a token is valid: the user it was issued to, or why it is refused (what `consumeToken` answers). */
 export type TokenVerdict = Result<string, TokenRefusal>;
+
+/** Whom a token was issued to: the user, and the emulator client that asked for it (undefined for a client). */
+export interface TokenGrant {
+  readonly username: string;
+  readonly via: ClientVia | undefined;
+}
+
+/** Outcome of {@link SessionTokens.consume}: whom the token was issued to, or why it is refused. */
+export type TokenUse = Result<TokenGrant, TokenRefusal>;
 
 /** An account holds its share of pending tokens: none is issued until `retryAfterSeconds` from now. */
 export interface TokenLimit extends ErrorInfo<'limit'> {
@@ -42,7 +51,7 @@ export const DEFAULT_TOKENS_PER_ACCOUNT = 1_000;
 
 /** A pending token: whose, and until when. */
 interface Pending {
-  readonly username: string;
+  readonly grant: TokenGrant;
   readonly expiresAt: number;
 }
 
@@ -62,7 +71,10 @@ export class SessionTokens {
   private used: Map<string, number> | undefined = undefined;
   /** Where tokens draw their characters from, made on the first token. */
   private randomBytes: ByteSource | undefined = undefined;
-  /** Tokens of the emulator's own clients until they expire, used or not: made on the first such token. */
+  /**
+   * Tokens of the emulator's own clients until they expire, used or not, so a refused handshake
+   * with one is theirs too: made on the first such token.
+   */
   private viaOfToken: Map<string, ClientVia> | undefined = undefined;
 
   constructor(
@@ -90,7 +102,7 @@ export class SessionTokens {
     }
     const token = randomToken((this.randomBytes ??= pooledRandomBytes()));
     const expiresAt = now + this.lifetimeMs;
-    (this.live ??= new Map<string, Pending>()).set(token, { username, expiresAt });
+    (this.live ??= new Map<string, Pending>()).set(token, { grant: { username, via }, expiresAt });
     (this.expiries ??= new ExpiryQueue()).push(token, expiresAt);
     mine.add(token);
     this.byAccount.set(username, mine);
@@ -100,15 +112,16 @@ export class SessionTokens {
 
   /**
    * The emulator client `token` was issued to, until it expires (used or not, so a refused
-   * reuse is theirs too); undefined for the client under test's and for unknown tokens.
-   * One property read while no such token was ever issued.
+   * reuse is theirs too), for a handshake refused before or at its token; undefined for the
+   * client under test's and for unknown tokens. One property read while no such token was
+   * ever issued. A token used up tells its grant itself ({@link consume}).
    */
   viaOf(token: string): ClientVia | undefined {
     return this.viaOfToken?.get(token);
   }
 
-  /** Uses a token up: valid only once and only before it expires. */
-  consume(token: string): TokenVerdict {
+  /** Uses a token up: valid only once and only before it expires; whom it was issued to. */
+  consume(token: string): TokenUse {
     const now = this.clock.now();
     const entry = this.live?.get(token);
     if (!entry) return refuse((this.used?.get(token) ?? 0) > now ? 'reused' : 'unknown');
@@ -117,7 +130,7 @@ export class SessionTokens {
     const used = (this.used ??= new Map<string, number>());
     // Past the bound a use is not remembered: a later attempt reads "unknown", not "reused"; still refused.
     if (used.size < MAX_USED) used.set(token, entry.expiresAt);
-    return ok(entry.username);
+    return ok(entry.grant);
   }
 
   /** Revokes every token issued so far: none of them opens a stream any more. */
@@ -147,13 +160,14 @@ export class SessionTokens {
 
   private forget(token: string, entry: Pending): void {
     this.live?.delete(token);
-    const mine = this.byAccount?.get(entry.username);
+    const { username } = entry.grant;
+    const mine = this.byAccount?.get(username);
     mine?.delete(token);
-    if (mine?.size === 0) this.byAccount?.delete(entry.username);
+    if (mine?.size === 0) this.byAccount?.delete(username);
   }
 }
 
-function refuse(code: TokenRefusal['code']): TokenVerdict {
+function refuse(code: TokenRefusal['code']): Result<never, TokenRefusal> {
   return fail(code, `session token ${code}`);
 }
 

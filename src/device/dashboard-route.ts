@@ -2,14 +2,16 @@
  * The dashboard: the page at `/`, its built files under `/dashboard/` and the device's facts
  * at `/dashboard/device.json`, for any device account. The page is built from web/dashboard
  * into dist/web/dashboard (`npm run build`); this route only serves those files. Its loads are
- * not the client under test: neither the requests nor a refused login are journaled.
+ * not the client under test: neither the requests nor a refused login are journaled (it says
+ * so in the request's locals, which the journal reads).
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Request, RequestHandler, Response } from 'express';
-import type { AuthGate } from '../auth/middleware';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { contentType } from 'mime-types';
 import { redactUrl } from '../base/log';
-import { type DeviceContext, deviceOf } from './device-context';
+import { PAGE_SECURITY_HEADERS, sendPageBody } from '../base/page-answer';
+import { type DeviceContext, deviceOf, requestLocals } from './device-context';
 import { devicePaths, type DevicePaths } from './endpoints';
 import { allowMethods } from './rpc-endpoint';
 
@@ -25,13 +27,6 @@ const ASSET_PREFIX = '/dashboard/';
 /** The only names served from {@link DASHBOARD_DIR}: one flat directory, no dots but the extension's. */
 const ASSET_NAME = /^[a-z][a-z0-9-]*\.(js|css)$/;
 
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  html: 'text/html; charset=utf-8',
-  js: 'text/javascript; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-  json: 'application/json; charset=utf-8',
-};
-
 /**
  * Scripts and styles from the device only; fetches and the event stream (ws:, wss:) to it;
  * no forms posted anywhere, no framing, no `<base>`.
@@ -40,18 +35,11 @@ export const DASHBOARD_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
   "connect-src 'self' ws: wss:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
-/** Headers every dashboard answer carries. */
-const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'Cache-Control': 'no-store',
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'Content-Security-Policy': DASHBOARD_CSP,
-};
+/** Headers every dashboard answer carries (its 401 and 405 too). */
+const SECURITY_HEADERS = { ...PAGE_SECURITY_HEADERS, 'Content-Security-Policy': DASHBOARD_CSP } as const;
 
 /** What the dashboard reads of its device, besides the shared context. */
 export interface DashboardDevice extends DeviceContext {
-  /** The device's authentication without a journal: 401 with the usual challenges, refusal logged only. */
-  readonly authenticatePage: AuthGate;
   /** Epoch ms the device started (again after a reboot), on the device's clock. */
   readonly startedAt: number;
   /** Where the control API is served (`/_emu`), undefined when it is off. */
@@ -74,31 +62,34 @@ export interface DashboardDeviceInfo {
 /** What a dashboard path asks for. */
 type Target = { kind: 'page' } | { kind: 'info' } | { kind: 'asset'; name: string };
 
-/** Answers the dashboard answered (request log: not journaled). */
-const answered = new WeakSet<object>();
+const PAGE: Target = { kind: 'page' };
+const INFO: Target = { kind: 'info' };
 
-/** Whether `res` is a dashboard answer: a page load, not the client under test, so not journaled. */
-export function isDashboardAnswer(res: object): boolean {
-  return answered.has(res);
-}
+/**
+ * Whether the page's file was there at its last read. While it is, a missing asset is a 404 at
+ * once, nothing read again; while it is not, a missing asset reads the page's file again to tell
+ * (only an unbuilt checkout pays that, and it answers 500 anyway). Every page load keeps it
+ * current, so a checkout cleaned while the device runs is seen at the next load.
+ */
+let pageBuilt = false;
 
 const getOrHead = allowMethods(['GET', 'HEAD']);
 
 /**
  * The dashboard's routes; any other path (an unknown `/dashboard/x` too) goes on to the next
- * handler, unauthenticated, as the rest of the device's 404s do.
+ * handler, unauthenticated, as the rest of the device's 404s do. Every device request passes
+ * here: those not for the dashboard go on at once, synchronously; only the page and its files
+ * are read, asynchronously, their errors handed to `next`.
  */
-export const dashboardRoute: RequestHandler = async (req, res, next) => {
+export const dashboardRoute: RequestHandler = (req, res, next) => {
   const target = targetOf(req.path);
   if (!target) return next();
-  if (target.kind === 'asset' && !(await isFile(join(DASHBOARD_DIR, target.name))) && (await isBuilt())) return next();
-  answered.add(res);
-  res.set(SECURITY_HEADERS);
-  getOrHead(req, res, () => {
-    const device = deviceOf<DashboardDevice>(res);
-    if (!device.authenticatePage(req, res)) return;
-    if (target.kind === 'info') return send(req, res, 'json', JSON.stringify(deviceInfo(device)));
-    void serveFile(req, res, target.kind === 'page' ? PAGE_FILE : target.name);
+  if (target.kind === 'asset') return void serveAsset(req, res, next, target.name).catch(next);
+  answer(req, res, (device) => {
+    if (target.kind === 'info') return send(req, res, 'device.json', JSON.stringify(deviceInfo(device)));
+    readPage()
+      .then((page) => (page ? send(req, res, PAGE_FILE, page) : notBuilt(req, res, PAGE_FILE)))
+      .catch(next);
   });
 };
 
@@ -122,54 +113,65 @@ export function deviceInfo(device: DashboardDevice): DashboardDeviceInfo {
   };
 }
 
-/** Sends built file `name`; a file missing (the page not built) is a 500 that says how to build it. */
-async function serveFile(req: Request, res: Response, name: string): Promise<void> {
-  let body: Buffer;
-  try {
-    body = await readFile(join(DASHBOARD_DIR, name));
-  } catch (err) {
-    deviceOf(res).log.error(
-      { err, url: redactUrl(req.originalUrl), dir: DASHBOARD_DIR },
-      'dashboard not built: run npm run build',
-    );
-    res.status(500).type('text/plain').send(`The dashboard is not built (${name} missing): run npm run build\n`);
-    return;
-  }
-  send(req, res, extensionOf(name), body);
+/**
+ * Serves built file `name`. It is read before the login: one that is missing from a built page
+ * goes on to the device's 404 without one, as any unknown path does.
+ */
+async function serveAsset(req: Request, res: Response, next: NextFunction, name: string): Promise<void> {
+  const body = await readBuilt(name);
+  if (!body && (pageBuilt || (await readPage()) !== undefined)) return next();
+  answer(req, res, () => (body ? send(req, res, name, body) : notBuilt(req, res, name)));
 }
 
-/** A 200 of `kind`, without a body for HEAD. */
-function send(req: Request, res: Response, kind: string, body: string | Buffer): void {
-  res.writeHead(200, {
-    'Content-Type': CONTENT_TYPES[kind] ?? 'application/octet-stream',
-    'Content-Length': String(Buffer.byteLength(body)),
+/**
+ * A dashboard answer: not journaled, with its security headers, GET or HEAD only (405 before a
+ * login), then `then` once the device's login passed (401 with its challenges until it does).
+ */
+function answer(req: Request, res: Response, then: (device: DashboardDevice) => void): void {
+  requestLocals(res).journaled = false;
+  res.set(SECURITY_HEADERS);
+  getOrHead(req, res, () => {
+    const device = deviceOf<DashboardDevice>(res);
+    if (device.authenticate(req, res)) then(device);
   });
-  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** The page's file, undefined when it is missing; notes whether the page is built. */
+async function readPage(): Promise<Buffer | undefined> {
+  const page = await readBuilt(PAGE_FILE);
+  pageBuilt = page !== undefined;
+  return page;
+}
+
+/** Built file `name`, undefined when it is missing (any other read error is thrown). */
+async function readBuilt(name: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(join(DASHBOARD_DIR, name));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** The 500 of a page not built, saying how to build it; logged as an error. */
+function notBuilt(req: Request, res: Response, name: string): void {
+  deviceOf(res).log.error(
+    { url: redactUrl(req.originalUrl), dir: DASHBOARD_DIR },
+    'dashboard not built: run npm run build',
+  );
+  res.status(500).type('text/plain').send(`The dashboard is not built (${name} missing): run npm run build\n`);
+}
+
+/** A 200 with `body`, typed by the extension of `name`, without the body for HEAD. */
+function send(req: Request, res: Response, name: string, body: string | Buffer): void {
+  sendPageBody(req, res, 200, contentType(name) || 'application/octet-stream', body);
 }
 
 /** The dashboard target of request path `path`, undefined when it is not one. */
 function targetOf(path: string): Target | undefined {
-  if (path === '/') return { kind: 'page' };
+  if (path === '/') return PAGE;
   if (!path.startsWith(ASSET_PREFIX)) return undefined;
   const name = path.slice(ASSET_PREFIX.length);
-  if (name === 'device.json') return { kind: 'info' };
+  if (name === 'device.json') return INFO;
   return ASSET_NAME.test(name) ? { kind: 'asset', name } : undefined;
-}
-
-/** `js` of `main.js`. */
-function extensionOf(name: string): string {
-  return name.slice(name.lastIndexOf('.') + 1);
-}
-
-/** Whether the page has been built (so a missing asset is a 404, not a build to run). */
-function isBuilt(): Promise<boolean> {
-  return isFile(join(DASHBOARD_DIR, PAGE_FILE));
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
 }

@@ -5,12 +5,12 @@
 import type { RequestListener } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Authenticator } from '../auth/authenticator';
-import { checkCredentials } from '../auth/middleware';
-import { clientVia } from '../base/client-tag';
+import { type AuthRefusal, checkCredentials } from '../auth/middleware';
+import { clientVia, type IgnoredTagLog } from '../base/client-tag';
 import { type JournalAuth, type JournalWriter, writeVia } from '../base/journal';
 import { redactUrl } from '../base/log';
-import { dashboardRoute, type DashboardDevice, isDashboardAnswer } from './dashboard-route';
-import { controlSockets, type DeviceContext, deviceOf, setDevice } from './device-context';
+import { dashboardRoute, type DashboardDevice } from './dashboard-route';
+import { controlSockets, type DeviceContext, deviceOf, requestLocals, setDevice } from './device-context';
 import type { HttpFaults } from './faults/fault-target';
 import { devicePaths } from './endpoints';
 import { EVENT_STREAM_API } from '../events/configure';
@@ -48,6 +48,8 @@ export interface DeviceParts extends DeviceContext {
   http: HttpFaults;
   /** When the device started, on its clock: set again by a reboot (the dashboard shows the uptime). */
   boot: DeviceBoot;
+  /** Where a request's ignored `X-BWC-Emu-Client` value is logged (shared with the event stream). */
+  ignoredTags: IgnoredTagLog;
 }
 
 /** The device's start time, one small object a reboot updates. */
@@ -70,6 +72,7 @@ class DeviceRoutes implements DeviceParts, DashboardDevice {
   readonly control: RequestHandler | undefined;
   readonly http: HttpFaults;
   readonly boot: DeviceBoot;
+  readonly ignoredTags: IgnoredTagLog;
 
   constructor(parts: Omit<DeviceParts, 'authenticate'>) {
     this.options = parts.options;
@@ -81,6 +84,7 @@ class DeviceRoutes implements DeviceParts, DashboardDevice {
     this.control = parts.control;
     this.http = parts.http;
     this.boot = parts.boot;
+    this.ignoredTags = parts.ignoredTags;
   }
 
   get startedAt(): number {
@@ -93,7 +97,8 @@ class DeviceRoutes implements DeviceParts, DashboardDevice {
 
   /**
    * Request log and journal (the control API's own requests and the dashboard's page loads are
-   * not journaled; the dashboard's CGI calls, told by its header, are, marked `via`).
+   * not journaled; the dashboard's CGI calls, told by its header, are, marked `via`). Reads
+   * what the request listener and the routes put in the request's locals.
    */
   logRequest(req: LoggedRequest, res: LoggedResponse, next: () => void): void {
     const { journal } = this;
@@ -104,30 +109,30 @@ class DeviceRoutes implements DeviceParts, DashboardDevice {
       'info',
       journal &&
         ((done) => {
-          if (CONTROL_REQUEST.test(done.url) || isDashboardAnswer(res)) return;
+          const locals = requestLocals(res);
+          if (!locals.journaled || CONTROL_REQUEST.test(done.url)) return;
           const scheme = done.scheme as JournalAuth | undefined;
           const { method, url: path, status, user, ms, remote, rpcError: error } = done;
           const http = { kind: 'http', method, path, status, auth: scheme, user, ms, remote, error } as const;
-          writeVia(journal, http, clientVia(req.headers, this.log));
+          writeVia(journal, http, locals.via);
         }),
     );
     next();
   }
 
   authenticate(req: LoggedRequest, res: LoggedResponse): boolean {
-    const { journal } = this;
-    return checkCredentials(
-      req,
-      res,
-      this.authenticator,
-      journal && ((refusal) => writeVia(journal, { kind: 'auth-refused', ...refusal }, clientVia(req.headers))),
-    );
+    return checkCredentials(req, res, this.authenticator, this.journal && journalRefusal);
   }
+}
 
-  /** As {@link authenticate}, without the journal: a refused page load is not the client's. */
-  authenticatePage(req: LoggedRequest, res: LoggedResponse): boolean {
-    return checkCredentials(req, res, this.authenticator, undefined);
-  }
+/**
+ * Journals a refused login as the request's (marked with its `via`), unless its route said the
+ * request is not the client's. One function for every device: it finds the journal through `res`.
+ */
+function journalRefusal(refusal: AuthRefusal, res: LoggedResponse): void {
+  const locals = requestLocals(res);
+  const { journal } = deviceOf<DeviceRoutes>(res);
+  if (journal && locals.journaled) writeVia(journal, { kind: 'auth-refused', ...refusal }, locals.via);
 }
 
 const routesOf = (res: Response): DeviceRoutes => deviceOf<DeviceRoutes>(res);
@@ -233,7 +238,8 @@ export function buildDeviceApp(parts: Omit<DeviceParts, 'authenticate'>): Reques
   // control API and the cgi fault switch stay with the app.
   const tokenPath = CONTROL_REQUEST.test(sessionToken) ? undefined : sessionToken;
   return (req, res) => {
-    setDevice(res, routes);
+    // Once per request, for every step after (the fast token path too): which client sent it.
+    setDevice(res, routes, clientVia(req.headers, routes.ignoredTags, req.socket.remoteAddress));
     const withLocals = res as typeof res & { locals: object };
     if (tokenPath !== undefined && !routes.http.cgi && serveSessionToken(req, withLocals, routes, tokenPath)) return;
     app(req, res);

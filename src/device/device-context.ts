@@ -7,7 +7,9 @@ import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
 import type { AuthGate } from '../auth/middleware';
 import type { SessionTokens } from '../auth/session-tokens';
+import type { ClientVia } from '../base/client-tag';
 import type { Logger } from '../base/log';
+import type { RequestLocals } from '../base/request-log';
 import type { ResolvedDeviceOptions } from './device-options';
 import type { FeatureFlags } from './feature-flags';
 
@@ -27,16 +29,40 @@ const DEVICE = Symbol('device');
 /** Connections that carried a control API request: the test's, not the client's. */
 export const controlSockets = new WeakSet<object>();
 
-type DeviceLocals<D extends DeviceContext> = Record<typeof DEVICE, D>;
+/**
+ * What a device works out once per request, at the start of its pipeline, and its steps (the
+ * request log and journal, the authentication, the token CGI) read instead of the request.
+ */
+export interface DeviceRequestLocals extends RequestLocals {
+  /** The emulator client the request's `X-BWC-Emu-Client` header names (see clientVia); undefined for a client. */
+  via: ClientVia | undefined;
+  /**
+   * False for a request that is not the client under test's (a dashboard page load): neither
+   * it nor its refused login is journaled. Set by the route that knows.
+   */
+  journaled: boolean;
+}
 
-/** Makes `device` the one `res` is for: a fresh `res.locals` holding it (Express keeps one it finds). */
-export function setDevice<D extends DeviceContext>(res: ServerResponse, device: D): void {
+type DeviceLocals<D extends DeviceContext> = DeviceRequestLocals & Record<typeof DEVICE, D>;
+
+/**
+ * Makes `device` the one `res` is for: a fresh `res.locals` holding it and `via`, the request's
+ * emulator client (Express keeps a `locals` it finds).
+ */
+export function setDevice<D extends DeviceContext>(res: ServerResponse, device: D, via: ClientVia | undefined): void {
   const locals = Object.create(null) as DeviceLocals<D>;
   locals[DEVICE] = device;
+  locals.via = via;
+  locals.journaled = true;
   (res as ServerResponse & { locals: unknown }).locals = locals;
 }
 
-/** The device `res` is for (set by {@link setDevice}). */
-export function deviceOf<D extends DeviceContext = DeviceContext>(res: Response): D {
+/** The per-request facts of `res` (set by {@link setDevice}); Node's own response too, for routes served without Express. */
+export function requestLocals(res: { locals: object }): DeviceRequestLocals {
+  return res.locals as DeviceRequestLocals;
+}
+
+/** The device `res` is for (set by {@link setDevice}); Node's own response too, when it carries the locals. */
+export function deviceOf<D extends DeviceContext = DeviceContext>(res: Response | { locals: object }): D {
   return (res.locals as DeviceLocals<D>)[DEVICE];
 }

@@ -7,7 +7,9 @@ import { sessionLimitsOf, throttleOf } from './device-limits';
 import { join } from 'node:path';
 import { Authenticator } from '../auth/authenticator';
 import { SessionTokens, type TokenVerdict } from '../auth/session-tokens';
+import { IgnoredTagLog } from '../base/client-tag';
 import { EmulatorError } from '../base/errors';
+import { ok } from '../base/result';
 import type { Expectation, JournalWriter } from '../base/journal';
 import type { NotificationMessage } from '../events/content-filter';
 import { type DeviceEvent, EventBus, type PublishOptions } from '../events/event-bus';
@@ -130,6 +132,7 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
   const flags = new FeatureFlags(resolved.flags, stateFile, (message) => log.warn({ stateFile }, message));
 
   const journal: JournalWriter | undefined = options.journal?.writerFor(resolved.serial);
+  const ignoredTags = new IgnoredTagLog(log, resolved.clock);
   const events: EventFaults = {};
   const bus = new EventBus(resolved.clock, resolved.timestamps, events);
   publishInitialStates(bus, resolved);
@@ -150,6 +153,7 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     maxBufferedBytes: resolved.maxBufferedBytes,
     deflate: resolved.wsDeflate,
     log,
+    ignoredTags,
     journal,
     faults: events,
   });
@@ -166,6 +170,7 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     control: options.control,
     http,
     boot,
+    ignoredTags,
   });
   const listening = await listenApp(app, { port: resolved.port, host: resolved.host, tls, log });
   listening.server.on('upgrade', stream.handleUpgrade.bind(stream));
@@ -185,6 +190,7 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     tls,
     journal,
     boot,
+    ignoredTags,
   };
   return new RunningDeviceHandle(parts);
 }
@@ -212,6 +218,8 @@ interface DevicePartsOf {
   tls: TlsMaterial | undefined;
   /** The start time the dashboard's uptime counts from. */
   boot: DeviceBoot;
+  /** The log of ignored `X-BWC-Emu-Client` values (HTTP requests and handshakes). */
+  ignoredTags: IgnoredTagLog;
 }
 
 /** The handle of a device: a class, so a fleet of a thousand shares its methods. */
@@ -273,7 +281,8 @@ class RunningDeviceHandle implements DeviceHandle {
   }
 
   consumeToken(token: string): TokenVerdict {
-    return this.parts.tokens.consume(token);
+    const use = this.parts.tokens.consume(token);
+    return use.ok ? ok(use.value.username) : use;
   }
 
   publish(topic: string, message?: NotificationMessage, options?: PublishOptions): DeviceEvent {
@@ -333,6 +342,7 @@ class RunningDeviceHandle implements DeviceHandle {
     this.closed = (async () => {
       await listening.close(() => stream.close());
       this.parts.authenticator.flushLog();
+      this.parts.ignoredTags.flush();
       this.state = 'CLOSED';
       log.info('device closed');
     })();

@@ -3,8 +3,10 @@
  * code: a test compares the committed page with this text (`npm run docs` rewrites it).
  */
 import { join } from 'node:path';
+import { CLIENT_HEADER, IGNORED_TAG_LOG_INTERVAL_MS, LOGGED_IGNORED_TAGS } from '../base/client-tag';
 import { markdownTable } from '../base/markdown-table';
 import { DEFAULT_PING_LIMIT } from '../events/ping-limit';
+import { EMULATOR_CLIENT_SESSIONS, EMULATOR_CLIENT_TERMS } from '../events/session-limits';
 import { DEVICE_LIMITS } from './device-limits';
 import { DISCARD_LIMITS } from './http-body';
 
@@ -66,6 +68,16 @@ export function limitsDoc(): string {
           'closed with 1008 `ping flood` (pings under it get their pongs)',
         ],
         [
+          "event stream sessions of the emulator's dashboard (`X-BWC-Emu-Client: dashboard`) per device",
+          `${EMULATOR_CLIENT_SESSIONS}`,
+          "handshake refused: 429 naming the quota; the dashboard's sessions count toward `maxSessions`, never toward an account's share",
+        ],
+        [
+          "filter terms the dashboard's sessions hold together per device",
+          `${EMULATOR_CLIENT_TERMS}`,
+          '`events:configure` answered 2104 naming the budget',
+        ],
+        [
           'answer to a device close',
           '5 s',
           'a client that does not answer the close frame of the device is cut off; the log and journal keep the code the device sent',
@@ -82,6 +94,8 @@ export function limitsDoc(): string {
     'stale nonce) are logged one by one up to 10 per 10 s per device; the rest are counted into one',
     'summary line per interval (`authentication failures not logged one by one`, with counts by remote address).',
     'The control API applies the address limit to wrong bearer tokens with its defaults.',
+    `A request or handshake whose \`${CLIENT_HEADER}\` header has a value other than \`dashboard\` is graded as the`,
+    `client's and logged the same way: ${LOGGED_IGNORED_TAGS} per ${IGNORED_TAG_LOG_INTERVAL_MS / 1000} s per device one by one, the rest counted into one summary line.`,
     '',
   ];
   return out.join('\n');

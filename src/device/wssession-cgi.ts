@@ -3,30 +3,26 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { DeviceAuthLocals } from '../auth/middleware';
 import type { SessionTokens } from '../auth/session-tokens';
-import { clientVia } from '../base/client-tag';
 import type { Logger } from '../base/log';
 import type { LoggedRequest, LoggedResponse } from '../base/request-log';
-import { deviceOf } from './device-context';
+import { deviceOf, requestLocals } from './device-context';
 
 /**
  * Answers the token as `text/plain`, no newline (clients use the body as is); 429 with
  * `Retry-After` when the account already holds its share of pending tokens.
  */
-export const wssessionCgi: RequestHandler = (req, res) => answerToken(req, res, deviceOf(res));
+export const wssessionCgi: RequestHandler = (_req, res) => answerToken(res, deviceOf(res));
 
 /**
  * Issues a token to the account that logged in (`res.locals`) and answers it, for the route
  * and for {@link serveSessionToken} alike. No ETag: a token is new on every request, so no
- * request for one is ever "not modified". A token the dashboard asks for (its header) is
- * remembered as the dashboard's: the session it opens is not graded.
+ * request for one is ever "not modified". A token the dashboard asks for (its header, read
+ * once per request into the locals) is remembered as the dashboard's: the session it opens is
+ * not graded.
  */
-function answerToken(
-  req: IncomingMessage,
-  res: LoggedResponse,
-  { tokens, log }: Pick<TokenDevice, 'tokens' | 'log'>,
-): void {
+function answerToken(res: LoggedResponse, { tokens, log }: Pick<TokenDevice, 'tokens' | 'log'>): void {
   const username = (res.locals as DeviceAuthLocals).account?.name ?? 'anonymous';
-  const via = clientVia(req.headers);
+  const { via } = requestLocals(res);
   const issued = tokens.issue(username, via);
   if (!issued.ok) {
     const { message, retryAfterSeconds } = issued.error;
@@ -53,7 +49,8 @@ export interface TokenDevice {
  * without Express: the same steps as its route (request log, authentication, the same
  * {@link answerToken}), at a fraction of the cost: every event stream client that cannot do digest on the upgrade asks it
  * before each connection. False for any other request, which the Express app serves.
- * `res` must carry `locals` (see setDevice); the caller checks the `cgi` fault switch.
+ * `res` must carry the device's `locals`, `via` included (see setDevice): the header is read
+ * once, by the caller, for this path and the app's alike. The caller checks the `cgi` fault switch.
  */
 export function serveSessionToken(
   req: IncomingMessage,
@@ -64,7 +61,7 @@ export function serveSessionToken(
   if (req.url !== path || (req.method !== 'GET' && req.method !== 'POST')) return false;
   try {
     device.logRequest(req, res, noop);
-    if (device.authenticate(req, res)) answerToken(req, res, device);
+    if (device.authenticate(req, res)) answerToken(res, device);
   } catch (err) {
     // As the app's error handler does.
     device.log.error({ err, url: path }, 'unhandled error');

@@ -23,6 +23,7 @@ import {
 import type { DeviceEvent, EventBus } from './event-bus';
 import type { EventFaults } from './event-faults';
 import { CLOSE_POLICY_VIOLATION, DEFAULT_PING_LIMIT, type PingLimit, PingWindow, pingFloodReason } from './ping-limit';
+import type { SessionAccount } from './session-limits';
 import { SessionOutbox } from './session-outbox';
 
 /** OPEN: connected, no filters yet; CONFIGURED: receiving events; CLOSED: gone. */
@@ -56,6 +57,8 @@ export interface SessionIdentity {
    * handshake), whose session is journaled marked and not graded; undefined for a client.
    */
   via?: ClientVia;
+  /** Whose session and term budget it counts against, worked out once at the handshake (not in {@link SessionInfo}). */
+  account: SessionAccount;
 }
 
 /** Who hears of a session's configure and close (the stream server). */
@@ -256,8 +259,10 @@ export class EventSession {
     return {
       id: this.id,
       state: this.state,
-      ...this.identity,
+      remoteAddress: this.identity.remoteAddress,
+      user: this.identity.user,
       sources: [...this.identity.sources],
+      via: this.identity.via,
       connectedAt: this.connectedAt,
       filters: this.filters.map((f) => ({
         ...(f.topic ? { topicFilter: f.topic.source } : {}),

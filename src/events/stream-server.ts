@@ -9,7 +9,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { authScheme } from '../auth/auth-params';
 import type { Authenticator } from '../auth/authenticator';
 import type { SessionTokens } from '../auth/session-tokens';
-import { type ClientVia, clientVia } from '../base/client-tag';
+import { type ClientVia, clientVia, type IgnoredTagLog } from '../base/client-tag';
 import { EmulatorError } from '../base/errors';
 import { type JournalWriter, viaWriter, writeVia } from '../base/journal';
 import type { Logger } from '../base/log';
@@ -27,9 +27,14 @@ import {
   type SessionObserver,
   type SessionSettings,
 } from './event-session';
-import { DEFAULT_SESSION_LIMITS, type SessionLimitSettings, SessionLimits } from './session-limits';
+import { DEFAULT_SESSION_LIMITS, sessionAccount, type SessionLimitSettings, SessionLimits } from './session-limits';
 
-/** What {@link StreamServer.watch} listeners hear: sessions coming, configuring, going. */
+/**
+ * What {@link StreamServer.watch} listeners hear: the client's sessions coming, configuring,
+ * going. The sessions of the emulator's own clients (`identity.via` set: the dashboard) are
+ * never told: they are not the client under test, so they fire no scenario trigger and meet no
+ * wait for a session. {@link StreamServer.sessions} still lists them.
+ */
 export type SessionChange =
   | { kind: 'connect'; session: SessionInfo }
   | {
@@ -58,6 +63,8 @@ export interface StreamServerOptions {
   /** Offer permessage-deflate. */
   deflate: boolean;
   log: Logger;
+  /** Where a handshake's ignored `X-BWC-Emu-Client` value is logged (the device's, shared with its HTTP requests). */
+  ignoredTags: IgnoredTagLog;
   /** Where sessions, configures, notifications and refused handshakes are journaled; none when undefined. */
   journal: JournalWriter | undefined;
   /** Fault switches in force (a stall, a slot limit, no WebSocket); none when undefined. */
@@ -116,7 +123,7 @@ export class StreamServer implements SessionObserver {
 
   /** A session asks to hold more (or fewer) filter terms: its account's budget decides. */
   claimTerms(session: EventSession, wanted: number): string | undefined {
-    return this.limits.claimTerms(accountOf(session.identity), session.heldTerms, wanted);
+    return this.limits.claimTerms(session.identity.account, session.heldTerms, wanted);
   }
 
   /** A session configured its filters: it tells its server itself (the server is its observer). */
@@ -124,7 +131,7 @@ export class StreamServer implements SessionObserver {
     this.index ??= new FilterIndex();
     this.index.remove(configured, previous);
     this.index.add(configured, configured.compiledFilters);
-    if (this.watchers.size > 0)
+    if (this.watchers.size > 0 && configured.identity.via === undefined)
       this.tell({
         kind: 'configure',
         session: configured.info(),
@@ -135,7 +142,7 @@ export class StreamServer implements SessionObserver {
   /** A session is gone (see {@link sessionConfigured}). */
   sessionClosed(closed: EventSession, code: number, reason: string, by: 'client' | 'device'): void {
     if (this.live.delete(closed.id)) {
-      this.limits.closed(accountOf(closed.identity), closed.heldTerms);
+      this.limits.closed(closed.identity.account, closed.heldTerms);
       this.index?.remove(closed, closed.compiledFilters);
     }
     const { journal } = this.options;
@@ -143,10 +150,11 @@ export class StreamServer implements SessionObserver {
     if (closed.droppedCount > 0) this.closedForSlowness++;
     // Snapshots are built only for a log or a watcher that takes them: this is on every connection's path.
     const log = this.options.log;
-    if (this.watchers.size === 0 && !log.isLevelEnabled('info')) return;
+    const told = this.watchers.size > 0 && closed.identity.via === undefined;
+    if (!told && !log.isLevelEnabled('info')) return;
     const info = closed.info();
     log.info({ session: closed.id, code, reason, sent: info.sent, dropped: info.dropped }, 'event stream disconnected');
-    this.tell({ kind: 'disconnect', session: info, code, reason });
+    if (told) this.tell({ kind: 'disconnect', session: info, code, reason });
   }
 
   /** The bus listener: every event to the sessions whose filters match it (none while stalled). */
@@ -162,11 +170,12 @@ export class StreamServer implements SessionObserver {
     socket.on('error', onHandshakeError);
     const url = parseUpgradeTarget(req.url);
     const token = url?.searchParams.get('wssession') ?? null;
-    // Whose handshake: the dashboard's header, or a token issued to it (a property read while none was).
-    const via = clientVia(req.headers, log) ?? (token === null ? undefined : tokens.viaOf(token));
+    const remote = req.socket.remoteAddress;
+    // Whose handshake: the dashboard's header (read once), or the token issued to it (see viaOfRefused).
+    const headerVia = clientVia(req.headers, this.options.ignoredTags, remote);
     /** Ends the handshake with `status` and `message` (logged and journaled as this handshake's). */
     const refuse = (status: number, message: string, extra?: Record<string, string>): void =>
-      abortHandshake(socket, status, message, this.options, req, via, extra);
+      abortHandshake(socket, status, message, this.options, req, viaOfRefused(headerVia, token, tokens), extra);
     if (this.options.faults?.noWebSocket) return refuse(404, 'Not Found (this firmware has no WebSocket event stream)');
     if (!url || url.pathname !== this.options.path)
       return refuse(
@@ -193,21 +202,29 @@ export class StreamServer implements SessionObserver {
       return refuse(400, `Unknown data source(s): ${unknown.join(', ')}; known: ${STREAM_SOURCES.join(', ')}`);
 
     let user: string | undefined;
+    let via = headerVia;
     if (authenticator.rejecting) {
       const refusal = { code: 'REJECTING', message: 'logins are refused for a while (simulated reboot)', stale: false };
-      return refuseCredentials(socket, this.options, req, refusal, schemeOf(req, token), via);
+      const refusedVia = viaOfRefused(headerVia, token, tokens);
+      return refuseCredentials(socket, this.options, req, refusal, schemeOf(req, token), refusedVia);
     } else if (authenticator.mode !== 'none' && token !== null) {
-      const verdict = tokens.consume(token);
-      if (!verdict.ok) {
-        const { code, message } = verdict.error;
+      const use = tokens.consume(token);
+      if (!use.ok) {
+        const { code, message } = use.error;
         const refusal = { code: `TOKEN_${code.toUpperCase()}`, message, stale: false };
-        return refuseCredentials(socket, this.options, req, refusal, 'token', via);
+        return refuseCredentials(socket, this.options, req, refusal, 'token', viaOfRefused(headerVia, token, tokens));
       }
-      user = verdict.value;
+      user = use.value.username;
+      via ??= use.value.via;
     } else {
       const verdict = authenticator.verify(req);
-      if (!verdict.ok) return refuseCredentials(socket, this.options, req, verdict.error, schemeOf(req, null), via);
+      if (!verdict.ok) {
+        const refusedVia = viaOfRefused(headerVia, token, tokens);
+        return refuseCredentials(socket, this.options, req, verdict.error, schemeOf(req, null), refusedVia);
+      }
       user = verdict.value.account?.name;
+      // Without authentication a token is not used up, but whose it is still tells whose session this is.
+      if (token !== null) via ??= tokens.viaOf(token);
     }
     const slots = this.options.faults?.slots;
     const taken = slots && [...this.live.values()].filter((session) => session.open);
@@ -216,14 +233,15 @@ export class StreamServer implements SessionObserver {
       // The oldest go first, as on devices where a new subscription knocks out an old one.
       for (const session of taken.slice(0, taken.length - slots.max + 1)) session.close(slots.code, slots.reason);
     }
-    const remote = req.socket.remoteAddress;
-    const admitted = this.limits.admit(accountOf({ user, remoteAddress: remote, via }));
+    // Worked out once: the session keeps it for its term claims and its close.
+    const account = sessionAccount(user, remote, via);
+    const admitted = this.limits.admit(account);
     if (!admitted.ok) return refuse(admitted.error.status, admitted.error.message);
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       // From here ws hears the socket's errors and the session logs them; the handshake's
       // listener would keep this call's variables alive as long as the connection.
       socket.off('error', onHandshakeError);
-      this.open(ws, socket, { remoteAddress: remote, user, sources, via });
+      this.open(ws, socket, { remoteAddress: remote, user, sources, via, account });
     });
   }
 
@@ -233,20 +251,28 @@ export class StreamServer implements SessionObserver {
    */
   private open(ws: WebSocket, socket: Duplex, identity: SessionIdentity): void {
     const id = `s${this.nextId++}`;
-    const { user, remoteAddress: remote, via } = identity;
+    const { user, remoteAddress: remote, via, account } = identity;
     const sources = [...new Set(identity.sources)];
     const settings = via === undefined ? this.options : this.settingsOf(via);
-    const session = new EventSession(id, ws, socket, { remoteAddress: remote, user, sources, via }, settings, this);
-    this.live.set(id, session);
-    this.limits.opened(accountOf(session.identity));
-    if (this.options.faults?.stall?.pings === false) session.hold(true);
-    const { journal } = this.options;
-    if (journal) writeVia(journal, { kind: 'ws-open', session: id, user, remote }, via);
-    this.options.log.info(
-      { session: id, user, remote, sources: identity.sources, deflate: Boolean(ws.extensions), via },
-      'event stream connected',
+    const session = new EventSession(
+      id,
+      ws,
+      socket,
+      { remoteAddress: remote, user, sources, via, account },
+      settings,
+      this,
     );
-    if (this.watchers.size > 0) this.tell({ kind: 'connect', session: session.info() });
+    this.live.set(id, session);
+    this.limits.opened(account);
+    if (this.options.faults?.stall?.pings === false) session.hold(true);
+    const { journal, log } = this.options;
+    if (journal) writeVia(journal, { kind: 'ws-open', session: id, user, remote }, via);
+    if (log.isLevelEnabled('info'))
+      log.info(
+        { session: id, user, remote, sources: identity.sources, deflate: Boolean(ws.extensions), via },
+        'event stream connected',
+      );
+    if (this.watchers.size > 0 && via === undefined) this.tell({ kind: 'connect', session: session.info() });
   }
 
   /**
@@ -263,7 +289,11 @@ export class StreamServer implements SessionObserver {
     return settings;
   }
 
-  /** Adds a listener of session changes (a scenario's triggers, a recorder); returns its remover. */
+  /**
+   * Adds a listener of the client's session changes (a scenario's triggers, a wait for a
+   * session); the emulator's own clients' sessions are not told (see {@link SessionChange}).
+   * Returns its remover.
+   */
   watch(listener: SessionListener): () => void {
     this.watchers.add(listener);
     return () => this.watchers.delete(listener);
@@ -344,14 +374,16 @@ export class StreamServer implements SessionObserver {
 }
 
 /**
- * Whose budget a session counts against: its user, or without authentication its remote
- * address; the emulator's own client (the dashboard) has a budget of its own next to it, so it
- * never takes the client's share (the device's total still counts it).
+ * The emulator client a refused handshake is journaled as: its header's, else its token's
+ * (issued to the dashboard; remembered until it expires, used or not). Looked up only when a
+ * handshake is refused: an accepted one learns it from the token it uses up.
  */
-function accountOf(identity: Pick<SessionIdentity, 'user' | 'remoteAddress' | 'via'>): string {
-  const account =
-    identity.user !== undefined ? `user "${identity.user}"` : `address ${identity.remoteAddress ?? 'unknown'}`;
-  return identity.via === undefined ? account : `${account} (${identity.via})`;
+function viaOfRefused(
+  headerVia: ClientVia | undefined,
+  token: string | null,
+  tokens: SessionTokens,
+): ClientVia | undefined {
+  return headerVia ?? (token === null ? undefined : tokens.viaOf(token));
 }
 
 /** The scheme a handshake tried: a session token, the Authorization header's scheme, or none. */

@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { markdownTable } from '../base/markdown-table';
+import { EMULATOR_CLIENT_SESSIONS, EMULATOR_CLIENT_TERMS } from '../events/session-limits';
 import { DEFAULT_THRESHOLDS, type GradingThresholds } from './report';
 import { RULE_IDS, RULES } from './rules';
 
@@ -33,18 +34,19 @@ const OWN_TRAFFIC: readonly string[] = [
   '`X-BWC-Emu-Client: dashboard`. Their journal entries (`http`, `auth-refused`) carry',
   '`via: "dashboard"`, and so does every entry of the stream session opened with a token it fetched',
   '(`ws-open`, `configure`, `notification`, `ws-close`, and a refused handshake). The grader leaves all',
-  'of them out, and every entry of a session whose `ws-open` is marked: an open dashboard adds no',
-  'finding and meets no expectation. The journal keeps them: `GET /_emu/journal?via=client` reads what',
-  "the grader reads, `?via=dashboard` the dashboard's own.",
+  'of them out: an open dashboard adds no finding and meets no expectation. Its sessions fire no',
+  'scenario `on:` trigger and meet no wait for a session either. The journal keeps them:',
+  "`GET /_emu/journal?via=client` reads what the grader reads, `?via=dashboard` the dashboard's own.",
   '',
   'The header is opt-in, not a boundary: the device cannot tell the page from a client that sends the',
   'same header, and such a client is not graded either, mistakes included. Never send it from the client',
   'under test. Only the exact value `dashboard` counts; any other value is ignored (the request is',
   "graded as the client's) with a log line.",
   '',
-  "The dashboard's session counts toward the device's own limits (`maxSessions`, a `slots` fault) as",
+  "The dashboard's sessions count toward the device's own limits (`maxSessions`, a `slots` fault) as",
   "any session does, but not toward the client's share (`maxSessionsPerAccount`, `maxAccountTerms`):",
-  'it has a share of its own, next to that of the user it logged in as.',
+  `they have a small fixed quota of their own per device, ${EMULATOR_CLIENT_SESSIONS} sessions holding ${EMULATOR_CLIENT_TERMS} filter terms`,
+  'together (docs/limits.md), so the header gives no client a second share.',
   '',
 ];
 

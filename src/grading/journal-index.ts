@@ -4,6 +4,7 @@
  * clients (the dashboard) are not graded: their entries are left out here, the one place the
  * rules read the journal from.
  */
+import { isEmulatorClientEntry } from '../base/client-tag';
 import type { ConfigureEntry, JournalEntry, NotificationEntry, WsCloseEntry, WsOpenEntry } from '../base/journal';
 import type { GradedClient } from './report';
 
@@ -106,37 +107,19 @@ export class JournalIndex {
 }
 
 /**
- * The entries the client under test is graded on: all but those marked `via` (an emulator
- * client's requests, handshakes and sessions), and every entry of a session whose `ws-open`
- * is marked, marked itself or not.
+ * The entries the client under test is graded on: all but the emulator's own clients'
+ * ({@link isEmulatorClientEntry}: every entry such a client causes, its session's included, is
+ * marked when it is written).
  */
 export function gradedEntries(entries: readonly JournalEntry[]): readonly JournalEntry[] {
-  /** The marked sessions (device and session id) from their `ws-open` to their `ws-close`. */
-  const marked = new Set<string>();
   let graded: JournalEntry[] | undefined;
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i];
-    if (!ofEmulatorClient(entry, marked)) graded?.push(entry);
+    if (!isEmulatorClientEntry(entry)) graded?.push(entry);
     // The first entry left out: from here a list of its own (until then the journal's is it).
     else graded ??= entries.slice(0, i);
   }
   return graded ?? entries;
-}
-
-/** Whether `entry` is an emulator client's; keeps `marked` (its sessions) up to date. */
-function ofEmulatorClient(entry: JournalEntry, marked: Set<string>): boolean {
-  const via = 'via' in entry ? entry.via : undefined;
-  if (!('session' in entry)) return via !== undefined;
-  if (entry.kind === 'ws-open') {
-    // An id opened again (a device's ids start over) is a new session: the client's unless marked.
-    if (via !== undefined) marked.add(key(entry.device, entry.session));
-    else if (marked.size > 0) marked.delete(key(entry.device, entry.session));
-    return via !== undefined;
-  }
-  const k = marked.size === 0 ? undefined : key(entry.device, entry.session);
-  const inMarked = k !== undefined && marked.has(k);
-  if (inMarked && entry.kind === 'ws-close') marked.delete(k);
-  return inMarked || via !== undefined;
 }
 
 /** The address a remote is graded under. */

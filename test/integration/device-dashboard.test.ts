@@ -5,6 +5,7 @@
  * Serves what `npm run build:web` built (npm test builds it first).
  */
 import { type EmulatorHandle, loadScenario, startEmulator } from '../../src';
+import { ManualClock } from '../../src/base/clock';
 import { DASHBOARD_CSP, type DashboardDeviceInfo } from '../../src/device/dashboard-route';
 import { devicePaths } from '../../src/device/endpoints';
 import { digestRequest } from '../helpers/digest-request';
@@ -101,6 +102,11 @@ describe('the dashboard route', () => {
       '/dashboard/..%2Fpackage.json',
       '/dashboard/main.ts',
       '/dashboard/index.html',
+      '/dashboard/../package.json',
+      '//dashboard/device.json',
+      '/Dashboard/main.js',
+      '/dashboard/main.js/',
+      '/dashboard//main.js',
     ]) {
       const answer = await sendRequest(url, { path });
       expect([path, answer.status, answer.body]).toEqual([path, 404, expect.stringMatching(/^Not found: /)]);
@@ -129,13 +135,17 @@ describe('the dashboard route', () => {
     expect((await deviceJson(url)).control).toBeNull();
   });
 
-  it('starts the uptime again after a reboot', async () => {
-    const url = await start();
+  it('starts the uptime again after a reboot, from the time of the reboot on the device clock', async () => {
+    const clock = new ManualClock();
+    const url = await start({ device: { port: 0, clock } });
     const first = await deviceJson(url);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(first.startedAt).toBe(clock.now());
+    clock.advance(60_000);
+    const rebootAt = clock.now();
     await emulator.fault('reboot', { downMs: 10 });
     const second = await deviceJson(url);
-    expect(second.startedAt).toBeGreaterThan(first.startedAt);
+    expect(second.startedAt).toBe(rebootAt);
+    expect(second.startedAt - first.startedAt).toBe(60_000);
   });
 
   it('journals none of its loads, nor a refused page login', async () => {

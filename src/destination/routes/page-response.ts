@@ -3,25 +3,22 @@
  * (a Content-Security-Policy with inline style only), never cached, no body for HEAD.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PAGE_SECURITY_HEADERS, sendPageBody } from '../../base/page-answer';
 import { messagePage } from '../page/layout';
 
-/** Headers every page and download carries. */
-export const PAGE_SECURITY_HEADERS = {
-  'Cache-Control': 'no-store',
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
+/** Headers every page and download carries (shared with the device's dashboard). */
+export { PAGE_SECURITY_HEADERS };
+
+/** The headers of every page: the shared ones and the destination's policy (inline style, nothing else). */
+const PAGE_HEADERS = {
+  ...PAGE_SECURITY_HEADERS,
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; frame-ancestors 'none'",
 } as const;
 
 /** Sends a page. */
 export function sendPage(req: IncomingMessage, res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, {
-    ...PAGE_SECURITY_HEADERS,
-    'Content-Type': 'text/html; charset=utf-8',
-    'Content-Length': String(Buffer.byteLength(body)),
-    'Content-Security-Policy':
-      "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; frame-ancestors 'none'",
-  });
-  res.end(req.method === 'HEAD' ? undefined : body);
+  sendPageBody(req, res, status, 'text/html; charset=utf-8', body, PAGE_HEADERS);
 }
 
 /** Sends a page that only says what went wrong (400 for a bad request, 404 for nothing there). */

@@ -11,7 +11,8 @@ import { handshake, openWithToken, streamTarget, wsUrl } from '../../helpers/eve
 import { LogTap } from '../../helpers/event-stream-log';
 import { sendRequest } from '../../helpers/http';
 import { callFeatureFlags } from '../../helpers/rpc-client';
-import { type GradingRun, gradingRig } from './grading-rig';
+import { EMULATOR_CLIENT_SESSIONS, EMULATOR_CLIENT_TERMS } from '../../../src/events/session-limits';
+import { type GradingRun, gradingRig, MOTION, PORT } from './grading-rig';
 
 const start = gradingRig();
 const DASHBOARD = { 'X-BWC-Emu-Client': 'dashboard' };
@@ -136,33 +137,60 @@ describe('the dashboard is not graded', () => {
   });
 });
 
-describe("the dashboard's session and the session limits", () => {
-  it("does not take the client's share of sessions; the device's total counts it", async () => {
-    const run = await start({ limits: { maxSessionsPerAccount: 1, maxSessions: 3 } });
-    run.track(await run.open());
-    // The client's account is full: its next session is refused, the dashboard's is not.
-    const theirs = await handshake(
-      wsUrl(run.device, streamTarget(run.device, `?sources=events&wssession=${run.device.issueToken()}`)),
+describe("the dashboard's sessions and the session limits", () => {
+  /** A handshake with a token fetched with `headers`: 101, or the refusal's status and body. */
+  async function tryOpen(run: GradingRun, headers: Record<string, string>): Promise<101 | [number, string]> {
+    const opened = await handshake(
+      wsUrl(run.device, streamTarget(run.device, `?sources=events&wssession=${await token(run, headers)}`)),
     );
-    expect(theirs.ok ? 101 : [theirs.status, theirs.body]).toEqual([
+    if (!opened.ok) return [opened.status, opened.body];
+    run.track(opened.client);
+    return 101;
+  }
+
+  it(`refuses a third dashboard session with 429; the client's own share is untouched`, async () => {
+    const run = await start({ limits: { maxSessionsPerAccount: 1, maxAccountTerms: 3, maxSessions: 10 } });
+    const three = `${PORT}|${MOTION}|tns1:Device/tnsvendor:Status/SystemReady`;
+    for (let i = 0; i < EMULATOR_CLIENT_SESSIONS; i++) {
+      const dashboard = run.track(await openWithToken(run.device, await token(run, DASHBOARD)));
+      expect((await dashboard.configure([{ topicFilter: three }])).error).toBeUndefined();
+    }
+    expect(await tryOpen(run, DASHBOARD)).toEqual([
+      429,
+      `Too many event stream sessions for the dashboard: at most ${EMULATOR_CLIENT_SESSIONS} at once per device\n`,
+    ]);
+    // The user the dashboard logged in as (root) still has its whole share: one session, three terms.
+    const client = await run.open();
+    expect((await client.configure([{ topicFilter: three }])).error).toBeUndefined();
+    expect(await tryOpen(run, {})).toEqual([
       429,
       'Too many event stream sessions for user "root": at most 1 at once\n',
     ]);
-    run.track(await openWithToken(run.device, await token(run, DASHBOARD)));
-    expect(run.emulator.sessions().map((s) => s.via)).toEqual([undefined, 'dashboard']);
-    // The dashboard's own share is one too.
-    const second = await handshake(
-      wsUrl(run.device, streamTarget(run.device, `?sources=events&wssession=${await token(run, DASHBOARD)}`)),
+    expect(run.emulator.sessions().map((s) => s.via)).toEqual(['dashboard', 'dashboard', undefined]);
+  });
+
+  it(`holds the dashboard's sessions to ${EMULATOR_CLIENT_TERMS} filter terms together, not the account's budget`, async () => {
+    const run = await start();
+    const wide = (n: number): string => Array.from({ length: n }, (_, i) => `tns1:Test/T${i}`).join('|');
+    const dashboard = run.track(await openWithToken(run.device, await token(run, DASHBOARD)));
+    const refused = await dashboard.configure([{ topicFilter: wide(EMULATOR_CLIENT_TERMS + 1) }]);
+    expect(refused.error?.code).toBe(2104);
+    expect(refused.error?.message).toContain(
+      `the sessions of the dashboard may hold at most ${EMULATOR_CLIENT_TERMS} together (0 held by its other sessions)`,
     );
-    expect(second.ok ? 101 : [second.status, second.body]).toEqual([
-      429,
-      'Too many event stream sessions for user "root" (dashboard): at most 1 at once\n',
+    expect((await dashboard.configure([{ topicFilter: wide(EMULATOR_CLIENT_TERMS) }])).error).toBeUndefined();
+    // The client's own budget (2,048 by default) takes the same filter and more.
+    const client = await run.open();
+    expect((await client.configure([{ topicFilter: wide(EMULATOR_CLIENT_TERMS + 1) }])).error).toBeUndefined();
+  });
+
+  it("counts the dashboard's sessions toward the device's total", async () => {
+    const run = await start({ limits: { maxSessions: 2 } });
+    run.track(await run.open());
+    expect(await tryOpen(run, DASHBOARD)).toBe(101);
+    expect(await tryOpen(run, DASHBOARD)).toEqual([
+      503,
+      'No free event stream session: this device serves at most 2 at once\n',
     ]);
-    // Two of the device's three slots are taken: one viewer more fits, then the device is full.
-    run.track(await openWithToken(run.device, run.device.issueToken('viewer')));
-    const full = await handshake(
-      wsUrl(run.device, streamTarget(run.device, `?sources=events&wssession=${run.device.issueToken('operator')}`)),
-    );
-    expect(full.ok ? 101 : full.status).toBe(503);
   });
 });

@@ -18,7 +18,9 @@ describe('SessionTokens.viaOf', () => {
       undefined,
       undefined,
     ]);
-    expect(tokens.consume(mine)).toEqual({ ok: true, value: 'root' });
+    // Used up, it tells whose it was itself.
+    expect(tokens.consume(mine)).toStrictEqual({ ok: true, value: { username: 'root', via: 'dashboard' } });
+    expect(tokens.consume(theirs)).toStrictEqual({ ok: true, value: { username: 'root', via: undefined } });
     // A reuse is refused and still the dashboard's.
     expect(tokens.consume(mine).ok).toBe(false);
     expect(tokens.viaOf(mine)).toBe('dashboard');

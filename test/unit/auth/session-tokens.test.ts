@@ -30,7 +30,7 @@ describe('SessionTokens: lifetime', () => {
     const { tokens, clock } = setup();
     const token = issued(tokens, 'root');
     clock.advance(14_999);
-    expect(tokens.consume(token)).toEqual({ ok: true, value: 'root' });
+    expect(tokens.consume(token)).toEqual({ ok: true, value: { username: 'root', via: undefined } });
   });
 
   it('is expired exactly 15 000 ms after issue', () => {
@@ -72,7 +72,7 @@ describe('SessionTokens: single use', () => {
   it('refuses a second use as reused', () => {
     const { tokens } = setup();
     const token = issued(tokens, 'root');
-    expect(tokens.consume(token)).toEqual({ ok: true, value: 'root' });
+    expect(tokens.consume(token)).toEqual({ ok: true, value: { username: 'root', via: undefined } });
     expect(tokens.consume(token)).toEqual({ ok: false, error: { code: 'reused', message: 'session token reused' } });
   });
 
@@ -98,8 +98,8 @@ describe('SessionTokens: single use', () => {
     const { tokens } = setup();
     const a = issued(tokens, 'alice');
     const b = issued(tokens, 'bob');
-    expect(tokens.consume(b)).toEqual({ ok: true, value: 'bob' });
-    expect(tokens.consume(a)).toEqual({ ok: true, value: 'alice' });
+    expect(tokens.consume(b)).toEqual({ ok: true, value: { username: 'bob', via: undefined } });
+    expect(tokens.consume(a)).toEqual({ ok: true, value: { username: 'alice', via: undefined } });
   });
 
   it('counts pending tokens: issued, neither used nor expired', () => {
@@ -142,7 +142,7 @@ describe('SessionTokens: pending tokens per account', () => {
     const outcomes = { ok: 0, limit: 0 };
     for (let i = 0; i < 10_000; i++) outcomes[tokens.issue('viewer').ok ? 'ok' : 'limit']++;
     expect(outcomes).toEqual({ ok: DEFAULT_TOKENS_PER_ACCOUNT, limit: 10_000 - DEFAULT_TOKENS_PER_ACCOUNT });
-    expect(tokens.consume(admin)).toEqual({ ok: true, value: 'root' });
+    expect(tokens.consume(admin)).toEqual({ ok: true, value: { username: 'root', via: undefined } });
   });
 
   it('refuses an account at its share until its oldest token expires, and says when', () => {

@@ -1,8 +1,9 @@
 /**
  * A device whose dashboard was never built (a checkout without `npm run build`): the page and
  * its files answer 500 with what to run, after the login, and the device logs why; the rest of
- * the device is unaffected. The built directory is made to look missing by failing the reads
- * under it.
+ * the device is unaffected. Once built, a missing file is the device's 404 again. The built
+ * directory is made to look missing by failing the reads under it (`hidden`); the route reads
+ * files and never stats them.
  */
 import type * as FsPromises from 'node:fs/promises';
 import type * as Path from 'node:path';
@@ -10,6 +11,9 @@ import { createLogger, startDevice, type DeviceHandle } from '../../../src';
 import { DASHBOARD_DIR } from '../../../src/device/dashboard-route';
 import { digestRequest } from '../../helpers/digest-request';
 import { sendRequest } from '../../helpers/http';
+
+/** While true, the built directory looks missing; `stats` counts stat calls under it. */
+const mockFs = { hidden: true, stats: 0 };
 
 jest.mock('node:fs/promises', () => {
   const actual = jest.requireActual<typeof FsPromises>('node:fs/promises');
@@ -22,8 +26,11 @@ jest.mock('node:fs/promises', () => {
   return {
     ...actual,
     readFile: (path: string, ...rest: []) =>
-      String(path).includes(built) ? missing(path) : actual.readFile(path, ...rest),
-    stat: (path: string, ...rest: []) => (String(path).includes(built) ? missing(path) : actual.stat(path, ...rest)),
+      String(path).includes(built) && mockFs.hidden ? missing(path) : actual.readFile(path, ...rest),
+    stat: (path: string, ...rest: []) => {
+      if (String(path).includes(built)) mockFs.stats++;
+      return actual.stat(path, ...rest);
+    },
   };
 });
 
@@ -55,5 +62,18 @@ describe('an unbuilt dashboard', () => {
   it('still serves device.json and the CGIs', async () => {
     expect((await digestRequest(device.url, { path: '/dashboard/device.json' })).status).toBe(200);
     expect((await digestRequest(device.url, { path: new URL(device.urls.sessionToken).pathname })).status).toBe(200);
+  });
+
+  it('once built (seen at the next page load), leaves a missing file to the 404 without a login', async () => {
+    expect((await sendRequest(device.url, { path: '/dashboard/nope.js' })).status).toBe(401);
+    mockFs.hidden = false;
+    expect((await digestRequest(device.url, { path: '/' })).status).toBe(200);
+    const missing = await sendRequest(device.url, { path: '/dashboard/nope.js' });
+    expect([missing.status, missing.body]).toEqual([404, 'Not found: /dashboard/nope.js\n']);
+    expect((await digestRequest(device.url, { path: '/dashboard/main.js' })).status).toBe(200);
+  });
+
+  it('never stats the built files', () => {
+    expect(mockFs.stats).toBe(0);
   });
 });

@@ -13,6 +13,7 @@ import {
   type SessionObserver,
   type SessionSettings,
 } from '../../../src/events/event-session';
+import { sessionAccount } from '../../../src/events/session-limits';
 import { FakeWebSocket, fakeSocket } from '../../helpers/fake-websocket';
 
 const KIB = 1024;
@@ -44,7 +45,12 @@ function sessionOn(settings: Partial<SessionSettings> = {}): {
     's1',
     ws.asWebSocket(),
     fakeSocket(),
-    { remoteAddress: '127.0.0.1', user: 'root', sources: ['events'] },
+    {
+      remoteAddress: '127.0.0.1',
+      user: 'root',
+      sources: ['events'],
+      account: sessionAccount('root', '127.0.0.1', undefined),
+    },
     {
       bus,
       rules: { topicAliases: {}, maxFilters: 16 },

@@ -1,41 +1,115 @@
-import { SessionLimits } from '../../../src/events/session-limits';
+import {
+  EMULATOR_CLIENT_SESSIONS,
+  EMULATOR_CLIENT_TERMS,
+  sessionAccount,
+  SessionLimits,
+} from '../../../src/events/session-limits';
 
 const LIMITS = { maxSessions: 3, maxSessionsPerAccount: 2, maxAccountTerms: 10 };
+
+const A = sessionAccount('a', '10.0.0.1', undefined);
+const B = sessionAccount('b', '10.0.0.1', undefined);
+const C = sessionAccount('c', '10.0.0.1', undefined);
+/** The dashboard, logged in as `a`. */
+const DASHBOARD = sessionAccount('a', '10.0.0.1', 'dashboard');
+
+describe('sessionAccount', () => {
+  it('names the user, else the address; an emulator client by itself, whoever it logged in as', () => {
+    expect(A).toEqual({ name: 'user "a"', via: undefined });
+    expect(sessionAccount(undefined, '::1', undefined)).toEqual({ name: 'address ::1', via: undefined });
+    expect(sessionAccount(undefined, undefined, undefined).name).toBe('address unknown');
+    expect(DASHBOARD).toEqual({ name: 'the dashboard', via: 'dashboard' });
+    expect(sessionAccount('b', '10.0.0.2', 'dashboard')).toEqual(DASHBOARD);
+  });
+});
 
 describe('SessionLimits', () => {
   it('admits sessions up to the account share (429) and the device total (503)', () => {
     const limits = new SessionLimits(LIMITS);
-    limits.opened('a');
-    limits.opened('a');
-    expect(limits.admit('a')).toMatchObject({ ok: false, error: { code: 'account-full', status: 429 } });
-    expect(limits.admit('b').ok).toBe(true);
-    limits.opened('b');
-    expect(limits.admit('c')).toMatchObject({ ok: false, error: { code: 'device-full', status: 503 } });
-    limits.closed('a', 0);
-    expect(limits.admit('a').ok).toBe(true);
+    limits.opened(A);
+    limits.opened(A);
+    expect(limits.admit(A)).toMatchObject({ ok: false, error: { code: 'account-full', status: 429 } });
+    expect(limits.admit(B).ok).toBe(true);
+    limits.opened(B);
+    expect(limits.admit(C)).toMatchObject({ ok: false, error: { code: 'device-full', status: 503 } });
+    limits.closed(A, 0);
+    expect(limits.admit(A).ok).toBe(true);
   });
 
   it("budgets terms over all of an account's sessions; a claim replaces what the session held", () => {
     const limits = new SessionLimits(LIMITS);
-    limits.opened('a');
-    limits.opened('a');
-    expect(limits.claimTerms('a', 0, 7)).toBeUndefined();
-    expect(limits.claimTerms('a', 0, 4)).toBe(
-      'the filters hold 4 terms, and the sessions of a may hold at most 10 together (7 held by its other sessions)',
+    limits.opened(A);
+    limits.opened(A);
+    expect(limits.claimTerms(A, 0, 7)).toBeUndefined();
+    expect(limits.claimTerms(A, 0, 4)).toBe(
+      'the filters hold 4 terms, and the sessions of user "a" may hold at most 10 together (7 held by its other sessions)',
     );
-    expect(limits.claimTerms('a', 7, 2)).toBeUndefined();
-    expect(limits.claimTerms('a', 0, 8)).toBeUndefined();
-    expect(limits.claimTerms('b', 0, 10)).toBeUndefined();
-    limits.closed('a', 8);
-    expect(limits.claimTerms('a', 2, 10)).toBeUndefined();
+    expect(limits.claimTerms(A, 7, 2)).toBeUndefined();
+    expect(limits.claimTerms(A, 0, 8)).toBeUndefined();
+    expect(limits.claimTerms(B, 0, 10)).toBeUndefined();
+    limits.closed(A, 8);
+    expect(limits.claimTerms(A, 2, 10)).toBeUndefined();
   });
 
   it('forgets an account when its last session closes', () => {
     const limits = new SessionLimits(LIMITS);
-    limits.opened('a');
-    expect(limits.claimTerms('a', 0, 10)).toBeUndefined();
-    limits.closed('a', 10);
-    limits.opened('a');
-    expect(limits.claimTerms('a', 0, 10)).toBeUndefined();
+    limits.opened(A);
+    expect(limits.claimTerms(A, 0, 10)).toBeUndefined();
+    limits.closed(A, 10);
+    limits.opened(A);
+    expect(limits.claimTerms(A, 0, 10)).toBeUndefined();
+  });
+});
+
+describe('SessionLimits: the emulator client quota', () => {
+  const ROOMY = { maxSessions: 100, maxSessionsPerAccount: 50, maxAccountTerms: 10_000 };
+
+  it(`admits ${EMULATOR_CLIENT_SESSIONS} sessions of the dashboard per device, whatever the account share`, () => {
+    const limits = new SessionLimits(ROOMY);
+    for (let i = 0; i < EMULATOR_CLIENT_SESSIONS; i++) {
+      expect(limits.admit(DASHBOARD).ok).toBe(true);
+      limits.opened(DASHBOARD);
+    }
+    expect(limits.admit(DASHBOARD)).toEqual({
+      ok: false,
+      error: {
+        code: 'emulator-client-full',
+        status: 429,
+        message: `Too many event stream sessions for the dashboard: at most ${EMULATOR_CLIENT_SESSIONS} at once per device`,
+      },
+    });
+    limits.closed(DASHBOARD, 0);
+    expect(limits.admit(DASHBOARD).ok).toBe(true);
+  });
+
+  it("takes nothing of the account's share: the user it logged in as keeps all of it", () => {
+    const limits = new SessionLimits({ ...ROOMY, maxSessionsPerAccount: 2, maxAccountTerms: 10 });
+    limits.opened(DASHBOARD);
+    limits.opened(DASHBOARD);
+    expect(limits.claimTerms(DASHBOARD, 0, 10)).toBeUndefined();
+    limits.opened(A);
+    expect(limits.admit(A).ok).toBe(true);
+    limits.opened(A);
+    expect(limits.claimTerms(A, 0, 10)).toBeUndefined();
+    expect(limits.admit(A)).toMatchObject({ ok: false, error: { code: 'account-full' } });
+  });
+
+  it(`budgets ${EMULATOR_CLIENT_TERMS} terms over its sessions, not the account's budget`, () => {
+    const limits = new SessionLimits({ ...ROOMY, maxAccountTerms: 100_000 });
+    limits.opened(DASHBOARD);
+    limits.opened(DASHBOARD);
+    expect(limits.claimTerms(DASHBOARD, 0, EMULATOR_CLIENT_TERMS - 1)).toBeUndefined();
+    expect(limits.claimTerms(DASHBOARD, 0, 2)).toBe(
+      `the filters hold 2 terms, and the sessions of the dashboard may hold at most ${EMULATOR_CLIENT_TERMS} together (${EMULATOR_CLIENT_TERMS - 1} held by its other sessions)`,
+    );
+    expect(limits.claimTerms(DASHBOARD, 0, 1)).toBeUndefined();
+  });
+
+  it("counts the dashboard's sessions toward the device's total", () => {
+    const limits = new SessionLimits({ ...ROOMY, maxSessions: 2 });
+    limits.opened(DASHBOARD);
+    limits.opened(A);
+    expect(limits.admit(B)).toMatchObject({ ok: false, error: { code: 'device-full', status: 503 } });
+    expect(limits.admit(DASHBOARD)).toMatchObject({ ok: false, error: { code: 'device-full', status: 503 } });
   });
 });
