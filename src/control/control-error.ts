@@ -44,6 +44,11 @@ export function sendError(req: Request, res: Response, log: Logger, err: unknown
     return void res.status(500).json({ error: { code: 'INTERNAL', message: 'internal error; see the log' } });
   }
   log.info({ ...where, status: refusal.status, code: refusal.code, reason: refusal.message }, 'control API: refused');
+  refuse(res, refusal);
+}
+
+/** Answers `refusal` without a log line (for a refusal whose lines are counted instead: ../base/log-summary). */
+export function refuse(res: Response, refusal: ControlError): void {
   if (res.headersSent) return void res.destroy();
   res.status(refusal.status).json({ error: { code: refusal.code, message: refusal.message, ...refusal.extra } });
 }

@@ -1,6 +1,12 @@
-/** Which requests come from another origin than the control API's own (pure), and the 403 the router answers. */
+/**
+ * Which requests come from another origin than the control API's own (pure), the 403 the
+ * router answers, what the guard leaves alone (a tool's request), and how it logs a flood.
+ */
+import express from 'express';
 import request from 'supertest';
-import { crossOriginReason, type RequestOrigin } from '../../../src/control/origin-guard';
+import { ManualClock } from '../../../src/base/clock';
+import { createLogger } from '../../../src/base/log';
+import { crossOriginReason, originGuard, type RequestOrigin } from '../../../src/control/origin-guard';
 import { expectRefusal } from './answers';
 import { startControl } from './fake-emulator';
 
@@ -68,5 +74,52 @@ describe('the origin guard on the router', () => {
     } finally {
       await ctl.close();
     }
+  });
+});
+
+describe('the origin guard on its own', () => {
+  /** An app with only the guard, `trust proxy` counting its runs, and the lines it logs. */
+  function guarded(clock = new ManualClock()) {
+    const lines: Array<{ level: number; msg: string; [field: string]: unknown }> = [];
+    const log = createLogger({
+      level: 'debug',
+      write: (line) => void lines.push(JSON.parse(line) as (typeof lines)[0]),
+    });
+    const trusted = { runs: 0 };
+    const app = express();
+    app.set('trust proxy', () => {
+      trusted.runs++;
+      return false;
+    });
+    app.use(originGuard(log, clock));
+    app.use((_req, res) => void res.status(204).end());
+    return { app, lines, trusted, clock };
+  }
+
+  it('passes a request with neither Origin nor Sec-Fetch-Site on at once, without working out its scheme', async () => {
+    const { app, trusted } = guarded();
+    await request(app).post('/reset').expect(204);
+    expect(trusted.runs).toBe(0);
+    await request(app).post('/reset').set('Origin', 'http://evil.example').expect(403);
+    expect(trusted.runs).toBeGreaterThan(0);
+  });
+
+  it('logs the first 10 refusals of 10 s one by one, and the rest in one warning with their count', async () => {
+    const { app, lines, clock } = guarded();
+    for (let i = 0; i < 25; i++) await request(app).post('/faults').set('Origin', 'http://evil.example').expect(403);
+    const refused = () => lines.filter((line) => line.msg === 'control API: refused');
+    expect(refused()).toHaveLength(10);
+    expect(lines.filter((line) => line.level === 40)).toEqual([]);
+    clock.advance(10_000);
+    const res = await request(app).post('/faults').set('Sec-Fetch-Site', 'cross-site').expect(403);
+    expect(res.body).toMatchObject({ error: { code: 'CROSS_ORIGIN' } });
+    expect(lines.filter((line) => line.level === 40)).toEqual([
+      expect.objectContaining({
+        msg: 'control API: cross-origin requests refused, not logged one by one',
+        count: 15,
+        intervalMs: 10_000,
+      }),
+    ]);
+    expect(refused()).toHaveLength(11);
   });
 });
