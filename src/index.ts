@@ -12,8 +12,8 @@
  * ```
  *
  * Loading this file loads almost nothing: each value below that needs more than a few
- * small modules (a server, zod schemas, YAML, pino...) is a getter that loads its module
- * the first time it is read, so a process that starts only a destination never loads the
+ * small modules (a server, zod schemas, YAML, pino...) is a getter that requires its
+ * module when it is read, so a process that starts only a destination never loads the
  * device, the control API or the scenario format (see the end of the file). Types are
  * free: they are erased.
  */
@@ -51,7 +51,6 @@ export type {
   LoadedScenario,
   OnDevice,
   ReloadedFile,
-  ScenarioPlayState,
   ScenarioReload,
   ScenarioReloadError,
   ScenarioSource,
@@ -173,68 +172,52 @@ export type { ErrorInfo, Result } from './base/result';
 export declare const createLogger: typeof LogModule.createLogger;
 export type { Logger, LoggerOptions, LogLevel } from './base/log';
 
-// The values declared above, each loaded with its module on first use. Node's ESM loader
-// finds a CommonJS module's named exports by reading its source (cjs-module-lexer), which
-// sees the `exports.name =` placeholders below; the getters replace them at once, before
-// any code can read them, and `import { startDestination } from 'bwc-emu'` still works.
+// The values declared above, each a getter that requires its module when read (require
+// caches it: the first read loads it, the others look it up). Node's ESM loader finds a
+// CommonJS module's named exports by reading its source (cjs-module-lexer), which sees the
+// `exports.name =` placeholders below; the getters replace them at once, before any code
+// can read them, and `import { startDestination } from 'bwc-emu'` still works.
 /* eslint-disable @typescript-eslint/no-require-imports -- lazy loading: see the file comment */
-const emulator = lazy(() => require('./emulator') as typeof EmulatorModule);
-const device = lazy(() => require('./device/device') as typeof DeviceModule);
-const deviceOptions = lazy(() => require('./device/device-options') as typeof DeviceOptionsModule);
-const deviceLimits = lazy(() => require('./device/device-limits') as typeof DeviceLimitsModule);
-const faultCatalogue = lazy(() => require('./protocol/fault-catalogue') as typeof FaultCatalogueModule);
-const featureFlags = lazy(() => require('./device/feature-flags') as typeof FeatureFlagsModule);
-const scenarioLoad = lazy(() => require('./scenario/load') as typeof LoadScenarioModule);
-const playOnDeviceModule = lazy(() => require('./emulator/play-on-device') as typeof PlayOnDeviceModule);
-const destination = lazy(() => require('./destination/destination') as typeof DestinationModule);
-const destinationOptions = lazy(() => require('./destination/destination-options') as typeof DestinationOptionsModule);
-const connectionFile = lazy(() => require('./protocol/connection-file') as typeof ConnectionFileModule);
-const bodyWornSystem = lazy(() => require('./bws/body-worn-system') as typeof BodyWornSystemModule);
-const conformance = lazy(() => require('./bws/conformance') as typeof ConformanceModule);
-const plan = lazy(() => require('./bws/plan') as typeof PlanModule);
-const swiftClient = lazy(() => require('./bws/swift-client') as typeof SwiftClientModule);
-const retryPolicy = lazy(() => require('./bws/retry-policy') as typeof RetryPolicyModule);
-const digest = lazy(() => require('./auth/digest') as typeof DigestModule);
-const digestClient = lazy(() => require('./auth/digest-client') as typeof DigestClientModule);
-const log = lazy(() => require('./base/log') as typeof LogModule);
-/* eslint-enable @typescript-eslint/no-require-imports */
-
-/** Each lazy export and how to read it. */
 const LAZY_EXPORTS = {
-  startEmulator: () => emulator.startEmulator,
-  startDevice: () => device.startDevice,
-  DEFAULT_INITIAL_STATES: () => deviceOptions.DEFAULT_INITIAL_STATES,
-  PERSONA_NAMES: () => deviceOptions.PERSONA_NAMES,
-  PERSONAS: () => deviceOptions.PERSONAS,
-  DEVICE_LIMITS: () => deviceLimits.DEVICE_LIMITS,
-  FAULT_CATALOGUE: () => faultCatalogue.FAULT_CATALOGUE,
-  FAULT_NAMES: () => faultCatalogue.FAULT_NAMES,
-  DEFAULT_FLAGS: () => featureFlags.DEFAULT_FLAGS,
-  loadScenario: () => scenarioLoad.loadScenario,
-  loadScenarioFile: () => scenarioLoad.loadScenarioFile,
-  deviceOptionsForScenario: () => playOnDeviceModule.deviceOptionsForScenario,
-  playOnDevice: () => playOnDeviceModule.playOnDevice,
-  startDestination: () => destination.startDestination,
-  DEFAULT_CATEGORIES: () => destinationOptions.DEFAULT_CATEGORIES,
-  DEFAULT_DESTINATION_USER: () => destinationOptions.DEFAULT_DESTINATION_USER,
-  buildConnectionFile: () => connectionFile.buildConnectionFile,
-  checkConnectionFile: () => connectionFile.checkConnectionFile,
-  parseConnectionFile: () => connectionFile.parseConnectionFile,
-  BodyWornSystem: () => bodyWornSystem.BodyWornSystem,
-  runBodyWornSystem: () => bodyWornSystem.runBodyWornSystem,
-  runConformance: () => conformance.runConformance,
-  formatFindings: () => conformance.formatFindings,
-  DEFAULT_PLAN: () => plan.DEFAULT_PLAN,
-  loadPlan: () => plan.loadPlan,
-  loadPlanFile: () => plan.loadPlanFile,
-  PlanSchema: () => plan.PlanSchema,
-  DEFAULT_RETRY: () => swiftClient.DEFAULT_RETRY,
-  SwiftClientError: () => swiftClient.SwiftClientError,
-  RETRIED_STATUSES: () => retryPolicy.RETRIED_STATUSES,
-  DIGEST_ALGORITHMS: () => digest.DIGEST_ALGORITHMS,
-  digestAuthorization: () => digestClient.digestAuthorization,
-  createLogger: () => log.createLogger,
+  startEmulator: () => (require('./emulator') as typeof EmulatorModule).startEmulator,
+  startDevice: () => (require('./device/device') as typeof DeviceModule).startDevice,
+  DEFAULT_INITIAL_STATES: () =>
+    (require('./device/device-options') as typeof DeviceOptionsModule).DEFAULT_INITIAL_STATES,
+  PERSONA_NAMES: () => (require('./device/device-options') as typeof DeviceOptionsModule).PERSONA_NAMES,
+  PERSONAS: () => (require('./device/device-options') as typeof DeviceOptionsModule).PERSONAS,
+  DEVICE_LIMITS: () => (require('./device/device-limits') as typeof DeviceLimitsModule).DEVICE_LIMITS,
+  FAULT_CATALOGUE: () => (require('./protocol/fault-catalogue') as typeof FaultCatalogueModule).FAULT_CATALOGUE,
+  FAULT_NAMES: () => (require('./protocol/fault-catalogue') as typeof FaultCatalogueModule).FAULT_NAMES,
+  DEFAULT_FLAGS: () => (require('./device/feature-flags') as typeof FeatureFlagsModule).DEFAULT_FLAGS,
+  loadScenario: () => (require('./scenario/load') as typeof LoadScenarioModule).loadScenario,
+  loadScenarioFile: () => (require('./scenario/load') as typeof LoadScenarioModule).loadScenarioFile,
+  deviceOptionsForScenario: () =>
+    (require('./emulator/play-on-device') as typeof PlayOnDeviceModule).deviceOptionsForScenario,
+  playOnDevice: () => (require('./emulator/play-on-device') as typeof PlayOnDeviceModule).playOnDevice,
+  startDestination: () => (require('./destination/destination') as typeof DestinationModule).startDestination,
+  DEFAULT_CATEGORIES: () =>
+    (require('./destination/destination-options') as typeof DestinationOptionsModule).DEFAULT_CATEGORIES,
+  DEFAULT_DESTINATION_USER: () =>
+    (require('./destination/destination-options') as typeof DestinationOptionsModule).DEFAULT_DESTINATION_USER,
+  buildConnectionFile: () => (require('./protocol/connection-file') as typeof ConnectionFileModule).buildConnectionFile,
+  checkConnectionFile: () => (require('./protocol/connection-file') as typeof ConnectionFileModule).checkConnectionFile,
+  parseConnectionFile: () => (require('./protocol/connection-file') as typeof ConnectionFileModule).parseConnectionFile,
+  BodyWornSystem: () => (require('./bws/body-worn-system') as typeof BodyWornSystemModule).BodyWornSystem,
+  runBodyWornSystem: () => (require('./bws/body-worn-system') as typeof BodyWornSystemModule).runBodyWornSystem,
+  runConformance: () => (require('./bws/conformance') as typeof ConformanceModule).runConformance,
+  formatFindings: () => (require('./bws/conformance') as typeof ConformanceModule).formatFindings,
+  DEFAULT_PLAN: () => (require('./bws/plan') as typeof PlanModule).DEFAULT_PLAN,
+  loadPlan: () => (require('./bws/plan') as typeof PlanModule).loadPlan,
+  loadPlanFile: () => (require('./bws/plan') as typeof PlanModule).loadPlanFile,
+  PlanSchema: () => (require('./bws/plan') as typeof PlanModule).PlanSchema,
+  DEFAULT_RETRY: () => (require('./bws/swift-client') as typeof SwiftClientModule).DEFAULT_RETRY,
+  SwiftClientError: () => (require('./bws/swift-client') as typeof SwiftClientModule).SwiftClientError,
+  RETRIED_STATUSES: () => (require('./bws/retry-policy') as typeof RetryPolicyModule).RETRIED_STATUSES,
+  DIGEST_ALGORITHMS: () => (require('./auth/digest') as typeof DigestModule).DIGEST_ALGORITHMS,
+  digestAuthorization: () => (require('./auth/digest-client') as typeof DigestClientModule).digestAuthorization,
+  createLogger: () => (require('./base/log') as typeof LogModule).createLogger,
 };
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- `exports` is typed any: placeholders for the lexer */
 exports.startEmulator = exports.startDevice = exports.DEFAULT_INITIAL_STATES = exports.PERSONA_NAMES = undefined;
@@ -249,9 +232,3 @@ exports.DEFAULT_RETRY = exports.SwiftClientError = exports.RETRIED_STATUSES = ex
 exports.digestAuthorization = exports.createLogger = undefined;
 /* eslint-enable @typescript-eslint/no-unsafe-member-access */
 for (const [name, get] of Object.entries(LAZY_EXPORTS)) Object.defineProperty(exports, name, { enumerable: true, get });
-
-/** A module loaded by `load` on the first read of any of its properties. */
-function lazy<M extends object>(load: () => M): M {
-  let loaded: M | undefined;
-  return new Proxy({} as M, { get: (_target, key) => Reflect.get((loaded ??= load()), key) as unknown });
-}

@@ -4,7 +4,7 @@
  * oldest entry goes and is counted in `dropped`. Writers give plain data; secrets
  * (Authorization headers, session tokens, passwords) never enter it.
  */
-import type { ClientVia } from './client-tag';
+import { type ClientVia, isEmulatorClientEntry } from './client-tag';
 import type { Clock } from './clock';
 import { EmulatorError } from './errors';
 
@@ -219,6 +219,21 @@ export const DEFAULT_JOURNAL_CAPACITY = 10_000;
 /** A listener of {@link Journal.watch}; called synchronously for each new entry. */
 export type JournalListener = (entry: JournalEntry) => void;
 
+/** What {@link Journal.newest} answers: the entries it kept, oldest first, and how many more it left out. */
+export interface NewestEntries {
+  entries: JournalEntry[];
+  /** Entries that passed the filter, held and newer than `after`, but older than those kept. */
+  skipped: number;
+}
+
+/** How a watcher is told: with the entry (a copy made for it), or only that one was written. */
+interface Watch {
+  /** The device it listens to (undefined: every device). */
+  device: string | undefined;
+  /** Whether it takes the entry ({@link Journal.watch}) or nothing ({@link Journal.watchWrites}). */
+  entry: boolean;
+}
+
 /** An entry as the ring keeps it: the time as epoch ms, formatted only when someone reads it. */
 type StoredEntry = (JournalEntry extends infer E ? (E extends JournalEntry ? Omit<E, 'time'> : never) : never) & {
   at: number;
@@ -242,8 +257,8 @@ export class Journal {
   private count = 0;
   private nextSeq = 1;
   private droppedCount = 0;
-  /** Each listener with the device it listens to (undefined: every device). */
-  private readonly listeners = new Map<JournalListener, string | undefined>();
+  /** Each listener and how it listens (a watcher of writes is called without the entry). */
+  private readonly listeners = new Map<JournalListener, Watch>();
 
   constructor(
     private readonly clock: Clock,
@@ -267,6 +282,11 @@ export class Journal {
   /** Entries held now. */
   get size(): number {
     return this.count;
+  }
+
+  /** The seq of the newest entry ever written, 0 before the first: a clear does not lower it. */
+  get lastSeq(): number {
+    return this.nextSeq - 1;
   }
 
   /** Adds a copy of `record`, pushing the oldest entry out when full. */
@@ -299,12 +319,13 @@ export class Journal {
       this.droppedCount++;
     }
     if (this.listeners.size === 0) return;
-    // The view is made only when a listener wants the entry: a fleet's other devices cost nothing.
+    // The view is made only when a listener wants the entry: a fleet's other devices, and
+    // the watchers of writes only (a live feed), cost nothing but the call.
     let view: JournalEntry | undefined;
-    for (const [listener, device] of this.listeners) {
-      if (device !== undefined && device !== entry.device) continue;
-      view ??= entryView(entry);
-      listener(view);
+    for (const [listener, watch] of this.listeners) {
+      if (watch.device !== undefined && watch.device !== entry.device) continue;
+      if (watch.entry) listener((view ??= entryView(entry)));
+      else (listener as () => void)();
     }
   }
 
@@ -319,15 +340,43 @@ export class Journal {
       if (filter.device !== undefined && entry.device !== filter.device) continue;
       if (filter.session !== undefined && (!('session' in entry) || entry.session !== filter.session)) continue;
       if (filter.topic !== undefined && (entry.kind !== 'notification' || entry.topic !== filter.topic)) continue;
-      if (filter.via !== undefined && ((entry as { via?: ClientVia }).via ?? 'client') !== filter.via) continue;
+      if (filter.via !== undefined && !hasVia(entry, filter.via)) continue;
       out.push(entryView(entry));
     }
     return out;
   }
 
-  /** Calls `listener` for every new entry (of `device` only, when given); returns its remover. */
+  /**
+   * The newest `count` entries of `device` (of every device when undefined) with a seq over
+   * `after`, oldest first, and how many more such entries it holds: read backwards from the
+   * newest, so that only the entries kept are copied, however many the ring holds.
+   */
+  newest(count: number, filter: { device?: string; after?: number } = {}): NewestEntries {
+    const kept: StoredEntry[] = [];
+    let skipped = 0;
+    for (let i = this.count - 1; i >= 0; i--) {
+      const entry = this.ring[(this.start + i) % this.capacity] as StoredEntry;
+      if (filter.after !== undefined && entry.seq <= filter.after) break;
+      if (filter.device !== undefined && entry.device !== filter.device) continue;
+      if (kept.length < count) kept.push(entry);
+      else skipped++;
+    }
+    return { entries: kept.reverse().map(entryView), skipped };
+  }
+
+  /** Calls `listener` with every new entry (of `device` only, when given); returns its remover. */
   watch(listener: JournalListener, device?: string): () => void {
-    this.listeners.set(listener, device);
+    this.listeners.set(listener, { device, entry: true });
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Calls `listener` after every new entry (of `device` only, when given) without the entry,
+   * which is not copied for it: for a reader that reads what is new later ({@link newest}).
+   * Returns its remover.
+   */
+  watchWrites(listener: () => void, device?: string): () => void {
+    this.listeners.set(listener, { device, entry: false });
     return () => this.listeners.delete(listener);
   }
 
@@ -343,6 +392,12 @@ export class Journal {
     this.count = 0;
     this.droppedCount = 0;
   }
+}
+
+/** Whether `entry` is one `via` selects: of the client under test (and the emulator), or of one of its own clients. */
+function hasVia(entry: StoredEntry, via: JournalVia): boolean {
+  if (via === 'client') return !isEmulatorClientEntry(entry);
+  return (entry as { via?: ClientVia }).via === via;
 }
 
 /** What readers get: the stored entry with its time as ISO 8601. */

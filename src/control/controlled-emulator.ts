@@ -5,7 +5,7 @@
  * emulator layer above it; `EmulatorHandle` (../emulator/handle) extends it.
  */
 import type { z } from 'zod';
-import type { JournalEntry, JournalFilter, JournalListener } from '../base/journal';
+import type { JournalEntry, JournalFilter, NewestEntries } from '../base/journal';
 import type { DeviceUrls } from '../device/endpoints';
 import type { FlagState } from '../device/feature-flags';
 import type { NotificationMessage } from '../events/content-filter';
@@ -51,8 +51,11 @@ export interface DeviceAccess {
   control: string | undefined;
 }
 
-/** Where a device's scenario is: `none` when the device plays none. */
-export type ScenarioState = 'playing' | 'paused' | 'finished' | 'none';
+/** Where a device's scenario can be; every device plays one (the shipped default when none is given). */
+export const SCENARIO_STATES = ['playing', 'paused', 'finished'] as const;
+
+/** One of {@link SCENARIO_STATES}. */
+export type ScenarioState = (typeof SCENARIO_STATES)[number];
 
 /** A device's scenario as it plays now. */
 export interface ScenarioStatus {
@@ -63,6 +66,11 @@ export interface ScenarioStatus {
   positionMs: number;
   /** Playback speed (2 = twice as fast). */
   speed: number;
+  /**
+   * Grows at each change of course: a new scenario, a restart, a reset, a pause, a play, the
+   * end. Equal revisions of a device: the scenario has only moved on as it plays.
+   */
+  revision: number;
   /** The topics it publishes (initial states included), in the device's namespace, sorted. */
   topics: string[];
 }
@@ -88,10 +96,21 @@ export interface ControlledEmulator {
   /** What crossed the sockets, oldest first: requests, sessions, configures, notifications, refusals. */
   journal(filter?: JournalFilter): JournalEntry[];
   /**
-   * Calls `listener` synchronously for every new journal entry (of the named device only,
-   * when one is named); returns the function that stops it.
+   * The newest `count` journal entries (of the named device only, when one is named) after the
+   * seq `after`, oldest first, and how many more the journal holds that were `skipped`.
    */
-  watchJournal(listener: JournalListener, options?: OnDevice): () => void;
+  newestEntries(count: number, options?: OnDevice & { after?: number }): NewestEntries;
+  /**
+   * Calls `listener` synchronously after every new journal entry (of the named device only,
+   * when one is named), without the entry: read what is new with {@link newestEntries} or
+   * {@link journal}. Returns the function that stops it.
+   */
+  watchJournal(listener: () => void, options?: OnDevice): () => void;
+  /**
+   * The seq of the newest journal entry ever written (0 before the first): what a later read
+   * passes as `since` to get only what came after. A clear or a reset does not lower it.
+   */
+  readonly journalSeq: number;
   /** Entries the journal pushed out since the last reset (it keeps the newest `journalCapacity`). */
   readonly journalDropped: number;
   /** Empties the journal of every device (sequence numbers go on) and zeroes `journalDropped`. */
@@ -113,7 +132,7 @@ export interface ControlledEmulator {
   faults(options?: OnDevice): DeviceFault[];
   /** Replaces the device's scenario (every device's when none is named) and plays it from the start. */
   setScenario(scenario: Scenario, options?: OnDevice): void;
-  /** Where the scenario of the device (the first when none is named) is: name, state, position, speed, topics. */
+  /** Where the scenario of the device (the first when none is named) is: name, state, position, speed, revision, topics. */
   scenarioStatus(options?: OnDevice): ScenarioStatus;
   /** Pauses the scenario: nothing more is published until `playScenario()`; sessions stay. */
   pauseScenario(options?: OnDevice): void;

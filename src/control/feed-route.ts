@@ -1,18 +1,30 @@
 /** The live feed route: Server-Sent Events of what happens on the device (./event-feed), for the dashboard. */
 import { z } from 'zod';
+import { fail, ok, type Result } from '../base/result';
 import { ControlError } from './control-error';
 import { EventFeed, FEED_TIMING } from './event-feed';
+import { SeqSchema } from './journal-schemas';
 import { defineEventStream } from './route';
-import { lastEventId, writeEventStreamHead } from './server-sent-events';
+import { writeEventStreamHead } from './server-sent-events';
 
 const FeedQuerySchema = z.strictObject({
-  since: z.coerce
-    .number()
-    .int()
-    .nonnegative()
-    .optional()
-    .meta({ description: 'first send what the journal still holds after this seq (Last-Event-ID wins over it)' }),
+  since: SeqSchema.optional().meta({
+    description:
+      'first send what the journal still holds after this seq (Last-Event-ID wins over it); ' +
+      'above every seq issued: from the start, the first batch marked `reset`',
+  }),
 });
+
+/**
+ * The `Last-Event-ID` of a reconnecting client as a seq: undefined when absent or empty (the
+ * standard's "no last event ID"), a `BAD_REQUEST` when not a seq as `since` takes it.
+ */
+export function lastEventId(header: string | undefined): Result<number | undefined> {
+  if (header === undefined || header === '') return ok(undefined);
+  const parsed = SeqSchema.safeParse(header);
+  if (parsed.success) return ok(parsed.data);
+  return fail('BAD_REQUEST', `header Last-Event-ID: ${parsed.error.issues[0].message}`);
+}
 
 const { batchMs, maxBatch, snapshotMs, keepaliveMs } = FEED_TIMING;
 
@@ -24,23 +36,23 @@ export const FEED_ROUTES = [
     description:
       'Server-Sent Events until the client goes or the emulator closes. With `since` (or `Last-Event-ID`, ' +
       'which an EventSource sends when it reconnects) it first sends what the journal still holds after ' +
-      'that seq. HEAD answers the headers only.',
+      'that seq; a seq above every seq issued (the emulator started again) replays from the start, the first ' +
+      'batch marked `reset: true`. HEAD answers the headers only.',
     query: FeedQuerySchema,
     events:
-      `event journal: { entries: JournalEntry[], skipped } - the device's new entries, a batch at most every ` +
+      `event journal: { entries: JournalEntry[], skipped, reset? } - the device's new entries, a batch at most every ` +
       `${batchMs} ms carrying the newest ${maxBatch} (skipped: how many older ones were left out); id: the last seq. ` +
       'event sessions: as GET /sessions answers; event faults: as GET /faults; event scenario: as GET /scenario - ' +
       `each at the start, then only when it changed (checked every ${snapshotMs} ms). ` +
       `A ": keepalive" comment after ${keepaliveMs} ms without an event.`,
-    open: ({ emulator, device, stateNow, scheduler, log, query }, { req, res }) => {
-      const resumed = lastEventId(req.headers['last-event-id']);
-      if (Number.isNaN(resumed))
-        throw new ControlError(400, 'BAD_REQUEST', 'header Last-Event-ID: expected the seq of a journal entry');
+    open: ({ emulator, device, scheduler, log, query }, { req, res }) => {
+      const resumed = lastEventId(req.get('Last-Event-ID'));
+      if (!resumed.ok) throw new ControlError(400, 'BAD_REQUEST', resumed.error.message);
       if (req.method === 'HEAD') {
         writeEventStreamHead(res);
         return void res.end();
       }
-      new EventFeed(res, { emulator, device, state: stateNow, scheduler, log, since: resumed ?? query.since });
+      new EventFeed(res, { emulator, device, scheduler, log, since: resumed.value ?? query.since });
     },
   }),
 ];

@@ -97,9 +97,20 @@ export const JournalEntrySchema = z
   ])
   .meta({ id: 'JournalEntry' });
 
+/**
+ * A journal seq as a query parameter or a header gives it (`since`, `Last-Event-ID`): decimal
+ * digits only, so that `since=`, ` 1`, `0x10`, `1e3` or `-1` are refused rather than read as
+ * some other number. One rule for every place a seq comes in.
+ */
+export const SeqSchema = z
+  .string()
+  // At most 15 digits: every such number is exact in a double.
+  .regex(/^\d{1,15}$/, { error: 'expected the seq of a journal entry: 1 to 15 decimal digits' })
+  .transform(Number);
+
 /** `?since=&kind=&session=&topic=&via=`; `kind` may repeat or list kinds separated by commas. */
 export const JournalQuerySchema = z.strictObject({
-  since: z.coerce.number().int().nonnegative().optional().meta({ description: 'only entries after this seq' }),
+  since: SeqSchema.optional().meta({ description: 'only entries after this seq' }),
   kind: z
     .preprocess((value) => [value].flat().flatMap((item) => String(item).split(',')), z.array(z.enum(JOURNAL_KINDS)))
     .optional()

@@ -15,6 +15,7 @@ import {
 import { GUARD_SECURITY } from './access-guard';
 import type { ControlRoute } from './route';
 import { ErrorSchema } from './schemas';
+import { EVENT_STREAM_MEDIA_TYPE } from './server-sent-events';
 
 /** Where the router is mounted on a device's server. */
 export const CONTROL_BASE = '/_emu';
@@ -43,8 +44,8 @@ function responsesOf(route: ControlRoute): ZodOpenApiResponsesObject {
   const responses: Record<string, ZodOpenApiResponseObject> = {};
   const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
   responses[`${route.status}`] =
-    route.eventStream !== undefined
-      ? { description: 'Server-Sent Events', content: eventStream(route.eventStream) }
+    route.kind === 'event-stream'
+      ? { description: 'Server-Sent Events', content: eventStream(route.events) }
       : route.status === 204 || !route.response
         ? { description: 'done' }
         : { description: 'OK', content: json(route.response) };
@@ -57,7 +58,7 @@ function responsesOf(route: ControlRoute): ZodOpenApiResponsesObject {
 
 /** The content of a Server-Sent Events answer: a text stream, `events` saying what it carries. */
 function eventStream(events: string): ZodOpenApiResponseObject['content'] {
-  return { 'text/event-stream': { schema: z.string().meta({ description: events }) } };
+  return { [EVENT_STREAM_MEDIA_TYPE]: { schema: z.string().meta({ description: events }) } };
 }
 
 /** `post /devices/{serial}/scenario/play` -> `postDevicesSerialScenarioPlay`. */

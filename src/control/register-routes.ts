@@ -56,7 +56,7 @@ function deviceOf(route: ControlRoute, req: Request, res: Response, ctx: Dispatc
   return serial;
 }
 
-/** Runs `route` for a request and answers it. */
+/** Runs `route` for a request and answers it (an event stream route answers by itself). */
 async function dispatch(route: ControlRoute, req: Request, res: Response, ctx: DispatchContext): Promise<void> {
   try {
     const state = ctx.state();
@@ -65,9 +65,11 @@ async function dispatch(route: ControlRoute, req: Request, res: Response, ctx: D
     const device = deviceOf(route, req, res, ctx);
     const body = route.body ? validate(route.body, bodyOf(route, req), 'body') : undefined;
     const query = route.query ? validate(route.query, req.query, 'query') : undefined;
-    const answer = await route.handler({ ...ctx, state, stateNow: ctx.state, device, body, query }, { req, res });
+    const { emulator, log, document, scheduler } = ctx;
+    const call = { emulator, device, body, query, state, log, document, scheduler };
     // An event stream owns the response from here: it ends it (and logs) itself.
-    if (route.eventStream !== undefined) return;
+    if (route.kind === 'event-stream') return route.open(call, { req, res });
+    const answer = await route.handler(call);
     ctx.log.debug({ method: req.method, url: redactUrl(req.originalUrl), device }, 'control API: done');
     if (answer instanceof Reply) return void res.status(answer.status).json(answer.body);
     if (route.status === 204) return void res.status(204).end();

@@ -24,8 +24,6 @@ export interface RouteCall<B = unknown, Q = unknown> {
   readonly body: B;
   readonly query: Q;
   readonly state: ControlState;
-  /** Reads the state again: for what outlives the call (the live feed). */
-  readonly stateNow: () => ControlState;
   readonly log: Logger;
   /** The OpenAPI document of the routes served here. */
   readonly document: () => object;
@@ -60,8 +58,8 @@ export interface TextBody {
   readonly field: string;
 }
 
-/** A route as the router and the document generator see it. */
-export interface ControlRoute {
+/** What every route has, whatever it answers with. */
+interface RouteBase {
   readonly method: RouteMethod;
   /** The path under `/_emu`, OpenAPI style: `/events`, `/devices/{serial}/events`. */
   readonly path: string;
@@ -77,20 +75,31 @@ export interface ControlRoute {
   readonly query: z.ZodObject | undefined;
   /** Schema of the path parameters (the fleet routes' serial). */
   readonly params: z.ZodObject | undefined;
-  /** The usual status: 200 with `response` as JSON, or 204 without a body. */
+  /** The usual status: 200 with `response` as JSON (or the event stream), or 204 without a body. */
   readonly status: 200 | 204;
   readonly response: z.ZodType | undefined;
   readonly otherAnswers: readonly OtherAnswer[];
   /** Route-specific refusals, status to description, added to the documented ones. */
   readonly refusals: Readonly<Record<number, string>>;
-  /**
-   * For a route that answers Server-Sent Events (`text/event-stream`): what the stream
-   * carries, for the document. Undefined for a JSON route.
-   */
-  readonly eventStream: string | undefined;
-  /** Answers the call; an event stream route writes to `exchange.res` itself. */
-  readonly handler: (call: RouteCall, exchange: Exchange) => unknown;
 }
+
+/** A route that answers JSON: the router answers with what its handler returns. */
+export interface JsonRoute extends RouteBase {
+  readonly kind: 'json';
+  readonly handler: (call: RouteCall) => unknown;
+}
+
+/** A route that answers Server-Sent Events (`text/event-stream`): it owns the response once opened. */
+export interface EventStreamRoute extends RouteBase {
+  readonly kind: 'event-stream';
+  /** What the stream carries (each event's name and data), for the document. */
+  readonly events: string;
+  /** Opens the stream on `exchange.res`; see {@link EventStreamSpec.open}. */
+  readonly open: (call: RouteCall, exchange: Exchange) => void;
+}
+
+/** A route as the router and the document generator see it. */
+export type ControlRoute = JsonRoute | EventStreamRoute;
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 type Answer<R> = R extends z.ZodType ? z.input<R> : void;
@@ -119,8 +128,9 @@ export function defineRoute<
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodObject | undefined = undefined,
   R extends z.ZodType | undefined = undefined,
->(spec: RouteSpec<B, Q, R>): ControlRoute {
+>(spec: RouteSpec<B, Q, R>): JsonRoute {
   return {
+    kind: 'json',
     method: spec.method,
     path: spec.path,
     summary: spec.summary,
@@ -135,7 +145,6 @@ export function defineRoute<
     response: spec.response,
     otherAnswers: spec.otherAnswers ?? [],
     refusals: spec.refusals ?? {},
-    eventStream: undefined,
     // The router calls it with what the route's own schemas parsed.
     handler: spec.handler as (call: RouteCall) => unknown,
   };
@@ -151,32 +160,31 @@ export interface EventStreamSpec<Q> {
   events: string;
   /**
    * Opens the stream on `exchange.res` (validation passed, the emulator ready): from here
-   * the route owns the response, and must end every watch and timer when it closes.
+   * the route owns the response, and must end every watch and timer when it closes. What
+   * it throws before it writes is answered as a refusal.
    */
   open: (call: RouteCall<undefined, Parsed<Q>>, exchange: Exchange) => void;
 }
 
-/** Declares a GET route answering Server-Sent Events; per device, served when ready, as other routes. */
+/**
+ * Declares a GET route answering Server-Sent Events: a {@link defineRoute} route (per device,
+ * served when ready, status 200) whose answer is the stream `open` writes.
+ */
 export function defineEventStream<Q extends z.ZodObject | undefined = undefined>(
   spec: EventStreamSpec<Q>,
-): ControlRoute {
-  return {
+): EventStreamRoute {
+  const { events, open, ...declared } = spec;
+  // Every field as defineRoute fills it; its JSON handler (never called) gives way to `open`.
+  const {
+    kind: _kind,
+    handler: _handler,
+    ...route
+  } = defineRoute({
+    ...declared,
     method: 'get',
-    path: spec.path,
-    summary: spec.summary,
-    description: spec.description,
-    perDevice: true,
-    whenReady: true,
-    body: undefined,
-    textBody: undefined,
-    query: spec.query,
-    params: undefined,
     status: 200,
-    response: undefined,
-    otherAnswers: [],
-    refusals: {},
-    eventStream: spec.events,
-    // The router calls it with what the route's own schemas parsed.
-    handler: spec.open as (call: RouteCall, exchange: Exchange) => unknown,
-  };
+    handler: () => undefined,
+  });
+  // The router calls it with what the route's own schemas parsed.
+  return { ...route, kind: 'event-stream', events, open: open as EventStreamRoute['open'] };
 }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { loadScenario } from '../scenario/load';
 import { ControlError } from './control-error';
+import { type ControlledEmulator, SCENARIO_STATES } from './controlled-emulator';
 import { defineRoute } from './route';
 
 /** The media types a scenario may be sent as, as YAML text. */
@@ -19,9 +20,7 @@ const DEFAULT_NAME = 'scenario.yaml';
 const ScenarioStatusSchema = z
   .object({
     name: z.string().nullable().meta({ description: "the scenario's `name:`, null when it has none" }),
-    state: z
-      .enum(['playing', 'paused', 'finished', 'none'])
-      .meta({ description: 'none: the device plays no scenario' }),
+    state: z.enum(SCENARIO_STATES),
     positionMs: z
       .number()
       .nonnegative()
@@ -31,11 +30,25 @@ const ScenarioStatusSchema = z
           '0 after a restart',
       }),
     speed: z.number().positive().meta({ description: 'playback speed (2 = twice as fast)' }),
+    revision: z
+      .number()
+      .int()
+      .nonnegative()
+      .meta({
+        description:
+          'grows at each change of course: a new scenario, a restart, a reset, a pause, a play, the end ' +
+          '(the same revision: the scenario has only moved on as it plays)',
+      }),
     topics: z
       .array(z.string())
       .meta({ description: 'the topics it publishes, initial states included, in the device namespace, sorted' }),
   })
   .meta({ id: 'ScenarioStatus' });
+
+/** Where the scenario of `device` is, as `GET /scenario` answers it. */
+export function scenarioAnswer(emulator: ControlledEmulator, device: string): z.input<typeof ScenarioStatusSchema> {
+  return emulator.scenarioStatus({ device });
+}
 
 /** The routes of this file. */
 export const SCENARIO_ROUTES = [
@@ -44,7 +57,7 @@ export const SCENARIO_ROUTES = [
     path: '/scenario',
     summary: "Where the device's scenario is: its name, state, position, speed and topics",
     response: ScenarioStatusSchema,
-    handler: ({ emulator, device }) => emulator.scenarioStatus({ device }),
+    handler: ({ emulator, device }) => scenarioAnswer(emulator, device),
   }),
   defineRoute({
     method: 'put',

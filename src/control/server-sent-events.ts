@@ -5,8 +5,11 @@
  */
 import type { ServerResponse } from 'node:http';
 
-/** The media type of an event stream. */
-export const EVENT_STREAM_TYPE = 'text/event-stream; charset=utf-8';
+/** The media type of an event stream (as the OpenAPI document names it). */
+export const EVENT_STREAM_MEDIA_TYPE = 'text/event-stream';
+
+/** The `Content-Type` of an event stream answer: its media type, in UTF-8 (which the standard requires). */
+export const EVENT_STREAM_TYPE = `${EVENT_STREAM_MEDIA_TYPE}; charset=utf-8`;
 
 /** Starts an event stream answer: 200, no caching, no buffering by proxies; the headers go out at once. */
 export function writeEventStreamHead(res: ServerResponse): void {
@@ -32,14 +35,4 @@ export function eventFrame(name: string, json: string, id?: number): string {
 /** A comment line, which every client ignores: keeps proxies and the socket from calling the stream idle. */
 export function commentFrame(text: string): string {
   return `: ${text}\n\n`;
-}
-
-/**
- * The `Last-Event-ID` of a reconnecting client as a sequence number: undefined when absent
- * or empty, NaN when it is not a whole number of 0 or more.
- */
-export function lastEventId(header: string | string[] | undefined): number | undefined {
-  const value = (Array.isArray(header) ? header[0] : header)?.trim();
-  if (value === undefined || value === '') return undefined;
-  return /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
 }

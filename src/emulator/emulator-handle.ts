@@ -3,6 +3,7 @@
  * that change something apply to the named device or to every device; reads cover every
  * device (or the named one); waits watch every device (or the named one).
  */
+import { isEmulatorClientEntry } from '../base/client-tag';
 import { EmulatorError } from '../base/errors';
 import type { Journal, JournalEntry, NotificationEntry } from '../base/journal';
 import type { SessionInfo } from '../events/event-session';
@@ -25,6 +26,9 @@ export function emulatorHandle(
     options?.device === undefined ? devices : [pick(devices, options.device)];
   const sessionsOf = (d: RunningDevice, topic?: string): EmulatorSession[] =>
     d.device.sessions(topic).map((s: SessionInfo) => ({ ...s, device: d.device.serial }));
+  /** The serial of the named device; undefined when none is named (every device). */
+  const serialOf = (options: OnDevice | undefined): string | undefined =>
+    options?.device === undefined ? undefined : pick(devices, options.device).device.serial;
   return {
     devices,
     access: () => devices.map((d) => d.access),
@@ -42,8 +46,11 @@ export function emulatorHandle(
     waitForSession: (options = {}) => waitForSession(targets(options), sessionsOf, options),
     waitForNotification: (options = {}) => waitForNotification(journal, targets(options), options),
     journal: (filter) => journal.entries(filter),
-    watchJournal: (listener, options) =>
-      journal.watch(listener, options?.device === undefined ? undefined : pick(devices, options.device).device.serial),
+    newestEntries: (count, options) => journal.newest(count, { device: serialOf(options), after: options?.after }),
+    watchJournal: (listener, options) => journal.watchWrites(listener, serialOf(options)),
+    get journalSeq() {
+      return journal.lastSeq;
+    },
     scenarioStatus: (options) => scenarioStatus(pick(devices, options?.device ?? 0)),
     report: (options) => {
       const graded = targets(options);
@@ -98,7 +105,8 @@ function scenarioStatus(d: RunningDevice): ScenarioStatus {
     state: d.playState,
     positionMs: player.positionMs,
     speed: player.speed,
-    topics: [...deviceFacts(d).topics],
+    revision: d.revision,
+    topics: [...d.topics],
   };
 }
 
@@ -131,26 +139,32 @@ function waitForSession(
   });
 }
 
-/** The next notification sent (of `topic`, on one of `devices`) after the call. */
+/**
+ * The next notification sent to the client under test (of `topic`, on one of `devices`) after
+ * the call; those of the emulator's own clients (the dashboard's session) are not waited for.
+ */
 function waitForNotification(
   journal: Journal,
   devices: readonly RunningDevice[],
   options: WaitOptions,
 ): Promise<NotificationEntry> {
+  // One device: the journal tells this wait of that device's entries only.
+  const only = devices.length === 1 ? devices[0].device.serial : undefined;
   const serials = new Set(devices.map((d) => d.device.serial));
   const wanted = (entry: JournalEntry): entry is NotificationEntry =>
     entry.kind === 'notification' &&
+    !isEmulatorClientEntry(entry) &&
     serials.has(entry.device) &&
     (options.topic === undefined || entry.topic === options.topic);
   if (options.since !== undefined) {
-    const seen = journal.entries({ since: options.since, kind: 'notification' }).find(wanted);
+    const seen = journal.entries({ since: options.since, kind: 'notification', device: only }).find(wanted);
     if (seen) return Promise.resolve(seen);
   }
   const what = options.topic === undefined ? 'a notification' : `a notification of ${options.topic}`;
   return waitFor<NotificationEntry>(what, options.timeout, (resolve) =>
     journal.watch((entry) => {
       if (wanted(entry)) resolve(entry);
-    }),
+    }, only),
   );
 }
 

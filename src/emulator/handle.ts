@@ -17,7 +17,13 @@ export type {
 } from '../control/controlled-emulator';
 import type { GradingReport, GradingThresholds } from '../grading/report';
 import type { Scenario } from '../scenario/schema';
-import type { ControlledEmulator, DeviceAccess, EmulatorSession, OnDevice } from '../control/controlled-emulator';
+import type {
+  ControlledEmulator,
+  DeviceAccess,
+  EmulatorSession,
+  OnDevice,
+  ScenarioState,
+} from '../control/controlled-emulator';
 import type { ScenarioRun } from './play-on-device';
 
 /** How to wait: for what, where, and how long. */
@@ -28,13 +34,10 @@ export interface WaitOptions extends OnDevice {
   timeout?: number;
   /**
    * waitForNotification: also accept one already in the journal after this sequence number
-   * (`journal().at(-1)?.seq` taken before publishing), so publish-then-wait cannot miss it.
+   * (`journalSeq` taken before publishing), so publish-then-wait cannot miss it.
    */
   since?: number;
 }
-
-/** Where a scenario is in its playing. */
-export type ScenarioPlayState = 'playing' | 'paused' | 'finished';
 
 /** One running device and what it plays. */
 export interface EmulatedDevice {
@@ -48,7 +51,7 @@ export interface EmulatedDevice {
   /** The current run of that scenario. */
   readonly run: ScenarioRun;
   /** Whether the scenario is playing, paused or has finished. */
-  readonly playState: ScenarioPlayState;
+  readonly playState: ScenarioState;
 }
 
 /** What {@link EmulatorHandle.report} grades, and against which timings. */
@@ -62,7 +65,10 @@ export interface EmulatorHandle extends ControlledEmulator {
   readonly devices: readonly EmulatedDevice[];
   /** Resolves with a session once one is connected (and, with `topic`, configured to receive it). */
   waitForSession(options?: WaitOptions): Promise<EmulatorSession>;
-  /** Resolves with the next notification sent (of `topic`, when given): after the call, or after `since`. */
+  /**
+   * Resolves with the next notification sent to the client under test (of `topic`, when
+   * given): after the call, or after `since`. The dashboard's own session's are not waited for.
+   */
   waitForNotification(options?: WaitOptions): Promise<NotificationEntry>;
   /**
    * Grades the client under test from the journal (docs/grading.md): each finding with its

@@ -8,7 +8,8 @@ import type { DeviceOptions } from '../device/device-options';
 import type { ConnectionFile } from '../protocol/connection-file';
 import type { Scheduler } from '../scenario/scheduler';
 import type { Scenario } from '../scenario/schema';
-import type { DeviceAccess, EmulatedDevice, ScenarioPlayState } from './handle';
+import { deviceTopics } from './device-facts';
+import type { DeviceAccess, EmulatedDevice, ScenarioState } from './handle';
 import { deviceOptionsForScenario, playOnDevice, type PlayOnDeviceOptions, type ScenarioRun } from './play-on-device';
 
 /** A scenario and the file it came from (undefined when it was built in code). */
@@ -31,6 +32,10 @@ export interface RunningDeviceOptions {
 
 /** A device of the emulator, with the operations the handle needs. */
 export interface RunningDevice extends EmulatedDevice {
+  /** The topics its scenario publishes, initial states included, in its namespace, sorted (made once per scenario). */
+  readonly topics: readonly string[];
+  /** Grows at each change of course of its scenario: a new one, a restart, a reset, a pause, a play, the end. */
+  readonly revision: number;
   /** Replaces the scenario and plays it from the start. */
   setScenario(scenario: Scenario): void;
   pause(): void;
@@ -61,8 +66,9 @@ class PlayingDevice implements RunningDevice {
   private current: Scenario;
   private readonly playerOptions: PlayOnDeviceOptions;
   private playing: ScenarioRun;
-  /** True once the current run has played to its end. */
-  private finished = false;
+  /** The topics of the current scenario on this device, once read. */
+  private topicList: readonly string[] | undefined = undefined;
+  private changes = 0;
   private readonly logger: Logger | undefined;
   /** The scenario's logger, made on its first line: most scenarios of a fleet never log. */
   private log: Logger | undefined = undefined;
@@ -84,8 +90,10 @@ class PlayingDevice implements RunningDevice {
       log: (msg: string, fields?: object) => this.logLine(scenarioName, msg, fields),
       connection: options.connection,
       scheduler: options.scheduler,
+      // Only the current run can finish: the runs before it were stopped.
+      onFinish: () => void this.changes++,
     };
-    this.playing = this.start();
+    this.playing = playOnDevice(this.device, this.current, this.playerOptions);
   }
 
   /** How to reach the device and log in as its admin (made on each read: it is seldom read). */
@@ -101,23 +109,34 @@ class PlayingDevice implements RunningDevice {
     return this.playing;
   }
 
-  get playState(): ScenarioPlayState {
-    if (this.playing.player.paused) return 'paused';
-    return this.finished ? 'finished' : 'playing';
+  get playState(): ScenarioState {
+    const { player } = this.playing;
+    if (player.paused) return 'paused';
+    return player.finished ? 'finished' : 'playing';
+  }
+
+  get topics(): readonly string[] {
+    return (this.topicList ??= deviceTopics(this.device, this.current));
+  }
+
+  get revision(): number {
+    return this.changes;
   }
 
   setScenario(scenario: Scenario): void {
     this.playing.stop();
+    if (scenario !== this.current) this.topicList = undefined;
     this.current = scenario;
-    this.playing = this.start();
+    this.changes++;
+    this.playing = playOnDevice(this.device, this.current, this.playerOptions);
   }
 
   pause(): void {
-    this.playing.player.pause();
+    this.changeCourse(() => this.playing.player.pause());
   }
 
   play(): void {
-    this.playing.player.resume();
+    this.changeCourse(() => this.playing.player.resume());
   }
 
   restart(): void {
@@ -142,14 +161,11 @@ class PlayingDevice implements RunningDevice {
     this.log.info(fields ?? {}, msg);
   }
 
-  /** Plays the current scenario from its start; `finished` follows this run only. */
-  private start(): ScenarioRun {
-    this.finished = false;
-    const started = playOnDevice(this.device, this.current, this.playerOptions);
-    void started.done.then(() => {
-      if (started === this.playing) this.finished = true;
-    });
-    return started;
+  /** Runs `change` (a pause, a play), counting it as a change only when the state changed (a second pause is none). */
+  private changeCourse(change: () => void): void {
+    const before = this.playState;
+    change();
+    if (this.playState !== before) this.changes++;
   }
 }
 

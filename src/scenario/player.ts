@@ -63,6 +63,8 @@ export interface ScenarioPlayerOptions {
   seed?: number;
   /** Receives one line per notable thing (errors, loop iterations). */
   log?: (msg: string, fields?: object) => void;
+  /** Told, synchronously, when the timeline has played every step (not on stop()). */
+  onFinish?: () => void;
 }
 
 /** Plays a {@link Scenario}; see the module comment for the timing rules. */
@@ -72,6 +74,7 @@ export class ScenarioPlayer {
   readonly speed: number;
   private readonly seed: number;
   private readonly log: (msg: string, fields?: object) => void;
+  private readonly onFinish: (() => void) | undefined;
   /** The jitter PRNG, seeded on first use: most scenarios have no jitter. */
   private random: (() => number) | undefined;
   /**
@@ -85,7 +88,7 @@ export class ScenarioPlayer {
   private running = false;
   /** Scheduler time of pause(), while paused. */
   private pausedAt: number | undefined;
-  /** Scenario time the position holds at: where the timeline ended, or where stop() stopped it. */
+  /** Scenario time the position holds at: where the timeline's last step ran, or where stop() stopped it. */
   private heldAt: number | undefined;
   private resolveDone: () => void = () => undefined;
   private donePromise: Promise<void>;
@@ -103,6 +106,7 @@ export class ScenarioPlayer {
       throw new EmulatorError('BAD_OPTION', `speed must be a positive number, got ${this.speed}`);
     this.seed = options.seed ?? 1;
     this.log = options.log ?? (() => undefined);
+    this.onFinish = options.onFinish;
     this.random = undefined;
     this.donePromise = this.newDone();
     this.lengths = lengthsOf(scenario);
@@ -119,8 +123,17 @@ export class ScenarioPlayer {
   }
 
   /**
+   * Whether the timeline has played every step (loops included): from then on until a
+   * restart, only `on:` triggers play. False before start() and after stop().
+   */
+  get finished(): boolean {
+    return this.running && this.timelineTimers === 0;
+  }
+
+  /**
    * Where the scenario is, in scenario ms from its start (speed applied): it stands still
-   * while paused, and holds at the end of the timeline once that has played; 0 before start.
+   * while paused, and holds at the scenario time of the timeline's last step once that has
+   * played (however late its timer ran); 0 before start.
    */
   get positionMs(): number {
     if (this.heldAt !== undefined) return this.heldAt;
@@ -136,7 +149,7 @@ export class ScenarioPlayer {
     for (const state of this.scenario.states ?? []) this.guard('state', () => this.publishState(state));
     if (this.scenario.flags) this.setFlags(this.scenario.flags);
     this.startIteration(0);
-    this.checkDone();
+    this.checkDone(0);
   }
 
   /** True between pause() and resume() (or stop()). */
@@ -328,14 +341,16 @@ export class ScenarioPlayer {
       if (this.timers.size === 0) this.timers = undefined;
       if (timer.part === 'timeline') this.timelineTimers--;
       timer.fn(timer.at);
-      this.checkDone();
+      if (timer.part === 'timeline') this.checkDone(timer.at);
     });
   }
 
-  private checkDone(): void {
-    if (!this.running || this.timelineTimers !== 0) return;
-    this.heldAt ??= this.livePosition();
+  /** After the timeline step at scenario time `at` (0: the start): once it was the last, holds there and tells. */
+  private checkDone(at: number): void {
+    if (!this.finished || this.heldAt !== undefined) return;
+    this.heldAt = at;
     this.resolveDone();
+    this.onFinish?.();
   }
 
   /** Scenario time now: scheduler time since the start, less the pauses (the pause under way too), times the speed. */

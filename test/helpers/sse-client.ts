@@ -16,12 +16,19 @@ export interface SseClient {
   readonly headers: IncomingHttpHeaders;
   /** Every frame received so far, in order (those already taken too). */
   readonly frames: readonly SseFrame[];
-  /** The next frame not yet taken; fails after `timeoutMs`, or when the stream ends first. */
+  /**
+   * The next frame not yet taken; fails after `timeoutMs`, or when the stream ends first.
+   * Several waits at once get the coming frames in the order they asked.
+   */
   next(timeoutMs?: number): Promise<SseFrame>;
   /** The next event named `event`, taking (and dropping) the frames before it. */
   nextEvent(event: string, timeoutMs?: number): Promise<{ id: string | undefined; data: unknown }>;
   /** Resolves when the server has ended the stream. */
   readonly ended: Promise<void>;
+  /** Stops reading the socket, as a slow reader: what the server writes piles up in the kernel, then in the server. */
+  pause(): void;
+  /** Reads again. */
+  resume(): void;
   /** Goes away (destroys the connection). */
   close(): void;
 }
@@ -77,12 +84,13 @@ class StreamReader implements SseClient {
   private taken = 0;
   private buffer = '';
   private done = false;
-  private waiter: Waiter | undefined;
+  /** The waits not yet answered, oldest first. */
+  private readonly waiters: Waiter[] = [];
 
   constructor(
     readonly status: number,
     readonly headers: IncomingHttpHeaders,
-    body: NodeJS.ReadableStream,
+    private readonly body: NodeJS.ReadableStream,
     private readonly destroy: () => void,
   ) {
     body.setEncoding('utf8');
@@ -90,8 +98,7 @@ class StreamReader implements SseClient {
     this.ended = new Promise((resolve) => {
       const end = (): void => {
         this.done = true;
-        this.waiter?.reject(new Error('the stream ended'));
-        this.waiter = undefined;
+        for (const waiter of this.waiters.splice(0)) waiter.reject(new Error('the stream ended'));
         resolve();
       };
       body.on('end', end);
@@ -104,11 +111,7 @@ class StreamReader implements SseClient {
     if (this.taken < this.frames.length) return Promise.resolve(this.frames[this.taken++]);
     if (this.done) return Promise.reject(new Error('the stream ended'));
     return new Promise<SseFrame>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiter = undefined;
-        reject(new Error(`no frame within ${timeoutMs} ms; got so far: ${JSON.stringify(this.frames)}`));
-      }, timeoutMs);
-      this.waiter = {
+      const waiter: Waiter = {
         resolve: (frame) => {
           clearTimeout(timer);
           resolve(frame);
@@ -118,6 +121,11 @@ class StreamReader implements SseClient {
           reject(err);
         },
       };
+      const timer = setTimeout(() => {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        reject(new Error(`no frame within ${timeoutMs} ms; got so far: ${JSON.stringify(this.frames)}`));
+      }, timeoutMs);
+      this.waiters.push(waiter);
     });
   }
 
@@ -126,6 +134,14 @@ class StreamReader implements SseClient {
       const frame = await this.next(timeoutMs);
       if (frame.kind === 'event' && frame.event === event) return { id: frame.id, data: frame.data };
     }
+  }
+
+  pause(): void {
+    this.body.pause();
+  }
+
+  resume(): void {
+    this.body.resume();
   }
 
   close(): void {
@@ -140,10 +156,7 @@ class StreamReader implements SseClient {
       this.buffer = this.buffer.slice(end + 2);
       if (frame) this.frames.push(frame);
     }
-    while (this.waiter && this.taken < this.frames.length) {
-      const waiter = this.waiter;
-      this.waiter = undefined;
-      waiter.resolve(this.frames[this.taken++]);
-    }
+    while (this.waiters.length > 0 && this.taken < this.frames.length)
+      this.waiters.shift()?.resolve(this.frames[this.taken++]);
   }
 }

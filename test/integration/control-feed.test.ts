@@ -7,6 +7,7 @@
  */
 import { type JournalEntry, startEmulator } from '../../src';
 import { openWithToken, type StreamClient } from '../helpers/event-stream-client';
+import { scenarioOf } from '../helpers/scenario-of';
 import { openSse, type SseClient } from '../helpers/sse-client';
 import { until } from '../helpers/until';
 import { closeRigs, type ControlRig, QUIET, startRig } from './control-rig';
@@ -22,6 +23,7 @@ afterEach(async () => {
 interface Batch {
   entries: JournalEntry[];
   skipped: number;
+  reset?: true;
 }
 
 /** Opens a feed and takes its three opening snapshots, checking their order. */
@@ -135,6 +137,18 @@ describe('GET /_emu/feed: journal entries', () => {
     expect((resumed.data as Batch).entries.map((e) => (e as { path: string }).path)).toEqual(['/three']);
     expect(resumed.id).toBe(String(lastSeq(rig)));
   });
+
+  it('replays from the start, marked reset, a Last-Event-ID above every seq issued (the emulator started again)', async () => {
+    const rig = await startRig();
+    const device = rig.emulator.devices[0].device;
+    for (const path of ['/one', '/two']) await fetch(`${device.url}${path}`);
+    await until(() => rig.emulator.journal({ kind: 'http' }).length === 2, 'two requests in the journal');
+    const held = rig.emulator.journal({ device: device.serial });
+    const feed = await openFeed(`${rig.control}/feed`, { 'Last-Event-ID': String(rig.emulator.journalSeq + 1000) });
+    const batch = await feed.nextEvent('journal');
+    expect(batch.data).toEqual({ entries: held, skipped: 0, reset: true });
+    expect(batch.id).toBe(String(held.at(-1)?.seq));
+  });
 });
 
 describe('GET /_emu/feed: snapshots', () => {
@@ -144,7 +158,7 @@ describe('GET /_emu/feed: snapshots', () => {
     expect(feed.frames.map((f) => (f.kind === 'event' ? f.data : undefined))).toEqual([
       { sessions: [] },
       { faults: [] },
-      { name: 'quiet', state: 'playing', positionMs: 0, speed: 1, topics: expect.any(Array) as unknown },
+      { name: 'quiet', state: 'playing', positionMs: 0, speed: 1, revision: 0, topics: expect.any(Array) as unknown },
     ]);
     // A session connects: after the next tick, `sessions` shows it (its journal entries come first).
     await subscribed(rig);
@@ -179,6 +193,22 @@ describe('GET /_emu/feed: snapshots', () => {
     await fetch(`${rig.control}/scenario/restart`, { method: 'POST' });
     rig.scheduler.advance(1000);
     expect(await nextSnapshot(feed)).toMatchObject({ event: 'scenario', data: { state: 'playing', positionMs: 1000 } });
+  });
+
+  it('sends the scenario once when it finishes, then not again', async () => {
+    const rig = await startRig(
+      scenarioOf('name: short', 'timeline:', '  - { at: 2s, emit: { topic: tns1:Test/Done } }'),
+    );
+    const feed = await openFeed(`${rig.control}/feed`);
+    rig.scheduler.advance(2000);
+    expect(await nextSnapshot(feed)).toEqual({
+      event: 'scenario',
+      data: expect.objectContaining({ state: 'finished', positionMs: 2000, revision: 1 }) as unknown,
+    });
+    // Ticks go by: nothing changes, so the next frame is the keepalive, 15 s after the last event.
+    rig.scheduler.advance(16_999);
+    rig.scheduler.advance(1);
+    expect(await feed.next()).toEqual({ kind: 'comment', text: 'keepalive' });
   });
 
   it('writes a keepalive comment after 15 s without an event', async () => {

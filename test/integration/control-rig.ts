@@ -7,11 +7,11 @@ import {
   createLogger,
   type EmulatorHandle,
   type EmulatorOptions,
-  loadScenario,
   ManualScheduler,
   type Scenario,
   startEmulator,
 } from '../../src';
+import { scenarioOf } from '../helpers/scenario-of';
 
 /**
  * A scenario that plays and publishes nothing for an hour. (Not `pause: 1h`: a timeline
@@ -20,13 +20,6 @@ import {
 export const QUIET = scenarioOf(
   'name: quiet\ntimeline:\n  - { every: 1h, emit: { topic: tns1:Device/tnsvendor:Test/Quiet } }\n',
 );
-
-/** The scenario of `yaml`; throws its errors. */
-export function scenarioOf(yaml: string): Scenario {
-  const loaded = loadScenario(yaml, 'test.yaml');
-  if (!loaded.ok) throw new Error(loaded.error.message);
-  return loaded.value;
-}
 
 /** A log line as pino writes it. */
 export interface LogLine {

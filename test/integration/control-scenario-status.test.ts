@@ -3,7 +3,8 @@
  * position is exact as it plays, holds while paused, goes back to 0 on a restart and holds
  * at the end once finished; speed, topics, and the fleet route of another device.
  */
-import { closeRigs, type ControlRig, QUIET, scenarioOf, startRig } from './control-rig';
+import { scenarioOf } from '../helpers/scenario-of';
+import { closeRigs, type ControlRig, QUIET, startRig } from './control-rig';
 
 afterEach(closeRigs);
 
@@ -34,6 +35,7 @@ describe('GET /_emu/scenario', () => {
       state: 'playing',
       positionMs: 0,
       speed: 1,
+      revision: 0,
       topics: expect.arrayContaining(['tns1:Device/tnsvendor:Test/Quiet']) as unknown,
     });
     rig.scheduler.advance(1500);
@@ -77,6 +79,7 @@ describe('GET /_emu/scenario', () => {
       state: 'playing',
       positionMs: 2000,
       speed: 2,
+      revision: 0,
       topics: ['tns1:Device/acme:IO/Port', 'tns1:VideoSource/MotionAlarm'],
     });
   });

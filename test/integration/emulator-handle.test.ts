@@ -11,10 +11,12 @@ import {
   type Scenario,
   startEmulator,
 } from '../../src';
+import type { RunningDevice } from '../../src/emulator/running-device';
 import { digestRequest } from '../helpers/digest-request';
 import { sendRequest } from '../helpers/http';
 import { fetchToken, openWithDigest, openWithToken, type StreamClient } from '../helpers/event-stream-client';
 import { callFeatureFlags } from '../helpers/rpc-client';
+import { until } from '../helpers/until';
 
 const QUIET = scenario('name: quiet\ntimeline:\n  - pause: 1h\n');
 const MOTION = 'tns1:VideoSource/MotionAlarm';
@@ -123,9 +125,43 @@ describe('the handle drives the device', () => {
     expect(await waiting).toMatchObject({ kind: 'notification', topic: MOTION, device: device().serial });
   });
 
+  it("waitForNotification() waits for the client under test's notifications, not the dashboard's", async () => {
+    const token = await digestRequest(device().url, {
+      method: 'GET',
+      path: new URL(device().urls.sessionToken).pathname,
+      headers: { 'X-BWC-Emu-Client': 'dashboard' },
+    });
+    const dashboard = await openWithToken(device(), token.body);
+    clients.push(dashboard);
+    await dashboard.configure([{ topicFilter: '' }]);
+    await subscribed(MOTION);
+    const since = emulator.journalSeq;
+    const waiting = emulator.waitForNotification({ timeout: 1000 });
+    emulator.publish('tns1:Other/Thing'); // to the dashboard only
+    emulator.publish(MOTION, { data: { State: '1' } }); // to both
+    const heard = await waiting;
+    expect(heard).toMatchObject({ topic: MOTION });
+    expect(heard).not.toHaveProperty('via');
+    await expect(emulator.waitForNotification({ topic: 'tns1:Other/Thing', since, timeout: 20 })).rejects.toMatchObject(
+      {
+        code: 'TIMEOUT',
+      },
+    );
+  });
+
+  it('journalSeq is the seq of the newest entry, kept over a reset', async () => {
+    await subscribed('');
+    emulator.publish(MOTION);
+    const newest = emulator.journal().at(-1)?.seq;
+    expect(emulator.journalSeq).toBe(newest);
+    await emulator.reset();
+    expect(emulator.journal()).toEqual([]);
+    expect(emulator.journalSeq).toBeGreaterThanOrEqual(newest ?? Number.NaN);
+  });
+
   it('waitForNotification({ since }) also finds one published before the wait began', async () => {
     await subscribed('');
-    const since = emulator.journal().at(-1)?.seq ?? 0;
+    const since = emulator.journalSeq;
     emulator.publish(MOTION, { data: { State: '1' } }); // delivered synchronously
     expect(await emulator.waitForNotification({ topic: MOTION, since, timeout: 100 })).toMatchObject({ topic: MOTION });
     await expect(emulator.waitForNotification({ topic: MOTION, timeout: 20 })).rejects.toMatchObject({
@@ -145,6 +181,39 @@ describe('the handle drives the device', () => {
     emulator.setScenario(scenario('name: other\ntimeline:\n  - pause: 1h\n'));
     expect(emulator.devices[0].scenario.name).toBe('other');
     emulator.setScenario(QUIET);
+  });
+
+  it('scenarioStatus().revision grows at each change of course only: a pause, a play, a restart, a new scenario', () => {
+    const revision = () => emulator.scenarioStatus().revision;
+    const start = revision();
+    emulator.pauseScenario();
+    expect(revision()).toBe(start + 1);
+    emulator.pauseScenario(); // already paused: no change
+    expect(revision()).toBe(start + 1);
+    emulator.playScenario();
+    emulator.playScenario();
+    expect(revision()).toBe(start + 2);
+    emulator.restartScenario();
+    expect(revision()).toBe(start + 3);
+    emulator.setScenario(scenario('name: other\ntimeline:\n  - { every: 1h, emit: { topic: tns1:Test/Other } }\n'));
+    expect(revision()).toBe(start + 4);
+    expect(emulator.scenarioStatus().state).toBe('playing');
+    emulator.setScenario(QUIET);
+  });
+
+  it("works a scenario's topics out once per scenario: read again, the same list; a new scenario, its own", () => {
+    const running = emulator.devices[0] as RunningDevice;
+    const topics = running.topics;
+    expect(running.topics).toBe(topics);
+    expect(emulator.scenarioStatus().topics).toEqual(topics);
+    emulator.restartScenario();
+    expect(running.topics).toBe(topics);
+    emulator.setScenario(scenario('name: other\ntimeline:\n  - { every: 1h, emit: { topic: tns1:Test/Other } }\n'));
+    expect(running.topics).not.toBe(topics);
+    expect(running.topics).toContain('tns1:Test/Other');
+    expect(emulator.scenarioStatus().topics).toEqual(running.topics);
+    emulator.setScenario(QUIET);
+    expect(running.topics).toEqual(topics);
   });
 
   it('names a device that does not exist with NO_SUCH_DEVICE', () => {
@@ -182,7 +251,7 @@ describe('the journal', () => {
     await client.next();
     await client.close();
     await emulator.waitForNotification({ timeout: 0 }).catch(() => undefined);
-    await until(() => emulator.journal({ kind: 'ws-close' }).length === 1);
+    await until(() => emulator.journal({ kind: 'ws-close' }).length === 1, 'the session closed in the journal');
 
     const entries = emulator.journal();
     expect(kinds(entries)).toEqual([
@@ -305,8 +374,3 @@ describe('reset() isolates tests', () => {
     expect(emulator.journal()).toEqual([]);
   });
 });
-
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !done(); i++) await new Promise((resolve) => setImmediate(resolve));
-  if (!done()) throw new Error('never happened');
-}

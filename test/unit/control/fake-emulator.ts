@@ -7,7 +7,7 @@ import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { ManualClock } from '../../../src/base/clock';
-import { Journal, type JournalFilter, type JournalListener, type NotificationEntry } from '../../../src/base/journal';
+import { Journal, type JournalFilter, type NewestEntries, type NotificationEntry } from '../../../src/base/journal';
 import { createLogger, type Logger } from '../../../src/base/log';
 import { type ControlOptions, controlRouter } from '../../../src/control/control-router';
 import type { ControlledEmulator, DeviceFault } from '../../../src/control/controlled-emulator';
@@ -51,13 +51,14 @@ const FLAGS: FlagState[] = [
 export class FakeEmulator implements EmulatorHandle {
   readonly calls: Call[] = [];
   readonly clock = new ManualClock(Date.UTC(2026, 0, 1));
-  readonly journalRing = new Journal(this.clock, 4);
+  readonly journalRing: Journal;
   /** What `scenarioStatus()` answers, for every device. */
   scenario: ScenarioStatus = {
     name: 'quiet',
     state: 'playing',
     positionMs: 1500,
     speed: 1,
+    revision: 0,
     topics: ['tns1:Device/tnsvendor:IO/Port'],
   };
   /** Thrown by the next call of the named method. */
@@ -65,12 +66,21 @@ export class FakeEmulator implements EmulatorHandle {
   private readonly bus = new EventBus(this.clock);
   private readonly flagValues = new Map(SERIALS.map((serial) => [serial as string, FLAGS.map((f) => ({ ...f }))]));
 
+  /** @param journalCapacity entries its journal keeps (small, so that tests see it drop some) */
+  constructor(journalCapacity = 4) {
+    this.journalRing = new Journal(this.clock, journalCapacity);
+  }
+
   get devices(): readonly EmulatedDevice[] {
     return this.access().map((access) => ({ access }) as unknown as EmulatedDevice);
   }
 
   get journalDropped(): number {
     return this.journalRing.dropped;
+  }
+
+  get journalSeq(): number {
+    return this.journalRing.lastSeq;
   }
 
   access(): DeviceAccess[] {
@@ -169,9 +179,15 @@ export class FakeEmulator implements EmulatorHandle {
     return this.journalRing.entries(filter);
   }
 
-  watchJournal(listener: JournalListener, options?: OnDevice): () => void {
+  newestEntries(count: number, options?: OnDevice & { after?: number }): NewestEntries {
+    this.record('newestEntries', count, options);
+    const device = options?.device === undefined ? undefined : String(options.device);
+    return this.journalRing.newest(count, { device, after: options?.after });
+  }
+
+  watchJournal(listener: () => void, options?: OnDevice): () => void {
     this.record('watchJournal', options);
-    return this.journalRing.watch(listener, options?.device === undefined ? undefined : String(options.device));
+    return this.journalRing.watchWrites(listener, options?.device === undefined ? undefined : String(options.device));
   }
 
   scenarioStatus(options?: OnDevice): ScenarioStatus {
@@ -234,10 +250,11 @@ export interface ControlServer {
 
 /** Starts a control server; `before` runs ahead of the router (to fake a remote address). */
 export async function startControl(
-  options: Partial<Omit<ControlOptions, 'emulator' | 'state' | 'log'>> = {},
+  options: Partial<Omit<ControlOptions, 'emulator' | 'state' | 'log'>> & { journalCapacity?: number } = {},
   before?: express.RequestHandler,
 ): Promise<ControlServer> {
-  const emulator = new FakeEmulator();
+  const { journalCapacity, ...routerOptions } = options;
+  const emulator = new FakeEmulator(journalCapacity);
   const logs: ControlServer['logs'] = [];
   const log: Logger = createLogger({
     level: 'debug',
@@ -253,7 +270,7 @@ export async function startControl(
     fleetRoutes: true,
     token: undefined,
     log,
-    ...options,
+    ...routerOptions,
   });
   app.use('/_emu', router);
   const server = await new Promise<Server>((resolve) => {

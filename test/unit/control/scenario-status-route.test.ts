@@ -13,10 +13,10 @@ afterEach(() => ctl.close());
 
 describe('GET /_emu/scenario', () => {
   it("answers the status of the port's device as the emulator gives it", async () => {
-    ctl.emulator.scenario = { name: null, state: 'finished', positionMs: 12.5, speed: 0.5, topics: [] };
+    ctl.emulator.scenario = { name: null, state: 'finished', positionMs: 12.5, speed: 0.5, revision: 3, topics: [] };
     const res = await request(ctl.server).get('/_emu/scenario');
     expectAnswer(res, 'get', '/scenario');
-    expect(res.body).toEqual({ name: null, state: 'finished', positionMs: 12.5, speed: 0.5, topics: [] });
+    expect(res.body).toEqual({ name: null, state: 'finished', positionMs: 12.5, speed: 0.5, revision: 3, topics: [] });
     expect(ctl.emulator.callsOf('scenarioStatus')).toEqual([[{ device }]]);
   });
 

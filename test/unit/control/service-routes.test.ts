@@ -108,11 +108,18 @@ describe('fleet routes', () => {
     expect(await firstFlag('/_emu/flags')).toMatchObject({ name: 'graphics_udvd', value: false });
   });
 
-  it('answer 404 NO_SUCH_DEVICE for a serial no device has, before looking at the body', async () => {
-    const res = await request(ctl.server).post('/_emu/devices/NOPE/events').send({});
-    expect(expectRefusal(res, 404, 'NO_SUCH_DEVICE')).toContain('"NOPE"');
-    expect(ctl.emulator.callsOf('publish')).toEqual([]);
-  });
+  it.each([
+    ['POST', '/events', 'publish'],
+    ['GET', '/feed', 'watchJournal'],
+  ] as const)(
+    'answer %s %s of a serial no device has 404 NO_SUCH_DEVICE, before looking at the body; the emulator untouched',
+    async (method, path, touched) => {
+      const res = await request(ctl.server)[method === 'POST' ? 'post' : 'get'](`/_emu/devices/NOPE${path}`).send({});
+      expect(expectRefusal(res, 404, 'NO_SUCH_DEVICE')).toContain('"NOPE"');
+      expect(ctl.emulator.callsOf(touched)).toEqual([]);
+      expect(ctl.emulator.journalRing.watchers).toBe(0);
+    },
+  );
 
   it('are not served without fleetRoutes', async () => {
     const single = await startControl({ fleetRoutes: false });

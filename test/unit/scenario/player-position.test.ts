@@ -1,14 +1,12 @@
-/** Where a scenario is (`ScenarioPlayer.positionMs`), on a ManualScheduler: exact, held while paused and once over. */
-import { loadScenario } from '../../../src/scenario/load';
+/**
+ * Where a scenario is (`ScenarioPlayer.positionMs`), on a ManualScheduler: exact, held while
+ * paused and once over (at the last step's own time, however late its timer ran); and
+ * whether it has finished (`finished`, `onFinish`).
+ */
 import { ScenarioPlayer, type ScenarioTarget } from '../../../src/scenario/player';
-import { ManualScheduler } from '../../../src/scenario/scheduler';
+import { ManualScheduler, type Scheduler } from '../../../src/scenario/scheduler';
 import type { Scenario } from '../../../src/scenario/schema';
-
-function scenarioOf(yaml: string): Scenario {
-  const result = loadScenario(yaml, 'test.yaml');
-  if (!result.ok) throw new Error(result.error.message);
-  return result.value;
-}
+import { scenarioOf } from '../../helpers/scenario-of';
 
 /** A target that does nothing: only time matters here. */
 const target: ScenarioTarget = {
@@ -27,6 +25,11 @@ function play(scenario: Scenario, speed = 1): { scheduler: ManualScheduler; play
   const scheduler = new ManualScheduler(50_000);
   const player = new ScenarioPlayer(scenario, target, { scheduler, speed });
   return { scheduler, player };
+}
+
+/** A scheduler whose timers run `lateMs` after they are due, as a busy process's do. */
+function late(scheduler: ManualScheduler, lateMs: number): Scheduler {
+  return { now: () => scheduler.now(), setTimer: (at, fn) => scheduler.setTimer(at + lateMs, fn) };
 }
 
 describe('ScenarioPlayer.positionMs', () => {
@@ -76,6 +79,16 @@ describe('ScenarioPlayer.positionMs', () => {
     expect(player.positionMs).toBe(700);
   });
 
+  it("holds at the last step's own scenario time, not where its late timer found the clock", async () => {
+    const manual = new ManualScheduler(50_000);
+    const player = new ScenarioPlayer(TWO_SECONDS, target, { scheduler: late(manual, 7), speed: 2 });
+    player.start();
+    manual.advance(5000);
+    await player.done;
+    expect(player.finished).toBe(true);
+    expect(player.positionMs).toBe(2000);
+  });
+
   it('holds where stop() stopped it', () => {
     const { scheduler, player } = play(FOREVER);
     player.start();
@@ -83,5 +96,45 @@ describe('ScenarioPlayer.positionMs', () => {
     player.stop();
     scheduler.advance(900);
     expect(player.positionMs).toBe(900);
+  });
+});
+
+describe('ScenarioPlayer.finished', () => {
+  it('is true from when the timeline has played until a restart; false before start, on a timeline that never ends, after stop', () => {
+    let told = 0;
+    const scheduler = new ManualScheduler(0);
+    const player = new ScenarioPlayer(TWO_SECONDS, target, { scheduler, onFinish: () => told++ });
+    expect(player.finished).toBe(false);
+    player.start();
+    scheduler.advance(1999);
+    expect([player.finished, told]).toEqual([false, 0]);
+    scheduler.advance(1);
+    // Told as the last step runs, not a turn of the event loop later.
+    expect([player.finished, told]).toEqual([true, 1]);
+    player.pause();
+    player.resume();
+    scheduler.advance(10_000);
+    expect([player.finished, told]).toEqual([true, 1]);
+    player.restart();
+    expect([player.finished, told]).toEqual([false, 1]);
+    scheduler.advance(2000);
+    expect([player.finished, told]).toEqual([true, 2]);
+    player.stop();
+    expect([player.finished, told]).toEqual([false, 2]);
+    const forever = new ScenarioPlayer(FOREVER, target, { scheduler });
+    forever.start();
+    scheduler.advance(10 * 3600_000);
+    expect(forever.finished).toBe(false);
+    forever.stop();
+  });
+
+  it('is true at once for a timeline with nothing to play, told during start()', () => {
+    let told = 0;
+    const player = new ScenarioPlayer(scenarioOf('name: empty'), target, {
+      scheduler: new ManualScheduler(0),
+      onFinish: () => told++,
+    });
+    player.start();
+    expect([player.finished, player.positionMs, told]).toEqual([true, 0, 1]);
   });
 });

@@ -1,16 +1,8 @@
-import { loadScenario } from '../../../src/scenario/load';
 import { ScenarioPlayer, type ScenarioPlayerOptions, type ScenarioTarget } from '../../../src/scenario/player';
 import { seededRandom } from '../../../src/base/random';
 import { ManualScheduler } from '../../../src/scenario/scheduler';
 import type { Scenario } from '../../../src/scenario/schema';
-
-const lines = (...text: string[]): string => `${text.join('\n')}\n`;
-
-function scenarioOf(...text: string[]): Scenario {
-  const result = loadScenario(lines(...text), 'test.yaml');
-  if (!result.ok) throw new Error(result.error.errors.map((e) => e.text).join('\n'));
-  return result.value;
-}
+import { scenarioOf } from '../../helpers/scenario-of';
 
 interface Call {
   t: number;
@@ -307,18 +299,14 @@ describe('ScenarioPlayer', () => {
   });
 
   it('refuses an expect step with a topic for that: connected, and an unknown that', () => {
-    const bad = loadScenario(
-      lines(
+    const bad = (): unknown =>
+      scenarioOf(
         'timeline:',
         `  - expect: { that: connected, topic: "${A}", within: 1s }`,
         '  - expect: { that: gone, within: 1s }',
-      ),
-      'bad.yaml',
-    );
-    expect(bad.ok).toBe(false);
-    const texts = bad.ok ? [] : bad.error.errors.map((e) => e.text).join('\n');
-    expect(texts).toContain('topic: goes with that: configured');
-    expect(texts).toContain('that: is connected or configured');
+      );
+    expect(bad).toThrow('topic: goes with that: configured');
+    expect(bad).toThrow('that: is connected or configured');
   });
 
   it('turns fault switches on with their parameters, for scaled by speed, and logs a failed one', async () => {
