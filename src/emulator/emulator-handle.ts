@@ -123,7 +123,8 @@ function waitForSession(
   sessionsOf: (d: RunningDevice, topic?: string) => EmulatorSession[],
   options: WaitOptions,
 ): Promise<EmulatorSession> {
-  const present = devices.flatMap((d) => sessionsOf(d, options.topic));
+  // The dashboard's sessions are not the client's (watchers are not told of them either).
+  const present = devices.flatMap((d) => sessionsOf(d, options.topic)).filter((s) => s.via === undefined);
   if (present.length > 0) return Promise.resolve(present[0]);
   const what = options.topic === undefined ? 'a session' : `a session configured for ${options.topic}`;
   return waitFor<EmulatorSession>(what, options.timeout, (resolve) => {

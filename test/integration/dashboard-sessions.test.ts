@@ -74,4 +74,13 @@ describe("the emulator's own sessions and the scenario", () => {
     expect(session.via).toBeUndefined();
     expect(session.id).toBe(emulator.sessions().find((s) => s.via === undefined)?.id);
   });
+
+  it('waitForSession() called while only a dashboard session is open waits for a client session', async () => {
+    const { emulator } = await start();
+    await openFetched(emulator, DASHBOARD);
+    const waited = emulator.waitForSession({ timeout: 5000 });
+    await openFetched(emulator, {});
+    const session = await waited;
+    expect(session.via).toBeUndefined();
+  });
 });
