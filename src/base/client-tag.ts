@@ -72,7 +72,7 @@ export class IgnoredTagLog {
 export function clientVia(headers: IncomingHttpHeaders, log?: IgnoredTagLog, remote?: string): ClientVia | undefined {
   const value = headers[HEADER_KEY];
   if (value === undefined) return undefined;
-  if (value === 'dashboard') return value;
+  if (typeof value === 'string' && (CLIENT_VIAS as readonly string[]).includes(value)) return value as ClientVia;
   log?.ignored(value, remote);
   return undefined;
 }
