@@ -14,7 +14,7 @@ import { fetchToken, openWithToken, type StreamClient } from '../helpers/event-s
 
 const UPDATE = process.env.UPDATE_SCREENSHOTS === '1';
 const DIR = join(__dirname, '..', '..', 'docs', 'img');
-/** Each screenshot's budget: they live in the repository (the package leaves docs/img out). */
+/** Each screenshot's budget: they live in the repository and in the package (the README shows them). */
 const MAX_BYTES = 300 * 1024;
 
 /** Each screenshot: its file, the viewport it is taken in. */

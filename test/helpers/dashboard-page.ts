@@ -136,6 +136,16 @@ export function waitForText(page: Page, selector: string, pattern: RegExp, timeo
   });
 }
 
+/** The selector of flag `name`'s switch (the page's id rule: anything but `A-Za-z0-9_-` becomes `_`). */
+export function flagSelector(name: string): string {
+  return `#flag-${name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}
+
+/** The id of the element that has the keyboard's focus ('' for none, or the body). */
+export function focusedId(page: Page): Promise<string> {
+  return inPage<string>(page, '() => document.activeElement?.id ?? ""');
+}
+
 /** How many elements match `selector`. */
 export function countOf(page: Page, selector: string): Promise<number> {
   return inPage<number>(page, 's => document.querySelectorAll(s).length', selector);

@@ -1,16 +1,35 @@
 /**
- * The control API's state at the top of the page, with the token field when the API asks for
- * one (401): the token is kept for this tab (sessionStorage) and sent as `Bearer`.
+ * The control API's state at the top of the page (the page's one live message about it), with
+ * the token field when the API asks for one (401): the token is kept for this tab
+ * (sessionStorage) and sent as `Bearer`; whether the API took it is said next to it.
  */
 import { fill, h, say } from './dom.js';
 import type { FeedState } from './feed.js';
-import { controlProblem, type PanelContext } from './panel.js';
+import { controlProblem, type PanelContext, statusLine } from './panel.js';
 
 /** Fills the control status `root`. */
 export function mountControlStatus(root: HTMLElement, ctx: PanelContext): void {
   const message = h('p', { id: 'control-message', class: 'notice', role: 'status', hidden: true });
-  const feed = h('p', { id: 'feed-status', class: 'status', role: 'status' });
-  const token = h('input', { id: 'control-token', type: 'password', autocomplete: 'off', spellcheck: 'false' });
+  const feed = statusLine('feed-status');
+  const token = h('input', {
+    id: 'control-token',
+    type: 'password',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    'aria-describedby': 'control-token-result',
+  });
+  const result = h('span', { id: 'control-token-result', class: 'status', role: 'status' });
+  const use = async (value: string): Promise<void> => {
+    say(result, value ? 'Checking the token…' : '');
+    const state = await ctx.control.useToken(value);
+    token.removeAttribute('aria-invalid');
+    if (value === '') return say(result, 'Token forgotten.');
+    if (state.kind === 'ok') return say(result, 'Token accepted.');
+    if (state.kind !== 'unauthorized') return say(result, `Not checked: ${controlProblem(state)}`);
+    say(result, `The control API refused this token (401: ${state.message}).`);
+    token.setAttribute('aria-invalid', 'true');
+    token.select();
+  };
   const form = h(
     'form',
     {
@@ -19,7 +38,7 @@ export function mountControlStatus(root: HTMLElement, ctx: PanelContext): void {
       hidden: true,
       onsubmit: (event) => {
         event.preventDefault();
-        void ctx.control.useToken(token.value.trim());
+        void use(token.value.trim());
       },
     },
     h('label', { for: token.id }, 'Control token'),
@@ -32,32 +51,33 @@ export function mountControlStatus(root: HTMLElement, ctx: PanelContext): void {
         id: 'control-token-forget',
         onclick: () => {
           token.value = '';
-          void ctx.control.useToken('');
+          void use('');
         },
       },
       'Forget',
     ),
+    result,
   );
   ctx.control.watch((state) => {
     say(message, state.kind === 'ok' ? '' : `Control API: ${controlProblem(state)}`);
-    form.hidden = state.kind !== 'unauthorized' && ctx.control.token === '';
-    if (state.kind === 'ok') ctx.feed.start();
-    else ctx.feed.stop();
+    if (state.kind === 'unauthorized' || ctx.control.token !== '') form.hidden = false;
   });
   ctx.feed.watch((state) => (feed.textContent = feedText(state)));
   fill(root, message, form, feed);
 }
 
-/** The feed's state in words. */
+/** The feed's state in words, and how many of its events were not JSON. */
 function feedText(state: FeedState): string {
+  const bad =
+    state.malformed > 0 ? `; ${state.malformed} event${state.malformed === 1 ? '' : 's'} ignored: not JSON` : '';
   switch (state.kind) {
     case 'idle':
-      return 'Live feed: off';
+      return `Live feed: off${bad}`;
     case 'connecting':
-      return 'Live feed: connecting…';
+      return `Live feed: connecting…${bad}`;
     case 'live':
-      return 'Live feed: on';
+      return `Live feed: on${bad}`;
     case 'waiting':
-      return `Live feed: ${state.why}; again in ${Math.round(state.retryInMs / 1000)} s`;
+      return `Live feed: ${state.why}; again in ${Math.round(state.retryInMs / 1000)} s${bad}`;
   }
 }

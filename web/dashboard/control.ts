@@ -1,9 +1,13 @@
 /**
  * The emulator's control API (`/_emu`) on the device's own port: requests with the control
  * token when one is set (kept for the tab in sessionStorage, sent as `Bearer`), and whether
- * the API can be used at all, as one state the control panels show.
+ * the API can be used at all, as one state the control panels show. While it cannot be reached,
+ * or `/health` answers an error, `/health` is asked again after a back-off (1 s doubling to 30 s).
  */
-import { tagged } from './http.js';
+import { Backoff } from './backoff.js';
+import { messageOf } from './format.js';
+import { excerpt, jsonOf, tagged } from './http.js';
+import { Listeners } from './listeners.js';
 
 /** Whether the control API can be used, and if not why. */
 export type ControlState =
@@ -12,25 +16,19 @@ export type ControlState =
   | { kind: 'off'; message: string }
   | { kind: 'forbidden'; message: string }
   | { kind: 'unauthorized'; message: string }
-  | { kind: 'unreachable'; message: string };
-
-/** A refused control request: its status and the API's `{ error: { code, message } }`. */
-export class ControlFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(`${code}: ${message}`);
-  }
-}
+  /** No answer at all (the emulator is down, the network is): checked again. */
+  | { kind: 'unreachable'; message: string }
+  /** `/health` answered an error (503 while it starts or closes, 429, an answer that is not JSON): checked again. */
+  | { kind: 'failing'; message: string };
 
 const TOKEN_KEY = 'bwc-emu.control-token';
 
 /** The control API of this device. */
 export class ControlApi {
   private current: ControlState = { kind: 'checking' };
-  private readonly listeners = new Set<(state: ControlState) => void>();
+  private readonly listeners = new Listeners<ControlState>();
+  private readonly backoff = new Backoff();
+  private recheck: number | undefined;
 
   /** @param base `/_emu`, or null when the device runs without the control API. */
   constructor(private readonly base: string | null) {
@@ -43,9 +41,9 @@ export class ControlApi {
 
   /** Calls `listener` now and on every change of state; returns its remover. */
   watch(listener: (state: ControlState) => void): () => void {
-    this.listeners.add(listener);
-    listener(this.current);
-    return () => this.listeners.delete(listener);
+    const remove = this.listeners.add(listener);
+    this.listeners.call(listener, this.current);
+    return remove;
   }
 
   /** The token in use, empty for none. */
@@ -53,58 +51,62 @@ export class ControlApi {
     return sessionStorage.getItem(TOKEN_KEY) ?? '';
   }
 
-  /** Uses `token` (empty: none) from now on and checks the API again. */
-  async useToken(token: string): Promise<void> {
+  /** Uses `token` (empty: none) from now on and checks the API again; resolves with the state then. */
+  async useToken(token: string): Promise<ControlState> {
     if (token) sessionStorage.setItem(TOKEN_KEY, token);
     else sessionStorage.removeItem(TOKEN_KEY);
     await this.check();
+    return this.current;
   }
 
   /** Asks the API whether it answers (`GET /health`), and tells the listeners. */
   async check(): Promise<void> {
     if (this.base === null) return;
+    let res: Response;
     try {
-      await this.call('GET', '/health');
+      res = await this.fetch('/health');
+    } catch {
+      return; // fetch() has made it unreachable.
+    }
+    if (isRefusal(res)) return void (await res.body?.cancel()); // fetch() has set the state.
+    if (!res.ok) return this.set({ kind: 'failing', message: `/health answered ${await problemOf(res)}` });
+    try {
+      await jsonOf(res);
       this.set({ kind: 'ok' });
     } catch (err) {
-      // call() has set the state for 401, 403 and "off"; anything else leaves the API usable.
-      if (!(err instanceof ControlFailure) || err.status >= 500) this.set({ kind: 'ok' });
+      this.set({ kind: 'failing', message: `/health: ${messageOf(err)}` });
     }
   }
 
-  /** `method path` with a JSON body; resolves with the JSON answer, rejects with a {@link ControlFailure}. */
+  /** `method path` with a JSON body; resolves with the JSON answer, rejects with what was wrong. */
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await this.fetch(path, {
       method,
       ...(body === undefined ? {} : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
     });
-    const text = await res.text();
-    const json = parseJson(text);
-    if (res.ok) return json as T;
-    const error = (json as { error?: { code?: string; message?: string } } | undefined)?.error;
-    throw new ControlFailure(res.status, error?.code ?? `HTTP_${res.status}`, error?.message ?? text.trim());
+    if (res.ok) return (await jsonOf(res)) as T;
+    throw new Error(await problemOf(res));
   }
 
   /**
-   * The raw answer of `path` (the feed reads it as a stream); a 401, a 403 or a device 404
-   * (no control API there) changes the state.
+   * The raw answer of `path` (the feed reads it as a stream); no answer, a 401, a 403 or a
+   * device 404 (no control API there) changes the state, and any success after one of them.
    */
   async fetch(path: string, init: RequestInit = {}): Promise<Response> {
-    if (this.base === null) throw new ControlFailure(404, 'OFF', 'the control API is off');
+    if (this.base === null) throw new Error('the control API is off');
     const headers = new Headers(init.headers);
     if (this.token) headers.set('Authorization', `Bearer ${this.token}`);
     let res: Response;
     try {
       res = await tagged(`${this.base}${path}`, { ...init, headers });
     } catch (err) {
-      this.set({ kind: 'unreachable', message: err instanceof Error ? err.message : String(err) });
+      if (!init.signal?.aborted) this.set({ kind: 'unreachable', message: messageOf(err) });
       throw err;
     }
     if (res.status === 401 || res.status === 403) {
-      const message = await messageOf(res.clone());
+      const message = await problemOf(res.clone(), false);
       this.set(res.status === 401 ? { kind: 'unauthorized', message } : { kind: 'forbidden', message });
-    } else if (res.status === 404 && !(res.headers.get('Content-Type') ?? '').includes('json')) {
-      // The device's own 404: nothing is mounted at /_emu.
+    } else if (isRefusal(res)) {
       this.set({ kind: 'off', message: 'the device answers 404 for the control API' });
     } else if (this.current.kind !== 'ok' && this.current.kind !== 'checking' && res.ok) {
       this.set({ kind: 'ok' });
@@ -113,23 +115,44 @@ export class ControlApi {
   }
 
   private set(state: ControlState): void {
+    if (state.kind === 'ok') {
+      this.backoff.reset();
+      window.clearTimeout(this.recheck);
+      this.recheck = undefined;
+    } else if (state.kind === 'unreachable' || state.kind === 'failing') {
+      this.recheckLater();
+    }
     if (JSON.stringify(state) === JSON.stringify(this.current)) return;
     this.current = state;
-    for (const listener of [...this.listeners]) listener(state);
+    this.listeners.emit(state);
+  }
+
+  /** Asks `/health` again after the back-off (once: a check already waiting is the one). */
+  private recheckLater(): void {
+    if (this.recheck !== undefined) return;
+    this.recheck = window.setTimeout(() => {
+      this.recheck = undefined;
+      void this.check();
+    }, this.backoff.next());
   }
 }
 
-/** The message of a refusal's JSON body, else its text. */
-async function messageOf(res: Response): Promise<string> {
+/** Whether `res` is a refusal {@link ControlApi.fetch} turns into a state: 401, 403, or the device's own 404. */
+function isRefusal(res: Response): boolean {
+  if (res.status === 401 || res.status === 403) return true;
+  // The device's own 404 (not JSON): nothing is mounted at /_emu.
+  return res.status === 404 && !(res.headers.get('Content-Type') ?? '').includes('json');
+}
+
+/** `UNAUTHORIZED: bad token` of an API refusal, else `HTTP 502: <its text>`; `withCode` false: the message only. */
+async function problemOf(res: Response, withCode = true): Promise<string> {
   const text = await res.text().catch(() => '');
-  const json = parseJson(text) as { error?: { message?: string } } | undefined;
-  return json?.error?.message ?? (text.trim() || `HTTP ${res.status}`);
-}
-
-function parseJson(text: string): unknown {
+  let error: { code?: unknown; message?: unknown } | undefined;
   try {
-    return JSON.parse(text) as unknown;
+    error = (JSON.parse(text) as { error?: typeof error } | null)?.error;
   } catch {
-    return undefined;
+    error = undefined;
   }
+  if (typeof error?.message !== 'string') return `HTTP ${res.status}: ${excerpt(text)}`;
+  return withCode ? `${String(error.code)}: ${error.message}` : error.message;
 }

@@ -1,10 +1,15 @@
 /** The device's facts, from `/dashboard/device.json` (served with the page, same login). */
-import { httpProblem, tagged } from './http.js';
+import { messageOf } from './format.js';
+import { httpProblem, jsonOf, tagged } from './http.js';
 import type { DeviceInfo } from './types.js';
 
-/** Reads device.json; rejects with the HTTP problem. */
+/** Reads device.json; rejects with the HTTP problem, or with what is wrong with the answer. */
 export async function fetchDeviceInfo(): Promise<DeviceInfo> {
   const res = await tagged('/dashboard/device.json');
   if (!res.ok) throw new Error(`device.json: ${await httpProblem(res)}`);
-  return (await res.json()) as DeviceInfo;
+  try {
+    return (await jsonOf(res)) as DeviceInfo;
+  } catch (err) {
+    throw new Error(`device.json: ${messageOf(err)}`);
+  }
 }

@@ -52,11 +52,37 @@ export function say(where: HTMLElement, message: string): void {
   where.hidden = message === '';
 }
 
-/** `a=1, b=2` of a message part, empty for none. */
-export function pairs(part: Record<string, string> | undefined): string {
-  return part
-    ? Object.entries(part)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(', ')
-    : '';
+/**
+ * Puts `rows` (newest first) at the top of `list`, then removes rows from its end while it has
+ * more than `max`, or while the last one is not to be kept (`keep`: the journal's, by seq).
+ */
+export function prependBounded(
+  list: Element,
+  rows: Element[],
+  max: number,
+  keep: (row: Element) => boolean = () => true,
+): void {
+  list.prepend(...rows);
+  for (let last = list.lastElementChild; last && (list.childElementCount > max || !keep(last));) {
+    last.remove();
+    last = list.lastElementChild;
+  }
+}
+
+/** Characters of a value shown before it is clipped. */
+const CLIP_AT = 200;
+
+/**
+ * `text` as a text node, or when longer than {@link CLIP_AT} a disclosure (details) whose
+ * summary is its start and which opens on the rest: a long value does not push the list
+ * apart. The element's text is still the whole of `text`.
+ */
+export function clipped(text: string): Node {
+  if (text.length <= CLIP_AT) return document.createTextNode(text);
+  return h(
+    'details',
+    { class: 'clip' },
+    h('summary', { 'data-more': `+${text.length - CLIP_AT} characters` }, text.slice(0, CLIP_AT)),
+    text.slice(CLIP_AT),
+  );
 }

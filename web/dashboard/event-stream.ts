@@ -2,13 +2,19 @@
  * The page's own event stream session, made as any client makes one: a session token from
  * wssession.cgi, the WebSocket on the device's stream path, then `events:configure`. When the
  * device closes it, it says so and connects again after a back-off (1 s doubling to 30 s).
+ *
+ * The device answers configures in the order they were sent, so each answer is matched to the
+ * oldest filter sent and not answered yet. A new session is configured with the filter last
+ * applied if the device has not answered it yet (it may have been applied while reconnecting),
+ * else with the one the device took last.
  */
+import { Backoff } from './backoff.js';
+import { messageOf } from './format.js';
 import { httpProblem, tagged } from './http.js';
 import type { Notification, SessionFilter } from './types.js';
 
 /** What the session is doing. */
 export type StreamState =
-  | { kind: 'idle' }
   | { kind: 'connecting'; step: string }
   | { kind: 'open' }
   | { kind: 'closed'; code: number; reason: string; retryInMs: number }
@@ -22,6 +28,8 @@ export interface StreamHandlers {
   configured(filter: SessionFilter): void;
   /** The device refused `filter` with error `code` (its previous filter stays in force). */
   refused(filter: SessionFilter, code: number, message: string): void;
+  /** A frame that is not a JSON-RPC message was ignored; `count` so far. */
+  malformed(count: number): void;
 }
 
 /** The paths the session uses (from device.json). */
@@ -30,19 +38,19 @@ export interface StreamPaths {
   eventStream: string;
 }
 
-const FIRST_RETRY_MS = 1000;
-const MAX_RETRY_MS = 30_000;
-
 /** One event stream session that keeps itself connected. */
 export class EventStream {
   private socket: WebSocket | undefined;
   private timer: number | undefined;
-  private retryMs = FIRST_RETRY_MS;
+  private readonly backoff = new Backoff();
   /** The filter the device took last (sent again after a reconnect). */
   private accepted: SessionFilter | undefined;
-  /** The filter sent last and not answered yet, or refused. */
+  /** The filter applied last, until the device answers it. */
   private wanted: SessionFilter | undefined;
-  private phase: 'idle' | 'connecting' | 'open' | 'waiting' = 'idle';
+  /** The filters sent on this socket and not answered yet, oldest first. */
+  private sent: SessionFilter[] = [];
+  private malformed = 0;
+  private phase: 'connecting' | 'open' | 'waiting' | undefined;
 
   constructor(
     private readonly paths: StreamPaths,
@@ -57,15 +65,6 @@ export class EventStream {
     else if (this.phase !== 'connecting') void this.connect();
   }
 
-  /** Closes the session (1000) and does not reconnect. */
-  stop(): void {
-    this.phase = 'idle';
-    window.clearTimeout(this.timer);
-    this.socket?.close(1000, 'dashboard closed the view');
-    this.socket = undefined;
-    this.on.state({ kind: 'idle' });
-  }
-
   private async connect(): Promise<void> {
     window.clearTimeout(this.timer);
     this.phase = 'connecting';
@@ -75,40 +74,37 @@ export class EventStream {
       const res = await tagged(this.paths.sessionToken);
       if (!res.ok) {
         const retryAfter = Number(res.headers.get('Retry-After'));
-        return this.retry(
-          { kind: 'failed', message: `wssession.cgi: ${await httpProblem(res)}`, retryInMs: 0 },
-          retryAfter,
-        );
+        const message = `wssession.cgi: ${await httpProblem(res)}`;
+        return this.retry({ kind: 'failed', message, retryInMs: 0 }, retryAfter);
       }
       token = (await res.text()).trim();
     } catch (err) {
-      return this.retry({ kind: 'failed', message: `wssession.cgi: ${String(err)}`, retryInMs: 0 });
+      return this.retry({ kind: 'failed', message: `wssession.cgi: ${messageOf(err)}`, retryInMs: 0 });
     }
-    if (this.phase !== 'connecting') return;
     this.on.state({ kind: 'connecting', step: 'WebSocket' });
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     const url = `${scheme}://${location.host}${this.paths.eventStream}?sources=events&wssession=${encodeURIComponent(token)}`;
     const socket = new WebSocket(url);
     this.socket = socket;
+    this.sent = [];
     socket.addEventListener('open', () => {
       this.phase = 'open';
-      const filter = this.accepted ?? this.wanted;
+      const filter = this.wanted ?? this.accepted;
       if (filter) this.configure(filter);
     });
     socket.addEventListener('message', (message) => this.receive(message.data));
     socket.addEventListener('close', (closed) => {
       if (this.socket !== socket) return;
       this.socket = undefined;
-      if (this.phase === 'idle') return;
-      const reason =
-        closed.reason || (closed.code === 1006 ? 'no close frame: connection lost or handshake refused' : '');
+      const reason = closed.reason || (closed.code === 1006 ? lostReason(this.phase === 'open') : '');
       this.retry({ kind: 'closed', code: closed.code, reason, retryInMs: 0 });
     });
   }
 
   private configure(filter: SessionFilter): void {
-    this.wanted = filter;
-    this.socket?.send(
+    if (!this.socket) return;
+    this.sent.push(filter);
+    this.socket.send(
       JSON.stringify({
         apiVersion: '1.0',
         context: 'dashboard',
@@ -119,40 +115,53 @@ export class EventStream {
   }
 
   private receive(data: unknown): void {
-    if (typeof data !== 'string') return;
     let message: {
       method?: string;
       params?: { notification?: Notification };
       error?: { code: number; message: string };
     };
     try {
-      message = JSON.parse(data) as typeof message;
+      message = JSON.parse(String(data)) as typeof message;
+      if (typeof message !== 'object' || message === null) throw new Error('not an object');
     } catch {
+      this.on.malformed(++this.malformed);
       return;
     }
     if (message.method === 'events:notify' && message.params?.notification) {
       this.on.event(message.params.notification);
       return;
     }
-    if (message.method !== 'events:configure' || !this.wanted) return;
-    const filter = this.wanted;
+    if (message.method !== 'events:configure') return;
+    const filter = this.sent.shift();
+    if (!filter) return;
+    if (this.wanted === filter) this.wanted = undefined;
     if (message.error) {
       this.on.refused(filter, message.error.code, message.error.message);
       return;
     }
     this.accepted = filter;
-    this.retryMs = FIRST_RETRY_MS;
+    this.backoff.reset();
     this.on.state({ kind: 'open' });
     this.on.configured(filter);
   }
 
   /** Tells `state` with the wait, and connects again after it (`retryAfterS` from the device, if it said). */
   private retry(state: Extract<StreamState, { retryInMs: number }>, retryAfterS = 0): void {
-    if (this.phase === 'idle') return;
     this.phase = 'waiting';
-    const wait = retryAfterS > 0 ? retryAfterS * 1000 : this.retryMs;
-    this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
+    const backoff = this.backoff.next();
+    const wait = retryAfterS > 0 ? retryAfterS * 1000 : backoff;
     this.on.state({ ...state, retryInMs: wait });
     this.timer = window.setTimeout(() => void this.connect(), wait);
   }
+}
+
+/**
+ * What a close without a close frame (1006) means: after the handshake, a lost connection; before
+ * it, a refused handshake, whose HTTP status a browser does not show (the journal has it).
+ */
+function lostReason(opened: boolean): string {
+  return opened
+    ? 'no close frame: connection lost'
+    : 'the handshake was refused (the journal says why: e.g. at most 2 dashboard sessions per device, ' +
+        'or the no-websocket fault)';
 }

@@ -2,20 +2,23 @@
  * The live event view: the page's own stream session (./event-stream) with the filter the user
  * types. A refused filter is shown under its input with the column the device named and a
  * caret under it; Pause holds new events (counted, shown on Resume); a rate counter; the newest
- * events in a bounded list; the device's close code and reason, and the reconnect.
+ * events in a bounded list, drawn once per frame (the list is `aria-busy` while rows wait); the
+ * device's close code and reason, and the reconnect.
  */
-import { fill, h, pairs, say } from './dom.js';
+import { clipped, fill, h, prependBounded, say } from './dom.js';
 import { EventStream, type StreamState } from './event-stream.js';
-import { caretExcerpt, filterErrorOf } from './filter-error.js';
-import { clockTime } from './format.js';
-import type { PanelContext } from './panel.js';
+import { filterErrorOf } from './filter-error.js';
+import { filterInput } from './filter-input.js';
+import { clockTime, pairs } from './format.js';
+import type { Held } from './held-buffer.js';
+import { errorLine, type PanelContext, statusLine } from './panel.js';
+import { pauseControl, resumedText } from './pause-control.js';
 import { RateCounter } from './rate-counter.js';
 import type { Notification, SessionFilter } from './types.js';
+import { everyWhileVisible } from './visibility.js';
 
 /** The most events listed (and held while paused). */
 const MAX_ROWS = 200;
-
-type FilterField = 'topicFilter' | 'contentFilter';
 
 /** Fills the live events panel `root`. */
 export function mountEventsPanel(root: HTMLElement, ctx: PanelContext): void {
@@ -31,65 +34,65 @@ export function mountEventsPanel(root: HTMLElement, ctx: PanelContext): void {
       "Optional. E.g. boolean(//SimpleItem[@Name='state' and @Value='1'])",
     ),
   };
-  const generalError = h('p', { id: 'events-error', class: 'error', role: 'alert', hidden: true });
-  const status = h('p', { id: 'events-status', class: 'status', role: 'status' }, 'Not connected');
+  const generalError = errorLine('events-error');
+  const status = statusLine('events-status', true, 'Not connected');
+  const problems = statusLine('events-problems');
+  problems.hidden = true;
   const rate = h('span', { id: 'events-rate', class: 'rate' }, '0.0 events/s');
   const held = h('span', { id: 'events-held', class: 'held' });
-  const pause = h('button', { type: 'button', id: 'events-pause', 'aria-pressed': 'false' }, 'Pause');
   const list = h('ol', { id: 'event-list', class: 'events', 'aria-label': 'Newest events first' });
   const counter = new RateCounter();
-  let paused = false;
-  let heldEvents: Notification[] = [];
-  let heldCount = 0;
-  let queue: { n: Notification; at: number }[] = [];
-  let flushing = false;
+  /** Events waiting for the next frame, oldest first. */
+  let queue: Held<Notification>[] = [];
+  let frame: number | undefined;
 
+  const flush = (): void => {
+    window.cancelAnimationFrame(frame ?? 0);
+    frame = undefined;
+    const rows = queue.slice(-MAX_ROWS).map(({ item, at }) => eventRow(item, at));
+    queue = [];
+    prependBounded(list, rows.reverse(), MAX_ROWS);
+    list.removeAttribute('aria-busy');
+  };
+  const show = (items: Held<Notification>[]): void => {
+    for (const item of items) queue.push(item);
+    if (queue.length > 2 * MAX_ROWS) queue = queue.slice(-MAX_ROWS);
+    if (frame !== undefined || queue.length === 0) return;
+    list.setAttribute('aria-busy', 'true');
+    frame = requestAnimationFrame(flush);
+  };
+  const pause = pauseControl<Notification>('events-pause', 'live events', MAX_ROWS, (resumed) => {
+    if (!resumed) {
+      // What came before the press is shown now: the list holds still from here.
+      flush();
+      held.textContent = pause.heldText();
+      return;
+    }
+    show(resumed.items);
+    held.textContent = resumedText(resumed, 'events');
+  });
   const clearErrors = (): void => {
     for (const field of Object.values(fields)) field.showError(undefined);
     say(generalError, '');
-  };
-  const showHeld = (): void => {
-    held.textContent = paused ? `Paused: ${heldCount} held` : '';
-  };
-  const flush = (): void => {
-    flushing = false;
-    const rows = queue.slice(-MAX_ROWS).map(({ n, at }) => eventRow(n, at));
-    queue = [];
-    list.prepend(...rows.reverse());
-    while (list.childElementCount > MAX_ROWS) list.lastElementChild?.remove();
-  };
-  const show = (n: Notification, at = Date.now()): void => {
-    queue.push({ n, at });
-    if (queue.length > MAX_ROWS) queue = queue.slice(-MAX_ROWS);
-    if (!flushing) {
-      flushing = true;
-      requestAnimationFrame(flush);
-    }
   };
 
   const stream = new EventStream(ctx.info.paths, {
     state: (state) => (status.textContent = describe(state)),
     event: (n) => {
       counter.add();
-      if (!paused) return show(n);
-      heldCount++;
-      heldEvents.push(n);
-      if (heldEvents.length > MAX_ROWS) heldEvents = heldEvents.slice(-MAX_ROWS);
-      showHeld();
+      if (pause.offer(n)) held.textContent = pause.heldText();
+      else show([{ item: n, at: Date.now() }]);
     },
     configured: () => clearErrors(),
     refused: (filter, code, message) => {
       status.textContent = 'Connected: the new filter was refused; the previous one still applies';
       const error = filterErrorOf(code, message);
       const field = error.field ? fields[error.field] : undefined;
-      if (!field) return say(generalError, `Filter refused (${code}): ${message}. The previous filter still applies.`);
-      field.showError({
-        text: filter[error.field as FilterField] ?? '',
-        column: error.column,
-        detail: error.detail,
-        code,
-      });
+      if (!field || !error.field)
+        return say(generalError, `Filter refused (${code}): ${message}. The previous filter still applies.`);
+      field.showError({ text: filter[error.field] ?? '', column: error.column, detail: error.detail, code });
     },
+    malformed: (count) => say(problems, `${count} message${count === 1 ? '' : 's'} from the device ignored: not JSON`),
   });
 
   const apply = (event: Event): void => {
@@ -99,20 +102,6 @@ export function mountEventsPanel(root: HTMLElement, ctx: PanelContext): void {
     if (fields.contentFilter.input.value.trim() !== '') filter.contentFilter = fields.contentFilter.input.value;
     stream.apply(filter);
   };
-  pause.addEventListener('click', () => {
-    paused = !paused;
-    pause.textContent = paused ? 'Resume' : 'Pause';
-    pause.setAttribute('aria-pressed', String(paused));
-    if (!paused) {
-      for (const n of heldEvents) show(n);
-      held.textContent =
-        heldCount > 0
-          ? `Resumed: ${heldCount} held events${heldCount > MAX_ROWS ? ` (newest ${MAX_ROWS} shown)` : ''}`
-          : '';
-      heldEvents = [];
-      heldCount = 0;
-    } else showHeld();
-  });
 
   fill(
     root,
@@ -122,77 +111,45 @@ export function mountEventsPanel(root: HTMLElement, ctx: PanelContext): void {
       { id: 'events-form', class: 'filters', novalidate: true, onsubmit: apply },
       fields.topicFilter.element,
       fields.contentFilter.element,
-      h('div', { class: 'buttons' }, h('button', { type: 'submit', id: 'events-apply' }, 'Apply'), pause, rate, held),
+      h(
+        'div',
+        { class: 'buttons' },
+        h('button', { type: 'submit', id: 'events-apply' }, 'Apply'),
+        pause.button,
+        rate,
+        held,
+      ),
     ),
     generalError,
     status,
+    problems,
     list,
   );
-  window.setInterval(() => (rate.textContent = `${counter.rate().toFixed(1)} events/s`), 1000);
+  everyWhileVisible(1000, () => (rate.textContent = `${counter.rate().toFixed(1)} events/s`));
   stream.apply({ topicFilter: '' });
 }
 
-/** A filter's input with its label, hint, and the place its error shows. */
-function filterInput(id: string, label: string, hint: string) {
-  const input = h('input', {
-    id,
-    name: id,
-    type: 'text',
-    autocomplete: 'off',
-    spellcheck: 'false',
-    'aria-describedby': `${id}-hint ${id}-error`,
-  });
-  const error = h('div', { id: `${id}-error`, class: 'filter-error', role: 'alert', hidden: true });
-  const element = h(
-    'div',
-    { class: 'field' },
-    h('label', { for: id }, label),
-    input,
-    h('span', { id: `${id}-hint`, class: 'hint' }, hint),
-    error,
-  );
-  const showError = (
-    problem: { text: string; column: number | undefined; detail: string; code: number } | undefined,
-  ): void => {
-    if (!problem) {
-      input.removeAttribute('aria-invalid');
-      fill(error);
-      error.hidden = true;
-      return;
-    }
-    input.setAttribute('aria-invalid', 'true');
-    fill(
-      error,
-      h('p', { class: 'error', 'data-column': problem.column }, `${problem.detail} (error ${problem.code})`),
-      problem.column === undefined
-        ? null
-        : h('pre', { class: 'caret', 'aria-hidden': 'true' }, caretExcerpt(problem.text, problem.column)),
-      h('p', { class: 'hint' }, 'The previous filter still applies. Fix it and Apply again.'),
-    );
-    error.hidden = false;
-    if (problem.column !== undefined) {
-      const at = Math.min(problem.column - 1, input.value.length);
-      input.setSelectionRange(at, at);
-    }
-  };
-  return { element, input, showError };
-}
-
-/** One event as listed: time, topic, then source, key and data. */
+/** One event as listed: time, topic, then source, key and data (a long one clipped). */
 function eventRow(n: Notification, at: number): HTMLLIElement {
   const parts: [string, Record<string, string> | undefined][] = [
     ['source', n.message?.source],
     ['key', n.message?.key],
     ['data', n.message?.data],
   ];
+  const time = n.timestamp ?? at;
+  const date = new Date(time);
   return h(
     'li',
     { class: 'event', 'data-topic': n.topic },
-    h('time', { class: 'time', datetime: new Date(n.timestamp ?? at).toISOString() }, clockTime(n.timestamp ?? at)),
-    h('span', { class: 'topic' }, n.topic),
+    h(
+      'time',
+      { class: 'time', datetime: Number.isNaN(date.getTime()) ? undefined : date.toISOString() },
+      clockTime(time),
+    ),
+    h('span', { class: 'topic' }, clipped(n.topic)),
     ...parts
       .filter(([, part]) => part && Object.keys(part).length > 0)
-      .map(([name, part]) => h('span', { class: `part part-${name}` }, `${name}: ${pairs(part)}`)),
+      .map(([name, part]) => h('span', { class: `part part-${name}` }, `${name}: `, clipped(pairs(part)))),
   );
 }
 
@@ -200,8 +157,6 @@ function eventRow(n: Notification, at: number): HTMLLIElement {
 function describe(state: StreamState): string {
   const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
   switch (state.kind) {
-    case 'idle':
-      return 'Not connected';
     case 'connecting':
       return `Connecting: ${state.step}…`;
     case 'open':

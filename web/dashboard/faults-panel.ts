@@ -1,11 +1,12 @@
 /**
  * The device's fault switches (`GET /_emu/faults/switches`): each with its one-line
  * explanation, a form made from its parameters' JSON Schema, and On / Off (an action: Run).
- * Which are on follows the feed's `faults` events and the answers of On and Off.
+ * The switches are drawn once (what is typed in them stays, and so does the keyboard's focus);
+ * which are on is updated in place from the feed's `faults` events and the answers of On and Off.
  */
 import { fill, h, say } from './dom.js';
 import { clockTime, messageOf } from './format.js';
-import { controlNotice, errorLine, type PanelContext } from './panel.js';
+import { controlNotice, errorLine, type PanelContext, statusLine } from './panel.js';
 import { schemaForm } from './schema-form.js';
 import type { ActiveFault, FaultSwitch } from './types.js';
 
@@ -14,8 +15,12 @@ export function mountFaultsPanel(root: HTMLElement, ctx: PanelContext): void {
   const list = h('div', { id: 'fault-list', class: 'faults' });
   const error = errorLine('faults-error');
   const states = new Map<string, HTMLElement>();
+  /** The faults on, as last heard. */
+  let active: ActiveFault[] = [];
+  let loaded = false;
 
   const showActive = (faults: ActiveFault[]): void => {
+    active = faults;
     const on = new Map(faults.map((f) => [f.name, f]));
     for (const [name, state] of states) {
       const active = on.get(name);
@@ -26,15 +31,12 @@ export function mountFaultsPanel(root: HTMLElement, ctx: PanelContext): void {
       state.closest('.fault')?.classList.toggle('on', active !== undefined);
     }
   };
-  const refreshActive = (): Promise<void> =>
-    ctx.control.call<{ faults: ActiveFault[] }>('GET', '/faults').then(({ faults }) => showActive(faults));
-
   const switchRow = (sw: FaultSwitch): HTMLElement => {
     const prefix = `fault-${sw.name}`;
     const form = schemaForm(`${prefix}-param`, sw.params);
     const state = h('span', { id: `${prefix}-state`, class: 'badge state', 'data-on': 'false' }, 'off');
     const rowError = errorLine(`${prefix}-error`);
-    const status = h('span', { id: `${prefix}-status`, class: 'status', role: 'status' });
+    const status = statusLine(`${prefix}-status`, true);
     states.set(sw.name, state);
     const on = async (): Promise<void> => {
       say(rowError, '');
@@ -60,8 +62,11 @@ export function mountFaultsPanel(root: HTMLElement, ctx: PanelContext): void {
     const off = async (): Promise<void> => {
       say(rowError, '');
       try {
-        await ctx.control.call('DELETE', `/faults?name=${encodeURIComponent(sw.name)}`);
-        await refreshActive();
+        const { cleared } = await ctx.control.call<{ cleared: string[] }>(
+          'DELETE',
+          `/faults?name=${encodeURIComponent(sw.name)}`,
+        );
+        showActive(active.filter((f) => !cleared.includes(f.name)));
       } catch (err) {
         say(rowError, messageOf(err));
       }
@@ -107,13 +112,16 @@ export function mountFaultsPanel(root: HTMLElement, ctx: PanelContext): void {
     );
   };
 
+  /** Draws the switches, the first time the control API is usable (again after a failure). */
   const load = async (): Promise<void> => {
+    if (loaded) return;
     say(error, '');
     try {
       const { switches } = await ctx.control.call<{ switches: FaultSwitch[] }>('GET', '/faults/switches');
-      states.clear();
+      if (loaded) return;
+      loaded = true;
       fill(list, ...switches.map(switchRow));
-      await refreshActive();
+      showActive(active);
     } catch (err) {
       say(error, `Fault switches: ${messageOf(err)}`);
     }

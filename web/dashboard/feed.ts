@@ -1,53 +1,72 @@
 /**
  * The control API's live feed (`GET /_emu/feed`, Server-Sent Events) read with `fetch`, not
  * `EventSource`: only fetch can send the control token and the dashboard's tag. Reconnects
- * with back-off, resuming the journal after the last event id it saw.
+ * with back-off, resuming the journal after the last event id it handed on. The snapshot
+ * events (sessions, faults, scenario) are kept, the last of each, and given to a panel that
+ * listens later at once. A listener that throws is reported, and the others and the feed go on.
  */
+import { Backoff } from './backoff.js';
 import type { ControlApi } from './control.js';
+import { messageOf } from './format.js';
+import { Listeners } from './listeners.js';
+import { SseParser } from './sse-parser.js';
 import type { ActiveFault, JournalEntry, ScenarioStatus, SessionInfo } from './types.js';
 
 /** The feed's events and their data. */
 export interface FeedEvents {
-  journal: { entries: JournalEntry[]; skipped: number };
+  /** `reset`: the journal started again (its seqs went back): what the page holds of it is gone. */
+  journal: { entries: JournalEntry[]; skipped: number; reset?: boolean };
   sessions: { sessions: SessionInfo[] };
   faults: { faults: ActiveFault[] };
   scenario: ScenarioStatus;
 }
 
-/** What the feed is doing, for the page's status line. */
-export type FeedState =
+type FeedEvent = keyof FeedEvents;
+
+/** The events that are a snapshot of something (not news): the last is kept for late listeners. */
+const SNAPSHOTS: ReadonlySet<FeedEvent> = new Set<FeedEvent>(['sessions', 'faults', 'scenario']);
+
+type FeedPhase =
   { kind: 'idle' } | { kind: 'connecting' } | { kind: 'live' } | { kind: 'waiting'; retryInMs: number; why: string };
 
-const FIRST_RETRY_MS = 1000;
-const MAX_RETRY_MS = 30_000;
-
-type Listener<K extends keyof FeedEvents> = (data: FeedEvents[K]) => void;
+/** What the feed is doing, for the page's status line; `malformed`: events that were not JSON so far. */
+export type FeedState = FeedPhase & { malformed: number };
 
 /** One feed for the page; panels listen to the events they show. */
 export class Feed {
-  private readonly listeners = new Map<string, Set<(data: never) => void>>();
-  private readonly stateListeners = new Set<(state: FeedState) => void>();
-  private state: FeedState = { kind: 'idle' };
+  /** The listeners of each event (a `Listeners<FeedEvents[K]>` for event K). */
+  private readonly listeners = new Map<FeedEvent, Listeners<unknown>>();
+  private readonly last = new Map<FeedEvent, unknown>();
+  private readonly states = new Listeners<FeedState>();
+  private state: FeedState = { kind: 'idle', malformed: 0 };
   private lastId: string | undefined;
-  private retryMs = FIRST_RETRY_MS;
+  private readonly backoff = new Backoff();
   private timer: number | undefined;
   private abort: AbortController | undefined;
 
-  constructor(private readonly control: ControlApi) {}
+  /** @param onError told when a listener of `event` throws */
+  constructor(
+    private readonly control: ControlApi,
+    private readonly onError: (event: string, err: unknown) => void,
+  ) {}
 
-  /** Calls `listener` with each `event` of the feed; returns its remover. */
-  on<K extends keyof FeedEvents>(event: K, listener: Listener<K>): () => void {
-    let set = this.listeners.get(event);
-    if (!set) this.listeners.set(event, (set = new Set()));
-    const listeners = set as Set<Listener<K>>;
-    listeners.add(listener);
-    return () => listeners.delete(listener);
+  /** Calls `listener` with each `event` of the feed (and a snapshot event's last data at once); returns its remover. */
+  on<K extends FeedEvent>(event: K, listener: (data: FeedEvents[K]) => void): () => void {
+    let set = this.listeners.get(event) as Listeners<FeedEvents[K]> | undefined;
+    if (!set) {
+      set = new Listeners<FeedEvents[K]>((err) => this.onError(event, err));
+      this.listeners.set(event, set as Listeners<unknown>);
+    }
+    const remove = set.add(listener);
+    if (this.last.has(event)) set.call(listener, this.last.get(event) as FeedEvents[K]);
+    return remove;
   }
 
-  /** Calls `listener` now and on every change of the feed's state. */
-  watch(listener: (state: FeedState) => void): void {
-    this.stateListeners.add(listener);
-    listener(this.state);
+  /** Calls `listener` now and on every change of the feed's state; returns its remover. */
+  watch(listener: (state: FeedState) => void): () => void {
+    const remove = this.states.add(listener);
+    this.states.call(listener, this.state);
+    return remove;
   }
 
   /** Connects (again) now. */
@@ -77,7 +96,7 @@ export class Feed {
       });
       if (res.ok && res.body) {
         this.set({ kind: 'live' });
-        this.retryMs = FIRST_RETRY_MS;
+        this.backoff.reset();
         await this.read(res.body);
         why = 'the feed ended';
       } else {
@@ -86,60 +105,46 @@ export class Feed {
       }
     } catch (err) {
       if (abort.signal.aborted) return;
-      why = err instanceof Error ? err.message : String(err);
+      why = messageOf(err);
     }
     if (abort.signal.aborted || this.control.state.kind !== 'ok') return this.set({ kind: 'idle' });
-    this.set({ kind: 'waiting', retryInMs: this.retryMs, why });
-    this.timer = window.setTimeout(() => void this.run(), this.retryMs);
-    this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
+    const wait = this.backoff.next();
+    this.set({ kind: 'waiting', retryInMs: wait, why });
+    this.timer = window.setTimeout(() => void this.run(), wait);
   }
 
   /** Reads Server-Sent Events from `body` until it ends. */
   private async read(body: ReadableStream<Uint8Array>): Promise<void> {
     const reader = body.getReader();
     const decoder = new TextDecoder();
-    let buffer = '';
-    let event = 'message';
-    let data: string[] = [];
+    const parser = new SseParser();
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      const lines = buffer.split(/\r\n|\r|\n/);
-      buffer = lines.pop() ?? '';
-      for (const line of lines) {
-        if (line === '') {
-          if (data.length > 0) this.dispatch(event, data.join('\n'));
-          event = 'message';
-          data = [];
-          continue;
-        }
-        if (line.startsWith(':')) continue;
-        const colon = line.indexOf(':');
-        const field = colon < 0 ? line : line.slice(0, colon);
-        const text = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-        if (field === 'event') event = text;
-        else if (field === 'data') data.push(text);
-        else if (field === 'id') this.lastId = text;
+      for (const { event, data, id } of parser.push(decoder.decode(value, { stream: true }))) {
+        this.dispatch(event, data);
+        // After the panels have it: a feed that breaks meanwhile resumes with this event again.
+        if (id !== undefined) this.lastId = id;
       }
     }
   }
 
   private dispatch(event: string, text: string): void {
-    const listeners = this.listeners.get(event) as Set<(data: unknown) => void> | undefined;
-    if (!listeners) return;
     let data: unknown;
     try {
       data = JSON.parse(text);
     } catch {
-      console.warn(`feed: ${event} event is not JSON`);
+      console.warn(`feed: a ${event} event is not JSON: ${text.slice(0, 100)}`);
+      this.set(this.state, this.state.malformed + 1);
       return;
     }
-    for (const listener of listeners) listener(data);
+    const name = event as FeedEvent;
+    if (SNAPSHOTS.has(name)) this.last.set(name, data);
+    this.listeners.get(name)?.emit(data);
   }
 
-  private set(state: FeedState): void {
-    this.state = state;
-    for (const listener of this.stateListeners) listener(state);
+  private set(phase: FeedPhase, malformed = this.state.malformed): void {
+    this.state = { ...phase, malformed };
+    this.states.emit(this.state);
   }
 }

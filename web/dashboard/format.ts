@@ -22,3 +22,12 @@ export function clockTime(time: number | string): string {
 export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/** `a=1, b=2` of a message part, empty for none. */
+export function pairs(part: Record<string, string> | undefined): string {
+  return part
+    ? Object.entries(part)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ')
+    : '';
+}

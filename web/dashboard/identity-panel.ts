@@ -1,16 +1,23 @@
 /**
  * Who the device is and how long it has been up; its scenario (name, state, position) with
  * play, pause and restart. The uptime counts from device.json's `startedAt` (read again after
- * a reboot); the scenario follows the feed.
+ * a reboot, and every minute while the tab is shown); the scenario follows the feed. A button
+ * that does not apply is `aria-disabled`, not `disabled`, so the keyboard stays on it; all
+ * three wait while a command runs, until the feed has the scenario's new state.
  */
 import { fetchDeviceInfo } from './device-info.js';
 import { fill, h, say } from './dom.js';
 import { duration, messageOf } from './format.js';
-import { controlNotice, errorLine, type PanelContext } from './panel.js';
+import { controlNotice, errorLine, type PanelContext, setUsable, usable } from './panel.js';
 import type { DeviceInfo, ScenarioStatus } from './types.js';
+import { everyWhileVisible } from './visibility.js';
 
 /** How often device.json is read again (the uptime after a reboot is also caught from the journal). */
 const REFRESH_MS = 60_000;
+/** How long a command waits for the feed to bring the new state before the buttons are freed anyway. */
+const COMMAND_WAIT_MS = 3000;
+
+type Command = 'play' | 'pause' | 'restart';
 
 /** Fills the identity panel `root`. */
 export function mountIdentityPanel(root: HTMLElement, ctx: PanelContext): void {
@@ -41,6 +48,8 @@ export function mountIdentityPanel(root: HTMLElement, ctx: PanelContext): void {
   const error = errorLine('scenario-error');
   let scenario: ScenarioStatus | undefined;
   let scenarioRead = performance.now();
+  /** The command under way (its buttons wait), and its timeout. */
+  let busy: number | undefined;
 
   const tick = (): void => {
     uptime.textContent = duration(upBase + performance.now() - upRead);
@@ -49,30 +58,46 @@ export function mountIdentityPanel(root: HTMLElement, ctx: PanelContext): void {
     position.textContent =
       duration(scenario.positionMs + moving) + (scenario.speed !== 1 ? ` (speed ${scenario.speed})` : '');
   };
+  const showButtons = (): void => {
+    const state = busy === undefined ? scenario?.state : undefined;
+    setUsable(buttons.play, state === 'paused' || state === 'finished');
+    setUsable(buttons.pause, state === 'playing');
+    setUsable(buttons.restart, state !== undefined);
+  };
+  const done = (): void => {
+    window.clearTimeout(busy);
+    busy = undefined;
+    showButtons();
+  };
   const showScenario = (status: ScenarioStatus): void => {
     scenario = status;
     scenarioRead = performance.now();
     scenarioName.textContent = status.name ?? '(unnamed)';
     scenarioState.textContent = status.state;
-    play.disabled = status.state === 'playing' || status.state === 'none';
-    pause.disabled = status.state !== 'playing';
-    restart.disabled = status.state === 'none';
+    done();
     tick();
   };
-  const load = (): void => {
-    ctx.control
-      .call<ScenarioStatus>('GET', '/scenario')
-      .then(showScenario, (err: unknown) => say(error, `Scenario: ${messageOf(err)}`));
-  };
-  const command = (what: 'play' | 'pause' | 'restart'): void => {
+  const command = (what: Command): void => {
+    if (busy !== undefined || !usable(buttons[what])) return;
     say(error, '');
-    ctx.control
-      .call('POST', `/scenario/${what}`)
-      .then(load, (err: unknown) => say(error, `${what}: ${messageOf(err)}`));
+    busy = window.setTimeout(done, COMMAND_WAIT_MS);
+    showButtons();
+    ctx.control.call('POST', `/scenario/${what}`).catch((err: unknown) => {
+      say(error, `${what}: ${messageOf(err)}`);
+      done();
+    });
   };
-  const play = h('button', { type: 'button', id: 'scenario-play', onclick: () => command('play') }, 'Play');
-  const pause = h('button', { type: 'button', id: 'scenario-pause', onclick: () => command('pause') }, 'Pause');
-  const restart = h('button', { type: 'button', id: 'scenario-restart', onclick: () => command('restart') }, 'Restart');
+  const button = (what: Command, label: string): HTMLButtonElement =>
+    h(
+      'button',
+      { type: 'button', id: `scenario-${what}`, 'aria-disabled': 'true', onclick: () => command(what) },
+      label,
+    );
+  const buttons = {
+    play: button('play', 'Play'),
+    pause: button('pause', 'Pause'),
+    restart: button('restart', 'Restart'),
+  };
 
   fill(
     root,
@@ -92,7 +117,7 @@ export function mountIdentityPanel(root: HTMLElement, ctx: PanelContext): void {
       uptime,
     ),
     h('h3', { id: 'scenario-heading' }, 'Scenario'),
-    controlNotice(ctx, 'scenario', load),
+    controlNotice(ctx, 'scenario'),
     h(
       'dl',
       { class: 'facts' },
@@ -103,7 +128,13 @@ export function mountIdentityPanel(root: HTMLElement, ctx: PanelContext): void {
       h('dt', {}, 'Position'),
       position,
     ),
-    h('div', { class: 'buttons', role: 'group', 'aria-labelledby': 'scenario-heading' }, play, pause, restart),
+    h(
+      'div',
+      { class: 'buttons', role: 'group', 'aria-labelledby': 'scenario-heading' },
+      buttons.play,
+      buttons.pause,
+      buttons.restart,
+    ),
     error,
   );
   ctx.feed.on('scenario', showScenario);
@@ -111,6 +142,6 @@ export function mountIdentityPanel(root: HTMLElement, ctx: PanelContext): void {
     if (entries.some((e) => e.kind === 'fault' && e.name === 'reboot' && e.state === 'end')) reread();
   });
   tick();
-  window.setInterval(tick, 1000);
-  window.setInterval(reread, REFRESH_MS);
+  everyWhileVisible(1000, tick);
+  everyWhileVisible(REFRESH_MS, reread);
 }

@@ -1,13 +1,16 @@
 /**
- * The journal, live from the feed's `journal` events: newest first, at most 500 entries kept,
- * a kind filter, pausable (held entries are shown on Resume).
+ * The journal, live from the feed's `journal` events: newest first, at most 500 entries kept
+ * (and rows listed: the list drops a row when its entry goes), a kind filter, pausable (held
+ * entries are shown on Resume, those beyond 500 counted as dropped). A batch marked `reset`
+ * (the journal started again) clears what the page holds first.
  */
-import { fill, h, say } from './dom.js';
+import { clipped, fill, h, prependBounded } from './dom.js';
 import { clockTime } from './format.js';
-import { controlNotice, type PanelContext } from './panel.js';
+import { controlNotice, type PanelContext, statusLine } from './panel.js';
+import { pauseControl, resumedText } from './pause-control.js';
 import { JOURNAL_KINDS, type JournalEntry } from './types.js';
 
-/** The most entries kept (and shown). */
+/** The most entries kept (and shown, and held while paused). */
 const MAX_ENTRIES = 500;
 
 /** Fills the journal panel `root`. */
@@ -19,82 +22,89 @@ export function mountJournalPanel(root: HTMLElement, ctx: PanelContext): void {
     h('option', { value: '' }, 'every kind'),
     ...JOURNAL_KINDS.map((k) => h('option', { value: k }, k)),
   );
-  const pause = h('button', { type: 'button', id: 'journal-pause', 'aria-pressed': 'false' }, 'Pause');
-  const status = h('p', { id: 'journal-status', class: 'status', role: 'status' });
+  const status = statusLine('journal-status');
+  /** Newest first. */
   let entries: JournalEntry[] = [];
-  let held: JournalEntry[] = [];
-  let paused = false;
   let lastSeq = -1;
   let skipped = 0;
+  let resumed = '';
 
   const matches = (e: JournalEntry): boolean => kind.value === '' || e.kind === kind.value;
   const showStatus = (): void => {
     const notes = [
       `${list.childElementCount} of ${entries.length} entries shown`,
-      paused ? `paused: ${held.length} held` : '',
+      pause.paused ? pause.heldText() : resumed,
       skipped > 0 ? `${skipped} left out by the feed (too many at once)` : '',
     ];
-    say(status, notes.filter(Boolean).join('; '));
+    status.textContent = notes.filter(Boolean).join('; ');
   };
   const render = (): void => {
     fill(list, ...entries.filter(matches).map(entryRow));
     showStatus();
   };
-  /** Keeps the entries after the last one kept; returns them, newest first. */
+  /** Keeps the entries after the last one kept (at most MAX_ENTRIES in all); returns them, newest first. */
   const take = (fresh: JournalEntry[]): JournalEntry[] => {
     const newer = fresh.filter((e) => e.seq > lastSeq).reverse();
-    lastSeq = newer[0]?.seq ?? lastSeq;
-    entries = [...newer, ...entries].slice(0, MAX_ENTRIES);
+    if (newer.length === 0) return newer;
+    lastSeq = newer[0].seq;
+    entries.unshift(...newer);
+    if (entries.length > MAX_ENTRIES) entries.length = MAX_ENTRIES;
     return newer;
   };
+  /** Puts `fresh` (oldest first) at the top; a row whose entry is no longer kept goes. */
+  const add = (fresh: JournalEntry[]): void => {
+    const rows = take(fresh).filter(matches).map(entryRow);
+    const oldest = entries[entries.length - 1]?.seq ?? 0;
+    prependBounded(list, rows, MAX_ENTRIES, (row) => Number((row as HTMLElement).dataset.seq) >= oldest);
+    showStatus();
+  };
+  const pause = pauseControl<JournalEntry>('journal-pause', 'the journal', MAX_ENTRIES, (done) => {
+    resumed = done ? resumedText(done, 'entries') : '';
+    if (done) add(done.items.map((held) => held.item));
+    else showStatus();
+  });
 
   kind.addEventListener('change', render);
-  pause.addEventListener('click', () => {
-    paused = !paused;
-    pause.textContent = paused ? 'Resume' : 'Pause';
-    pause.setAttribute('aria-pressed', String(paused));
-    if (!paused) {
-      take(held);
-      held = [];
-    }
-    render();
-  });
   ctx.feed.on('journal', (batch) => {
-    skipped += batch.skipped;
-    if (paused) {
-      held = [...held, ...batch.entries].slice(-MAX_ENTRIES);
-      return showStatus();
+    if (batch.reset) {
+      entries = [];
+      lastSeq = -1;
+      skipped = 0;
+      pause.discard();
+      fill(list);
     }
-    list.prepend(...take(batch.entries).filter(matches).map(entryRow));
-    while (list.childElementCount > MAX_ENTRIES) list.lastElementChild?.remove();
+    skipped += batch.skipped;
+    if (!pause.paused) return add(batch.entries);
+    for (const entry of batch.entries) pause.offer(entry);
     showStatus();
   });
 
   fill(
     root,
     h('h2', { id: 'journal-heading' }, 'Journal'),
-    controlNotice(ctx, 'journal', () => undefined),
+    controlNotice(ctx, 'journal'),
     h(
       'div',
       { class: 'buttons' },
       h('label', { for: kind.id }, 'Kind'),
       kind,
-      pause,
+      pause.button,
       h('button', { type: 'button', id: 'journal-clear', onclick: () => ((entries = []), render()) }, 'Clear view'),
     ),
     status,
     list,
   );
+  showStatus();
 }
 
 /** One entry: time, kind, and what happened in a line. */
 function entryRow(entry: JournalEntry): HTMLLIElement {
   return h(
     'li',
-    { class: `entry kind-${entry.kind}`, 'data-kind': entry.kind, 'data-seq': entry.seq },
+    { 'data-kind': entry.kind, 'data-seq': entry.seq },
     h('time', { class: 'time', datetime: entry.time }, clockTime(entry.time)),
     h('span', { class: 'kind' }, entry.kind),
-    h('span', { class: 'what' }, summary(entry)),
+    h('span', { class: 'what' }, clipped(summary(entry))),
   );
 }
 

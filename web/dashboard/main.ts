@@ -1,16 +1,18 @@
 /**
  * The dashboard's start: reads the device's facts, fills each panel, then asks whether the
- * control API answers (its panels wait for that) and opens the live feed.
+ * control API answers (its panels wait for that); the live feed runs while it does. A panel
+ * that fails on a feed event is said at the top of the page (#page-notice); the others go on.
  */
 import { ControlApi } from './control.js';
 import { mountControlStatus } from './control-status.js';
 import { fetchDeviceInfo } from './device-info.js';
-import { byId } from './dom.js';
+import { byId, say } from './dom.js';
 import { mountEventsPanel } from './events-panel.js';
 import { mountFaultsPanel } from './faults-panel.js';
 import { Feed } from './feed.js';
 import { mountFlagsPanel } from './flags-panel.js';
 import { mountFleetPicker } from './fleet-picker.js';
+import { messageOf } from './format.js';
 import { mountIdentityPanel } from './identity-panel.js';
 import { mountJournalPanel } from './journal-panel.js';
 import type { PanelContext } from './panel.js';
@@ -23,7 +25,12 @@ async function start(): Promise<void> {
   document.title = `${info.serial} · bwc-emu dashboard`;
   byId('device-serial').textContent = info.serial;
   const control = new ControlApi(info.control);
-  const ctx: PanelContext = { info, control, feed: new Feed(control) };
+  const feed = new Feed(control, (event, err) => {
+    console.error(`dashboard: a panel failed on the feed's ${event} event`, err);
+    say(byId('page-notice'), `A panel failed on the live feed's ${event} event (${messageOf(err)}); the rest goes on.`);
+  });
+  const ctx: PanelContext = { info, control, feed };
+  control.watch((state) => (state.kind === 'ok' ? feed.start() : feed.stop()));
   mountControlStatus(byId('control-status'), ctx);
   mountFleetPicker(byId('fleet-picker'), ctx);
   mountIdentityPanel(byId('identity-panel'), ctx);
@@ -38,8 +45,4 @@ async function start(): Promise<void> {
   document.body.dataset.ready = 'true';
 }
 
-start().catch((err: unknown) => {
-  const problem = byId('page-error');
-  problem.textContent = `The dashboard could not start: ${err instanceof Error ? err.message : String(err)}`;
-  problem.hidden = false;
-});
+start().catch((err: unknown) => say(byId('page-error'), `The dashboard could not start: ${messageOf(err)}`));

@@ -1,14 +1,14 @@
 /**
  * Publishing an event on the device (`POST /_emu/events`): topic (suggested from the topics
- * recently published here and the scenario's), source and data rows, stateful. The control
- * API's refusal (a bad topic, a value that is not a string) is shown as it says it.
+ * recently published here and the scenario's, as the feed has it), source and data rows,
+ * stateful. The control API's refusal (a bad topic, a value that is not a string) is shown as
+ * it says it. Publish is `aria-disabled` while it runs (it keeps the keyboard's focus).
  */
 import { fill, h, say } from './dom.js';
 import { clockTime, messageOf } from './format.js';
 import { kvRows } from './kv-rows.js';
-import { controlNotice, errorLine, type PanelContext } from './panel.js';
+import { controlNotice, errorLine, type PanelContext, setUsable, statusLine, usable } from './panel.js';
 import { recentTopics, rememberTopic } from './recent-topics.js';
-import type { ScenarioStatus } from './types.js';
 
 /** Fills the publish panel `root`. */
 export function mountPublishPanel(root: HTMLElement, ctx: PanelContext): void {
@@ -33,11 +33,12 @@ export function mountPublishPanel(root: HTMLElement, ctx: PanelContext): void {
   const data = kvRows('publish-data', 'data', { state: '1' });
   const stateful = h('input', { id: 'publish-stateful', type: 'checkbox' });
   const error = errorLine('publish-error');
-  const result = h('p', { id: 'publish-result', class: 'status', role: 'status' });
+  const result = statusLine('publish-result', true);
   const submit = h('button', { type: 'submit', id: 'publish-submit' }, 'Publish');
 
   const publish = async (event: Event): Promise<void> => {
     event.preventDefault();
+    if (!usable(submit)) return;
     say(error, '');
     result.textContent = '';
     const name = topic.value.trim();
@@ -49,7 +50,7 @@ export function mountPublishPanel(root: HTMLElement, ctx: PanelContext): void {
     }
     topic.removeAttribute('aria-invalid');
     const body = { topic: name, source: source.value(), data: data.value(), stateful: stateful.checked };
-    submit.disabled = true;
+    setUsable(submit, false);
     try {
       const answer = await ctx.control.call<{ events: { topic: string; timestamp: number | null }[] }>(
         'POST',
@@ -57,30 +58,21 @@ export function mountPublishPanel(root: HTMLElement, ctx: PanelContext): void {
         body,
       );
       suggest(rememberTopic(serial, name));
-      const first = answer.events[0];
+      const first = answer?.events?.[0];
       result.textContent = first
         ? `Published ${first.topic}${first.timestamp === null ? '' : ` at ${clockTime(first.timestamp)}`}`
         : 'Published';
     } catch (err) {
       say(error, `Not published: ${messageOf(err)}`);
     } finally {
-      submit.disabled = false;
+      setUsable(submit, true);
     }
-  };
-  const loadTopics = (): void => {
-    ctx.control.call<ScenarioStatus>('GET', '/scenario').then(
-      (status) => {
-        scenarioTopics = status.topics;
-        suggest(recentTopics(serial));
-      },
-      () => undefined, // The identity panel reports the scenario's problems.
-    );
   };
 
   fill(
     root,
     h('h2', { id: 'publish-heading' }, 'Publish an event'),
-    controlNotice(ctx, 'publish', loadTopics),
+    controlNotice(ctx, 'publish'),
     h(
       'form',
       { id: 'publish-form', novalidate: true, onsubmit: (event) => void publish(event) },
@@ -106,4 +98,8 @@ export function mountPublishPanel(root: HTMLElement, ctx: PanelContext): void {
     result,
   );
   suggest(recentTopics(serial));
+  ctx.feed.on('scenario', (status) => {
+    scenarioTopics = status.topics;
+    suggest(recentTopics(serial));
+  });
 }

@@ -1,11 +1,17 @@
-/** Events per second over the last few seconds, counted in one-second buckets. */
+/** Events per second over the last few seconds, counted in one-second buckets. Pure (its clock is given): unit-tested. */
 export class RateCounter {
   private readonly buckets: number[];
-  private readonly born = performance.now();
-  private second = Math.floor(this.born / 1000);
+  private readonly born: number;
+  private second: number;
 
-  constructor(private readonly seconds = 5) {
+  /** @param now the clock in ms (the page's `performance.now`) */
+  constructor(
+    private readonly seconds = 5,
+    private readonly now: () => number = () => performance.now(),
+  ) {
     this.buckets = new Array<number>(seconds).fill(0);
+    this.born = now();
+    this.second = Math.floor(this.born / 1000);
   }
 
   /** Counts one event now. */
@@ -20,7 +26,7 @@ export class RateCounter {
     let total = 0;
     for (let i = 1; i < this.seconds; i++) total += this.buckets[this.slot(this.second - i)];
     // The current second is partial: counted, over its elapsed part; a young counter over its age.
-    const now = performance.now();
+    const now = this.now();
     const partial = now / 1000 - this.second;
     total += this.buckets[this.slot(this.second)];
     const span = Math.min(this.seconds - 1 + partial, (now - this.born) / 1000);
@@ -33,7 +39,7 @@ export class RateCounter {
   }
 
   private advance(): void {
-    const now = Math.floor(performance.now() / 1000);
+    const now = Math.floor(this.now() / 1000);
     for (let s = this.second + 1; s <= now && s <= this.second + this.seconds; s++) this.buckets[this.slot(s)] = 0;
     this.second = Math.max(this.second, now);
   }

@@ -1,20 +1,29 @@
 /**
  * The grading report (`GET /_emu/report`): what the client under test did wrong, each finding
- * with its fix. Read on Refresh and every 5 s while the tab is visible.
+ * with its fix. Read when the control API becomes usable, on Refresh (one pressed while a read
+ * runs reads again after it), and when the journal moves: at most every 2 s after a batch of
+ * the feed, only while the tab is shown (once more when it is shown again, if it moved).
  */
 import { fill, h, say } from './dom.js';
 import { messageOf } from './format.js';
-import { controlNotice, errorLine, type PanelContext } from './panel.js';
+import { controlNotice, errorLine, type PanelContext, statusLine } from './panel.js';
 import type { Finding, Report } from './types.js';
+import { onShown } from './visibility.js';
 
-const REFRESH_MS = 5000;
+/** How long after a journal batch the report is read again (batches meanwhile wait for the same read). */
+const JOURNAL_DELAY_MS = 2000;
 
 /** Fills the report panel `root`. */
 export function mountReportPanel(root: HTMLElement, ctx: PanelContext): void {
-  const summary = h('p', { id: 'report-summary', class: 'summary', role: 'status' }, 'No report yet.');
+  const summary = statusLine('report-summary', false, 'No report yet.');
   const findings = h('ol', { id: 'report-findings', class: 'findings' });
   const error = errorLine('report-error');
   let loading = false;
+  /** Refresh was asked for while a read ran: read again after it. */
+  let again = false;
+  /** The journal moved while the tab was hidden. */
+  let stale = false;
+  let timer: number | undefined;
 
   const show = (report: Report): void => {
     const { errors, warnings, infos, expectationsBroken } = report.summary;
@@ -42,7 +51,11 @@ export function mountReportPanel(root: HTMLElement, ctx: PanelContext): void {
       findings.append(h('li', { class: 'finding' }, 'No findings: nothing wrong so far.'));
   };
   const load = async (): Promise<void> => {
-    if (loading || ctx.control.state.kind !== 'ok') return;
+    if (ctx.control.state.kind !== 'ok') return;
+    if (loading) {
+      again = true;
+      return;
+    }
     loading = true;
     try {
       show(await ctx.control.call<Report>('GET', '/report'));
@@ -51,7 +64,21 @@ export function mountReportPanel(root: HTMLElement, ctx: PanelContext): void {
       say(error, `Report: ${messageOf(err)}`);
     } finally {
       loading = false;
+      if (again) {
+        again = false;
+        void load();
+      }
     }
+  };
+  const journalMoved = (): void => {
+    if (document.visibilityState !== 'visible') {
+      stale = true;
+      return;
+    }
+    timer ??= window.setTimeout(() => {
+      timer = undefined;
+      void load();
+    }, JOURNAL_DELAY_MS);
   };
 
   fill(
@@ -67,11 +94,11 @@ export function mountReportPanel(root: HTMLElement, ctx: PanelContext): void {
     findings,
     error,
   );
-  window.setInterval(() => {
-    if (document.visibilityState === 'visible') void load();
-  }, REFRESH_MS);
-  document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible') void load();
+  ctx.feed.on('journal', journalMoved);
+  onShown(() => {
+    if (!stale) return;
+    stale = false;
+    void load();
   });
 }
 

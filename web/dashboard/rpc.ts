@@ -1,17 +1,10 @@
 /** The device's JSON-RPC CGIs, called as any client calls them (featureflag.cgi). */
-import { httpProblem, tagged } from './http.js';
+import { excerpt, httpProblem, jsonOf, tagged } from './http.js';
 
-/** A JSON-RPC error the device answered with (HTTP 200 carrying `error`). */
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(`error ${code}: ${message}`);
-  }
-}
-
-/** Calls `method` of the CGI at `path`; resolves with `data`, rejects with an {@link RpcError} or the HTTP problem. */
+/**
+ * Calls `method` of the CGI at `path`; resolves with `data`. Rejects with the HTTP problem, the
+ * device's JSON-RPC error (`error 2105: ...`), or what is wrong with an answer that is neither.
+ */
 export async function callCgi<T>(path: string, method: string, params?: Record<string, unknown>): Promise<T> {
   const res = await tagged(path, {
     method: 'POST',
@@ -19,7 +12,11 @@ export async function callCgi<T>(path: string, method: string, params?: Record<s
     body: JSON.stringify({ apiVersion: '1.0', context: 'dashboard', method, ...(params ? { params } : {}) }),
   });
   if (!res.ok) throw new Error(await httpProblem(res));
-  const answer = (await res.json()) as { data?: T; error?: { code: number; message: string } };
-  if (answer.error) throw new RpcError(answer.error.code, answer.error.message);
-  return answer.data as T;
+  const answer = await jsonOf(res);
+  if (typeof answer === 'object' && answer !== null) {
+    const { data, error } = answer as { data?: T; error?: { code?: unknown; message?: unknown } };
+    if (error) throw new Error(`error ${String(error.code)}: ${String(error.message)}`);
+    if (data !== undefined) return data;
+  }
+  throw new Error(`answer has neither data nor error: ${excerpt(JSON.stringify(answer) ?? '')}`);
 }

@@ -1,10 +1,11 @@
 /**
  * The device's event stream sessions, live from the feed's `sessions` events: remote address,
- * user, filters, sent and dropped counts, state. The page's own session is one of them.
+ * user, filters, sent and dropped counts, state. The page's own session is one of them. The
+ * count under the table is no live region: it changes with every snapshot.
  */
 import { fill, h } from './dom.js';
 import { clockTime } from './format.js';
-import { controlNotice, type PanelContext } from './panel.js';
+import { controlNotice, type PanelContext, statusLine } from './panel.js';
 import type { SessionFilter, SessionInfo } from './types.js';
 
 const COLUMNS = ['Remote', 'User', 'Filters', 'Sent', 'Dropped', 'State', 'Since'] as const;
@@ -12,22 +13,16 @@ const COLUMNS = ['Remote', 'User', 'Filters', 'Sent', 'Dropped', 'State', 'Since
 /** Fills the sessions panel `root`. */
 export function mountSessionsPanel(root: HTMLElement, ctx: PanelContext): void {
   const body = h('tbody', { id: 'session-rows' });
-  const count = h('p', { id: 'sessions-count', class: 'status', role: 'status' }, 'Waiting for the feed…');
+  const count = statusLine('sessions-count', false, 'Waiting for the feed…');
   const show = (sessions: SessionInfo[]): void => {
     fill(body, ...sessions.map(sessionRow));
     if (sessions.length === 0) body.append(h('tr', {}, h('td', { colspan: COLUMNS.length }, 'No sessions.')));
     count.textContent = `${sessions.length} session${sessions.length === 1 ? '' : 's'}`;
   };
-  const load = (): void => {
-    ctx.control.call<{ sessions: SessionInfo[] }>('GET', '/sessions').then(
-      ({ sessions }) => show(sessions),
-      () => undefined, // The feed brings them too; its status says why when it cannot.
-    );
-  };
   fill(
     root,
     h('h2', { id: 'sessions-heading' }, 'Sessions'),
-    controlNotice(ctx, 'sessions', load),
+    controlNotice(ctx, 'sessions'),
     h(
       'table',
       { id: 'sessions-table', class: 'cards', 'aria-labelledby': 'sessions-heading' },
@@ -52,6 +47,7 @@ function sessionRow(session: SessionInfo): HTMLTableRowElement {
   ];
   return h(
     'tr',
+    // data-testid="session": a test hook (the browser tests count the sessions by it).
     { 'data-session': session.id, 'data-testid': 'session' },
     ...cells.map(([label, text]) => h('td', { 'data-label': label, class: `col-${label.toLowerCase()}` }, text)),
   );

@@ -35,10 +35,12 @@ export interface Notification {
 /** `GET /_emu/scenario` and the feed's `scenario` event. */
 export interface ScenarioStatus {
   name: string | null;
-  state: 'playing' | 'paused' | 'finished' | 'none';
+  state: 'playing' | 'paused' | 'finished';
   positionMs: number;
   speed: number;
   topics: string[];
+  /** Bumped by every change of name, state or speed (a playing scenario's position is no change). */
+  revision: number;
 }
 
 /** One filter of a session, as the client wrote it. */

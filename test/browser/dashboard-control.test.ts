@@ -1,0 +1,171 @@
+/**
+ * The device dashboard in Chromium when the control API is not simply there: one that asks for
+ * a token (a wrong one said so, the right one lets every panel work, and what was typed in a
+ * fault switch stays while the API goes and comes back), one that cannot be reached and then
+ * answers 503 (checked again until it answers), a feed that sends an event that is not JSON
+ * and one a panel fails on (counted, said, and the feed goes on), and an event stream frame
+ * that is not JSON (counted). The broken answers are made by Playwright's routing.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { EmulatorHandle } from '../../src';
+import { describeInChromium, launchChromium } from '../helpers/browser';
+import {
+  MOTION,
+  newTab,
+  openDashboard,
+  recordedTexts,
+  recordTexts,
+  startFastEmulator,
+  textOf,
+  waitForCount,
+  waitForText,
+} from '../helpers/dashboard-page';
+
+const TOKEN = 'open-sesame';
+/** Longer than the page's first two re-checks (1 s, then 2 s) of a control API that did not answer. */
+const RECHECK_WAIT_MS = 8000;
+
+const describeWithChromium = describeInChromium('the device dashboard');
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const emulators: EmulatorHandle[] = [];
+
+beforeAll(async () => {
+  browser = await launchChromium('the device dashboard');
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close()));
+  await Promise.all(emulators.splice(0).map((e) => e.close()));
+});
+
+/** A logged-in tab (not opened yet) on a new emulator started with `options`; its URL. */
+async function tab(options: Parameters<typeof startFastEmulator>[0] = {}): Promise<{ page: Page; url: string }> {
+  const emulator = await startFastEmulator(options);
+  emulators.push(emulator);
+  const { context, page } = await newTab(browser);
+  contexts.push(context);
+  return { page, url: emulator.devices[0].device.url };
+}
+
+describeWithChromium('the device dashboard in Chromium, its control API', () => {
+  it('asks for the token, says a wrong one was refused, and works with the right one', async () => {
+    const { page, url } = await tab({ control: { token: TOKEN } });
+    await openDashboard(page, url);
+    await page.waitForSelector('#control-token-form:not([hidden])', { timeout: 5000 });
+    expect(await textOf(page, '#scenario-notice')).toMatch(/^The control API needs its token \(401: /);
+    expect(await textOf(page, '#control-message')).toMatch(/^Control API: The control API needs its token/);
+
+    await page.fill('#control-token', 'not the token');
+    await page.click('#control-token-apply');
+    await waitForText(page, '#control-token-result', /^The control API refused this token \(401: .+\)\.$/);
+    expect(await page.getAttribute('#control-token', 'aria-invalid')).toBe('true');
+
+    await page.fill('#control-token', TOKEN);
+    await page.click('#control-token-apply');
+    await waitForText(page, '#control-token-result', /^Token accepted\.$/);
+    expect(await page.getAttribute('#control-token', 'aria-invalid')).toBeNull();
+    await waitForText(page, '#scenario-state', /^playing$/);
+    await page.waitForSelector('#fault-list article[data-fault]', { timeout: 5000 });
+    await waitForCount(page, '#session-rows tr[data-testid=session]', 1);
+    expect(await page.locator('#control-message').isHidden()).toBe(true);
+
+    // What is typed in a fault switch stays while the API goes (token forgotten) and comes back.
+    await page.click('#fault-drop-details summary');
+    await page.fill('#fault-drop-param-reason', 'typed by the test');
+    await page.click('#control-token-forget');
+    await waitForText(page, '#control-token-result', /^Token forgotten\.$/);
+    await waitForText(page, '#faults-notice', /needs its token/);
+    await page.fill('#control-token', TOKEN);
+    await page.click('#control-token-apply');
+    await waitForText(page, '#control-token-result', /^Token accepted\.$/);
+    await page.waitForSelector('#faults-notice', { state: 'hidden', timeout: 5000 });
+    expect(await page.inputValue('#fault-drop-param-reason')).toBe('typed by the test');
+    expect(await page.getAttribute('#fault-drop-details', 'open')).not.toBeNull();
+  });
+
+  it('checks again while the control API cannot be reached or answers 503, and goes on once it answers', async () => {
+    const { page, url } = await tab();
+    let checks = 0;
+    await page.route(
+      (u) => u.pathname === '/_emu/health',
+      async (route) => {
+        checks++;
+        if (checks === 1) return route.abort('connectionrefused');
+        if (checks === 2)
+          return route.fulfill({ status: 503, contentType: 'application/json', body: '{"status":"closing"}' });
+        return route.continue();
+      },
+    );
+    await openDashboard(page, url);
+    expect(await textOf(page, '#control-message')).toMatch(
+      /^Control API: The control API cannot be reached \(.+\); trying again\.$/,
+    );
+    await recordTexts(page, '#control-message');
+    await waitForText(page, '#scenario-state', /^playing$/, RECHECK_WAIT_MS);
+    expect(await page.locator('#control-message').isHidden()).toBe(true);
+    expect(await recordedTexts(page, '#control-message')).toContainEqual(
+      'Control API: The control API is not answering as it should (/health answered HTTP 503: {"status":"closing"}); trying again.',
+    );
+    expect(checks).toBe(3);
+  });
+
+  it('goes on past a feed event that is not JSON and one a panel fails on, and says so', async () => {
+    const { page, url } = await tab();
+    // CRLF line ends, as a proxy might send them; the events in order: not JSON, a panel fails, fine.
+    const fake = [
+      'event: sessions',
+      'data: {"sessions":',
+      '',
+      'event: faults',
+      'data: {"faults":7}',
+      '',
+      'event: scenario',
+      'data: {"name":"from the test","state":"paused","positionMs":1000,"speed":1,"topics":[]}',
+      '',
+      'event: journal',
+      'id: 1',
+      'data: {"entries":[],"skipped":0}',
+      '',
+      '',
+    ].join('\r\n');
+    await page.route(
+      (u) => u.pathname === '/_emu/feed',
+      (route) => route.fulfill({ status: 200, contentType: 'text/event-stream', body: fake }),
+      { times: 1 },
+    );
+    await openDashboard(page, url);
+    // From its start: the fake feed's scenario is shown until the real feed's, a second later.
+    await recordTexts(page, '#scenario-name');
+    await waitForText(page, '#feed-status', /; 1 event ignored: not JSON$/);
+    await waitForText(
+      page,
+      '#page-notice',
+      /^A panel failed on the live feed's faults event \(.+\); the rest goes on\.$/,
+    );
+    // The real feed next (the fake one ended): the scenario the test sent was shown before it.
+    await waitForText(page, '#scenario-name', /^fast$/, RECHECK_WAIT_MS);
+    expect(await recordedTexts(page, '#scenario-name')).toContain('from the test');
+    await waitForCount(page, '#session-rows tr[data-testid=session]', 1);
+  });
+
+  it('counts event stream frames that are not JSON, and the events go on', async () => {
+    const { page, url } = await tab();
+    await page.routeWebSocket(/./, (ws) => {
+      const server = ws.connectToServer();
+      let first = true;
+      ws.onMessage((message) => {
+        server.send(message);
+        if (first) ws.send('this is no JSON');
+        first = false;
+      });
+    });
+    await openDashboard(page, url);
+    await waitForText(page, '#events-problems', /^1 message from the device ignored: not JSON$/);
+    await waitForCount(page, `#event-list li.event[data-topic="${MOTION}"]`, 2);
+  });
+});
