@@ -4,56 +4,32 @@
  * is clipped behind an expander without widening the page, and the keyboard's focus goes where
  * it should when a name = value row is removed and while Publish runs.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { EmulatorHandle } from '../../src';
-import { describeInChromium, launchChromium, sidewaysOverflow } from '../helpers/browser';
+import type { Page } from 'playwright-core';
+import { describeInChromium, sidewaysOverflow } from '../helpers/browser';
 import {
   countOf,
+  dashboardRig,
   focusedId,
   inPage,
   MOTION,
-  newTab,
-  openDashboard,
-  startFastEmulator,
   textOf,
   waitForCount,
   waitForText,
 } from '../helpers/dashboard-page';
 
 const describeWithChromium = describeInChromium('the device dashboard');
-let browser: Browser;
-let emulator: EmulatorHandle;
-let url: string;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  browser = await launchChromium('the device dashboard');
-  emulator = await startFastEmulator();
-  url = emulator.devices[0].device.url;
-}, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await emulator?.close();
-});
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
-  await emulator.reset();
-});
+const rig = dashboardRig();
 
 /** A logged-in tab on the dashboard of the emulator's device, started, with an event shown. */
 async function dashboard(width = 1280, height = 800): Promise<Page> {
-  const { context, page } = await newTab(browser, width, height);
-  contexts.push(context);
-  await openDashboard(page, url);
+  const page = await rig.dashboard(width, height);
   await waitForCount(page, `#event-list li.event[data-topic="${MOTION}"]`, 1);
   return page;
 }
 
 /** Publishes an event through the control API, as a test of a client would. */
 async function publish(event: { topic: string; data: Record<string, string> }): Promise<void> {
-  const res = await fetch(`${url}/_emu/events`, {
+  const res = await fetch(`${rig.url}/_emu/events`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(event),
@@ -68,11 +44,9 @@ describeWithChromium('the device dashboard in Chromium, with what others send it
   it('tells a third tab of a device that its stream handshake was refused (2 dashboard sessions per device)', async () => {
     await dashboard();
     await dashboard();
-    const { context, page } = await newTab(browser, 1280, 800);
-    contexts.push(context);
-    await openDashboard(page, url);
+    const page = await rig.dashboard();
     await waitForText(page, '#events-status', /handshake was refused.*at most 2 dashboard sessions/);
-    expect(emulator.sessions().filter((s) => s.via === 'dashboard')).toHaveLength(2);
+    expect(rig.emulator.sessions().filter((s) => s.via === 'dashboard')).toHaveLength(2);
   });
 
   it('shows HTML in an event as text: no element is made, nothing runs', async () => {

@@ -13,16 +13,15 @@
  * One browser for the file, a fresh context (login, storage) for each test; no sleeps:
  * every wait is on a DOM condition or a device event, with a timeout.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { type ConfigureEntry, type EmulatorHandle, FAULT_CATALOGUE, FAULT_NAMES } from '../../src';
-import { describeInChromium, launchChromium, sidewaysOverflow } from '../helpers/browser';
+import { type ConfigureEntry, FAULT_CATALOGUE, FAULT_NAMES } from '../../src';
+import { describeInChromium, sidewaysOverflow } from '../helpers/browser';
 import {
   countOf,
+  dashboardRig,
   flagSelector,
   focusedId,
   inPage,
   MOTION,
-  newTab,
   openDashboard,
   pageUntil,
   recordedTexts,
@@ -37,49 +36,20 @@ import { fetchToken, openWithToken, type StreamClient } from '../helpers/event-s
 import { callFeatureFlags, type ListAllResponse } from '../helpers/rpc-client';
 import { until } from '../helpers/until';
 
-let browser: Browser;
-let emulator: EmulatorHandle;
-let url: string;
-const contexts: BrowserContext[] = [];
-const clients: StreamClient[] = [];
 /** Skipped with a warning without Chromium, unless BWC_EMU_REQUIRE_TOOLS=1 (then they fail). */
 const describeWithChromium = describeInChromium('the device dashboard');
-
-beforeAll(async () => {
-  browser = await launchChromium('the device dashboard');
-  emulator = await startFastEmulator();
-  url = emulator.devices[0].device.url;
-}, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await emulator?.close();
-});
-
-afterEach(async () => {
-  // The page first (its session and feed go), then the test's own clients, then the device.
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await emulator.reset();
-});
-
-/** A logged-in tab on the dashboard of the emulator's device, started. */
-async function dashboard(width = 1280, height = 800): Promise<Page> {
-  const { context, page } = await newTab(browser, width, height);
-  contexts.push(context);
-  await openDashboard(page, url);
-  return page;
-}
+const rig = dashboardRig();
+const { dashboard } = rig;
 
 /** The device, its first (only) one. */
 function device() {
-  return emulator.devices[0].device;
+  return rig.emulator.devices[0].device;
 }
 
 /** A stream session of the test's own, logged in with a session token from wssession.cgi. */
 async function externalClient(): Promise<StreamClient> {
   const client = await openWithToken(device(), await fetchToken(device()));
-  clients.push(client);
+  rig.closeAfterEach(client);
   return client;
 }
 
@@ -93,13 +63,13 @@ async function listAll(): Promise<Record<string, boolean>> {
 
 /** The page's own stream session on the device (the only session before the test opens one). */
 async function pageSession(): Promise<{ id: string; filters: unknown[] }> {
-  await until(() => emulator.sessions().length === 1, 'the dashboard session');
-  return emulator.sessions()[0];
+  await until(() => rig.emulator.sessions().length === 1, 'the dashboard session');
+  return rig.emulator.sessions()[0];
 }
 
 /** A control API call of the test, checked for a 2xx; answers the JSON. */
 async function control<T>(method: string, path: string): Promise<T> {
-  const res = await fetch(`${url}/_emu${path}`, { method });
+  const res = await fetch(`${rig.url}/_emu${path}`, { method });
   if (!res.ok) throw new Error(`${method} /_emu${path} answered ${res.status}: ${await res.text()}`);
   return (res.status === 204 ? undefined : await res.json()) as T;
 }
@@ -115,16 +85,15 @@ const EVENT = `#event-list li.event[data-topic="${MOTION}"]`;
 
 describeWithChromium('the device dashboard in Chromium', () => {
   it('asks for the device login, then shows who the device is and an uptime that counts', async () => {
-    const anonymous = await fetch(`${url}/`);
+    const anonymous = await fetch(`${rig.url}/`);
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toMatch(
       new RegExp(`^Digest .*realm="${device().realm}".*nonce="`),
     );
     await anonymous.text();
-    expect((await fetch(`${url}/dashboard/nope.js`)).status).toBe(404);
-    const { context, page } = await newTab(browser);
-    contexts.push(context);
-    const answer = await page.goto(`${url}/`);
+    expect((await fetch(`${rig.url}/dashboard/nope.js`)).status).toBe(404);
+    const page = await rig.tab();
+    const answer = await page.goto(`${rig.url}/`);
     expect(answer?.status()).toBe(200);
     expect(answer?.headers()['content-security-policy']).toMatch(/script-src 'self'/);
     await waitReady(page);
@@ -198,13 +167,13 @@ describeWithChromium('the device dashboard in Chromium', () => {
     expect(caret).toEqual([bad, `${' '.repeat(column - 1)}^`]);
     expect(await page.locator('#content-filter-error').isHidden()).toBe(true);
     // The device kept the page's previous filter.
-    expect(emulator.sessions().find((s) => s.id === session.id)?.filters).toEqual([{ topicFilter: '' }]);
+    expect(rig.emulator.sessions().find((s) => s.id === session.id)?.filters).toEqual([{ topicFilter: '' }]);
 
     await page.fill('#topic-filter', MOTION);
     await page.click('#events-apply');
     await until(
       () =>
-        JSON.stringify(emulator.sessions().find((s) => s.id === session.id)?.filters) ===
+        JSON.stringify(rig.emulator.sessions().find((s) => s.id === session.id)?.filters) ===
         `[{"topicFilter":"${MOTION}"}]`,
       'the device to take the fixed filter',
     );
@@ -295,7 +264,7 @@ describeWithChromium('the device dashboard in Chromium', () => {
     await page.click('#fault-drop-on');
     await waitForText(page, '#fault-drop-status', /^done at /);
     await until(
-      () => emulator.sessions().some((s) => s.id !== dropped && s.filters.length > 0),
+      () => rig.emulator.sessions().some((s) => s.id !== dropped && s.filters.length > 0),
       'the page to reconnect with its filter',
     );
     await waitForText(page, '#events-status', /^Connected: filter applied$/);
@@ -303,7 +272,7 @@ describeWithChromium('the device dashboard in Chromium', () => {
     expect(statuses).toContainEqual(
       expect.stringMatching(/^Closed by the device: 4000 dropped by the test; reconnecting in 1 s$/),
     );
-    expect(emulator.journal({ kind: 'ws-close' })).toContainEqual(
+    expect(rig.emulator.journal({ kind: 'ws-close' })).toContainEqual(
       expect.objectContaining({ session: dropped, code: 4000, reason: 'dropped by the test' }),
     );
     const before = await countOf(page, EVENT);
@@ -315,10 +284,10 @@ describeWithChromium('the device dashboard in Chromium', () => {
     await page.click('#fault-stall-on');
     await page.waitForSelector('#fault-stall-state[data-on="true"]', { timeout: 5000 });
     expect(await textOf(page, '#fault-stall-state')).toMatch(/^on since /);
-    expect(emulator.faults().map((f) => f.name)).toEqual(['stall']);
+    expect(rig.emulator.faults().map((f) => f.name)).toEqual(['stall']);
     await page.click('#fault-stall-off');
     await page.waitForSelector('#fault-stall-state[data-on="false"]', { timeout: 5000 });
-    expect(emulator.faults()).toEqual([]);
+    expect(rig.emulator.faults()).toEqual([]);
     expect(await textOf(page, '#fault-stall-error')).toBe('');
   });
 
@@ -328,7 +297,7 @@ describeWithChromium('the device dashboard in Chromium', () => {
     const client = await externalClient();
     const filter = MOTION;
     expect((await client.configure([{ topicFilter: filter }])).error).toBeUndefined();
-    const session = emulator.sessions().find((s) => s.filters.some((f) => f.topicFilter === filter));
+    const session = rig.emulator.sessions().find((s) => s.filters.some((f) => f.topicFilter === filter));
     if (!session) throw new Error('no session with the filter');
     const row = `#session-rows tr[data-session="${session.id}"]`;
     await page.waitForSelector(row, { timeout: 5000 });
@@ -360,7 +329,7 @@ describeWithChromium('the device dashboard in Chromium', () => {
     const client = await externalClient();
     const filter = 'tns1:Device//.';
     await client.configure([{ topicFilter: filter }]);
-    const entry = emulator
+    const entry = rig.emulator
       .journal({ kind: 'configure' })
       .find((e): e is ConfigureEntry => e.kind === 'configure' && e.filters[0]?.topicFilter === filter);
     if (!entry) throw new Error('the device journaled no configure with the filter');
@@ -413,14 +382,14 @@ describeWithChromium('the device dashboard in Chromium', () => {
     await page.focus('#scenario-pause');
     await page.keyboard.press('Enter');
     await waitForText(page, '#scenario-state', /^paused$/);
-    expect(emulator.scenarioStatus().state).toBe('paused');
+    expect(rig.emulator.scenarioStatus().state).toBe('paused');
     await page.waitForSelector('#scenario-pause[aria-disabled="true"]', { timeout: 5000 });
     expect(await page.isDisabled('#scenario-pause')).toBe(true);
     expect(await focusedId(page)).toBe('scenario-pause');
     await page.keyboard.press('Enter');
     expect(await textOf(page, '#scenario-error')).toBe('');
     const held = await textOf(page, '#scenario-position');
-    const heldMs = emulator.scenarioStatus().positionMs;
+    const heldMs = rig.emulator.scenarioStatus().positionMs;
     // Two ticks of the page's clock (the uptime) later, the position has not moved, on the page or the device.
     const up = seconds(await textOf(page, '#identity-uptime'));
     await pageUntil(
@@ -430,11 +399,11 @@ describeWithChromium('the device dashboard in Chromium', () => {
       up,
     );
     expect(await textOf(page, '#scenario-position')).toBe(held);
-    expect(emulator.scenarioStatus().positionMs).toBe(heldMs);
+    expect(rig.emulator.scenarioStatus().positionMs).toBe(heldMs);
 
     await page.click('#scenario-play');
     await waitForText(page, '#scenario-state', /^playing$/);
-    expect(emulator.scenarioStatus().state).toBe('playing');
+    expect(rig.emulator.scenarioStatus().state).toBe('playing');
     await pageUntil(
       page,
       'the position to move on',
@@ -445,7 +414,7 @@ describeWithChromium('the device dashboard in Chromium', () => {
     await waitForText(page, '#scenario-position', /^00:00:(0[2-9]|[1-5]\d)$/);
     await page.click('#scenario-restart');
     await waitForText(page, '#scenario-position', /^00:00:0[01]$/);
-    expect(emulator.scenarioStatus().positionMs).toBeLessThan(2000);
+    expect(rig.emulator.scenarioStatus().positionMs).toBeLessThan(2000);
     expect(await textOf(page, '#scenario-state')).toBe('playing');
   });
 
@@ -488,17 +457,12 @@ describeWithChromium('the device dashboard in Chromium', () => {
 });
 
 describeWithChromium('the device dashboard without the control API', () => {
-  let bare: EmulatorHandle;
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-    await bare?.close();
-  });
-
   it('loads, toggles flags and shows events; the control panels say the API is off', async () => {
-    bare = await startFastEmulator({ control: false });
+    // Closed after the test's tabs (the rig closes them first).
+    const bare = await startFastEmulator({ control: false });
+    rig.closeAfterEach(bare);
     const bareDevice = bare.devices[0].device;
-    const { context, page } = await newTab(browser);
-    contexts.push(context);
+    const page = await rig.tab();
     await openDashboard(page, bareDevice.url);
     expect((await fetch(`${bareDevice.url}/_emu/health`)).status).toBe(404);
     for (const panel of ['scenario', 'publish', 'sessions', 'faults', 'journal', 'report'])

@@ -5,6 +5,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type EmulatorHandle, type EmulatorOptions, loadScenario, type LoadedScenario, startEmulator } from '../../src';
+import { launchChromium } from './browser';
 
 /** The topic the fast scenario emits, every 250 ms. */
 export const MOTION = 'tns1:VideoSource/MotionAlarm';
@@ -44,6 +45,74 @@ export async function newTab(
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width, height }, httpCredentials: { username, password } });
   return { context, page: await context.newPage() };
+}
+
+/** A test file's browser and device: see {@link dashboardRig}. */
+export interface DashboardRig {
+  readonly browser: Browser;
+  readonly emulator: EmulatorHandle;
+  /** The emulator's (first) device's base URL. */
+  readonly url: string;
+  /** A logged-in tab of the given size on a fresh context, not opened yet; closed after the test. */
+  readonly tab: (width?: number, height?: number) => Promise<Page>;
+  /** {@link tab}, opened on the device's dashboard and started. */
+  readonly dashboard: (width?: number, height?: number) => Promise<Page>;
+  /** Closes `thing` (a test's own stream client) after the test, after its tabs, before the reset. */
+  readonly closeAfterEach: (thing: { close(): unknown }) => void;
+}
+
+/**
+ * One Chromium and one emulator playing the fast scenario for a test file: started before its
+ * tests, closed after them. After each test its tabs go first (the page's session and feed),
+ * then what it asked to close, then the emulator is reset. Call it at the file's top level.
+ */
+export function dashboardRig(): DashboardRig {
+  let browser: Browser | undefined;
+  let emulator: EmulatorHandle | undefined;
+  const contexts: BrowserContext[] = [];
+  const others: { close(): unknown }[] = [];
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the dashboard rig is used before its beforeAll ran');
+    return value;
+  };
+  beforeAll(async () => {
+    browser = await launchChromium('the device dashboard');
+    emulator = await startFastEmulator();
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+    await emulator?.close();
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+    await Promise.all(others.splice(0).map((c) => c.close()));
+    await emulator?.reset();
+  });
+  const rig: DashboardRig = {
+    get browser() {
+      return started(browser);
+    },
+    get emulator() {
+      return started(emulator);
+    },
+    get url() {
+      return started(emulator).devices[0].device.url;
+    },
+    tab: async (width, height) => {
+      const { context, page } = await newTab(rig.browser, width, height);
+      contexts.push(context);
+      return page;
+    },
+    dashboard: async (width, height) => {
+      const page = await rig.tab(width, height);
+      await openDashboard(page, rig.url);
+      return page;
+    },
+    closeAfterEach: (thing) => {
+      others.push(thing);
+    },
+  };
+  return rig;
 }
 
 /** Opens the dashboard at `url` and waits until it has started (`body[data-ready]`); throws the page's error. */
