@@ -1,6 +1,7 @@
 /**
  * How the event stream endpoint refuses a handshake: an HTTP answer written on the raw
- * socket (no 101), a log line and a journal entry, then the socket closed.
+ * socket (no 101), a log line and a journal entry. The socket is closed, except after a
+ * refusal of credentials, where the client may answer the challenge on the same connection.
  */
 import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -9,6 +10,14 @@ import type { Authenticator, RefusalInfo } from '../auth/authenticator';
 import type { ClientVia } from '../base/client-tag';
 import { type JournalWriter, writeVia } from '../base/journal';
 import { type Logger, redactUrl } from '../base/log';
+import { keepUpgradeConnection, mayKeepUpgradeConnection } from '../base/upgrade-keep-alive';
+
+/** The connection of a refused upgrade: its socket, what came after the request, the handshake's error listener. */
+export interface UpgradeConnection {
+  readonly socket: Duplex;
+  readonly head: Buffer;
+  readonly onError: (err: Error) => void;
+}
 
 /**
  * Refuses a handshake for something other than its credentials: `status` with `message` as
@@ -38,10 +47,12 @@ export function abortHandshake(
 
 /**
  * Refuses a handshake for its credentials: logged, journaled as `auth-refused` (marked `via`
- * for the emulator's own client) and answered as the authenticator answers (401 with challenges).
+ * for the emulator's own client) and answered as the authenticator answers (401 with
+ * challenges). The connection stays open for the next request when HTTP allows it, as a
+ * device's web server keeps it after a 401 (see base/upgrade-keep-alive.ts).
  */
 export function refuseCredentials(
-  socket: Duplex,
+  connection: UpgradeConnection,
   { authenticator, journal }: { authenticator: Authenticator; journal?: JournalWriter },
   req: IncomingMessage,
   refusal: RefusalInfo,
@@ -57,7 +68,13 @@ export function refuseCredentials(
   const record = { kind: 'auth-refused', method, path, scheme, code, reason, stale, user, remote } as const;
   if (journal) writeVia(journal, record, via);
   const answer = authenticator.answer(req, refusal);
-  writeAndClose(socket, answer.status, answer.headers, answer.body);
+  const { socket, head, onError } = connection;
+  if (!socket.writable || !mayKeepUpgradeConnection(req, head))
+    return writeAndClose(socket, answer.status, answer.headers, answer.body);
+  socket.write(answerText(answer.status, answer.headers, answer.body, false));
+  // From here the HTTP server hears the socket's errors.
+  socket.off('error', onError);
+  keepUpgradeConnection(req, socket);
 }
 
 /** Writes an HTTP answer on the raw socket of an upgrade request, then closes it. */
@@ -66,10 +83,21 @@ function writeAndClose(socket: Duplex, status: number, headers: Record<string, s
     socket.destroy();
     return;
   }
-  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, 'Connection: close'];
+  socket.once('finish', () => socket.destroy());
+  socket.end(answerText(status, headers, body, true));
+}
+
+/** An HTTP/1.1 answer's bytes (headers must give its length); with `Connection: close` when `closing`. */
+function answerText(
+  status: number,
+  headers: Record<string, string | string[]>,
+  body: string,
+  closing: boolean,
+): string {
+  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`];
+  if (closing) lines.push('Connection: close');
   for (const [name, value] of Object.entries(headers)) {
     for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`);
   }
-  socket.once('finish', () => socket.destroy());
-  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+  return `${lines.join('\r\n')}\r\n\r\n${body}`;
 }

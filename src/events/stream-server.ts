@@ -18,7 +18,7 @@ import type { CompiledFilter, ConfigureRules } from './configure';
 import type { DeviceEvent, EventBus } from './event-bus';
 import type { EventFaults } from './event-faults';
 import { FilterIndex } from './filter-index';
-import { abortHandshake, refuseCredentials } from './handshake-refusal';
+import { abortHandshake, refuseCredentials, type UpgradeConnection } from './handshake-refusal';
 import { parseUpgradeTarget } from './upgrade-target';
 import {
   EventSession,
@@ -176,6 +176,8 @@ export class StreamServer implements SessionObserver {
     /** Ends the handshake with `status` and `message` (logged and journaled as this handshake's). */
     const refuse = (status: number, message: string, extra?: Record<string, string>): void =>
       abortHandshake(socket, status, message, this.options, req, viaOfRefused(headerVia, token, tokens), extra);
+    /** The connection, for a refusal of credentials that may keep it. */
+    const refused = (): UpgradeConnection => ({ socket, head, onError: onHandshakeError });
     if (this.options.faults?.noWebSocket) return refuse(404, 'Not Found (this firmware has no WebSocket event stream)');
     if (!url || url.pathname !== this.options.path)
       return refuse(
@@ -206,13 +208,20 @@ export class StreamServer implements SessionObserver {
     if (authenticator.rejecting) {
       const refusal = { code: 'REJECTING', message: 'logins are refused for a while (simulated reboot)', stale: false };
       const refusedVia = viaOfRefused(headerVia, token, tokens);
-      return refuseCredentials(socket, this.options, req, refusal, schemeOf(req, token), refusedVia);
+      return refuseCredentials(refused(), this.options, req, refusal, schemeOf(req, token), refusedVia);
     } else if (authenticator.mode !== 'none' && token !== null) {
       const use = tokens.consume(token);
       if (!use.ok) {
         const { code, message } = use.error;
         const refusal = { code: `TOKEN_${code.toUpperCase()}`, message, stale: false };
-        return refuseCredentials(socket, this.options, req, refusal, 'token', viaOfRefused(headerVia, token, tokens));
+        return refuseCredentials(
+          refused(),
+          this.options,
+          req,
+          refusal,
+          'token',
+          viaOfRefused(headerVia, token, tokens),
+        );
       }
       user = use.value.username;
       via ??= use.value.via;
@@ -220,7 +229,7 @@ export class StreamServer implements SessionObserver {
       const verdict = authenticator.verify(req);
       if (!verdict.ok) {
         const refusedVia = viaOfRefused(headerVia, token, tokens);
-        return refuseCredentials(socket, this.options, req, verdict.error, schemeOf(req, null), refusedVia);
+        return refuseCredentials(refused(), this.options, req, verdict.error, schemeOf(req, null), refusedVia);
       }
       user = verdict.value.account?.name;
       // Without authentication a token is not used up, but whose it is still tells whose session this is.

@@ -1,8 +1,9 @@
 /**
  * One HTTP exchange on a raw TCP connection, for requests Node's client refuses to send
  * (UTF-8 and control bytes in headers, malformed request lines): writes the bytes,
- * reads until the server closes, and says what came back. A 101 ends the read at once
- * (the connection would stay open); no answer within the time limit is a hang.
+ * reads until the server closes, and says what came back. A 101, or a whole answer (by its
+ * Content-Length) without `Connection: close`, ends the read at once (the connection would
+ * stay open, as after a 401 to an upgrade); no answer within the time limit is a hang.
  */
 import { connect } from 'node:net';
 import { parseResponse, type RawResponse } from '../helpers/event-stream-raw';
@@ -42,7 +43,8 @@ export function rawExchange(port: number, request: Buffer | string, timeoutMs = 
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
       const answer = received();
-      if (answer?.kind === 'answer' && answer.response.status === 101) settle(answer);
+      if (answer?.kind === 'answer' && (answer.response.status === 101 || wholeAndKept(answer.response)))
+        settle(answer);
     });
     socket.on('error', (err: NodeJS.ErrnoException) =>
       settle(received() ?? { kind: 'reset', code: err.code ?? err.message }),
@@ -64,6 +66,13 @@ export function requestHead(method: string, target: string, headers: readonly (r
   const lines = [`${method} ${target} HTTP/1.1`, 'Host: 127.0.0.1', ...headers.map(([n, v]) => `${n}: ${v}`)];
   if (!headers.some(([n]) => n.toLowerCase() === 'connection')) lines.push('Connection: close');
   return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
+/** Whether an answer has all the body its `Content-Length` says, and leaves the connection open. */
+function wholeAndKept(response: RawResponse): boolean {
+  const length = response.header('content-length');
+  if (length.length !== 1 || response.body.length < Number(length[0])) return false;
+  return !response.header('connection').some((value) => /\bclose\b/i.test(value));
 }
 
 /** A short label of an outcome for the tally: the status, `closed` or `reset`. */

@@ -93,6 +93,81 @@ export function rawExchange(port: number, text: string, host = '127.0.0.1', time
   });
 }
 
+/**
+ * A TCP connection on which requests are sent one after the other and each answer read
+ * whole (by its `Content-Length`), for a connection the device keeps after a refusal.
+ */
+export class RawConnection {
+  private buffer = Buffer.alloc(0);
+  private wake: (() => void) | undefined;
+  private ended = false;
+
+  constructor(readonly socket: Socket) {
+    socket.on('data', (chunk: Buffer) => {
+      this.buffer = Buffer.concat([this.buffer, chunk]);
+      this.wake?.();
+    });
+    socket.on('close', () => {
+      this.ended = true;
+      this.wake?.();
+    });
+    socket.on('error', () => undefined);
+  }
+
+  static open(port: number, host = '127.0.0.1'): RawConnection {
+    return new RawConnection(connect({ port, host }));
+  }
+
+  /** Sends `text` and reads one answer: its head, and a body of its `Content-Length` (none for a 101). */
+  async exchange(text: string, timeoutMs = WAIT_MS): Promise<RawResponse> {
+    this.socket.write(text);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const end = this.buffer.indexOf('\r\n\r\n');
+      if (end >= 0) {
+        const head = parseResponse(this.buffer.subarray(0, end + 4));
+        const length = head.status === 101 ? 0 : Number(head.header('content-length')[0] ?? 0);
+        if (this.buffer.length >= end + 4 + length) {
+          const response = parseResponse(this.buffer.subarray(0, end + 4 + length));
+          this.buffer = this.buffer.subarray(end + 4 + length);
+          return response;
+        }
+      }
+      if (this.ended) throw new Error(`connection closed; got so far: ${this.buffer.toString('latin1')}`);
+      await this.waitFor(deadline);
+    }
+  }
+
+  /** Resolves once the device has closed the connection (rejects after `timeoutMs`). */
+  async closed(timeoutMs = WAIT_MS): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.ended) await this.waitFor(deadline);
+  }
+
+  /** Whether the device has closed the connection. */
+  get isClosed(): boolean {
+    return this.ended;
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  private waitFor(deadline: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.wake = undefined;
+        reject(new Error(`timed out waiting for the device; got so far: ${this.buffer.toString('latin1')}`));
+      }, deadline - Date.now());
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+    });
+  }
+}
+
 /** Splits an HTTP answer into status line, header lines and body. */
 export function parseResponse(bytes: Buffer): RawResponse {
   const end = bytes.indexOf('\r\n\r\n');

@@ -13,7 +13,14 @@ import {
   streamTarget,
   wsUrl,
 } from '../helpers/event-stream-client';
-import { acceptFor, handshakeText, RawWebSocket, rawExchange } from '../helpers/event-stream-raw';
+import {
+  acceptFor,
+  handshakeText,
+  newKey,
+  RawConnection,
+  RawWebSocket,
+  rawExchange,
+} from '../helpers/event-stream-raw';
 import { type DeviceHandle, digestAuthorization, ManualClock, startDevice } from '../../src';
 
 const PORT = 'tns1:Device/tnsvendor:IO/Port';
@@ -200,8 +207,16 @@ describe('the 401 answer, byte for byte', () => {
     await device.close();
   });
 
+  const connections: RawConnection[] = [];
+  const connection = (): RawConnection => {
+    const made = RawConnection.open(device.port);
+    connections.push(made);
+    return made;
+  };
+  afterEach(() => connections.splice(0).forEach((c) => c.destroy()));
+
   it('status 401, a digest challenge with realm, nonce, algorithm=MD5, qop="auth", Content-Type text/html, exact Content-Length', async () => {
-    const response = await rawExchange(device.port, handshakeText(streamTarget(device)));
+    const response = await connection().exchange(handshakeText(streamTarget(device)));
     expect(response.statusLine).toMatch(/^HTTP\/1\.1 401 Unauthorized$/);
     const digest = response.header('www-authenticate').filter((v) => v.startsWith('Digest '));
     expect(digest).toHaveLength(1);
@@ -214,16 +229,57 @@ describe('the 401 answer, byte for byte', () => {
     expect(response.body.toString('utf8')).toMatch(/401 Unauthorized/);
     expect(response.header('upgrade')).toEqual([]);
     expect(response.header('sec-websocket-accept')).toEqual([]);
+    // The connection is kept for the answer to the challenge, as a device's web server keeps it.
+    expect(response.header('connection')).toEqual([]);
   });
 
-  it('a fresh nonce per challenge', async () => {
+  it('a fresh nonce per challenge, on one connection', async () => {
+    const conn = connection();
     const nonces = [];
     for (let i = 0; i < 2; i++) {
-      const response = await rawExchange(device.port, handshakeText(streamTarget(device)));
+      const response = await conn.exchange(handshakeText(streamTarget(device)));
+      expect(response.status).toBe(401);
       nonces.push(/nonce="([^"]+)"/.exec(response.header('www-authenticate')[0])?.[1]);
     }
     expect(nonces[0]).toBeDefined();
     expect(nonces[0]).not.toBe(nonces[1]);
+  });
+
+  it('the answer to the challenge on the same connection opens the stream (101)', async () => {
+    const conn = connection();
+    const target = streamTarget(device);
+    const challenge = await conn.exchange(handshakeText(target));
+    expect(challenge.status).toBe(401);
+    const authorization = digestAuthorization(challenge.header('www-authenticate')[0], 'root', 'pass', 'GET', target);
+    const key = newKey();
+    const upgraded = await conn.exchange(
+      handshakeText(target, { headers: { Authorization: authorization, 'Sec-WebSocket-Key': key } }),
+    );
+    expect(upgraded.status).toBe(101);
+    expect(upgraded.header('sec-websocket-accept')).toEqual([acceptFor(key)]);
+    expect(device.sessions().map((s) => s.user)).toEqual(['root']);
+  });
+
+  it('a wrong answer on the kept connection gets another 401 there; ordinary requests are served on it too', async () => {
+    const conn = connection();
+    const target = streamTarget(device);
+    const challenge = await conn.exchange(handshakeText(target));
+    const wrong = digestAuthorization(challenge.header('www-authenticate')[0], 'root', 'nope', 'GET', target);
+    const again = await conn.exchange(handshakeText(target, { headers: { Authorization: wrong } }));
+    expect(again.status).toBe(401);
+    const plain = await conn.exchange('GET /svc-cgi/wssession.cgi HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    expect(plain.status).toBe(401);
+    expect(conn.isClosed).toBe(false);
+  });
+
+  it.each([
+    ['Connection: Upgrade, close', (t: string) => handshakeText(t, { headers: { Connection: 'Upgrade, close' } })],
+    ['HTTP/1.0', (t: string) => handshakeText(t).replace(' HTTP/1.1\r\n', ' HTTP/1.0\r\n')],
+    ['bytes sent after the request', (t: string) => `${handshakeText(t)}\x81\x80\0\0\0\0`],
+  ])('a request with %s gets Connection: close and the connection closed', async (_name, text) => {
+    const response = await rawExchange(device.port, text(streamTarget(device)));
+    expect(response.status).toBe(401);
+    expect(response.header('connection')).toEqual(['close']);
   });
 });
 
