@@ -7,7 +7,7 @@
 import type { Clock } from '../base/clock';
 import { err, type Err, type ErrorInfo, ok, type Result } from '../base/result';
 import { parseCredentials, quote } from './auth-params';
-import { sameSecret } from './same-secret';
+import { sameDigest } from './same-secret';
 import { type DigestAlgorithm, type DigestHashName, hashOf, parseAlgorithm, responseFromHa1 } from './digest-hash';
 import { hashHex } from './quick-hash';
 import { Ha1Cache } from './ha1-cache';
@@ -179,7 +179,7 @@ export class DigestServer {
       cnonce: get('cnonce'),
       qop: 'auth',
     });
-    const matches = sameSecret(get('response').toLowerCase(), expected);
+    const matches = sameDigest(get('response').toLowerCase(), expected);
     if (password === undefined) return reject('UNKNOWN_USER', `unknown user "${username}"`);
     if (!matches) return reject('WRONG_PASSWORD', `wrong password for user "${username}"`);
 

@@ -10,3 +10,14 @@ import { hashBytes } from './quick-hash';
 export function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(hashBytes('sha256', given), hashBytes('sha256', expected));
 }
+
+/**
+ * Whether a digest `response` equals the `expected` one (hex of the account's hash), in a
+ * time that depends on neither's contents. The expected length is the algorithm's, which the
+ * challenge announces, so a length mismatch may answer at once and equal lengths are compared
+ * as they are, without the two hashes {@link sameSecret} spends.
+ */
+export function sameDigest(given: string, expected: string): boolean {
+  const bytes = Buffer.from(given, 'utf8');
+  return bytes.length === expected.length && timingSafeEqual(bytes, Buffer.from(expected, 'latin1'));
+}
