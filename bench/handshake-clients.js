@@ -13,10 +13,17 @@
  *     target: { wsUrl, configure, reply, user?, password?, tokenUrl? }
  *     mode (what one connection does; the bare server ignores credentials, so its runs use 'bare'):
  *       bare          upgrade -> 101 -> configure -> reply -> close
- *       digest-401    upgrade without credentials -> 401; a new connection with digest
- *                     credentials from that challenge -> 101 -> configure -> reply -> close
- *       token         GET wssession.cgi -> 401, again with digest -> 200 token (one keep-alive
- *                     connection per client), upgrade with ?wssession=token -> ... -> close
+ *       digest-401    upgrade without credentials -> 401; digest credentials from that challenge
+ *                     on the same connection when the server keeps it (no Connection: close),
+ *                     as an HTTP/1.1 client sends them, else on a new one -> 101 -> configure
+ *                     -> reply -> close
+ *       digest-401-new-connection
+ *                     the same, always on a new connection (a client that closes after a 401)
+ *       token         GET wssession.cgi with digest credentials for the client's last challenge
+ *                     (the next nc; a 401 only on its first request or a stale nonce) -> 200
+ *                     token, on one keep-alive connection per client; then the upgrade with
+ *                     ?wssession=token -> ... -> close
+ *       token-401     the same, with a 401 before every token (a client that keeps no challenge)
  *       reused-nonce  one challenge fetched up front; each upgrade answers it with the next nc
  *   { cmd: 'close' } -> the process exits
  */
@@ -182,9 +189,11 @@ function upgradeRequest(t, pathAndQuery, authorization) {
   );
 }
 
-/** Upgrade (101 expected), configure, check the answer, close handshake; resolves once the server closed. */
-async function session(t, pathAndQuery, authorization) {
-  const conn = new Conn(t.port);
+/**
+ * Upgrade (101 expected), configure, check the answer, close handshake; resolves once the
+ * server closed. On `conn` when given (a connection kept after a 401), else a new one.
+ */
+async function session(t, pathAndQuery, authorization, conn = new Conn(t.port)) {
   try {
     conn.socket.write(upgradeRequest(t, pathAndQuery, authorization));
     const head = await conn.read(takeHead);
@@ -202,47 +211,77 @@ async function session(t, pathAndQuery, authorization) {
   }
 }
 
-/** An upgrade without credentials: the 401's `WWW-Authenticate` challenges. */
-async function upgradeChallenge(t) {
+/**
+ * An upgrade without credentials: the 401's `WWW-Authenticate` challenges, and the connection
+ * when the server keeps it (no `Connection: close`) and `keep` is set, else undefined.
+ */
+async function upgradeChallenge(t, keep = false) {
   const conn = new Conn(t.port);
+  let kept = false;
   try {
     conn.socket.write(upgradeRequest(t, t.wsPath));
     const res = await conn.response();
     if (res.status !== 401) throw new Error(`upgrade without credentials answered ${res.status}`);
-    return res.headers['www-authenticate'];
+    kept = keep && !/\bclose\b/i.test(res.headers.connection ?? '');
+    return { challenge: res.headers['www-authenticate'], conn: kept ? conn : undefined };
   } finally {
-    conn.destroy();
+    if (!kept) conn.destroy();
   }
 }
 
-/** A session token as a client without digest on the upgrade gets one: 401, then digest, on `conn`. */
-async function fetchToken(t, conn) {
+/**
+ * A session token on the client's keep-alive connection `state.conn`. With `state.challenge`
+ * (kept from an earlier 401) the request carries digest credentials for it with the next nc,
+ * as Python requests' HTTPDigestAuth and curl send them; without, it is sent bare, answered
+ * 401, and sent again with credentials (a `stale=true` 401 starts over the same way).
+ */
+async function fetchToken(t, state, reuse) {
+  if (!state.conn || state.conn.ended) state.conn = new Conn(t.port);
+  const conn = state.conn;
   const request = (authorization) =>
     `GET ${t.tokenPath} HTTP/1.1\r\nHost: ${t.host}\r\nConnection: keep-alive\r\n` +
     (authorization ? `Authorization: ${authorization}\r\n` : '') +
     '\r\n';
-  conn.socket.write(request());
-  const first = await conn.response();
-  if (first.status !== 401) throw new Error(`wssession.cgi without credentials answered ${first.status}`);
-  const authorization = digestAuthorization(first.headers['www-authenticate'], t.user, t.password, 'GET', t.tokenPath);
-  conn.socket.write(request(authorization));
+  const credentials = () => {
+    const options = { nc: ++state.nc, cnonce: state.cnonce };
+    return digestAuthorization(state.challenge, t.user, t.password, 'GET', t.tokenPath, options);
+  };
+  if (!reuse || !state.challenge) {
+    conn.socket.write(request());
+    const first = await conn.response();
+    if (first.status !== 401) throw new Error(`wssession.cgi without credentials answered ${first.status}`);
+    state.challenge = first.headers['www-authenticate'];
+    state.nc = 0;
+  }
+  conn.socket.write(request(credentials()));
   const second = await conn.response();
+  if (second.status === 401 && reuse) {
+    state.challenge = undefined; // expired: a fresh challenge next time
+    return fetchToken(t, state, reuse);
+  }
   if (second.status !== 200) throw new Error(`wssession.cgi with digest answered ${second.status}: ${second.body}`);
   return second.body;
+}
+
+/** An upgrade after a 401: the answer on the kept connection when `keep` and the server keeps it. */
+async function answeredChallenge(t, keep) {
+  const { challenge, conn } = await upgradeChallenge(t, keep);
+  return session(t, t.wsPath, digestAuthorization(challenge, t.user, t.password, 'GET', t.wsPath), conn);
+}
+
+/** Upgrade with a token from wssession.cgi; `reuse`: the token request reuses the client's last challenge. */
+async function tokenSession(t, state, reuse) {
+  const token = await fetchToken(t, state, reuse);
+  return session(t, `${t.wsPath}&wssession=${encodeURIComponent(token)}`);
 }
 
 /** What one client does per connection in each mode; `state` is the client's own. */
 const CONNECT = {
   bare: (t) => session(t, t.wsPath),
-  'digest-401': async (t) => {
-    const challenge = await upgradeChallenge(t);
-    return session(t, t.wsPath, digestAuthorization(challenge, t.user, t.password, 'GET', t.wsPath));
-  },
-  token: async (t, state) => {
-    if (!state.conn || state.conn.ended) state.conn = new Conn(t.port);
-    const token = await fetchToken(t, state.conn);
-    return session(t, `${t.wsPath}&wssession=${encodeURIComponent(token)}`);
-  },
+  'digest-401': (t) => answeredChallenge(t, true),
+  'digest-401-new-connection': (t) => answeredChallenge(t, false),
+  token: (t, state) => tokenSession(t, state, true),
+  'token-401': (t, state) => tokenSession(t, state, false),
   'reused-nonce': (t, state, shared) => {
     const options = { nc: ++shared.nc, cnonce: state.cnonce };
     return session(t, t.wsPath, digestAuthorization(shared.challenge, t.user, t.password, 'GET', t.wsPath, options));
@@ -253,12 +292,12 @@ async function run({ side, mode, count, concurrency, target }) {
   const connect = CONNECT[mode];
   if (!connect) throw new Error(`unknown mode ${mode}`);
   const t = prepare(target);
-  const shared = { nc: 0, challenge: mode === 'reused-nonce' ? await upgradeChallenge(t) : undefined };
+  const shared = { nc: 0, challenge: mode === 'reused-nonce' ? (await upgradeChallenge(t)).challenge : undefined };
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   let started = 0;
   const client = async (c) => {
-    const state = { conn: undefined, cnonce: `bench${c.toString(16).padStart(8, '0')}` };
+    const state = { conn: undefined, challenge: undefined, nc: 0, cnonce: `bench${c.toString(16).padStart(8, '0')}` };
     try {
       while (started < count) {
         started++;

@@ -6,8 +6,9 @@
  * costs on top of the round trips a mode needs, where the bare handshake (one connection,
  * no credentials) measures the mode as a whole.
  *
- *  - An upgrade without credentials gets a 401 with a digest challenge (MD5, qop=auth) and
- *    the connection is closed, as the device does.
+ *  - An upgrade without credentials gets a 401 with a digest challenge (MD5, qop=auth); the
+ *    connection is kept for the next request when HTTP allows it, and closed otherwise, as
+ *    the device does, with the device's own helper (dist/base/upgrade-keep-alive.js).
  *  - Nonces are `<hex time>.<HMAC-SHA256 of it, truncated>` and verified by recomputing the
  *    HMAC; HA1 is computed once (one account); each digest costs the HA2 and response MD5s,
  *    hashed with the device's own one-shot hashing (dist/auth/quick-hash.js: `crypto.hash`
@@ -26,6 +27,7 @@ const { acceptBareSession } = require('./bare-session');
 
 const DIST = process.env.BENCH_DIST || path.join(__dirname, '..', 'dist');
 const { hashHex } = require(path.join(DIST, 'auth', 'quick-hash.js'));
+const { keepUpgradeConnection, mayKeepUpgradeConnection } = require(path.join(DIST, 'base', 'upgrade-keep-alive.js'));
 
 const REALM = 'bench';
 const PARAM = /(\w+)=(?:"([^"]*)"|([^\s,]*))/g;
@@ -81,10 +83,14 @@ async function startSameWorkServer(user, password) {
     const token = new URLSearchParams(req.url.slice(query)).get('wssession');
     const allowed = token !== null ? tokens.delete(token) : verified(req.headers.authorization, 'GET', req.url);
     if (!allowed) {
-      socket.end(
-        `HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nWWW-Authenticate: ${challenge()}\r\nContent-Length: 0\r\n\r\n`,
-      );
-      socket.once('finish', () => socket.destroy());
+      const answer = `WWW-Authenticate: ${challenge()}\r\nContent-Length: 0\r\n\r\n`;
+      if (mayKeepUpgradeConnection(req, head)) {
+        socket.write(`HTTP/1.1 401 Unauthorized\r\n${answer}`);
+        keepUpgradeConnection(req, socket);
+      } else {
+        socket.end(`HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n${answer}`);
+        socket.once('finish', () => socket.destroy());
+      }
       return;
     }
     acceptBareSession(wss, req, socket, head);
