@@ -270,6 +270,12 @@ async function main() {
         `ratio ${mode} against the same round trips and hashes: ${ratio.toFixed(2)} ` +
           `(per round ${summary[mode].sameRoundRatios.map((r) => r.toFixed(2)).join(', ')})`,
       );
+    const ceilings = sameWorkCeilings(summary, results);
+    for (const [mode, ceiling] of Object.entries(ceilings))
+      console.log(
+        `same-work server / bare handshake, ${mode}: ${ceiling.ratio.toFixed(2)} ` +
+          `(per round ${ceiling.perRound.map((r) => r.toFixed(2)).join(', ')}): a server making these round trips and hashes and nothing else`,
+      );
     console.log(`  (total bench time ${((performance.now() - started) / 1000).toFixed(1)} s)`);
     const figures = Object.entries(ratios).map(([mode, ratio]) =>
       figure(FIGURE_NAMES[mode], {
@@ -291,6 +297,17 @@ async function main() {
           bound: '',
         }),
       );
+    // What a server doing nothing but each mode's round trips and hashes reaches: the ceiling of the bounds.
+    for (const [mode, ceiling] of Object.entries(ceilings))
+      figures.push(
+        figure(`${FIGURE_NAMES[mode]}: the same-work server against the bare handshake`, {
+          product: fmt(summary[mode].same.median),
+          baseline: fmt(summary[mode].bare.median),
+          unit: 'connections/s',
+          ratio: ceiling.ratio,
+          bound: '',
+        }),
+      );
     return { name: 'handshake', figures, ratios, sameRatios, summary, results };
   } finally {
     if (clients.child.connected) clients.child.send({ cmd: 'close' });
@@ -300,6 +317,19 @@ async function main() {
     await bare.close();
     await same.close();
   }
+}
+
+/** Per mode with both, the same-work server's rate over the bare handshake's: median and per round. */
+function sameWorkCeilings(summary, results) {
+  const ceilings = {};
+  for (const [mode, sides] of Object.entries(summary)) {
+    if (!sides.same || !sides.bare) continue;
+    ceilings[mode] = {
+      ratio: sides.same.median / sides.bare.median,
+      perRound: results[mode].same.map((r, i) => r.rate / results[mode].bare[i].rate),
+    };
+  }
+  return ceilings;
 }
 
 function printTable(summary) {
