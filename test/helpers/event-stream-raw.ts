@@ -94,17 +94,18 @@ export function rawExchange(port: number, text: string, host = '127.0.0.1', time
 }
 
 /**
- * A TCP connection on which requests are sent one after the other and each answer read
- * whole (by its `Content-Length`), for a connection the device keeps after a refusal.
+ * A TCP connection whose reads wait, up to a time limit, until what they take has arrived
+ * whole: HTTP answers one after the other on a connection the device keeps (after a 401),
+ * and the frames of a {@link RawWebSocket}.
  */
 export class RawConnection {
-  private buffer = Buffer.alloc(0);
+  private buffer: Buffer = Buffer.alloc(0);
   private wake: (() => void) | undefined;
   private ended = false;
 
   constructor(readonly socket: Socket) {
     socket.on('data', (chunk: Buffer) => {
-      this.buffer = Buffer.concat([this.buffer, chunk]);
+      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
       this.wake?.();
     });
     socket.on('close', () => {
@@ -118,30 +119,34 @@ export class RawConnection {
     return new RawConnection(connect({ port, host }));
   }
 
-  /** Sends `text` and reads one answer: its head, and a body of its `Content-Length` (none for a 101). */
-  async exchange(text: string, timeoutMs = WAIT_MS): Promise<RawResponse> {
-    this.socket.write(text);
+  /**
+   * Resolves with what `take` finds in the bytes received and not yet read (it answers
+   * `[value, bytes used]`, or undefined until they are whole); rejects when the connection
+   * ends first, after `timeoutMs`, or when `take` throws. `what` names it in the errors.
+   */
+  async read<T>(take: (buffer: Buffer) => [T, number] | undefined, what: string, timeoutMs = WAIT_MS): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const end = this.buffer.indexOf('\r\n\r\n');
-      if (end >= 0) {
-        const head = parseResponse(this.buffer.subarray(0, end + 4));
-        const length = head.status === 101 ? 0 : Number(head.header('content-length')[0] ?? 0);
-        if (this.buffer.length >= end + 4 + length) {
-          const response = parseResponse(this.buffer.subarray(0, end + 4 + length));
-          this.buffer = this.buffer.subarray(end + 4 + length);
-          return response;
-        }
+      const got = take(this.buffer);
+      if (got) {
+        this.buffer = this.buffer.subarray(got[1]);
+        return got[0];
       }
-      if (this.ended) throw new Error(`connection closed; got so far: ${this.buffer.toString('latin1')}`);
-      await this.waitFor(deadline);
+      if (this.ended) throw new Error(`connection closed while waiting for ${what}; got: ${this.sofar()}`);
+      await this.waitFor(deadline, what);
     }
+  }
+
+  /** Sends `text` and reads one answer: its head, and a body of its `Content-Length` (none for a 101). */
+  exchange(text: string, timeoutMs = WAIT_MS): Promise<RawResponse> {
+    this.socket.write(text);
+    return this.read(takeAnswer, 'an answer', timeoutMs);
   }
 
   /** Resolves once the device has closed the connection (rejects after `timeoutMs`). */
   async closed(timeoutMs = WAIT_MS): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while (!this.ended) await this.waitFor(deadline);
+    while (!this.ended) await this.waitFor(deadline, 'the device to close the connection');
   }
 
   /** Whether the device has closed the connection. */
@@ -153,11 +158,15 @@ export class RawConnection {
     this.socket.destroy();
   }
 
-  private waitFor(deadline: number): Promise<void> {
+  private sofar(): string {
+    return JSON.stringify(this.buffer.toString('latin1').slice(0, 300));
+  }
+
+  private waitFor(deadline: number, what: string): Promise<void> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.wake = undefined;
-        reject(new Error(`timed out waiting for the device; got so far: ${this.buffer.toString('latin1')}`));
+        reject(new Error(`timed out waiting for ${what}; got: ${this.sofar()}`));
       }, deadline - Date.now());
       this.wake = () => {
         clearTimeout(timer);
@@ -166,6 +175,15 @@ export class RawConnection {
       };
     });
   }
+}
+
+/** A whole HTTP answer at the start of `buffer` (a 101 has no body; others as long as their Content-Length). */
+function takeAnswer(buffer: Buffer): [RawResponse, number] | undefined {
+  const end = buffer.indexOf('\r\n\r\n');
+  if (end < 0) return undefined;
+  const head = parseResponse(buffer.subarray(0, end + 4));
+  const size = end + 4 + (head.status === 101 ? 0 : Number(head.header('content-length')[0] ?? 0));
+  return buffer.length >= size ? [parseResponse(buffer.subarray(0, size)), size] : undefined;
 }
 
 /** Splits an HTTP answer into status line, header lines and body. */
@@ -201,28 +219,19 @@ export interface ServerFrame {
  * what a stuck client does to the device's send buffer.
  */
 export class RawWebSocket {
-  private buffer: Buffer = Buffer.alloc(0);
-  private readonly frames: ServerFrame[] = [];
-  private wake: (() => void) | undefined;
-  private ended = false;
-
   private constructor(
-    readonly socket: Socket,
+    private readonly connection: RawConnection,
     /** The 101 answer. */
     readonly response: RawResponse,
-    rest: Buffer,
-  ) {
-    socket.on('data', (chunk: Buffer) => this.push(chunk));
-    socket.on('close', () => {
-      this.ended = true;
-      this.wake?.();
-    });
-    socket.on('error', () => undefined);
-    this.push(rest);
+  ) {}
+
+  /** The TCP connection. */
+  get socket(): Socket {
+    return this.connection.socket;
   }
 
   /** Completes a handshake for `target`; rejects unless the answer is 101 with the right accept value. */
-  static open(
+  static async open(
     port: number,
     target: string,
     headers: Record<string, string | null> = {},
@@ -231,45 +240,19 @@ export class RawWebSocket {
   ): Promise<RawWebSocket> {
     const given = Object.entries(headers).find(([name]) => name.toLowerCase() === 'sec-websocket-key')?.[1];
     const key = given ?? newKey();
-    const text = handshakeText(target, { host, headers: { ...headers, 'Sec-WebSocket-Key': key } });
-    return new Promise((resolve, reject) => {
-      const socket = connect({ port, host });
-      let received = Buffer.alloc(0);
-      const timer = setTimeout(() => {
-        socket.destroy();
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for the handshake answer`));
-      }, timeoutMs);
-      const fail = (err: Error): void => {
-        clearTimeout(timer);
-        socket.removeListener('data', onData);
-        socket.destroy();
-        reject(err);
-      };
-      const onData = (chunk: Buffer): void => {
-        received = Buffer.concat([received, chunk]);
-        const end = received.indexOf('\r\n\r\n');
-        if (end < 0) return;
-        clearTimeout(timer);
-        socket.removeListener('data', onData);
-        socket.removeListener('close', onClose);
-        let response: RawResponse;
-        try {
-          response = parseResponse(received.subarray(0, end + 4));
-        } catch (err) {
-          return fail(err as Error);
-        }
-        if (response.status !== 101) return fail(new Error(`expected 101, got ${response.statusLine}`));
-        if (response.header('sec-websocket-accept')[0] !== acceptFor(key))
-          return fail(new Error('wrong Sec-WebSocket-Accept'));
-        resolve(new RawWebSocket(socket, response, received.subarray(end + 4)));
-      };
-      const onClose = (): void =>
-        fail(new Error(`connection closed during the handshake: ${received.toString('latin1')}`));
-      socket.on('data', onData);
-      socket.once('close', onClose);
-      socket.once('error', fail);
-      socket.write(text);
-    });
+    const connection = RawConnection.open(port, host);
+    try {
+      const response = await connection.exchange(
+        handshakeText(target, { host, headers: { ...headers, 'Sec-WebSocket-Key': key } }),
+        timeoutMs,
+      );
+      if (response.status !== 101) throw new Error(`expected 101, got ${response.statusLine}`);
+      if (response.header('sec-websocket-accept')[0] !== acceptFor(key)) throw new Error('wrong Sec-WebSocket-Accept');
+      return new RawWebSocket(connection, response);
+    } catch (err) {
+      connection.destroy();
+      throw err;
+    }
   }
 
   /** Sends one masked text frame (opcode 1), or another opcode. */
@@ -295,24 +278,9 @@ export class RawWebSocket {
     this.socket.write(Buffer.concat([header, mask, masked]));
   }
 
-  /** The next frame from the device; fails after `timeoutMs` or when the connection ends. */
-  async nextFrame(timeoutMs = WAIT_MS): Promise<ServerFrame> {
-    if (this.frames.length === 0 && !this.ended) {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          this.wake = undefined;
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for a frame`));
-        }, timeoutMs);
-        this.wake = () => {
-          clearTimeout(timer);
-          this.wake = undefined;
-          resolve();
-        };
-      });
-    }
-    const frame = this.frames.shift();
-    if (!frame) throw new Error('connection closed while waiting for a frame');
-    return frame;
+  /** The next frame from the device; fails after `timeoutMs`, when the connection ends, or on a masked frame. */
+  nextFrame(timeoutMs = WAIT_MS): Promise<ServerFrame> {
+    return this.connection.read(takeFrame, 'a frame', timeoutMs);
   }
 
   /** The next text frame, parsed as JSON. */
@@ -334,23 +302,12 @@ export class RawWebSocket {
 
   /** Ends the TCP connection at once. */
   destroy(): void {
-    this.socket.destroy();
-  }
-
-  private push(chunk: Buffer): void {
-    if (chunk.length === 0) return;
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
-    for (;;) {
-      const frame = takeFrame(this.buffer);
-      if (!frame) break;
-      this.frames.push(frame.frame);
-      this.buffer = this.buffer.subarray(frame.size);
-    }
-    if (this.frames.length > 0) this.wake?.();
+    this.connection.destroy();
   }
 }
 
-function takeFrame(buf: Buffer): { frame: ServerFrame; size: number } | undefined {
+/** A whole server frame at the start of `buf`, and its size. */
+function takeFrame(buf: Buffer): [ServerFrame, number] | undefined {
   if (buf.length < 2) return undefined;
   const fin = (buf[0] & 0x80) !== 0;
   const opcode = buf[0] & 0x0f;
@@ -367,5 +324,5 @@ function takeFrame(buf: Buffer): { frame: ServerFrame; size: number } | undefine
   }
   if ((buf[1] & 0x80) !== 0) throw new Error('the device sent a masked frame');
   if (buf.length < offset + length) return undefined;
-  return { frame: { fin, opcode, payload: Buffer.from(buf.subarray(offset, offset + length)) }, size: offset + length };
+  return [{ fin, opcode, payload: Buffer.from(buf.subarray(offset, offset + length)) }, offset + length];
 }
