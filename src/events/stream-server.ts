@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { authScheme } from '../auth/auth-params';
-import type { Authenticator } from '../auth/authenticator';
+import type { Authenticator, RefusalInfo } from '../auth/authenticator';
 import type { SessionTokens } from '../auth/session-tokens';
 import { type ClientVia, clientVia, type IgnoredTagLog } from '../base/client-tag';
 import { EmulatorError } from '../base/errors';
@@ -18,7 +18,7 @@ import type { CompiledFilter, ConfigureRules } from './configure';
 import type { DeviceEvent, EventBus } from './event-bus';
 import type { EventFaults } from './event-faults';
 import { FilterIndex } from './filter-index';
-import { abortHandshake, refuseCredentials, type UpgradeConnection } from './handshake-refusal';
+import { abortHandshake, refuseCredentials } from './handshake-refusal';
 import { parseUpgradeTarget } from './upgrade-target';
 import {
   EventSession,
@@ -176,8 +176,16 @@ export class StreamServer implements SessionObserver {
     /** Ends the handshake with `status` and `message` (logged and journaled as this handshake's). */
     const refuse = (status: number, message: string, extra?: Record<string, string>): void =>
       abortHandshake(socket, status, message, this.options, req, viaOfRefused(headerVia, token, tokens), extra);
-    /** The connection, for a refusal of credentials that may keep it. */
-    const refused = (): UpgradeConnection => ({ socket, head, onError: onHandshakeError });
+    /** Ends the handshake with the authenticator's answer to `refusal` (401, or 429); the connection may stay. */
+    const refuseLogin = (refusal: RefusalInfo, scheme: string | undefined): void =>
+      refuseCredentials(
+        { socket, head, onError: onHandshakeError },
+        this.options,
+        req,
+        refusal,
+        scheme,
+        viaOfRefused(headerVia, token, tokens),
+      );
     if (this.options.faults?.noWebSocket) return refuse(404, 'Not Found (this firmware has no WebSocket event stream)');
     if (!url || url.pathname !== this.options.path)
       return refuse(
@@ -207,30 +215,19 @@ export class StreamServer implements SessionObserver {
     let via = headerVia;
     if (authenticator.rejecting) {
       const refusal = { code: 'REJECTING', message: 'logins are refused for a while (simulated reboot)', stale: false };
-      const refusedVia = viaOfRefused(headerVia, token, tokens);
-      return refuseCredentials(refused(), this.options, req, refusal, schemeOf(req, token), refusedVia);
+      return refuseLogin(refusal, schemeOf(req, token));
     } else if (authenticator.mode !== 'none' && token !== null) {
       const use = tokens.consume(token);
       if (!use.ok) {
         const { code, message } = use.error;
         const refusal = { code: `TOKEN_${code.toUpperCase()}`, message, stale: false };
-        return refuseCredentials(
-          refused(),
-          this.options,
-          req,
-          refusal,
-          'token',
-          viaOfRefused(headerVia, token, tokens),
-        );
+        return refuseLogin(refusal, 'token');
       }
       user = use.value.username;
       via ??= use.value.via;
     } else {
       const verdict = authenticator.verify(req);
-      if (!verdict.ok) {
-        const refusedVia = viaOfRefused(headerVia, token, tokens);
-        return refuseCredentials(refused(), this.options, req, verdict.error, schemeOf(req, null), refusedVia);
-      }
+      if (!verdict.ok) return refuseLogin(verdict.error, schemeOf(req, null));
       user = verdict.value.account?.name;
       // Without authentication a token is not used up, but whose it is still tells whose session this is.
       if (token !== null) via ??= tokens.viaOf(token);
