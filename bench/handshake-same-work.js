@@ -27,7 +27,7 @@ const { acceptBareSession } = require('./bare-session');
 
 const DIST = process.env.BENCH_DIST || path.join(__dirname, '..', 'dist');
 const { hashHex } = require(path.join(DIST, 'auth', 'quick-hash.js'));
-const { keepUpgradeConnection, mayKeepUpgradeConnection } = require(path.join(DIST, 'base', 'upgrade-keep-alive.js'));
+const { keepableUpgrade, keepUpgradeConnection } = require(path.join(DIST, 'base', 'upgrade-keep-alive.js'));
 
 const REALM = 'bench';
 const PARAM = /(\w+)=(?:"([^"]*)"|([^\s,]*))/g;
@@ -84,9 +84,10 @@ async function startSameWorkServer(user, password) {
     const allowed = token !== null ? tokens.delete(token) : verified(req.headers.authorization, 'GET', req.url);
     if (!allowed) {
       const answer = `WWW-Authenticate: ${challenge()}\r\nContent-Length: 0\r\n\r\n`;
-      if (mayKeepUpgradeConnection(req, head)) {
+      const keepable = keepableUpgrade(req, head);
+      if (keepable) {
         socket.write(`HTTP/1.1 401 Unauthorized\r\n${answer}`);
-        keepUpgradeConnection(req, socket);
+        keepUpgradeConnection(keepable, socket);
       } else {
         socket.end(`HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n${answer}`);
         socket.once('finish', () => socket.destroy());

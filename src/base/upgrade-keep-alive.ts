@@ -26,36 +26,50 @@ function serverOf(req: IncomingMessage): Server | undefined {
 }
 
 /**
- * Whether the connection of upgrade request `req` can carry another request once it is
- * answered: an HTTP/1.1 request without `Connection: close`, nothing sent after it (`head`),
- * and a server Node can hand it back to. When false the answer must say `Connection: close`.
+ * The server to hand the connection of upgrade request `req` back to once it is answered,
+ * or undefined when the connection must close (and the answer say `Connection: close`): it
+ * may carry another request only after an HTTP/1.1 request without `Connection: close` that
+ * declares no body and had nothing sent after it (`head`), on a server Node can take it back.
+ * Node 24.9 and later have a public way (the server's `shouldUpgradeCallback`); Node 20 has not.
  */
-export function mayKeepUpgradeConnection(req: IncomingMessage, head: Buffer): boolean {
-  if (!attachParser || head.length > 0 || req.httpVersion !== '1.1') return false;
-  const connection = req.headers.connection;
-  if (connection !== undefined && /(?:^|,)\s*close\s*(?:,|$)/i.test(connection)) return false;
-  return serverOf(req) !== undefined;
+export function keepableUpgrade(req: IncomingMessage, head: Buffer): Server | undefined {
+  if (!attachParser || head.length > 0 || req.httpVersion !== '1.1') return undefined;
+  const { connection, 'content-length': length, 'transfer-encoding': coding } = req.headers;
+  if (connection !== undefined && /(?:^|,)\s*close\s*(?:,|$)/i.test(connection)) return undefined;
+  // A body the upgrade request declared would be read as the next request.
+  if (coding !== undefined || (length !== undefined && length !== '0')) return undefined;
+  return serverOf(req);
 }
 
 /**
- * Hands the socket of `req` (answered, not upgraded) back to its HTTP server, which reads the
- * next request from it. Only after {@link mayKeepUpgradeConnection} said yes.
+ * Hands `socket` (of an upgrade request answered, not upgraded) back to `server`, from
+ * {@link keepableUpgrade}, which reads the next request from it.
  */
-export function keepUpgradeConnection(req: IncomingMessage, socket: Duplex): void {
-  const server = serverOf(req);
-  if (!attachParser || !server) {
-    socket.destroy();
-    return;
-  }
-  attachParser.call(server, socket);
-  const idle = server.keepAliveTimeout;
-  if (idle > 0) {
-    const net = socket as Socket;
-    const readBefore = net.bytesRead;
-    // Node's own keep-alive timer is out of reach here; this one closes the connection if the
-    // client sent nothing more, and leaves any request it did send to the server's timeouts.
-    setTimeout(() => {
-      if (net.bytesRead === readBefore) socket.destroy();
-    }, idle).unref();
-  }
+export function keepUpgradeConnection(server: Server, socket: Duplex): void {
+  (attachParser as ConnectionListener).call(server, socket);
+  if (server.keepAliveTimeout > 0) closeWhenIdle(socket as Socket, server.keepAliveTimeout);
+}
+
+/** Each kept connection's idle timer: one per socket, however many refusals it had. */
+const idleTimers = new WeakMap<Socket, NodeJS.Timeout>();
+
+/**
+ * Closes `socket` if the client sends nothing more within `ms`, and leaves any request it
+ * does send to the server's own timeouts (Node's keep-alive timer is out of reach here).
+ */
+function closeWhenIdle(socket: Socket, ms: number): void {
+  const previous = idleTimers.get(socket);
+  if (previous) clearTimeout(previous);
+  else socket.once('close', forgetIdleTimer);
+  const readBefore = socket.bytesRead;
+  const timer = setTimeout(() => {
+    idleTimers.delete(socket);
+    if (socket.bytesRead === readBefore) socket.destroy();
+  }, ms).unref();
+  idleTimers.set(socket, timer);
+}
+
+function forgetIdleTimer(this: Socket): void {
+  clearTimeout(idleTimers.get(this));
+  idleTimers.delete(this);
 }

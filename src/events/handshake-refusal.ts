@@ -10,10 +10,10 @@ import type { Authenticator, RefusalInfo } from '../auth/authenticator';
 import type { ClientVia } from '../base/client-tag';
 import { type JournalWriter, writeVia } from '../base/journal';
 import { type Logger, redactUrl } from '../base/log';
-import { keepUpgradeConnection, mayKeepUpgradeConnection } from '../base/upgrade-keep-alive';
+import { keepableUpgrade, keepUpgradeConnection } from '../base/upgrade-keep-alive';
 
 /** The connection of a refused upgrade: its socket, what came after the request, the handshake's error listener. */
-export interface UpgradeConnection {
+interface UpgradeConnection {
   readonly socket: Duplex;
   readonly head: Buffer;
   readonly onError: (err: Error) => void;
@@ -69,12 +69,12 @@ export function refuseCredentials(
   if (journal) writeVia(journal, record, via);
   const answer = authenticator.answer(req, refusal);
   const { socket, head, onError } = connection;
-  if (!socket.writable || !mayKeepUpgradeConnection(req, head))
-    return writeAndClose(socket, answer.status, answer.headers, answer.body);
+  const server = socket.writable ? keepableUpgrade(req, head) : undefined;
+  if (!server) return writeAndClose(socket, answer.status, answer.headers, answer.body);
   socket.write(answerText(answer.status, answer.headers, answer.body, false));
   // From here the HTTP server hears the socket's errors.
   socket.off('error', onError);
-  keepUpgradeConnection(req, socket);
+  keepUpgradeConnection(server, socket);
 }
 
 /** Writes an HTTP answer on the raw socket of an upgrade request, then closes it. */

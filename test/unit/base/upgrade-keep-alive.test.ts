@@ -7,9 +7,10 @@ import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { connect as connectTls } from 'node:tls';
 import { selfSignedCertificate, type TlsMaterial } from '../../../src/base/tls';
-import { keepUpgradeConnection, mayKeepUpgradeConnection } from '../../../src/base/upgrade-keep-alive';
+import { keepableUpgrade, keepUpgradeConnection } from '../../../src/base/upgrade-keep-alive';
 import { RawConnection } from '../../helpers/event-stream-raw';
 
 const UPGRADE = 'GET /ws HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n';
@@ -23,6 +24,8 @@ beforeAll(async () => {
 describe.each(['http', 'https'])('over %s', (scheme) => {
   let server: Server;
   let port: number;
+  /** The server side of the last refused upgrade's connection. */
+  let refused: Duplex | undefined;
   const connections: RawConnection[] = [];
 
   beforeEach(async () => {
@@ -34,12 +37,14 @@ describe.each(['http', 'https'])('over %s', (scheme) => {
         : createServer(served);
     server.keepAliveTimeout = 5_000;
     server.on('upgrade', (req, socket, head: Buffer) => {
-      if (!mayKeepUpgradeConnection(req, head)) {
+      refused = socket;
+      const keepable = keepableUpgrade(req, head);
+      if (!keepable) {
         socket.end(REFUSAL.replace('\r\n', '\r\nConnection: close\r\n'));
         return;
       }
       socket.write(REFUSAL);
-      keepUpgradeConnection(req, socket);
+      keepUpgradeConnection(keepable, socket);
     });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
@@ -82,6 +87,16 @@ describe.each(['http', 'https'])('over %s', (scheme) => {
     await conn.closed();
   });
 
+  it('keeps one idle timer per connection, however many refusals it had', async () => {
+    const conn = connection();
+    expect((await conn.exchange(UPGRADE)).status).toBe(401);
+    const listeners = refused?.listenerCount('close');
+    for (let i = 0; i < 12; i++) expect((await conn.exchange(UPGRADE)).status).toBe(401);
+    expect(refused?.listenerCount('close')).toBe(listeners);
+    jest.advanceTimersByTime(5_000);
+    await conn.closed();
+  });
+
   it('leaves a connection that sent its next request to the server', async () => {
     const conn = connection();
     expect((await conn.exchange(UPGRADE)).status).toBe(401);
@@ -95,6 +110,9 @@ describe.each(['http', 'https'])('over %s', (scheme) => {
     ['HTTP/1.0', UPGRADE.replace('HTTP/1.1', 'HTTP/1.0')],
     ['Connection: close', UPGRADE.replace('Connection: Upgrade', 'Connection: Upgrade, Close')],
     ['bytes after the request', `${UPGRADE}\x81\x80`],
+    // A body the request declares, still to come, would be read as the next request.
+    ['Content-Length: 5', UPGRADE.replace('\r\n\r\n', '\r\nContent-Length: 5\r\n\r\n')],
+    ['Transfer-Encoding: chunked', UPGRADE.replace('\r\n\r\n', '\r\nTransfer-Encoding: chunked\r\n\r\n')],
   ])('does not keep the connection of a request with %s', async (_name, text) => {
     const conn = connection();
     const answer = await conn.exchange(text);
