@@ -233,7 +233,8 @@ async function upgradeChallenge(t, keep = false) {
  * A session token on the client's keep-alive connection `state.conn`. With `state.challenge`
  * (kept from an earlier 401) the request carries digest credentials for it with the next nc,
  * as Python requests' HTTPDigestAuth and curl send them; without, it is sent bare, answered
- * 401, and sent again with credentials (a `stale=true` 401 starts over the same way).
+ * 401, and sent again with credentials. A 401 to credentials for a kept challenge (expired)
+ * starts over once from a fresh challenge; a 401 to those fails the run.
  */
 async function fetchToken(t, state, reuse) {
   if (!state.conn || state.conn.ended) state.conn = new Conn(t.port);
@@ -246,7 +247,8 @@ async function fetchToken(t, state, reuse) {
     const options = { nc: ++state.nc, cnonce: state.cnonce };
     return digestAuthorization(state.challenge, t.user, t.password, 'GET', t.tokenPath, options);
   };
-  if (!reuse || !state.challenge) {
+  const kept = reuse && state.challenge !== undefined;
+  if (!kept) {
     conn.socket.write(request());
     const first = await conn.response();
     if (first.status !== 401) throw new Error(`wssession.cgi without credentials answered ${first.status}`);
@@ -255,8 +257,8 @@ async function fetchToken(t, state, reuse) {
   }
   conn.socket.write(request(credentials()));
   const second = await conn.response();
-  if (second.status === 401 && reuse) {
-    state.challenge = undefined; // expired: a fresh challenge next time
+  if (second.status === 401 && kept) {
+    state.challenge = undefined; // expired: start over from a fresh challenge
     return fetchToken(t, state, reuse);
   }
   if (second.status !== 200) throw new Error(`wssession.cgi with digest answered ${second.status}: ${second.body}`);
@@ -266,7 +268,14 @@ async function fetchToken(t, state, reuse) {
 /** An upgrade after a 401: the answer on the kept connection when `keep` and the server keeps it. */
 async function answeredChallenge(t, keep) {
   const { challenge, conn } = await upgradeChallenge(t, keep);
-  return session(t, t.wsPath, digestAuthorization(challenge, t.user, t.password, 'GET', t.wsPath), conn);
+  let authorization;
+  try {
+    authorization = digestAuthorization(challenge, t.user, t.password, 'GET', t.wsPath);
+  } catch (err) {
+    conn?.destroy();
+    throw err;
+  }
+  return session(t, t.wsPath, authorization, conn);
 }
 
 /** Upgrade with a token from wssession.cgi; `reuse`: the token request reuses the client's last challenge. */

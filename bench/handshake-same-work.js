@@ -80,7 +80,7 @@ async function startSameWorkServer(user, password) {
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => {});
     const query = req.url.indexOf('?');
-    const token = new URLSearchParams(req.url.slice(query)).get('wssession');
+    const token = query < 0 ? null : new URLSearchParams(req.url.slice(query)).get('wssession');
     const allowed = token !== null ? tokens.delete(token) : verified(req.headers.authorization, 'GET', req.url);
     if (!allowed) {
       const answer = `WWW-Authenticate: ${challenge()}\r\nContent-Length: 0\r\n\r\n`;
