@@ -7,7 +7,7 @@
  */
 
 /** True when the environment requires the tests' third-party tools. */
-export const TOOLS_REQUIRED = process.env.BWC_EMU_REQUIRE_TOOLS === '1';
+const TOOLS_REQUIRED = process.env.BWC_EMU_REQUIRE_TOOLS === '1';
 
 /**
  * Says that a tool is missing (`message` names it and how to install it): throws when the

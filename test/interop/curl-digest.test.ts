@@ -1,7 +1,7 @@
 /**
  * Interop with curl, the client most people try first: `curl --digest` (MD5 and
  * SHA-256), `--anyauth`, and HTTPS with the device's certificate. Skipped, with a
- * message, only when curl is not installed.
+ * message, only when curl is not installed (failed where the tools are required).
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { deviceStarter } from '../helpers/devices';
+import { toolMissing } from '../helpers/required-tools';
 import type { DeviceHandle, RpcResponse } from '../../src';
 import type { ListAllResponse } from '../helpers/rpc-client';
 
@@ -24,10 +25,7 @@ function curlVersion(): string | undefined {
 
 const version = curlVersion();
 const describeWithCurl = version ? describe : describe.skip;
-if (!version) {
-  // Visible in the Jest output next to the skipped tests.
-  console.warn('curl interop tests skipped: curl is not installed (apt-get install curl)');
-}
+if (!version) toolMissing('curl interop tests skipped: curl is not installed (apt-get install curl)');
 
 const LIST_ALL = JSON.stringify({ apiVersion: '1.0', context: 'curl', method: 'listAll' });
 const STATUS_MARK = '\n__HTTP_STATUS__';
