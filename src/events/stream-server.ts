@@ -131,7 +131,7 @@ export class StreamServer implements SessionObserver {
     this.index ??= new FilterIndex();
     this.index.remove(configured, previous);
     this.index.add(configured, configured.compiledFilters);
-    if (this.watchers.size > 0 && configured.identity.via === undefined)
+    if (this.toldOf(configured))
       this.tell({
         kind: 'configure',
         session: configured.info(),
@@ -150,7 +150,7 @@ export class StreamServer implements SessionObserver {
     if (closed.droppedCount > 0) this.closedForSlowness++;
     // Snapshots are built only for a log or a watcher that takes them: this is on every connection's path.
     const log = this.options.log;
-    const told = this.watchers.size > 0 && closed.identity.via === undefined;
+    const told = this.toldOf(closed);
     if (!told && !log.isLevelEnabled('info')) return;
     const info = closed.info();
     log.info({ session: closed.id, code, reason, sent: info.sent, dropped: info.dropped }, 'event stream disconnected');
@@ -163,11 +163,14 @@ export class StreamServer implements SessionObserver {
     this.index?.deliver(event);
   };
 
+  /** A socket's errors until its handshake ends (then the session, or the HTTP server, hears them): one for every socket. */
+  private readonly onHandshakeError = (err: Error): void =>
+    this.options.log.debug({ reason: err.message }, 'socket error during handshake');
+
   /** Handles a `server.on('upgrade')` request: guards, authentication, then the session. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const { log, authenticator, tokens } = this.options;
-    const onHandshakeError = (err: Error): void => log.debug({ reason: err.message }, 'socket error during handshake');
-    socket.on('error', onHandshakeError);
+    const { authenticator, tokens } = this.options;
+    socket.on('error', this.onHandshakeError);
     const url = parseUpgradeTarget(req.url);
     const token = url?.searchParams.get('wssession') ?? null;
     const remote = req.socket.remoteAddress;
@@ -179,7 +182,7 @@ export class StreamServer implements SessionObserver {
     /** Ends the handshake with the authenticator's answer to `refusal` (401, or 429); the connection may stay. */
     const refuseLogin = (refusal: RefusalInfo, scheme: string | undefined): void =>
       refuseCredentials(
-        { socket, head, onError: onHandshakeError },
+        { socket, head, onError: this.onHandshakeError },
         this.options,
         req,
         refusal,
@@ -244,9 +247,8 @@ export class StreamServer implements SessionObserver {
     const admitted = this.limits.admit(account);
     if (!admitted.ok) return refuse(admitted.error.status, admitted.error.message);
     this.wss.handleUpgrade(req, socket, head, (ws) => {
-      // From here ws hears the socket's errors and the session logs them; the handshake's
-      // listener would keep this call's variables alive as long as the connection.
-      socket.off('error', onHandshakeError);
+      // From here ws hears the socket's errors and the session logs them.
+      socket.off('error', this.onHandshakeError);
       this.open(ws, socket, { remoteAddress: remote, user, sources, via, account });
     });
   }
@@ -278,7 +280,7 @@ export class StreamServer implements SessionObserver {
         { session: id, user, remote, sources: identity.sources, deflate: Boolean(ws.extensions), via },
         'event stream connected',
       );
-    if (this.watchers.size > 0 && via === undefined) this.tell({ kind: 'connect', session: session.info() });
+    if (this.toldOf(session)) this.tell({ kind: 'connect', session: session.info() });
   }
 
   /**
@@ -365,6 +367,14 @@ export class StreamServer implements SessionObserver {
     this.options.bus.unsubscribe(this.deliver);
     await this.endSessions(1001, 'device shutting down', graceMs);
     this.live.clear();
+  }
+
+  /**
+   * Whether the watchers hear of `session`'s changes: when there are any, and the session is
+   * the client's, not one of the emulator's own (see {@link SessionChange}).
+   */
+  private toldOf(session: EventSession): boolean {
+    return this.watchers.size > 0 && session.identity.via === undefined;
   }
 
   /** Tells every watcher; a throwing watcher is logged and does not stop the others. */
