@@ -227,12 +227,11 @@ export interface NewestEntries {
 }
 
 /** How a watcher is told: with the entry (a copy made for it), or only that one was written. */
-interface Watch {
-  /** The device it listens to (undefined: every device). */
-  device: string | undefined;
-  /** Whether it takes the entry ({@link Journal.watch}) or nothing ({@link Journal.watchWrites}). */
-  entry: boolean;
-}
+/** A listener, and how it listens: it takes the entry ({@link Journal.watch}) or nothing ({@link Journal.watchWrites}). */
+type Watch = { readonly device: string | undefined } & (
+  | { readonly entry: true; readonly listener: JournalListener }
+  | { readonly entry: false; readonly listener: () => void }
+);
 
 /** An entry as the ring keeps it: the time as epoch ms, formatted only when someone reads it. */
 type StoredEntry = (JournalEntry extends infer E ? (E extends JournalEntry ? Omit<E, 'time'> : never) : never) & {
@@ -257,8 +256,8 @@ export class Journal {
   private count = 0;
   private nextSeq = 1;
   private droppedCount = 0;
-  /** Each listener and how it listens (a watcher of writes is called without the entry). */
-  private readonly listeners = new Map<JournalListener, Watch>();
+  /** Each listener and how it listens: a set of records, so that telling them allocates nothing. */
+  private readonly listeners = new Set<Watch>();
 
   constructor(
     private readonly clock: Clock,
@@ -322,10 +321,10 @@ export class Journal {
     // The view is made only when a listener wants the entry: a fleet's other devices, and
     // the watchers of writes only (a live feed), cost nothing but the call.
     let view: JournalEntry | undefined;
-    for (const [listener, watch] of this.listeners) {
+    for (const watch of this.listeners) {
       if (watch.device !== undefined && watch.device !== entry.device) continue;
-      if (watch.entry) listener((view ??= entryView(entry)));
-      else (listener as () => void)();
+      if (watch.entry) watch.listener((view ??= entryView(entry)));
+      else watch.listener();
     }
   }
 
@@ -366,8 +365,7 @@ export class Journal {
 
   /** Calls `listener` with every new entry (of `device` only, when given); returns its remover. */
   watch(listener: JournalListener, device?: string): () => void {
-    this.listeners.set(listener, { device, entry: true });
-    return () => this.listeners.delete(listener);
+    return this.listen({ device, entry: true, listener });
   }
 
   /**
@@ -376,8 +374,12 @@ export class Journal {
    * Returns its remover.
    */
   watchWrites(listener: () => void, device?: string): () => void {
-    this.listeners.set(listener, { device, entry: false });
-    return () => this.listeners.delete(listener);
+    return this.listen({ device, entry: false, listener });
+  }
+
+  private listen(watch: Watch): () => void {
+    this.listeners.add(watch);
+    return () => this.listeners.delete(watch);
   }
 
   /** How many listeners {@link watch} holds now (a closed feed or wait leaves none behind). */
