@@ -217,11 +217,11 @@ export class EventFeed {
     const { emulator, device } = this.options;
     for (const [name, read] of Object.entries(SNAPSHOTS) as [SnapshotName, (typeof SNAPSHOTS)[SnapshotName]][]) {
       const snapshot: Snapshot = read(emulator, device);
-      const json = JSON.stringify(snapshot.data);
-      const change = snapshot.change ?? json;
+      // Without a change of its own, the data's JSON is the change; with one, it is made only to be sent.
+      const change = snapshot.change ?? JSON.stringify(snapshot.data);
       if (this.lastSent.get(name) === change) continue;
       this.lastSent.set(name, change);
-      this.write(eventFrame(name, json));
+      this.write(eventFrame(name, snapshot.change === undefined ? change : JSON.stringify(snapshot.data)));
     }
   }
 
