@@ -58,6 +58,8 @@ export type {
   ScenarioStatus,
   WaitOptions,
 } from './emulator';
+/** @deprecated The earlier name of {@link ScenarioState}; use that. */
+export type ScenarioPlayState = EmulatorModule.ScenarioState;
 export { DEFAULT_JOURNAL_CAPACITY, JOURNAL_KINDS } from './base/journal';
 export type {
   AuthRefusedEntry,
@@ -177,48 +179,6 @@ export type { Logger, LoggerOptions, LogLevel } from './base/log';
 // CommonJS module's named exports by reading its source (cjs-module-lexer), which sees the
 // `exports.name =` placeholders below; the getters replace them at once, before any code
 // can read them, and `import { startDestination } from 'bwc-emu'` still works.
-/* eslint-disable @typescript-eslint/no-require-imports -- lazy loading: see the file comment */
-const LAZY_EXPORTS = {
-  startEmulator: () => (require('./emulator') as typeof EmulatorModule).startEmulator,
-  startDevice: () => (require('./device/device') as typeof DeviceModule).startDevice,
-  DEFAULT_INITIAL_STATES: () =>
-    (require('./device/device-options') as typeof DeviceOptionsModule).DEFAULT_INITIAL_STATES,
-  PERSONA_NAMES: () => (require('./device/device-options') as typeof DeviceOptionsModule).PERSONA_NAMES,
-  PERSONAS: () => (require('./device/device-options') as typeof DeviceOptionsModule).PERSONAS,
-  DEVICE_LIMITS: () => (require('./device/device-limits') as typeof DeviceLimitsModule).DEVICE_LIMITS,
-  FAULT_CATALOGUE: () => (require('./protocol/fault-catalogue') as typeof FaultCatalogueModule).FAULT_CATALOGUE,
-  FAULT_NAMES: () => (require('./protocol/fault-catalogue') as typeof FaultCatalogueModule).FAULT_NAMES,
-  DEFAULT_FLAGS: () => (require('./device/feature-flags') as typeof FeatureFlagsModule).DEFAULT_FLAGS,
-  loadScenario: () => (require('./scenario/load') as typeof LoadScenarioModule).loadScenario,
-  loadScenarioFile: () => (require('./scenario/load') as typeof LoadScenarioModule).loadScenarioFile,
-  deviceOptionsForScenario: () =>
-    (require('./emulator/play-on-device') as typeof PlayOnDeviceModule).deviceOptionsForScenario,
-  playOnDevice: () => (require('./emulator/play-on-device') as typeof PlayOnDeviceModule).playOnDevice,
-  startDestination: () => (require('./destination/destination') as typeof DestinationModule).startDestination,
-  DEFAULT_CATEGORIES: () =>
-    (require('./destination/destination-options') as typeof DestinationOptionsModule).DEFAULT_CATEGORIES,
-  DEFAULT_DESTINATION_USER: () =>
-    (require('./destination/destination-options') as typeof DestinationOptionsModule).DEFAULT_DESTINATION_USER,
-  buildConnectionFile: () => (require('./protocol/connection-file') as typeof ConnectionFileModule).buildConnectionFile,
-  checkConnectionFile: () => (require('./protocol/connection-file') as typeof ConnectionFileModule).checkConnectionFile,
-  parseConnectionFile: () => (require('./protocol/connection-file') as typeof ConnectionFileModule).parseConnectionFile,
-  BodyWornSystem: () => (require('./bws/body-worn-system') as typeof BodyWornSystemModule).BodyWornSystem,
-  runBodyWornSystem: () => (require('./bws/body-worn-system') as typeof BodyWornSystemModule).runBodyWornSystem,
-  runConformance: () => (require('./bws/conformance') as typeof ConformanceModule).runConformance,
-  formatFindings: () => (require('./bws/conformance') as typeof ConformanceModule).formatFindings,
-  DEFAULT_PLAN: () => (require('./bws/plan') as typeof PlanModule).DEFAULT_PLAN,
-  loadPlan: () => (require('./bws/plan') as typeof PlanModule).loadPlan,
-  loadPlanFile: () => (require('./bws/plan') as typeof PlanModule).loadPlanFile,
-  PlanSchema: () => (require('./bws/plan') as typeof PlanModule).PlanSchema,
-  DEFAULT_RETRY: () => (require('./bws/swift-client') as typeof SwiftClientModule).DEFAULT_RETRY,
-  SwiftClientError: () => (require('./bws/swift-client') as typeof SwiftClientModule).SwiftClientError,
-  RETRIED_STATUSES: () => (require('./bws/retry-policy') as typeof RetryPolicyModule).RETRIED_STATUSES,
-  DIGEST_ALGORITHMS: () => (require('./auth/digest') as typeof DigestModule).DIGEST_ALGORITHMS,
-  digestAuthorization: () => (require('./auth/digest-client') as typeof DigestClientModule).digestAuthorization,
-  createLogger: () => (require('./base/log') as typeof LogModule).createLogger,
-};
-/* eslint-enable @typescript-eslint/no-require-imports */
-
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- `exports` is typed any: placeholders for the lexer */
 exports.startEmulator = exports.startDevice = exports.DEFAULT_INITIAL_STATES = exports.PERSONA_NAMES = undefined;
 exports.PERSONAS = exports.DEVICE_LIMITS = exports.FAULT_CATALOGUE = exports.FAULT_NAMES = undefined;
@@ -231,4 +191,48 @@ exports.loadPlanFile = exports.PlanSchema = undefined;
 exports.DEFAULT_RETRY = exports.SwiftClientError = exports.RETRIED_STATUSES = exports.DIGEST_ALGORITHMS = undefined;
 exports.digestAuthorization = exports.createLogger = undefined;
 /* eslint-enable @typescript-eslint/no-unsafe-member-access */
-for (const [name, get] of Object.entries(LAZY_EXPORTS)) Object.defineProperty(exports, name, { enumerable: true, get });
+
+/** Defines `names` on the exports as getters of the module `load` requires when one is read. */
+function lazy<M>(load: () => M, ...names: (keyof M & string)[]): void {
+  for (const name of names) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });
+}
+
+/* eslint-disable @typescript-eslint/no-require-imports -- lazy loading: see the file comment */
+lazy(() => require('./emulator') as typeof EmulatorModule, 'startEmulator');
+lazy(() => require('./device/device') as typeof DeviceModule, 'startDevice');
+lazy(
+  () => require('./device/device-options') as typeof DeviceOptionsModule,
+  'DEFAULT_INITIAL_STATES',
+  'PERSONA_NAMES',
+  'PERSONAS',
+);
+lazy(() => require('./device/device-limits') as typeof DeviceLimitsModule, 'DEVICE_LIMITS');
+lazy(() => require('./protocol/fault-catalogue') as typeof FaultCatalogueModule, 'FAULT_CATALOGUE', 'FAULT_NAMES');
+lazy(() => require('./device/feature-flags') as typeof FeatureFlagsModule, 'DEFAULT_FLAGS');
+lazy(() => require('./scenario/load') as typeof LoadScenarioModule, 'loadScenario', 'loadScenarioFile');
+lazy(
+  () => require('./emulator/play-on-device') as typeof PlayOnDeviceModule,
+  'deviceOptionsForScenario',
+  'playOnDevice',
+);
+lazy(() => require('./destination/destination') as typeof DestinationModule, 'startDestination');
+lazy(
+  () => require('./destination/destination-options') as typeof DestinationOptionsModule,
+  'DEFAULT_CATEGORIES',
+  'DEFAULT_DESTINATION_USER',
+);
+lazy(
+  () => require('./protocol/connection-file') as typeof ConnectionFileModule,
+  'buildConnectionFile',
+  'checkConnectionFile',
+  'parseConnectionFile',
+);
+lazy(() => require('./bws/body-worn-system') as typeof BodyWornSystemModule, 'BodyWornSystem', 'runBodyWornSystem');
+lazy(() => require('./bws/conformance') as typeof ConformanceModule, 'runConformance', 'formatFindings');
+lazy(() => require('./bws/plan') as typeof PlanModule, 'DEFAULT_PLAN', 'loadPlan', 'loadPlanFile', 'PlanSchema');
+lazy(() => require('./bws/swift-client') as typeof SwiftClientModule, 'DEFAULT_RETRY', 'SwiftClientError');
+lazy(() => require('./bws/retry-policy') as typeof RetryPolicyModule, 'RETRIED_STATUSES');
+lazy(() => require('./auth/digest') as typeof DigestModule, 'DIGEST_ALGORITHMS');
+lazy(() => require('./auth/digest-client') as typeof DigestClientModule, 'digestAuthorization');
+lazy(() => require('./base/log') as typeof LogModule, 'createLogger');
+/* eslint-enable @typescript-eslint/no-require-imports */
