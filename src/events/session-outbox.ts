@@ -146,17 +146,16 @@ export class SessionOutbox {
 }
 
 /** The outboxes corked in the current tick, uncorked together at its end. */
-let corkedThisTick: SessionOutbox[] = [];
+const corkedThisTick: SessionOutbox[] = [];
 
 /**
- * Uncorks the tick's outboxes. The list is taken and a new one started first, so whatever an
- * uncork does, no outbox is left in a list nobody uncorks again; one corked while uncorking
- * goes into the new list, with its own `nextTick`.
+ * Uncorks the tick's outboxes, index by index: one corked while uncorking (none is expected)
+ * is uncorked too. `uncork` does not throw (a failing socket is destroyed), so the list is
+ * always emptied; it is reused, tick after tick.
  */
 function uncorkAll(): void {
-  const outboxes = corkedThisTick;
-  corkedThisTick = [];
-  for (const outbox of outboxes) outbox.uncork();
+  for (let i = 0; i < corkedThisTick.length; i++) corkedThisTick[i].uncork();
+  corkedThisTick.length = 0;
 }
 
 /** A frame kept for later. */
