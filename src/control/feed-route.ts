@@ -19,7 +19,7 @@ const FeedQuerySchema = z.strictObject({
  * The `Last-Event-ID` of a reconnecting client as a seq: undefined when absent or empty (the
  * standard's "no last event ID"), a `BAD_REQUEST` when not a seq as `since` takes it.
  */
-export function lastEventId(header: string | undefined): Result<number | undefined> {
+function lastEventId(header: string | undefined): Result<number | undefined> {
   if (header === undefined || header === '') return ok(undefined);
   const parsed = SeqSchema.safeParse(header);
   if (parsed.success) return ok(parsed.data);

@@ -9,7 +9,7 @@ import type { ServerResponse } from 'node:http';
 export const EVENT_STREAM_MEDIA_TYPE = 'text/event-stream';
 
 /** The `Content-Type` of an event stream answer: its media type, in UTF-8 (which the standard requires). */
-export const EVENT_STREAM_TYPE = `${EVENT_STREAM_MEDIA_TYPE}; charset=utf-8`;
+const EVENT_STREAM_TYPE = `${EVENT_STREAM_MEDIA_TYPE}; charset=utf-8`;
 
 /** Starts an event stream answer: 200, no caching, no buffering by proxies; the headers go out at once. */
 export function writeEventStreamHead(res: ServerResponse): void {

@@ -94,7 +94,7 @@ export const dashboardRoute: RequestHandler = (req, res, next) => {
 };
 
 /** The facts of `device` the page shows (device.json). */
-export function deviceInfo(device: DashboardDevice): DashboardDeviceInfo {
+function deviceInfo(device: DashboardDevice): DashboardDeviceInfo {
   const { options } = device;
   const { identity } = options;
   return {
