@@ -5,7 +5,7 @@
  * not the client under test: neither the requests nor a refused login are journaled (it says
  * so in the request's locals, which the journal reads).
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { contentType } from 'mime-types';
@@ -66,12 +66,13 @@ const PAGE: Target = { kind: 'page' };
 const INFO: Target = { kind: 'info' };
 
 /**
- * Whether the page's file was there at its last read. While it is, a missing asset is a 404 at
- * once, nothing read again; while it is not, a missing asset reads the page's file again to tell
- * (only an unbuilt checkout pays that, and it answers 500 anyway). Every page load keeps it
- * current, so a checkout cleaned while the device runs is seen at the next load.
+ * The built files there were at the last look, so that a request before a login reads no file:
+ * a name not among them is the device's 404 at once, one among them asks for the login first.
+ * Every page load looks again (a checkout rebuilt or cleaned while the device runs is seen at
+ * the next load), and so does every asset request while the page is not built (only an unbuilt
+ * checkout pays that, and it answers 500 anyway). Undefined until the first look.
  */
-let pageBuilt = false;
+let built: ReadonlySet<string> | undefined;
 
 const getOrHead = allowMethods(['GET', 'HEAD']);
 
@@ -87,7 +88,8 @@ export const dashboardRoute: RequestHandler = (req, res, next) => {
   if (target.kind === 'asset') return void serveAsset(req, res, next, target.name).catch(next);
   answer(req, res, (device) => {
     if (target.kind === 'info') return send(req, res, 'device.json', JSON.stringify(deviceInfo(device)));
-    readPage()
+    lookAgain()
+      .then(() => readBuilt(PAGE_FILE))
       .then((page) => (page ? send(req, res, PAGE_FILE, page) : notBuilt(req, res, PAGE_FILE)))
       .catch(next);
   });
@@ -114,13 +116,19 @@ function deviceInfo(device: DashboardDevice): DashboardDeviceInfo {
 }
 
 /**
- * Serves built file `name`. It is read before the login: one that is missing from a built page
- * goes on to the device's 404 without one, as any unknown path does.
+ * Serves built file `name`, read once the login passed; one that is not among the built files
+ * goes on to the device's 404 without a login, as any unknown path does.
  */
 async function serveAsset(req: Request, res: Response, next: NextFunction, name: string): Promise<void> {
-  const body = await readBuilt(name);
-  if (!body && (pageBuilt || (await readPage()) !== undefined)) return next();
-  answer(req, res, () => (body ? send(req, res, name, body) : notBuilt(req, res, name)));
+  let names = built ?? (await lookAgain());
+  if (!names.has(PAGE_FILE)) names = await lookAgain();
+  if (!names.has(PAGE_FILE)) return answer(req, res, () => notBuilt(req, res, name));
+  if (!names.has(name)) return next();
+  answer(req, res, () => {
+    readBuilt(name)
+      .then((body) => (body ? send(req, res, name, body) : next()))
+      .catch(next);
+  });
 }
 
 /**
@@ -136,11 +144,15 @@ function answer(req: Request, res: Response, then: (device: DashboardDevice) => 
   });
 }
 
-/** The page's file, undefined when it is missing; notes whether the page is built. */
-async function readPage(): Promise<Buffer | undefined> {
-  const page = await readBuilt(PAGE_FILE);
-  pageBuilt = page !== undefined;
-  return page;
+/** The names in {@link DASHBOARD_DIR} now (none when it is missing), kept in {@link built}. */
+async function lookAgain(): Promise<ReadonlySet<string>> {
+  try {
+    built = new Set(await readdir(DASHBOARD_DIR));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    built = new Set();
+  }
+  return built;
 }
 
 /** Built file `name`, undefined when it is missing (any other read error is thrown). */
