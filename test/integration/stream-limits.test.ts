@@ -121,6 +121,8 @@ describe('event stream limits', () => {
       status: 503,
       body: 'No free event stream session: this device serves at most 3 at once\n',
     });
+    // Refusals other than of the credentials close the connection.
+    expect([account.headers.connection, full.headers.connection]).toEqual(['close', 'close']);
     // A closed session frees its place.
     await clients[0].close();
     await waitFor(() => device.sessions().length === 2);
