@@ -46,9 +46,9 @@
  * BENCH_WORKLOADS (some of stream, concurrent: the workloads to run), BENCH_SERVER_NODE_ARGS
  * (node options for the server processes, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
-const { choiceEnv, intEnv, listEnv } = require('./env');
+const { choiceEnv, intEnv, listEnv, rotated } = require('./env');
+const { forkChild } = require('./child');
 const { figure, fmt, median, printAligned } = require('./figures');
-const { fork } = require('node:child_process');
 const { createHash, randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
@@ -72,57 +72,18 @@ const USER = 'bws';
 const KEY = 'secret';
 const CONTAINER = 'bench';
 
-/** A child server process with a request/answer helper over IPC. */
+/** A child server process (bench/child.js), once it listens: its url, `ask` and `close`. */
 async function startServer(kind, dataDir) {
-  const child = fork(SERVER_SCRIPT, [kind, dataDir], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env },
+  const server = forkChild(SERVER_SCRIPT, [kind, dataDir], {
+    name: `${kind} server`,
     // A diagnostic: BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the servers.
     execArgv: [...process.execArgv, ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)],
   });
-  const waiting = new Map();
-  let failure;
-  child.on('message', (message) => {
-    if (message.type === 'error') {
-      failure = new Error(`${kind} server: ${message.message}`);
-      for (const reject of [...waiting.values()].map((w) => w.reject)) reject(failure);
-      waiting.clear();
-      return;
-    }
-    const waiter = waiting.get(message.type);
-    if (waiter) {
-      waiting.delete(message.type);
-      waiter.resolve(message);
-    }
-  });
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  exited.then(({ code, signal }) => {
-    const err = new Error(`${kind} server exited (code ${code}, signal ${signal})`);
-    for (const w of waiting.values()) w.reject(failure ?? err);
-    waiting.clear();
-  });
-  const expect = (type) =>
-    new Promise((resolve, reject) => {
-      if (failure) return reject(failure);
-      waiting.set(type, { resolve, reject });
-    });
-  const ask = (cmd, type) => {
-    const answer = expect(type);
-    child.send({ cmd });
-    return answer;
-  };
-  const { url } = await expect('ready');
+  const { url } = await server.next('ready');
   return {
     url,
-    ask,
-    async close() {
-      if (child.exitCode === null && child.signalCode === null) {
-        await ask('close', 'closed').catch(() => {});
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exited;
-        clearTimeout(timer);
-      }
-    },
+    ask: (cmd, type) => server.ask({ cmd }, type),
+    close: () => server.close({ cmd: 'close' }, 'closed'),
   };
 }
 
@@ -318,9 +279,8 @@ async function main() {
   try {
     const results = [];
     for (let round = 0; round < CONFIG.rounds; round++) {
-      const order = round % 2 === 0 ? ['bare', 'emu'] : ['emu', 'bare'];
       for (const workload of WORKLOADS) {
-        for (const kind of order) results.push(await runOnce(kind, workload, root, round));
+        for (const kind of rotated(['bare', 'emu'], round)) results.push(await runOnce(kind, workload, root, round));
       }
     }
     const summary = [];

@@ -53,7 +53,7 @@
 const { intEnv, listEnv, rotated } = require('./env');
 const { figure, fmt, median, percent, printAligned } = require('./figures');
 const { FILTER_KINDS, makeEvents, configureRequest } = require('./event-mix');
-const { fork } = require('node:child_process');
+const { forkChild } = require('./child');
 const { once } = require('node:events');
 const http = require('node:http');
 const path = require('node:path');
@@ -208,48 +208,12 @@ async function startRawServer(clients) {
   };
 }
 
-// ---- the client process --------------------------------------------------------
-
-function startClientProcess() {
-  const child = fork(path.join(__dirname, 'event-stream-clients.js'), [], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const waiters = [];
-  let failure;
-  child.on('message', (msg) => {
-    if (msg.type === 'error') {
-      failure = new Error(`client process: ${msg.message}`);
-      for (const w of waiters.splice(0)) w.reject(failure);
-      return;
-    }
-    const index = waiters.findIndex((w) => w.type === msg.type && (w.side === undefined || w.side === msg.side));
-    if (index >= 0) waiters.splice(index, 1)[0].resolve(msg);
-  });
-  child.on('exit', (code) => {
-    const err = new Error(`client process exited (code ${code})`);
-    for (const w of waiters.splice(0)) w.reject(err);
-  });
-  return {
-    child,
-    /** Registers interest in a reply before sending the command that causes it. */
-    expect(type, side) {
-      if (failure) return Promise.reject(failure);
-      return new Promise((resolve, reject) => waiters.push({ type, side, resolve, reject }));
-    },
-    send(message) {
-      child.send(message);
-    },
-  };
-}
-
 // ---- one measured run ----------------------------------------------------------
 
 async function measure(side, clientProc, eventCount, expectedTotal, publishOne, check) {
-  const armed = clientProc.expect('armed', side);
-  clientProc.send({ cmd: 'arm', side, expected: expectedTotal });
-  await armed;
+  await clientProc.ask({ cmd: 'arm', side, expected: expectedTotal }, 'armed', { side });
   if (global.gc) global.gc();
-  const done = clientProc.expect('done', side);
+  const done = clientProc.next('done', { side });
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await publishInBatches(eventCount, CONFIG.batch, publishOne);
@@ -260,9 +224,7 @@ async function measure(side, clientProc, eventCount, expectedTotal, publishOne, 
   const seconds = (t1 - t0) / 1000;
   // Let stray extra frames (there must be none) arrive before the per-client check.
   await new Promise((resolve) => setTimeout(resolve, 100));
-  const reported = clientProc.expect('report', side);
-  clientProc.send({ cmd: 'report', side });
-  check(await reported);
+  check(await clientProc.ask({ cmd: 'report', side }, 'report', { side }));
   return {
     side,
     seconds,
@@ -341,7 +303,7 @@ async function runOne(kind, clients) {
     limits: { maxSessions: clients, maxSessionsPerAccount: clients, maxAccountTerms: clients * 16 },
   });
   const raw = await startRawServer(clients);
-  const clientProc = startClientProcess();
+  const clientProc = forkChild(path.join(__dirname, 'event-stream-clients.js'), [], { name: 'client process' });
   try {
     // Record what the device serialises for each event (no session is connected yet,
     // so nothing is delivered); the raw server sends exactly these bytes.
@@ -356,17 +318,11 @@ async function runOne(kind, clients) {
 
     // Connect both client sets (the emulator's sessions configured with their filters).
     const emuUrl = `ws://127.0.0.1:${device.port}${device.options.wsPrefix}/ws-data-stream?sources=events`;
-    let opened = clientProc.expect('opened', 'emu');
-    clientProc.send({
-      cmd: 'open',
-      side: 'emu',
-      urls: new Array(clients).fill(emuUrl),
-      configures: Array.from({ length: clients }, (_, c) => configureRequest(c, kind)),
-    });
-    await opened;
-    opened = clientProc.expect('opened', 'raw');
-    clientProc.send({ cmd: 'open', side: 'raw', urls: raw.urls, configures: new Array(clients).fill(null) });
-    await opened;
+    const urls = new Array(clients).fill(emuUrl);
+    const configures = Array.from({ length: clients }, (_, c) => configureRequest(c, kind));
+    await clientProc.ask({ cmd: 'open', side: 'emu', urls, configures }, 'opened', { side: 'emu' });
+    const rawOpen = { cmd: 'open', side: 'raw', urls: raw.urls, configures: new Array(clients).fill(null) };
+    await clientProc.ask(rawOpen, 'opened', { side: 'raw' });
     const live = device.sessions();
     if (live.length !== clients || live.some((s) => s.state !== 'CONFIGURED'))
       throw new Error(`expected ${clients} configured sessions, found ${live.length}`);
@@ -447,10 +403,7 @@ async function runOne(kind, clients) {
     console.log(`  (${((performance.now() - started) / 1000).toFixed(1)} s)`);
     return { kind, clients, events: eventCount, ratio, summary, results };
   } finally {
-    const closed = clientProc.child.exitCode === null ? clientProc.expect('closed') : Promise.resolve();
-    if (clientProc.child.connected) clientProc.send({ cmd: 'close' });
-    await closed.catch(() => {});
-    if (clientProc.child.exitCode === null) await once(clientProc.child, 'exit');
+    await clientProc.close({ cmd: 'close' }, 'closed');
     await device.close();
     await raw.close();
   }

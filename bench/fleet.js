@@ -16,10 +16,10 @@
  *
  * Knobs (environment): BENCH_FLEET_SIZES ("1,100,1000"), BENCH_ROUNDS (3).
  */
-const { fork } = require('node:child_process');
 const path = require('node:path');
 const WebSocket = require('ws');
-const { intEnv, intList } = require('./env');
+const { intEnv, intList, rotated } = require('./env');
+const { forkChild } = require('./child');
 const { figure, median } = require('./figures');
 
 const SERVER_SCRIPT = path.join(__dirname, 'fleet-server.js');
@@ -28,23 +28,14 @@ const MB = 1024 * 1024;
 
 /** Starts one side with `count` devices, opens the sessions, and measures. */
 async function measure(side, count) {
-  const child = fork(SERVER_SCRIPT, [side, String(count)], { execArgv: ['--expose-gc'], stdio: 'inherit' });
-  /** The child's next message; rejects if it exits first. Leaves no listener behind either way. */
-  const next = () =>
-    new Promise((resolve, reject) => {
-      const onMessage = (message) => {
-        child.off('exit', onExit);
-        resolve(message);
-      };
-      const onExit = (code) => {
-        child.off('message', onMessage);
-        reject(new Error(`${side} server exited with ${code}`));
-      };
-      child.once('message', onMessage);
-      child.once('exit', onExit);
-    });
+  // bench/fleet-server.js's messages have no type: each is the answer to what was last asked.
+  const server = forkChild(SERVER_SCRIPT, [side, String(count)], {
+    name: `${side} server`,
+    execArgv: ['--expose-gc'],
+    stdio: 'inherit',
+  });
   try {
-    const ready = await next();
+    const ready = await server.next();
     const sockets = [];
     for (const port of ready.ports) {
       for (let s = 0; s < SESSIONS_PER_DEVICE; s++) {
@@ -58,12 +49,11 @@ async function measure(side, count) {
       }
     }
     const open = await Promise.all(sockets);
-    child.send('memory');
-    const { memory } = await next();
+    const { memory } = await server.ask('memory');
     for (const ws of open) ws.terminate();
     return { startMs: ready.startMs, rss: memory.rss, heap: memory.heapUsed };
   } finally {
-    child.kill();
+    await server.close();
   }
 }
 
@@ -75,8 +65,7 @@ async function main() {
   for (const count of sizes) {
     results[count] = { emu: [], bare: [] };
     for (let r = 0; r < rounds; r++) {
-      const order = r % 2 === 0 ? ['bare', 'emu'] : ['emu', 'bare'];
-      for (const side of order) results[count][side].push(await measure(side, count));
+      for (const side of rotated(['bare', 'emu'], r)) results[count][side].push(await measure(side, count));
     }
   }
   const med = (count, side, key) => median(results[count][side].map((m) => m[key]));

@@ -54,14 +54,11 @@
  */
 const { intEnv, listEnv, rotated } = require('./env');
 const { figure, fmt, median, percent, printAligned } = require('./figures');
-const { fork } = require('node:child_process');
-const { once } = require('node:events');
-const http = require('node:http');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
-const { WebSocketServer } = require('ws');
 const { startSameWorkServer } = require('./handshake-same-work');
-const { acceptBareSession } = require('./bare-session');
+const { startBareServer } = require('./bare-session');
+const { forkChild } = require('./child');
 
 const DIST = process.env.BENCH_DIST || path.join(__dirname, '..', 'dist');
 const MODES = ['digest-401', 'digest-401-new-connection', 'token', 'token-401', 'reused-nonce'];
@@ -106,56 +103,15 @@ const CONFIGURE = JSON.stringify({
   params: { eventFilterList: [{ topicFilter: 'tns1:Device/tnsvendor:IO/Port' }] },
 });
 
-// ---- the bare server -----------------------------------------------------------
-
-/** A `ws` server that accepts every handshake and answers a configure as the device does. */
-async function startBareServer() {
-  const server = http.createServer((req, res) => {
-    res.statusCode = 404;
-    res.end();
-  });
-  const wss = new WebSocketServer({ noServer: true, clientTracking: false, perMessageDeflate: false });
-  server.on('upgrade', (req, socket, head) => {
-    acceptBareSession(wss, req, socket, head);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `ws://127.0.0.1:${server.address().port}/bare?sources=events`,
-    async close() {
-      wss.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
 // ---- the client process --------------------------------------------------------
 
+/** The clients, in a process of their own; `run` makes one measured batch of connections and resolves with its report. */
 function startClientProcess() {
-  const child = fork(path.join(__dirname, 'handshake-clients.js'), [], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  const process_ = forkChild(path.join(__dirname, 'handshake-clients.js'), [], {
+    name: 'client process',
     env: { ...process.env, BENCH_DIST: DIST },
   });
-  let waiter;
-  child.on('message', (msg) => {
-    if (!waiter) return;
-    const { resolve, reject } = waiter;
-    waiter = undefined;
-    if (msg.type === 'error') reject(new Error(`client process: ${msg.message}`));
-    else resolve(msg);
-  });
-  child.on('exit', (code) => waiter?.reject(new Error(`client process exited (code ${code})`)));
-  return {
-    child,
-    /** Runs one measured batch of connections; resolves with the client's report. */
-    run(message) {
-      return new Promise((resolve, reject) => {
-        waiter = { resolve, reject };
-        child.send({ cmd: 'run', ...message });
-      });
-    },
-  };
+  return { ...process_, run: (message) => process_.ask({ cmd: 'run', ...message }, 'done') };
 }
 
 // ---- one measured run ----------------------------------------------------------
@@ -185,7 +141,7 @@ async function main() {
   const open = CONFIG.modes.includes('no-auth')
     ? await startDevice({ port: 0, initialStates: [], auth: 'none' })
     : undefined;
-  const bare = await startBareServer();
+  const bare = await startBareServer('/bare?sources=events');
   const account = device.options.accounts[0];
   const same = await startSameWorkServer(account.name, account.password);
   const clients = startClientProcess();
@@ -314,8 +270,7 @@ async function main() {
       );
     return { name: 'handshake', figures, ratios, sameRatios, summary, results };
   } finally {
-    if (clients.child.connected) clients.child.send({ cmd: 'close' });
-    if (clients.child.exitCode === null) await once(clients.child, 'exit');
+    await clients.close({ cmd: 'close' });
     await device.close();
     await open?.close();
     await bare.close();

@@ -23,8 +23,8 @@
  * Knobs (environment): BENCH_ROUNDS (3).
  */
 const { intEnv, rotated } = require('./env');
+const { forkChild } = require('./child');
 const { figure, median, printAligned } = require('./figures');
-const { fork } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
@@ -93,40 +93,20 @@ async function serve(kind) {
   process.send({ type: 'ready', url, flagsPath, memory: start });
 }
 
-/** A child running `kind`, with `ask(cmd)` resolving with its next message. */
+/** A child running `kind` (bench/child.js), once it listens: where, its memory then, `ask(cmd)` and `close`. */
 async function spawn(kind) {
-  const child = fork(path.join(__dirname, 'idle-rss.js'), ['serve', kind], {
+  const server = forkChild(path.join(__dirname, 'idle-rss.js'), ['serve', kind], {
+    name: `${kind} server`,
     execArgv: ['--expose-gc'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  const queue = [];
-  const waiting = [];
-  child.on('message', (message) => (waiting.length > 0 ? waiting.shift().resolve(message) : queue.push(message)));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  exited.then((code) => {
-    for (const w of waiting.splice(0)) w.reject(new Error(`${kind} server exited (code ${code})`));
-  });
-  const next = () =>
-    queue.length > 0
-      ? Promise.resolve(queue.shift())
-      : new Promise((resolve, reject) => waiting.push({ resolve, reject }));
-  const ask = (cmd) => {
-    const answer = next();
-    child.send({ cmd });
-    return answer;
-  };
-  const ready = await next();
+  const ready = await server.next('ready');
   return {
     url: ready.url,
     flagsPath: ready.flagsPath,
     start: ready.memory,
-    ask,
-    async close() {
-      child.send({ cmd: 'close' });
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    },
+    ask: (cmd) => server.ask({ cmd }, 'measured'),
+    close: () => server.close({ cmd: 'close' }),
   };
 }
 

@@ -21,11 +21,10 @@
  * (LOAD_SECONDS, 60: half quiet, half hostile), --rate (LOAD_RATE, events/s, 100),
  * --hostile-sessions (LOAD_HOSTILE_SESSIONS, 500).
  */
-const { fork } = require('node:child_process');
-const { once } = require('node:events');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const WebSocket = require('ws');
+const { forkChild } = require('./child');
 const { DIST, configureRequest, makeEvents } = require('./event-mix');
 
 const NORMAL_ADDRESSES = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5'];
@@ -98,20 +97,8 @@ function costlyFilter(terms, salt) {
 async function main() {
   const { compileConfigure, filterMatches } = require(path.join(DIST, 'events', 'configure.js'));
   const { DEFAULT_SESSION_LIMITS } = require(path.join(DIST, 'events', 'session-limits.js'));
-  const device = fork(path.join(__dirname, 'load-device.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const messages = [];
-  const waiters = [];
-  device.on('message', (msg) => {
-    const i = waiters.findIndex((w) => w.type === msg.type);
-    if (i >= 0) waiters.splice(i, 1)[0].resolve(msg);
-    else messages.push(msg);
-  });
-  const next = (type) => {
-    const i = messages.findIndex((m) => m.type === type);
-    if (i >= 0) return Promise.resolve(messages.splice(i, 1)[0]);
-    return new Promise((resolve) => waiters.push({ type, resolve }));
-  };
-  const { port } = await next('ready');
+  const device = forkChild(path.join(__dirname, 'load-device.js'), [], { name: 'device process' });
+  const { port } = await device.next('ready');
 
   const events = makeEvents(10_000);
   const total = CONFIG.seconds * CONFIG.rate;
@@ -156,8 +143,7 @@ async function main() {
     `load: ${CONFIG.sessions} sessions open and configured; ${total} events at ${CONFIG.rate}/s over ${CONFIG.seconds} s`,
   );
 
-  device.send({ cmd: 'publish', from: 0, count: half, rate: CONFIG.rate });
-  const quiet = await next('published');
+  const quiet = await device.ask({ cmd: 'publish', from: 0, count: half, rate: CONFIG.rate }, 'published');
 
   // The hostile account: its share of sessions, its budget of terms spread over them.
   const budget = DEFAULT_SESSION_LIMITS.maxAccountTerms;
@@ -193,8 +179,7 @@ async function main() {
     `load: hostile ${HOSTILE_ADDRESS}: ${hostile.length} sessions holding ${held} terms; a reconfigure past the budget: ${JSON.stringify(over.error ?? over)}`,
   );
 
-  device.send({ cmd: 'publish', from: half, count: total - half, rate: CONFIG.rate });
-  const loud = await next('published');
+  const loud = await device.ask({ cmd: 'publish', from: half, count: total - half, rate: CONFIG.rate }, 'published');
 
   // Let the last notifications arrive: until every session has what it expects, or 10 s.
   const deadline = performance.now() + 10_000;
@@ -218,9 +203,7 @@ async function main() {
   console.log(`load: p99 ratio hostile/quiet ${ratio.toFixed(2)} (must be at most 2)`);
 
   for (const ws of [...normal, ...hostile]) ws?.terminate();
-  device.send({ cmd: 'close' });
-  await next('closed');
-  await once(device, 'exit');
+  await device.close({ cmd: 'close' }, 'closed');
   const ok = lost === 0 && extra === 0 && ratio <= 2 && overRefused;
   console.log(ok ? 'load: PASS' : 'load: FAIL');
   if (!ok) process.exitCode = 1;

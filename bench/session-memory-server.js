@@ -14,22 +14,12 @@
  * (process.memoryUsage() after two forced GCs); { cmd: 'snapshot', file } -> { type: 'snapshot' }
  * once a heap snapshot is written into `file` (BENCH_HEAP_SNAPSHOT).
  */
-const http = require('node:http');
 const path = require('node:path');
 const v8 = require('node:v8');
-const { acceptBareSession } = require('./bare-session');
+const { startBareServer } = require('./bare-session');
 
 const DIST = path.join(__dirname, '..', 'dist');
 const STREAM_PATH = '/svc/ws-data-stream';
-
-async function startBare() {
-  const { WebSocketServer } = require('ws');
-  const wss = new WebSocketServer({ noServer: true, clientTracking: false, perMessageDeflate: false });
-  const server = http.createServer((req, res) => res.writeHead(404).end());
-  server.on('upgrade', (req, socket, head) => acceptBareSession(wss, req, socket, head));
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `ws://127.0.0.1:${server.address().port}${STREAM_PATH}?sources=events`;
-}
 
 async function startEmu(sessions) {
   const { startDevice } = require(path.join(DIST, 'index.js'));
@@ -43,7 +33,8 @@ async function startEmu(sessions) {
 
 async function run() {
   const [side, sessions] = process.argv.slice(2);
-  const url = side === 'emu' ? await startEmu(Number(sessions)) : await startBare();
+  const url =
+    side === 'emu' ? await startEmu(Number(sessions)) : (await startBareServer(`${STREAM_PATH}?sources=events`)).url;
   process.send({ type: 'ready', url });
   process.on('message', (message) => {
     if (message.cmd === 'snapshot') {

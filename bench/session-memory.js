@@ -23,9 +23,8 @@
  * sessions open, after the measurement, `<side>-<sessions>-round<N>.heapsnapshot`, for
  * finding what a session holds).
  */
-const { intEnv, intList } = require('./env');
-const { fork } = require('node:child_process');
-const { once } = require('node:events');
+const { intEnv, intList, rotated } = require('./env');
+const { forkChild } = require('./child');
 const fs = require('node:fs');
 const path = require('node:path');
 const WebSocket = require('ws');
@@ -39,36 +38,21 @@ const CONFIG = {
 };
 const CONCURRENCY = 200;
 
+/** The server of `side` in a fresh process (bench/child.js), with its memory and snapshot asks. */
 function startServer(side, sessions) {
-  const child = fork(path.join(__dirname, 'session-memory-server.js'), [side, String(sessions)], {
+  const server = forkChild(path.join(__dirname, 'session-memory-server.js'), [side, String(sessions)], {
+    name: `${side} server`,
     execArgv: ['--expose-gc'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const next = (type) =>
-    new Promise((resolve, reject) => {
-      const onMessage = (message) => {
-        if (message.type !== type) return;
-        child.off('exit', onExit);
-        child.off('message', onMessage);
-        resolve(message);
-      };
-      const onExit = (code) => reject(new Error(`${side} server exited (code ${code})`));
-      child.on('message', onMessage);
-      child.once('exit', onExit);
-    });
   return {
-    child,
-    next,
+    next: server.next,
+    close: () => server.close(),
     async memory() {
-      const answer = next('memory');
-      child.send({ cmd: 'memory' });
-      return (await answer).usage;
+      return (await server.ask({ cmd: 'memory' }, 'memory')).usage;
     },
     /** Has the server write a heap snapshot into `file`. */
     async snapshot(file) {
-      const answer = next('snapshot');
-      child.send({ cmd: 'snapshot', file });
-      await answer;
+      await server.ask({ cmd: 'snapshot', file }, 'snapshot');
     },
   };
 }
@@ -109,8 +93,7 @@ async function measure(side, sessions, round) {
     console.log(`  heap snapshot: ${file}`);
   }
   for (const ws of sockets) ws.terminate();
-  server.child.kill();
-  await once(server.child, 'exit');
+  await server.close();
   const per = (field) => (after[field] - before[field]) / sessions;
   return { heap: per('heapUsed'), rss: per('rss'), external: per('external'), idleHeap: before.heapUsed };
 }
@@ -121,8 +104,7 @@ async function main() {
   for (const sessions of CONFIG.sessions) {
     const runs = { bare: [], emu: [] };
     for (let round = 0; round < CONFIG.rounds; round++) {
-      const order = round % 2 === 0 ? ['bare', 'emu'] : ['emu', 'bare'];
-      for (const side of order) {
+      for (const side of rotated(['bare', 'emu'], round)) {
         const r = await measure(side, sessions, round);
         runs[side].push(r);
         console.log(
