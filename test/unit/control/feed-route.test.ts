@@ -3,17 +3,20 @@
  * ManualScheduler): HEAD, refusals of a bad `since` or Last-Event-ID, the journal watch
  * held exactly while a client reads, batches read from the journal as they are sent, a
  * replay from the start when the seq resumed from was never issued, scenario changes by
- * revision only, a reader that stops reading, the feed ending when a snapshot fails, and
- * its fleet form.
+ * revision only, the feed ending when a snapshot fails, and its fleet form; and a reader
+ * that stops reading, on the feed itself with a response that takes nothing until told.
  */
 import type { ServerResponse } from 'node:http';
+import { Writable } from 'node:stream';
 import request from 'supertest';
+import { createLogger } from '../../../src/base/log';
+import { EventFeed } from '../../../src/control/event-feed';
 import { httpRecord } from '../../helpers/journal-records';
 import { ManualScheduler } from '../../../src/scenario/scheduler';
-import { openSse, type SseClient } from '../../helpers/sse-client';
+import { openSse, parseFrame, type SseClient, type SseFrame } from '../../helpers/sse-client';
 import { until } from '../../helpers/until';
 import { expectRefusal } from './answers';
-import { type ControlServer, SERIALS, startControl } from './fake-emulator';
+import { type ControlServer, FakeEmulator, SERIALS, startControl } from './fake-emulator';
 
 const [device, other] = SERIALS;
 
@@ -204,50 +207,6 @@ describe('GET /_emu/feed', () => {
     await request(ctl.server).get('/_emu/health').expect(200);
   });
 
-  it('sends a reader that stopped reading nothing more, then one batch of the newest 300 with the rest skipped', async () => {
-    const slow = await startControl({ scheduler, journalCapacity: 2000 });
-    try {
-      let response: ServerResponse | undefined;
-      slow.server.prependListener('request', (req, res: ServerResponse) => {
-        if (req.url === '/_emu/feed') response = res;
-      });
-      const feed = await openSse(`${slow.url}/_emu/feed`);
-      feeds.push(feed);
-      await feed.nextEvent('scenario');
-      const written = response as ServerResponse;
-      let n = 0;
-      const storm = (count: number, tag: string): void => {
-        for (let i = 0; i < count; i++)
-          slow.emulator.journalRing.record(httpRecord(device, `/${tag}/${n++}/${PADDING}`));
-      };
-      // The reader stops: full batches go out until the kernel's buffers are full and the
-      // feed's own write waits.
-      feed.pause();
-      for (let round = 0; round < 1000 && !(await stalled(written)); round++) {
-        storm(300, 'fill');
-        scheduler.advance(200);
-      }
-      expect(await stalled(written)).toBe(true);
-      // A storm while it lags: two batch periods and a snapshot tick pass, nothing is written.
-      storm(500, 'a');
-      scheduler.advance(200);
-      storm(500, 'b');
-      scheduler.advance(200);
-      scheduler.advance(1000);
-      feed.resume();
-      // After what was written before it lagged: one batch of the storm, the newest 300.
-      let batch: Batch;
-      do batch = (await feed.nextEvent('journal')).data as Batch;
-      while (!paths(batch).some((path) => /^\/[ab]\//.test(path)));
-      expect(batch.skipped).toBe(700);
-      expect(paths(batch).map((path) => path.split('/').slice(0, 3).join('/'))).toEqual(
-        Array.from({ length: 300 }, (_, i) => `/b/${n - 300 + i}`),
-      );
-    } finally {
-      await slow.close();
-    }
-  }, 30_000);
-
   it('on the fleet route, watches and sends only the device named', async () => {
     const feed = await open(`/_emu/devices/${other}/feed`);
     await feed.nextEvent('scenario');
@@ -260,6 +219,67 @@ describe('GET /_emu/feed', () => {
   });
 });
 
+describe('EventFeed, its reader stopping', () => {
+  it('sends a reader that stopped reading nothing more, then one batch of the newest 300 with the rest skipped', async () => {
+    const emulator = new FakeEmulator(2000);
+    const res = new StallingResponse();
+    const log = createLogger({ level: 'silent' });
+    const feed = new EventFeed(res as unknown as ServerResponse, {
+      emulator,
+      device,
+      scheduler,
+      log,
+      since: undefined,
+    });
+    expect(res.frames.map((frame) => frame.kind === 'event' && frame.event)).toEqual([
+      'sessions',
+      'faults',
+      'scenario',
+    ]);
+    let n = 0;
+    const storm = (count: number, tag: string): void => {
+      for (let i = 0; i < count; i++) emulator.journalRing.record(httpRecord(device, `/${tag}/${n++}`));
+    };
+    // The reader stops as a batch goes out: the batch is taken, and is more than the
+    // response holds without waiting, so the feed's writes wait from here.
+    res.stall();
+    storm(300, 'fill');
+    scheduler.advance(200);
+    expect(res.writableNeedDrain).toBe(true);
+    const taken = res.frames.length;
+    const waiting = res.writableLength;
+    // A storm and a scenario change while it lags: two batch periods and a snapshot tick
+    // pass, and nothing is written (a write would wait in the response, on top of the batch).
+    storm(500, 'a');
+    scheduler.advance(200);
+    storm(500, 'b');
+    scheduler.advance(200);
+    emulator.scenario.revision = 1;
+    scheduler.advance(1000);
+    expect(res.writableLength).toBe(waiting);
+    // The reader takes what waited: one batch of the storm, the newest 300, the rest skipped.
+    res.release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(res.frames.slice(taken)).toEqual([
+      { kind: 'event', event: 'journal', id: String(n), data: { entries: expect.any(Array) as unknown, skipped: 700 } },
+    ]);
+    const batch = (res.frames[taken] as { data: Batch }).data;
+    expect(paths(batch)).toEqual(Array.from({ length: 300 }, (_, i) => `/b/${n - 300 + i}`));
+    // The scenario change held back goes at the next tick.
+    scheduler.advance(1000);
+    expect(res.frames.slice(taken + 1)).toEqual([
+      expect.objectContaining({
+        kind: 'event',
+        event: 'scenario',
+        data: expect.objectContaining({ revision: 1 }) as unknown,
+      }),
+    ]);
+    feed.end('client');
+    expect(emulator.journalRing.watchers).toBe(0);
+    expect(scheduler.pending).toBe(0);
+  });
+});
+
 /** A `journal` event's data. */
 interface Batch {
   entries: { path: string }[];
@@ -267,16 +287,53 @@ interface Batch {
   reset?: true;
 }
 
-/** Long paths, so that a few batches fill the socket's buffers. */
-const PADDING = 'x'.repeat(2000);
-
 /** The paths of a batch's entries. */
 function paths(batch: Batch): string[] {
   return batch.entries.map((entry) => entry.path);
 }
 
-/** Whether the feed's writes wait for its reader: after a moment, the socket still holds what it could not send. */
-async function stalled(res: ServerResponse): Promise<boolean> {
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  return res.writableNeedDrain && (res.socket?.writableLength ?? 0) > 0;
+/**
+ * What a feed writes to, as a reader that stops reading: a Writable, so that the
+ * back-pressure the feed sees is node's own (`writableNeedDrain` from when it holds more than
+ * its high-water mark, until 'drain'), standing in for the ServerResponse. It takes each
+ * frame at once, into `frames`, until `stall()`; then it takes the one being written and no
+ * more (the rest wait in the stream) until `release()`.
+ */
+class StallingResponse extends Writable {
+  /** The frames taken, in order. */
+  readonly frames: SseFrame[] = [];
+  /** The client is there (the feed checks that it has not gone already). */
+  readonly socket = { destroyed: false };
+  private stalled = false;
+  private held: (() => void) | undefined;
+
+  constructor() {
+    super({ decodeStrings: false, highWaterMark: 16 * 1024 });
+  }
+
+  writeHead(): this {
+    return this;
+  }
+
+  flushHeaders(): void {}
+
+  /** The reader stops: the next frame is taken, and nothing after it. */
+  stall(): void {
+    this.stalled = true;
+  }
+
+  /** The reader takes what waited, and reads on. */
+  release(): void {
+    this.stalled = false;
+    const held = this.held;
+    this.held = undefined;
+    held?.();
+  }
+
+  override _write(chunk: string, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    const frame = parseFrame(chunk.replace(/\n\n$/, ''));
+    if (frame) this.frames.push(frame);
+    if (this.stalled) this.held = () => done();
+    else done();
+  }
 }
