@@ -117,6 +117,30 @@ describe('POST /_emu/reset', () => {
   });
 });
 
+describe('GET /_emu/scenario', () => {
+  it("answers the status of the port's device as the emulator gives it", async () => {
+    ctl.emulator.scenario = { name: null, state: 'finished', positionMs: 12.5, speed: 0.5, revision: 3, topics: [] };
+    const res = await request(ctl.server).get('/_emu/scenario');
+    expectAnswer(res, 'get', '/scenario');
+    expect(res.body).toEqual({ name: null, state: 'finished', positionMs: 12.5, speed: 0.5, revision: 3, topics: [] });
+    expect(ctl.emulator.callsOf('scenarioStatus')).toEqual([[{ device }]]);
+  });
+
+  it('answers for the device of the fleet route, and 404 for a serial no device has', async () => {
+    expectAnswer(await request(ctl.server).get(`/_emu/devices/${other}/scenario`), 'get', '/devices/{serial}/scenario');
+    expect(ctl.emulator.callsOf('scenarioStatus')).toEqual([[{ device: other }]]);
+    expectRefusal(await request(ctl.server).get('/_emu/devices/NOPE/scenario'), 404, 'NO_SUCH_DEVICE');
+  });
+
+  it('ignores a query (it takes none: ?device= picks no other device), and takes no other method than GET and PUT', async () => {
+    expectAnswer(await request(ctl.server).get(`/_emu/scenario?device=${other}&since=3`), 'get', '/scenario');
+    expect(ctl.emulator.callsOf('scenarioStatus')).toEqual([[{ device }]]);
+    const res = await request(ctl.server).delete('/_emu/scenario');
+    expectRefusal(res, 405, 'METHOD_NOT_ALLOWED');
+    expect(res.headers.allow).toBe('GET, HEAD, PUT');
+  });
+});
+
 const GOOD = 'name: quiet\nstates:\n  - topic: tns1:Device/tnsvendor:IO/Port\n    data: { state: "1" }\n';
 const BAD = 'name: broken\ntimeline:\n  - at: soon\n    emit: { topic: "not a topic" }\n';
 
