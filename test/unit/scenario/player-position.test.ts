@@ -1,7 +1,7 @@
 /**
  * Where a scenario is (`ScenarioPlayer.positionMs`), on a ManualScheduler: exact, held while
- * paused and once over (at the last step's own time, however late its timer ran); and
- * whether it has finished (`finished`, `onFinish`).
+ * paused, once stopped and once over (at the last step's own time, however late its timer
+ * ran); and whether it has finished (`finished`, `onFinish`).
  */
 import { ScenarioPlayer, type ScenarioTarget } from '../../../src/scenario/player';
 import { ManualScheduler, type Scheduler } from '../../../src/scenario/scheduler';
@@ -21,13 +21,14 @@ const target: ScenarioTarget = {
 const FOREVER = scenarioOf('timeline:\n  - { every: 1h, emit: { topic: tns1:Test/A } }\n');
 const TWO_SECONDS = scenarioOf('timeline:\n  - { at: 2s, emit: { topic: tns1:Test/A } }\n');
 
-function play(scenario: Scenario, speed = 1): { scheduler: ManualScheduler; player: ScenarioPlayer } {
+/** A player of `scenario` at `speed`, its timers running `lateMs` after they are due (as a busy process's do). */
+function play(scenario: Scenario, speed = 1, lateMs = 0): { scheduler: ManualScheduler; player: ScenarioPlayer } {
   const scheduler = new ManualScheduler(50_000);
-  const player = new ScenarioPlayer(scenario, target, { scheduler, speed });
+  const player = new ScenarioPlayer(scenario, target, { scheduler: late(scheduler, lateMs), speed });
   return { scheduler, player };
 }
 
-/** A scheduler whose timers run `lateMs` after they are due, as a busy process's do. */
+/** A scheduler whose timers run `lateMs` after they are due. */
 function late(scheduler: ManualScheduler, lateMs: number): Scheduler {
   return { now: () => scheduler.now(), setTimer: (at, fn) => scheduler.setTimer(at + lateMs, fn) };
 }
@@ -43,16 +44,19 @@ describe('ScenarioPlayer.positionMs', () => {
     expect(player.positionMs).toBe(1234);
   });
 
-  it('stands still while paused and goes on from there after resume', () => {
+  it.each([
+    { halt: 'pause', resumed: 'goes on from there', at: 1010 },
+    { halt: 'stop', resumed: 'stays', at: 1000 },
+  ] as const)('stands still after $halt(), and after resume() $resumed', ({ halt, at }) => {
     const { scheduler, player } = play(FOREVER);
     player.start();
     scheduler.advance(1000);
-    player.pause();
+    player[halt]();
     scheduler.advance(60_000);
     expect(player.positionMs).toBe(1000);
     player.resume();
     scheduler.advance(10);
-    expect(player.positionMs).toBe(1010);
+    expect(player.positionMs).toBe(at);
   });
 
   it('counts scenario time: scheduler time times the speed', () => {
@@ -80,22 +84,12 @@ describe('ScenarioPlayer.positionMs', () => {
   });
 
   it("holds at the last step's own scenario time, not where its late timer found the clock", async () => {
-    const manual = new ManualScheduler(50_000);
-    const player = new ScenarioPlayer(TWO_SECONDS, target, { scheduler: late(manual, 7), speed: 2 });
+    const { scheduler, player } = play(TWO_SECONDS, 2, 7);
     player.start();
-    manual.advance(5000);
+    scheduler.advance(5000);
     await player.done;
     expect(player.finished).toBe(true);
     expect(player.positionMs).toBe(2000);
-  });
-
-  it('holds where stop() stopped it', () => {
-    const { scheduler, player } = play(FOREVER);
-    player.start();
-    scheduler.advance(900);
-    player.stop();
-    scheduler.advance(900);
-    expect(player.positionMs).toBe(900);
   });
 });
 
