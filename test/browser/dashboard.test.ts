@@ -14,10 +14,12 @@
  * every wait is on a DOM condition or a device event, with a timeout.
  */
 import { type ConfigureEntry, FAULT_CATALOGUE, FAULT_NAMES } from '../../src';
+import { isEmulatorClientEntry } from '../../src/base/client-tag';
 import { describeInChromium, sidewaysOverflow } from '../helpers/browser';
 import {
   countOf,
   dashboardRig,
+  fetchedPaths,
   flagSelector,
   focusedId,
   inPage,
@@ -25,6 +27,7 @@ import {
   openDashboard,
   pageUntil,
   recordedTexts,
+  recordFetches,
   recordTexts,
   startFastEmulator,
   textOf,
@@ -372,6 +375,38 @@ describeWithChromium('the device dashboard in Chromium', () => {
     expect(await textOf(page, `${finding} strong`)).toBe('error: invalid-filter');
     const report = await control<{ findings: { rule: string }[] }>('GET', '/report');
     expect(report.findings.filter((f) => f.rule === 'invalid-filter')).toHaveLength(1);
+  });
+
+  it("reads the report again after the journal has the client's entries, not after the page's own", async () => {
+    const page = await rig.tab();
+    await recordFetches(page);
+    // The page's timers run on Playwright's clock: the wait before a read again is jumped over, not slept.
+    await page.clock.install();
+    await openDashboard(page, rig.url);
+    await waitForText(page, '#report-summary', /graded at|the journal is empty/);
+    const reads = async (): Promise<number> => (await fetchedPaths(page)).filter((p) => p === '/_emu/report').length;
+    const read = await reads();
+    const seq = Math.max(0, ...rig.emulator.journal().map((e) => e.seq));
+    // The feed brings the page's own entries only (its session's notifications), which the grader leaves out.
+    await pageUntil(
+      page,
+      'a journal batch after the report was read',
+      `seq => [...document.querySelectorAll('#journal-list li')].some((li) => Number(li.dataset.seq) > seq)`,
+      seq,
+    );
+    const since = rig.emulator.journal().filter((e) => e.seq > seq);
+    expect(since.length).toBeGreaterThan(0);
+    expect(since.filter((e) => !isEmulatorClientEntry(e))).toEqual([]);
+    await page.clock.fastForward('05');
+    expect(await reads()).toBe(read);
+
+    // A client's entries (its token, its session, its configure) do change the grade.
+    await (await externalClient()).configure([{ topicFilter: 'tns1:Device/Trigger/Relay' }]);
+    const configure = rig.emulator.journal({ kind: 'configure' }).find((e) => !isEmulatorClientEntry(e));
+    if (!configure) throw new Error('the device journaled no configure of the client');
+    await page.waitForSelector(`#journal-list li[data-seq="${configure.seq}"]`, { timeout: 5000 });
+    await page.clock.fastForward('05');
+    expect(await reads()).toBeGreaterThan(read);
   });
 
   it('pauses, plays and restarts the scenario', async () => {

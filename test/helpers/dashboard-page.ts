@@ -179,6 +179,27 @@ export async function pageUntil<T>(
   }
 }
 
+/**
+ * Records the path of each `fetch` the page makes from its start, as it makes it: one a timer of
+ * the page starts is recorded before the timer returns (so once `page.clock` has run the timer,
+ * a request not recorded was not made). Call before the page is opened; read with {@link fetchedPaths}.
+ */
+export async function recordFetches(page: Page): Promise<void> {
+  await page.addInitScript(`{
+    const fetch = window.fetch;
+    const paths = (window.__fetched = []);
+    window.fetch = function (input, init) {
+      paths.push(new URL(input instanceof Request ? input.url : String(input), location.href).pathname);
+      return fetch.call(this, input, init);
+    };
+  }`);
+}
+
+/** The paths the page has fetched since it was opened, oldest first (see {@link recordFetches}). */
+export function fetchedPaths(page: Page): Promise<string[]> {
+  return inPage<string[]>(page, '() => window.__fetched');
+}
+
 /** Runs `fn` (the source of a function of one argument) in the page with `arg`; resolves with its answer. */
 export function inPage<T>(page: Page, fn: string, arg: unknown = null): Promise<T> {
   return page.evaluate<T>(`(${fn})(${JSON.stringify(arg)})`);

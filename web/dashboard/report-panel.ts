@@ -1,10 +1,12 @@
 /**
  * The grading report (`GET /_emu/report`): what the client under test did wrong, each finding
  * with its fix. Read when the control API becomes usable, on Refresh (one pressed while a read
- * runs reads again after it), and when the journal moves: at most every 2 s after a batch of
- * the feed, only while the tab is shown (once more when it is shown again, if it moved).
+ * runs reads again after it), and when the journal moves for the grade: at most every 2 s after
+ * a batch of the feed that can change it, only while the tab is shown (once more when it is
+ * shown again, if it moved).
  */
 import { fill, h, say } from './dom.js';
+import type { FeedEvents } from './feed.js';
 import { messageOf } from './format.js';
 import { controlNotice, errorLine, type PanelContext, statusLine } from './panel.js';
 import type { Finding, Report } from './types.js';
@@ -70,7 +72,10 @@ export function mountReportPanel(root: HTMLElement, ctx: PanelContext): void {
       }
     }
   };
-  const journalMoved = (): void => {
+  const journalMoved = ({ entries, skipped, reset }: FeedEvents['journal']): void => {
+    // The grader leaves the page's own entries (`via: 'dashboard'`, as its session's notifications) out:
+    // a batch of only those changes nothing. One that left entries out (skipped) may have had the client's.
+    if (!reset && skipped === 0 && !entries.some((e) => e.via === undefined)) return;
     if (document.visibilityState !== 'visible') {
       stale = true;
       return;
