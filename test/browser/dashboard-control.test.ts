@@ -3,16 +3,19 @@
  * a token (a wrong one said so, the right one lets every panel work, and what was typed in a
  * fault switch stays while the API goes and comes back), one that cannot be reached and then
  * answers 503 (checked again until it answers), a feed that sends an event that is not JSON
- * and one a panel fails on (counted, said, and the feed goes on), and an event stream frame
- * that is not JSON (counted). The broken answers are made by Playwright's routing.
+ * and one a panel fails on (counted, said, and the feed goes on), and event stream frames
+ * that are not JSON or an event without a topic (counted, and the events after them listed).
+ * The broken answers are made by Playwright's routing.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { EmulatorHandle } from '../../src';
 import { describeInChromium, launchChromium } from '../helpers/browser';
 import {
+  countOf,
   MOTION,
   newTab,
   openDashboard,
+  pageUntil,
   recordedTexts,
   recordTexts,
   startFastEmulator,
@@ -153,19 +156,32 @@ describeWithChromium('the device dashboard in Chromium, its control API', () => 
     await waitForCount(page, '#session-rows tr[data-testid=session]', 1);
   });
 
-  it('counts event stream frames that are not JSON, and the events go on', async () => {
+  it('counts event stream frames that are not JSON or an event without a topic, and the events go on', async () => {
     const { page, url } = await tab();
     await page.routeWebSocket(/./, (ws) => {
       const server = ws.connectToServer();
       let first = true;
       ws.onMessage((message) => {
         server.send(message);
-        if (first) ws.send('this is no JSON');
+        if (first) {
+          ws.send('this is no JSON');
+          // Events the page cannot show: no topic, or one that is not text.
+          ws.send('{"method":"events:notify","params":{"notification":{}}}');
+          ws.send('{"method":"events:notify","params":{"notification":{"topic":7,"message":{"data":{"a":"1"}}}}}');
+        }
         first = false;
       });
     });
     await openDashboard(page, url);
-    await waitForText(page, '#events-problems', /^1 message from the device ignored: not JSON$/);
-    await waitForCount(page, `#event-list li.event[data-topic="${MOTION}"]`, 2);
+    await waitForText(page, '#events-problems', /^3 messages from the device ignored: malformed \(.+\)$/);
+    // The events after them are listed, and none waits for a frame.
+    const row = `#event-list li.event[data-topic="${MOTION}"]`;
+    await waitForCount(page, row, (await countOf(page, row)) + 2);
+    expect(await countOf(page, '#event-list li.event:not([data-topic]), #event-list li.event[data-topic="7"]')).toBe(0);
+    await pageUntil(
+      page,
+      'the list not busy',
+      `() => !document.getElementById('event-list').hasAttribute('aria-busy')`,
+    );
   });
 });

@@ -28,7 +28,7 @@ export interface StreamHandlers {
   configured(filter: SessionFilter): void;
   /** The device refused `filter` with error `code` (its previous filter stays in force). */
   refused(filter: SessionFilter, code: number, message: string): void;
-  /** A frame that is not a JSON-RPC message was ignored; `count` so far. */
+  /** A frame that is not a JSON-RPC message, or an event without a topic, was ignored; `count` so far. */
   malformed(count: number): void;
 }
 
@@ -127,8 +127,11 @@ export class EventStream {
       this.on.malformed(++this.malformed);
       return;
     }
-    if (message.method === 'events:notify' && message.params?.notification) {
-      this.on.event(message.params.notification);
+    if (message.method === 'events:notify') {
+      const notification = message.params?.notification;
+      // Every row shows the topic: an event without one as text is as unreadable as a frame that is not JSON.
+      if (typeof notification?.topic !== 'string') return void this.on.malformed(++this.malformed);
+      this.on.event(notification);
       return;
     }
     if (message.method !== 'events:configure') return;

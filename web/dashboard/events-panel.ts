@@ -49,8 +49,10 @@ export function mountEventsPanel(root: HTMLElement, ctx: PanelContext): void {
   const flush = (): void => {
     window.cancelAnimationFrame(frame ?? 0);
     frame = undefined;
-    const rows = queue.slice(-MAX_ROWS).map(({ item, at }) => eventRow(item, at));
+    // Taken before the rows are made: an event a row fails on is not left queued to fail every frame.
+    const pending = queue;
     queue = [];
+    const rows = pending.slice(-MAX_ROWS).map(({ item, at }) => eventRow(item, at));
     prependBounded(list, rows.reverse(), MAX_ROWS);
     list.removeAttribute('aria-busy');
   };
@@ -92,7 +94,10 @@ export function mountEventsPanel(root: HTMLElement, ctx: PanelContext): void {
         return say(generalError, `Filter refused (${code}): ${message}. The previous filter still applies.`);
       field.showError({ text: filter[error.field] ?? '', column: error.column, detail: error.detail, code });
     },
-    malformed: (count) => say(problems, `${count} message${count === 1 ? '' : 's'} from the device ignored: not JSON`),
+    malformed: (count) => {
+      const messages = `${count} message${count === 1 ? '' : 's'}`;
+      say(problems, `${messages} from the device ignored: malformed (not JSON, or an event without a topic)`);
+    },
   });
 
   const apply = (event: Event): void => {
