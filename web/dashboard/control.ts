@@ -6,7 +6,7 @@
  */
 import { Backoff } from './backoff.js';
 import { messageOf } from './format.js';
-import { excerpt, jsonOf, tagged } from './http.js';
+import { jsonOf, problemOf, tagged } from './http.js';
 import { Listeners } from './listeners.js';
 
 /** Whether the control API can be used, and if not why. */
@@ -142,17 +142,4 @@ function isRefusal(res: Response): boolean {
   if (res.status === 401 || res.status === 403) return true;
   // The device's own 404 (not JSON): nothing is mounted at /_emu.
   return res.status === 404 && !(res.headers.get('Content-Type') ?? '').includes('json');
-}
-
-/** `UNAUTHORIZED: bad token` of an API refusal, else `HTTP 502: <its text>`; `withCode` false: the message only. */
-async function problemOf(res: Response, withCode = true): Promise<string> {
-  const text = await res.text().catch(() => '');
-  let error: { code?: unknown; message?: unknown } | undefined;
-  try {
-    error = (JSON.parse(text) as { error?: typeof error } | null)?.error;
-  } catch {
-    error = undefined;
-  }
-  if (typeof error?.message !== 'string') return `HTTP ${res.status}: ${excerpt(text)}`;
-  return withCode ? `${String(error.code)}: ${error.message}` : error.message;
 }

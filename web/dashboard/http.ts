@@ -1,7 +1,7 @@
 /**
  * Every request the page makes: same origin (the browser adds the device login it holds),
  * tagged `X-BWC-Emu-Client: dashboard` so the emulator can tell the page from the client
- * under test.
+ * under test; and the readers of their answers, which say what is wrong with a bad one.
  */
 
 /** The header that marks the dashboard's own requests. */
@@ -11,7 +11,14 @@ export const CLIENT_HEADER = 'X-BWC-Emu-Client';
 export function tagged(path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   headers.set(CLIENT_HEADER, 'dashboard');
-  return fetch(path, { ...init, headers, cache: 'no-store', credentials: 'same-origin' });
+  // `cache` named in the type: the unit tests check this file with Node's RequestInit, which has none.
+  const request: RequestInit & { cache: 'no-store' } = {
+    ...init,
+    headers,
+    cache: 'no-store',
+    credentials: 'same-origin',
+  };
+  return fetch(path, request);
 }
 
 /** `HTTP 503 Service Unavailable: <first line of the body>`, for a failed answer. */
@@ -40,4 +47,21 @@ export async function jsonOf(res: Response): Promise<unknown> {
   } catch {
     throw new Error(`answer is not JSON: ${excerpt(text)}`);
   }
+}
+
+/**
+ * What is wrong with a failed answer `res` of the control API: `UNAUTHORIZED: bad token` of its
+ * error body, else `HTTP 502: <its text>`; `withCode` false: the error's message only. Here, not
+ * in ./control, for the tests: Node has no `window` or `sessionStorage`, which ./control uses.
+ */
+export async function problemOf(res: Response, withCode = true): Promise<string> {
+  const text = await res.text().catch(() => '');
+  let error: { code?: unknown; message?: unknown } | undefined;
+  try {
+    error = (JSON.parse(text) as { error?: typeof error } | null)?.error;
+  } catch {
+    error = undefined;
+  }
+  if (typeof error?.message !== 'string') return `HTTP ${res.status}: ${excerpt(text)}`;
+  return withCode ? `${String(error.code)}: ${error.message}` : error.message;
 }
