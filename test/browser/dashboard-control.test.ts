@@ -2,10 +2,11 @@
  * The device dashboard in Chromium when the control API is not simply there: one that asks for
  * a token (a wrong one said so, the right one lets every panel work, and what was typed in a
  * fault switch stays while the API goes and comes back), one that cannot be reached and then
- * answers 503 (checked again until it answers), a feed that sends an event that is not JSON
- * and one a panel fails on (counted, said, and the feed goes on), and event stream frames
- * that are not JSON or an event without a topic (counted, and the events after them listed).
- * The broken answers are made by Playwright's routing.
+ * answers 503 (checked again until it answers), a feed that answers 503 (said with its body,
+ * and connected again), a feed that sends an event that is not JSON and one a panel fails on
+ * (counted, said, and the feed goes on), and event stream frames that are not JSON or an event
+ * without a topic (counted, and the events after them listed). The broken answers are made by
+ * Playwright's routing.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { EmulatorHandle } from '../../src';
@@ -154,6 +155,28 @@ describeWithChromium('the device dashboard in Chromium, its control API', () => 
     await waitForText(page, '#scenario-name', /^fast$/, RECHECK_WAIT_MS);
     expect(await recordedTexts(page, '#scenario-name')).toContain('from the test');
     await waitForCount(page, '#session-rows tr[data-testid=session]', 1);
+  });
+
+  it('says what the feed answered when it failed, and connects again', async () => {
+    const { page, url } = await tab();
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (u) => u.pathname === '/_emu/feed',
+      async (route) => {
+        await released;
+        await route.fulfill({ status: 503, contentType: 'application/json', body: '{"status":"closing"}' });
+      },
+      { times: 1 },
+    );
+    await openDashboard(page, url);
+    // The failed answer is held until every text the feed's status shows is recorded.
+    await recordTexts(page, '#feed-status');
+    release();
+    await waitForText(page, '#feed-status', /^Live feed: on$/, RECHECK_WAIT_MS);
+    expect(await recordedTexts(page, '#feed-status')).toContain(
+      'Live feed: the feed answered HTTP 503: {"status":"closing"}; again in 1 s',
+    );
   });
 
   it('counts event stream frames that are not JSON or an event without a topic, and the events go on', async () => {

@@ -8,6 +8,7 @@
 import { Backoff } from './backoff.js';
 import type { ControlApi } from './control.js';
 import { messageOf } from './format.js';
+import { httpProblem } from './http.js';
 import { Listeners } from './listeners.js';
 import { SseParser } from './sse-parser.js';
 import type { ActiveFault, JournalEntry, ScenarioStatus, SessionInfo } from './types.js';
@@ -100,8 +101,7 @@ export class Feed {
         await this.read(res.body);
         why = 'the feed ended';
       } else {
-        why = `the feed answered HTTP ${res.status}`;
-        await res.body?.cancel();
+        why = `the feed answered ${await httpProblem(res)}`;
       }
     } catch (err) {
       if (abort.signal.aborted) return;

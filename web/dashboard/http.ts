@@ -21,10 +21,17 @@ export function tagged(path: string, init: RequestInit = {}): Promise<Response> 
   return fetch(path, request);
 }
 
-/** `HTTP 503 Service Unavailable: <first line of the body>`, for a failed answer. */
+/**
+ * `HTTP 503: <the start of its body>`: how the page says an answer failed, wherever it says it.
+ * No status text: an HTTP/2 answer has none, and the code says the same.
+ */
+function httpProblemText(status: number, body: string): string {
+  return `HTTP ${status}: ${excerpt(body)}`;
+}
+
+/** {@link httpProblemText} of a failed answer `res`, whose body it reads. */
 export async function httpProblem(res: Response): Promise<string> {
-  const body = (await res.text().catch(() => '')).trim().split('\n')[0] ?? '';
-  return `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${body ? `: ${body.slice(0, 200)}` : ''}`;
+  return httpProblemText(res.status, await res.text().catch(() => ''));
 }
 
 /** The start of `text` for a message: its first `max` characters, `…` when there was more. */
@@ -62,6 +69,6 @@ export async function problemOf(res: Response, withCode = true): Promise<string>
   } catch {
     error = undefined;
   }
-  if (typeof error?.message !== 'string') return `HTTP ${res.status}: ${excerpt(text)}`;
+  if (typeof error?.message !== 'string') return httpProblemText(res.status, text);
   return withCode ? `${String(error.code)}: ${error.message}` : error.message;
 }

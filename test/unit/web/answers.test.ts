@@ -59,26 +59,35 @@ describe('jsonOf (the JSON of a successful answer)', () => {
   });
 });
 
-describe('httpProblem (a failed answer in a line)', () => {
-  it('is the status, its text and the first line of the body', async () => {
+describe('httpProblem (a failed answer in a line, as the page says it everywhere)', () => {
+  it('is the status and the start of the body, without the status text', async () => {
     expect(await httpProblem(answer('{"status":"closing"}', 503, 'Service Unavailable'))).toBe(
-      'HTTP 503 Service Unavailable: {"status":"closing"}',
+      'HTTP 503: {"status":"closing"}',
     );
-    expect(await httpProblem(answer(HTML_PAGE, 502, 'Bad Gateway'))).toBe('HTTP 502 Bad Gateway: <html>');
-    expect(await httpProblem(answer('too many sessions', 429))).toBe('HTTP 429: too many sessions');
+    expect(await httpProblem(answer('too many sessions\n', 429))).toBe('HTTP 429: too many sessions');
   });
 
-  it('clips a long line at 200 characters', async () => {
-    expect(await httpProblem(answer('x'.repeat(300), 500, 'Internal Server Error'))).toBe(
-      `HTTP 500 Internal Server Error: ${'x'.repeat(200)}`,
+  it('clips a long body, an HTML page too, at 100 characters', async () => {
+    expect(await httpProblem(answer(HTML_PAGE, 502, 'Bad Gateway'))).toBe(
+      `HTTP 502: ${HTML_PAGE.trim().slice(0, 100)}…`,
     );
+    expect(await httpProblem(answer('x'.repeat(300), 500))).toBe(`HTTP 500: ${'x'.repeat(100)}…`);
   });
 
-  it('is the status alone without a body, or with one already read', async () => {
-    expect(await httpProblem(answer('', 503, 'Service Unavailable'))).toBe('HTTP 503 Service Unavailable');
+  it('says (empty) of no body, or one already read', async () => {
+    expect(await httpProblem(answer('', 503, 'Service Unavailable'))).toBe('HTTP 503: (empty)');
     const read = answer('gone', 500);
     await read.text();
-    expect(await httpProblem(read)).toBe('HTTP 500');
+    expect(await httpProblem(read)).toBe('HTTP 500: (empty)');
+  });
+
+  it('is the wording of a control API answer that is no API error', async () => {
+    for (const [body, status] of [
+      ['{"status":"closing"}', 503],
+      [HTML_PAGE, 502],
+      ['', 500],
+    ] as const)
+      expect(await problemOf(answer(body, status))).toBe(await httpProblem(answer(body, status)));
   });
 });
 
@@ -160,6 +169,6 @@ describe('callCgi (a JSON-RPC call of a device CGI)', () => {
 
   it('rejects a 5xx with the HTTP problem, not the HTML of its page', async () => {
     answers(answer(HTML_PAGE, 502, 'Bad Gateway'));
-    await expect(callCgi('/cgi', 'listAll')).rejects.toThrow(new Error('HTTP 502 Bad Gateway: <html>'));
+    await expect(callCgi('/cgi', 'listAll')).rejects.toThrow(new Error(`HTTP 502: ${HTML_PAGE.trim().slice(0, 100)}…`));
   });
 });
