@@ -13,7 +13,7 @@ import type { EmulatorHandle } from '../../src';
 import { describeInChromium, launchChromium } from '../helpers/browser';
 import {
   countOf,
-  MOTION,
+  MOTION_ROWS,
   newTab,
   openDashboard,
   pageUntil,
@@ -60,7 +60,7 @@ describeWithChromium('the device dashboard in Chromium, its control API', () => 
   it('asks for the token, says a wrong one was refused, and works with the right one', async () => {
     const { page, url } = await tab({ control: { token: TOKEN } });
     await openDashboard(page, url);
-    await page.waitForSelector('#control-token-form:not([hidden])', { timeout: 5000 });
+    await page.waitForSelector('#control-token-form:not([hidden])');
     expect(await textOf(page, '#scenario-notice')).toMatch(/^The control API needs its token \(401: /);
     expect(await textOf(page, '#control-message')).toMatch(/^Control API: The control API needs its token/);
 
@@ -74,7 +74,7 @@ describeWithChromium('the device dashboard in Chromium, its control API', () => 
     await waitForText(page, '#control-token-result', /^Token accepted\.$/);
     expect(await page.getAttribute('#control-token', 'aria-invalid')).toBeNull();
     await waitForText(page, '#scenario-state', /^playing$/);
-    await page.waitForSelector('#fault-list article[data-fault]', { timeout: 5000 });
+    await page.waitForSelector('#fault-list article[data-fault]');
     await waitForCount(page, '#session-rows tr[data-testid=session]', 1);
     expect(await page.locator('#control-message').isHidden()).toBe(true);
 
@@ -87,7 +87,7 @@ describeWithChromium('the device dashboard in Chromium, its control API', () => 
     await page.fill('#control-token', TOKEN);
     await page.click('#control-token-apply');
     await waitForText(page, '#control-token-result', /^Token accepted\.$/);
-    await page.waitForSelector('#faults-notice', { state: 'hidden', timeout: 5000 });
+    await page.waitForSelector('#faults-notice', { state: 'hidden' });
     expect(await page.inputValue('#fault-drop-param-reason')).toBe('typed by the test');
     expect(await page.getAttribute('#fault-drop-details', 'open')).not.toBeNull();
   });
@@ -198,8 +198,7 @@ describeWithChromium('the device dashboard in Chromium, its control API', () => 
     await openDashboard(page, url);
     await waitForText(page, '#events-problems', /^3 messages from the device ignored: malformed \(.+\)$/);
     // The events after them are listed, and none waits for a frame.
-    const row = `#event-list li.event[data-topic="${MOTION}"]`;
-    await waitForCount(page, row, (await countOf(page, row)) + 2);
+    await waitForCount(page, MOTION_ROWS, (await countOf(page, MOTION_ROWS)) + 2);
     expect(await countOf(page, '#event-list li.event:not([data-topic]), #event-list li.event[data-topic="7"]')).toBe(0);
     await pageUntil(
       page,

@@ -10,7 +10,7 @@ import type { EmulatorHandle } from '../../src';
 import { describeInChromium, launchChromium } from '../helpers/browser';
 import {
   inPage,
-  MOTION,
+  MOTION_ROWS,
   newTab,
   openDashboard,
   startFastEmulator,
@@ -49,7 +49,7 @@ describeWithChromium('the dashboard of a fleet in Chromium', () => {
     const { page } = tab;
     await openDashboard(page, emulator.devices[0].device.url);
 
-    await page.waitForSelector('#fleet-picker:not([hidden]) #fleet-select', { timeout: 5000 });
+    await page.waitForSelector('#fleet-picker:not([hidden]) #fleet-select');
     const options = await inPage<{ value: string; text: string; selected: boolean }[]>(
       page,
       '() => [...document.querySelectorAll("#fleet-select option")].map((o) => ({ value: o.value, text: o.textContent, selected: o.selected }))',
@@ -72,11 +72,11 @@ describeWithChromium('the dashboard of a fleet in Chromium', () => {
     expect(await textOf(page, '#identity-serial')).toBe(second.serial);
     expect(await textOf(page, '#identity-realm')).toBe(second.realm);
     // Its live view is on the second device: the session is there, not on the first.
-    await waitForCount(page, `#event-list li.event[data-topic="${MOTION}"]`, 1);
+    await waitForCount(page, MOTION_ROWS, 1);
     expect(emulator.sessions({ device: second.serial })).toHaveLength(1);
     expect(emulator.sessions({ device: first.serial })).toHaveLength(0);
     // Its picker lists the fleet too, with this device chosen.
-    await page.waitForSelector('#fleet-picker:not([hidden]) #fleet-select', { timeout: 5000 });
+    await page.waitForSelector('#fleet-picker:not([hidden]) #fleet-select');
     expect(await page.inputValue('#fleet-select')).toBe(second.urls.base);
   });
 });

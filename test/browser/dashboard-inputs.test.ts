@@ -4,14 +4,13 @@
  * is clipped behind an expander without widening the page, and the keyboard's focus goes where
  * it should when a name = value row is removed and while Publish runs.
  */
-import type { Page } from 'playwright-core';
 import { describeInChromium, sidewaysOverflow } from '../helpers/browser';
 import {
   countOf,
   dashboardRig,
+  eventRows,
   focusedId,
   inPage,
-  MOTION,
   textOf,
   waitForCount,
   waitForText,
@@ -19,13 +18,6 @@ import {
 
 const describeWithChromium = describeInChromium('the device dashboard');
 const rig = dashboardRig();
-
-/** A logged-in tab on the dashboard of the emulator's device, started, with an event shown. */
-async function dashboard(width = 1280, height = 800): Promise<Page> {
-  const page = await rig.dashboard(width, height);
-  await waitForCount(page, `#event-list li.event[data-topic="${MOTION}"]`, 1);
-  return page;
-}
 
 /** Publishes an event through the control API, as a test of a client would. */
 async function publish(event: { topic: string; data: Record<string, string> }): Promise<void> {
@@ -38,19 +30,19 @@ async function publish(event: { topic: string; data: Record<string, string> }): 
 }
 
 const TOPIC = 'tns1:Device/Trigger/Relay';
-const ROW = `#event-list li.event[data-topic="${TOPIC}"]`;
+const ROW = eventRows(TOPIC);
 
 describeWithChromium('the device dashboard in Chromium, with what others send it', () => {
   it('tells a third tab of a device that its stream handshake was refused (2 dashboard sessions per device)', async () => {
-    await dashboard();
-    await dashboard();
+    await rig.liveDashboard();
+    await rig.liveDashboard();
     const page = await rig.dashboard();
     await waitForText(page, '#events-status', /handshake was refused.*at most 2 dashboard sessions/);
     expect(rig.emulator.sessions().filter((s) => s.via === 'dashboard')).toHaveLength(2);
   });
 
   it('shows HTML in an event as text: no element is made, nothing runs', async () => {
-    const page = await dashboard();
+    const page = await rig.liveDashboard();
     const html = `<img src=x onerror="document.title='run'"><b>bold</b>`;
     await publish({ topic: TOPIC, data: { state: html } });
     await waitForCount(page, ROW, 1);
@@ -60,7 +52,7 @@ describeWithChromium('the device dashboard in Chromium, with what others send it
   });
 
   it('clips a very long value behind an expander, without widening the page', async () => {
-    const page = await dashboard(390, 844);
+    const page = await rig.liveDashboard(390, 844);
     const long = `${'x'.repeat(3000)}END`;
     await publish({ topic: TOPIC, data: { state: long } });
     await waitForCount(page, ROW, 1);
@@ -78,7 +70,7 @@ describeWithChromium('the device dashboard in Chromium, with what others send it
 
 describeWithChromium('the device dashboard in Chromium, by keyboard', () => {
   it('hands the focus on when a name = value row is removed: the next row, else Add', async () => {
-    const page = await dashboard();
+    const page = await rig.liveDashboard();
     await page.focus('#publish-data-add');
     await page.keyboard.press('Enter');
     expect(await focusedId(page)).toBe('publish-data-name-1');
@@ -96,7 +88,7 @@ describeWithChromium('the device dashboard in Chromium, by keyboard', () => {
   });
 
   it('keeps the focus on Publish while it runs and after', async () => {
-    const page = await dashboard();
+    const page = await rig.liveDashboard();
     await page.fill('#publish-topic', TOPIC);
     await page.focus('#publish-submit');
     await page.keyboard.press('Enter');

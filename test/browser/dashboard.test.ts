@@ -19,11 +19,13 @@ import { describeInChromium, sidewaysOverflow } from '../helpers/browser';
 import {
   countOf,
   dashboardRig,
+  eventRows,
   fetchedPaths,
   flagSelector,
   focusedId,
   inPage,
   MOTION,
+  MOTION_ROWS,
   openDashboard,
   pageUntil,
   recordedTexts,
@@ -70,21 +72,12 @@ async function pageSession(): Promise<{ id: string; filters: unknown[] }> {
   return rig.emulator.sessions()[0];
 }
 
-/** A control API call of the test, checked for a 2xx; answers the JSON. */
-async function control<T>(method: string, path: string): Promise<T> {
-  const res = await fetch(`${rig.url}/_emu${path}`, { method });
-  if (!res.ok) throw new Error(`${method} /_emu${path} answered ${res.status}: ${await res.text()}`);
-  return (res.status === 204 ? undefined : await res.json()) as T;
-}
-
 /** Seconds of an `HH:MM:SS` (or `Nd HH:MM:SS`) duration as the page shows it. */
 function seconds(text: string): number {
   const m = /^(?:(\d+)d )?(\d\d):(\d\d):(\d\d)/.exec(text.trim());
   if (!m) throw new Error(`not a duration: "${text}"`);
   return Number(m[1] ?? 0) * 86_400 + Number(m[2]) * 3600 + Number(m[3]) * 60 + Number(m[4]);
 }
-
-const EVENT = `#event-list li.event[data-topic="${MOTION}"]`;
 
 describeWithChromium('the device dashboard in Chromium', () => {
   it('asks for the device login, then shows who the device is and an uptime that counts', async () => {
@@ -117,8 +110,7 @@ describeWithChromium('the device dashboard in Chromium', () => {
   });
 
   it('shows scenario events live with a rate; Pause holds them and Resume shows them', async () => {
-    const page = await dashboard();
-    await waitForCount(page, EVENT, 1);
+    const page = await rig.liveDashboard();
     expect((await pageSession()).filters).toEqual([{ topicFilter: '' }]);
     const rate = await waitForText(page, '#events-rate', /^(?!0\.0 )\d+\.\d events\/s$/);
     expect(parseFloat(rate)).toBeGreaterThan(0);
@@ -147,8 +139,7 @@ describeWithChromium('the device dashboard in Chromium', () => {
   });
 
   it('shows an invalid topic filter inline at its column, and takes the fixed one', async () => {
-    const page = await dashboard();
-    await waitForCount(page, EVENT, 1);
+    const page = await rig.liveDashboard();
     const session = await pageSession();
     const bad = 'tns1:VideoSource//Motion';
     // What the device says about this filter, asked by a client of the test's own.
@@ -159,7 +150,7 @@ describeWithChromium('the device dashboard in Chromium', () => {
 
     await page.fill('#topic-filter', bad);
     await page.click('#events-apply');
-    await page.waitForSelector('#topic-filter-error p.error[data-column]', { timeout: 5000 });
+    await page.waitForSelector('#topic-filter-error p.error[data-column]');
     expect(await page.getAttribute('#topic-filter-error p.error', 'data-column')).toBe(String(column));
     expect(await textOf(page, '#topic-filter-error p.error')).toContain(`at column ${column}`);
     expect(await page.getAttribute('#topic-filter', 'aria-invalid')).toBe('true');
@@ -185,8 +176,8 @@ describeWithChromium('the device dashboard in Chromium', () => {
     expect(await page.locator('#topic-filter-error').isHidden()).toBe(true);
     expect(await countOf(page, '#topic-filter-error p.error')).toBe(0);
     expect(await page.getAttribute('#topic-filter', 'aria-invalid')).toBeNull();
-    const before = await countOf(page, EVENT);
-    await waitForCount(page, EVENT, before + 2);
+    const before = await countOf(page, MOTION_ROWS);
+    await waitForCount(page, MOTION_ROWS, before + 2);
   });
 
   it('toggles a flag by click and one by keyboard through featureflag.cgi', async () => {
@@ -202,16 +193,12 @@ describeWithChromium('the device dashboard in Chromium', () => {
     expect(await page.getAttribute(id(clicked), 'role')).toBe('switch');
 
     await page.click(id(clicked));
-    await page.waitForSelector(`${id(clicked)}${before[clicked] ? ':not(:checked)' : ':checked'}:enabled`, {
-      timeout: 5000,
-    });
+    await page.waitForSelector(`${id(clicked)}${before[clicked] ? ':not(:checked)' : ':checked'}:enabled`);
     expect((await listAll())[clicked]).toBe(!before[clicked]);
 
     await page.focus(id(keyed));
     await page.keyboard.press('Space');
-    await page.waitForSelector(`${id(keyed)}${before[keyed] ? ':not(:checked)' : ':checked'}:enabled`, {
-      timeout: 5000,
-    });
+    await page.waitForSelector(`${id(keyed)}${before[keyed] ? ':not(:checked)' : ':checked'}:enabled`);
     const after = await listAll();
     expect(after).toEqual({ ...before, [clicked]: !before[clicked], [keyed]: !before[keyed] });
     // The keyboard stays where it was: on the switch, drawn again from listAll.
@@ -225,11 +212,10 @@ describeWithChromium('the device dashboard in Chromium', () => {
   });
 
   it('publishes an event from the form; it shows live and its topic is offered after a reload', async () => {
-    const page = await dashboard();
+    const page = await rig.liveDashboard();
     const topic = 'tns1:Device/Trigger/Relay';
     const listener = await externalClient();
     await listener.configure([{ topicFilter: topic }]);
-    await waitForCount(page, EVENT, 1);
     expect(await countOf(page, `#publish-topics option[value="${topic}"]`)).toBe(0);
     expect(await page.inputValue('#publish-data-name-0')).toBe('state');
     expect(await page.inputValue('#publish-data-value-0')).toBe('1');
@@ -238,20 +224,19 @@ describeWithChromium('the device dashboard in Chromium', () => {
     await page.fill('#publish-data-value-0', 'active');
     await page.click('#publish-submit');
     await waitForText(page, '#publish-result', new RegExp(`^Published ${topic}`));
-    await waitForCount(page, `#event-list li.event[data-topic="${topic}"]`, 1);
-    expect(await textOf(page, `#event-list li.event[data-topic="${topic}"] .part-data`)).toBe('data: state=active');
+    await waitForCount(page, eventRows(topic), 1);
+    expect(await textOf(page, `${eventRows(topic)} .part-data`)).toBe('data: state=active');
     // The device sent it to another client too.
     const got = await listener.next();
     expect(got.params?.notification).toMatchObject({ topic, message: { data: { state: 'active' } } });
 
     await page.reload();
     await waitReady(page);
-    await page.waitForSelector(`#publish-topics option[value="${topic}"]`, { state: 'attached', timeout: 5000 });
+    await page.waitForSelector(`#publish-topics option[value="${topic}"]`, { state: 'attached' });
   });
 
   it('lists every fault switch with its explanation and parameters; drop and stall take effect', async () => {
-    const page = await dashboard();
-    await waitForCount(page, EVENT, 1);
+    const page = await rig.liveDashboard();
     await waitForCount(page, '#fault-list article[data-fault]', FAULT_NAMES.length);
     for (const name of FAULT_NAMES)
       expect([name, await textOf(page, `#fault-${name}-does`)]).toEqual([name, FAULT_CATALOGUE[name].does]);
@@ -278,18 +263,18 @@ describeWithChromium('the device dashboard in Chromium', () => {
     expect(rig.emulator.journal({ kind: 'ws-close' })).toContainEqual(
       expect.objectContaining({ session: dropped, code: 4000, reason: 'dropped by the test' }),
     );
-    const before = await countOf(page, EVENT);
-    await waitForCount(page, EVENT, before + 2);
+    const before = await countOf(page, MOTION_ROWS);
+    await waitForCount(page, MOTION_ROWS, before + 2);
 
     // stall: a state switch, on then off, as the device holds it.
     await page.click('#fault-stall-details summary');
     expect(await page.isChecked('#fault-stall-param-pings')).toBe(true);
     await page.click('#fault-stall-on');
-    await page.waitForSelector('#fault-stall-state[data-on="true"]', { timeout: 5000 });
+    await page.waitForSelector('#fault-stall-state[data-on="true"]');
     expect(await textOf(page, '#fault-stall-state')).toMatch(/^on since /);
     expect(rig.emulator.faults().map((f) => f.name)).toEqual(['stall']);
     await page.click('#fault-stall-off');
-    await page.waitForSelector('#fault-stall-state[data-on="false"]', { timeout: 5000 });
+    await page.waitForSelector('#fault-stall-state[data-on="false"]');
     expect(rig.emulator.faults()).toEqual([]);
     expect(await textOf(page, '#fault-stall-error')).toBe('');
   });
@@ -303,7 +288,7 @@ describeWithChromium('the device dashboard in Chromium', () => {
     const session = rig.emulator.sessions().find((s) => s.filters.some((f) => f.topicFilter === filter));
     if (!session) throw new Error('no session with the filter');
     const row = `#session-rows tr[data-session="${session.id}"]`;
-    await page.waitForSelector(row, { timeout: 5000 });
+    await page.waitForSelector(row);
     expect(await textOf(page, `${row} td.col-remote`)).toBe(session.remoteAddress);
     expect(session.remoteAddress).toMatch(/127\.0\.0\.1/);
     expect(await textOf(page, `${row} td.col-user`)).toBe('root');
@@ -321,14 +306,14 @@ describeWithChromium('the device dashboard in Chromium', () => {
     expect(await textOf(page, '#sessions-count')).toBe('2 sessions');
 
     await client.close();
-    await page.waitForSelector(row, { state: 'detached', timeout: 5000 });
+    await page.waitForSelector(row, { state: 'detached' });
     expect(await countOf(page, '#session-rows tr[data-testid=session]')).toBe(1);
   });
 
   it("shows an outside client's configure in the journal as it happens", async () => {
     const page = await dashboard();
     await pageSession();
-    await page.waitForSelector('#journal-list li[data-kind="ws-open"]', { timeout: 5000 });
+    await page.waitForSelector('#journal-list li[data-kind="ws-open"]');
     const client = await externalClient();
     const filter = 'tns1:Device//.';
     await client.configure([{ topicFilter: filter }]);
@@ -337,7 +322,7 @@ describeWithChromium('the device dashboard in Chromium', () => {
       .find((e): e is ConfigureEntry => e.kind === 'configure' && e.filters[0]?.topicFilter === filter);
     if (!entry) throw new Error('the device journaled no configure with the filter');
     const row = `#journal-list li[data-kind="configure"][data-seq="${entry.seq}"]`;
-    await page.waitForSelector(row, { timeout: 5000 });
+    await page.waitForSelector(row);
     expect(await textOf(page, `${row} .what`)).toBe(
       `session ${entry.session} configured [{"topicFilter":"${filter}"}]`,
     );
@@ -350,8 +335,7 @@ describeWithChromium('the device dashboard in Chromium', () => {
   });
 
   it("reports an outside client's refused filter as a finding with its fix, not the page's own", async () => {
-    const page = await dashboard();
-    await waitForCount(page, EVENT, 1);
+    const page = await rig.liveDashboard();
     await page.click('#report-refresh');
     await waitForText(page, '#report-summary', /graded at|the journal is empty/);
     const finding = '#report-findings li.finding[data-rule="invalid-filter"]';
@@ -360,20 +344,20 @@ describeWithChromium('the device dashboard in Chromium', () => {
     // The page's own refused filter: the dashboard is not the client under test.
     await page.fill('#topic-filter', 'tns1:VideoSource//Motion');
     await page.click('#events-apply');
-    await page.waitForSelector('#topic-filter-error p.error[data-column]', { timeout: 5000 });
+    await page.waitForSelector('#topic-filter-error p.error[data-column]');
     const client = await externalClient();
     const answer = await client.configure([{ topicFilter: 'tns1:Bad((' }]);
     expect(answer.error?.code).toBe(2104);
     // The report may be being read as the device journals the refusal: a Refresh pressed then reads it again after.
     await page.click('#report-refresh');
-    await page.waitForSelector(finding, { timeout: 5000 });
+    await page.waitForSelector(finding);
     expect(await countOf(page, finding)).toBe(1);
     expect(await textOf(page, `${finding} .message`)).toBe(
       `1 configure request refused; first: 2104 ${answer.error?.message}`,
     );
     expect(await textOf(page, `${finding} .fix`)).toMatch(/^Fix: Read the error answer of `events:configure`/);
     expect(await textOf(page, `${finding} strong`)).toBe('error: invalid-filter');
-    const report = await control<{ findings: { rule: string }[] }>('GET', '/report');
+    const report = rig.emulator.report({ device: device().serial });
     expect(report.findings.filter((f) => f.rule === 'invalid-filter')).toHaveLength(1);
   });
 
@@ -404,7 +388,7 @@ describeWithChromium('the device dashboard in Chromium', () => {
     await (await externalClient()).configure([{ topicFilter: 'tns1:Device/Trigger/Relay' }]);
     const configure = rig.emulator.journal({ kind: 'configure' }).find((e) => !isEmulatorClientEntry(e));
     if (!configure) throw new Error('the device journaled no configure of the client');
-    await page.waitForSelector(`#journal-list li[data-seq="${configure.seq}"]`, { timeout: 5000 });
+    await page.waitForSelector(`#journal-list li[data-seq="${configure.seq}"]`);
     await page.clock.fastForward('05');
     expect(await reads()).toBeGreaterThan(read);
   });
@@ -418,7 +402,7 @@ describeWithChromium('the device dashboard in Chromium', () => {
     await page.keyboard.press('Enter');
     await waitForText(page, '#scenario-state', /^paused$/);
     expect(rig.emulator.scenarioStatus().state).toBe('paused');
-    await page.waitForSelector('#scenario-pause[aria-disabled="true"]', { timeout: 5000 });
+    await page.waitForSelector('#scenario-pause[aria-disabled="true"]');
     expect(await page.isDisabled('#scenario-pause')).toBe(true);
     expect(await focusedId(page)).toBe('scenario-pause');
     await page.keyboard.press('Enter');
@@ -461,14 +445,14 @@ describeWithChromium('the device dashboard in Chromium', () => {
       [390, 844],
     ] as const) {
       const page = await dashboard(width, height);
-      await waitForCount(page, EVENT, 3);
+      await waitForCount(page, MOTION_ROWS, 3);
       await waitForCount(page, '#session-rows tr[data-testid=session]', 2);
-      await page.waitForSelector('#fault-list article[data-fault]', { timeout: 5000 });
+      await page.waitForSelector('#fault-list article[data-fault]');
       expect([width, await sidewaysOverflow(page)]).toEqual([width, 0]);
       // An error shown does not widen it either.
       await page.fill('#topic-filter', `${'tns1:VideoSource/MotionAlarm|'.repeat(4)}tns1:Bad((`);
       await page.click('#events-apply');
-      await page.waitForSelector('#topic-filter-error pre.caret', { timeout: 5000 });
+      await page.waitForSelector('#topic-filter-error pre.caret');
       expect([width, await sidewaysOverflow(page)]).toEqual([width, 0]);
     }
     const page = await dashboard();
@@ -483,7 +467,7 @@ describeWithChromium('the device dashboard in Chromium', () => {
     const reached = new Set<string>();
     for (let presses = 0; presses < 150 && wanted.some((id) => !reached.has(id)); presses++) {
       await page.keyboard.press('Tab');
-      reached.add(await inPage<string>(page, '() => document.activeElement?.id ?? ""'));
+      reached.add(await focusedId(page));
     }
     expect(wanted.filter((id) => !reached.has(id))).toEqual([]);
     // The first flag switch is a Tab stop too.
@@ -508,13 +492,13 @@ describeWithChromium('the device dashboard without the control API', () => {
     expect(await page.locator('#control-message').innerText()).toMatch(/^Control API: Needs the control API/);
     expect(await countOf(page, '#fault-list article')).toBe(0);
 
-    await waitForCount(page, EVENT, 2);
+    await waitForCount(page, MOTION_ROWS, 2);
     const flags = bareDevice.flags();
     const flag = flags[0];
     const id = flagSelector(flag.name);
-    await page.waitForSelector(id, { timeout: 5000 });
+    await page.waitForSelector(id);
     await page.click(id);
-    await page.waitForSelector(`${id}${flag.value ? ':not(:checked)' : ':checked'}:enabled`, { timeout: 5000 });
+    await page.waitForSelector(`${id}${flag.value ? ':not(:checked)' : ':checked'}:enabled`);
     const listed = await callFeatureFlags(bareDevice, { apiVersion: '1.0', method: 'listAll' });
     expect((listed.json as ListAllResponse).data.flags.find((f) => f.name === flag.name)?.value).toBe(!flag.value);
   });

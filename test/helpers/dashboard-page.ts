@@ -10,8 +10,16 @@ import { launchChromium } from './browser';
 /** The topic the fast scenario emits, every 250 ms. */
 export const MOTION = 'tns1:VideoSource/MotionAlarm';
 
-/** How long a test waits for the page before failing. */
+/** How long a test waits for the page before failing (Playwright's waits too: see {@link newTab}). */
 export const PAGE_WAIT_MS = 5000;
+
+/** The selector of the live event list's rows of `topic`. */
+export function eventRows(topic: string): string {
+  return `#event-list li.event[data-topic="${topic}"]`;
+}
+
+/** The rows of the fast scenario's motion alarms. */
+export const MOTION_ROWS = eventRows(MOTION);
 
 const FAST_YAML = [
   'name: fast',
@@ -35,7 +43,10 @@ export function startFastEmulator(options: EmulatorOptions = {}): Promise<Emulat
   return startEmulator({ scenarios: [fastScenario()], device: { port: 0 }, ...options });
 }
 
-/** A tab of the given size logged in as `username` (root / pass by default), on a fresh context. */
+/**
+ * A tab of the given size logged in as `username` (root / pass by default), on a fresh context
+ * whose waits (Playwright's `waitForSelector`, `click`...) give up after {@link PAGE_WAIT_MS}.
+ */
 export async function newTab(
   browser: Browser,
   width = 1280,
@@ -44,6 +55,7 @@ export async function newTab(
   password = 'pass',
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width, height }, httpCredentials: { username, password } });
+  context.setDefaultTimeout(PAGE_WAIT_MS);
   return { context, page: await context.newPage() };
 }
 
@@ -57,6 +69,8 @@ export interface DashboardRig {
   readonly tab: (width?: number, height?: number) => Promise<Page>;
   /** {@link tab}, opened on the device's dashboard and started. */
   readonly dashboard: (width?: number, height?: number) => Promise<Page>;
+  /** {@link dashboard}, once it lists a motion alarm of the fast scenario (its stream session works). */
+  readonly liveDashboard: (width?: number, height?: number) => Promise<Page>;
   /** Closes `thing` (a test's own stream client) after the test, after its tabs, before the reset. */
   readonly closeAfterEach: (thing: { close(): unknown }) => void;
 }
@@ -106,6 +120,11 @@ export function dashboardRig(): DashboardRig {
     dashboard: async (width, height) => {
       const page = await rig.tab(width, height);
       await openDashboard(page, rig.url);
+      return page;
+    },
+    liveDashboard: async (width, height) => {
+      const page = await rig.dashboard(width, height);
+      await waitForCount(page, MOTION_ROWS, 1);
       return page;
     },
     closeAfterEach: (thing) => {
