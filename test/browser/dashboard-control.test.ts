@@ -8,13 +8,11 @@
  * without a topic (counted, and the events after them listed). The broken answers are made by
  * Playwright's routing.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { EmulatorHandle } from '../../src';
-import { describeInChromium, launchChromium } from '../helpers/browser';
+import { describeInChromium } from '../helpers/browser';
 import {
   countOf,
+  dashboardRig,
   MOTION_ROWS,
-  newTab,
   openDashboard,
   pageUntil,
   recordedTexts,
@@ -30,36 +28,16 @@ const TOKEN = 'open-sesame';
 const RECHECK_WAIT_MS = 8000;
 
 const describeWithChromium = describeInChromium('the device dashboard');
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-const emulators: EmulatorHandle[] = [];
-
-beforeAll(async () => {
-  browser = await launchChromium('the device dashboard');
-}, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
-  await Promise.all(emulators.splice(0).map((e) => e.close()));
-});
-
-/** A logged-in tab (not opened yet) on a new emulator started with `options`; its URL. */
-async function tab(options: Parameters<typeof startFastEmulator>[0] = {}): Promise<{ page: Page; url: string }> {
-  const emulator = await startFastEmulator(options);
-  emulators.push(emulator);
-  const { context, page } = await newTab(browser);
-  contexts.push(context);
-  return { page, url: emulator.devices[0].device.url };
-}
+/** The rig's emulator for the tests that break the answers in the browser; one of its own for the token. */
+const rig = dashboardRig();
 
 describeWithChromium('the device dashboard in Chromium, its control API', () => {
   it('asks for the token, says a wrong one was refused, and works with the right one', async () => {
-    const { page, url } = await tab({ control: { token: TOKEN } });
-    await openDashboard(page, url);
+    // Closed after the test's tabs (the rig closes them first).
+    const guarded = await startFastEmulator({ control: { token: TOKEN } });
+    rig.closeAfterEach(guarded);
+    const page = await rig.tab();
+    await openDashboard(page, guarded.devices[0].device.url);
     await page.waitForSelector('#control-token-form:not([hidden])');
     expect(await textOf(page, '#scenario-notice')).toMatch(/^The control API needs its token \(401: /);
     expect(await textOf(page, '#control-message')).toMatch(/^Control API: The control API needs its token/);
@@ -93,7 +71,7 @@ describeWithChromium('the device dashboard in Chromium, its control API', () => 
   });
 
   it('checks again while the control API cannot be reached or answers 503, and goes on once it answers', async () => {
-    const { page, url } = await tab();
+    const page = await rig.tab();
     let checks = 0;
     await page.route(
       (u) => u.pathname === '/_emu/health',
@@ -105,7 +83,7 @@ describeWithChromium('the device dashboard in Chromium, its control API', () => 
         return route.continue();
       },
     );
-    await openDashboard(page, url);
+    await openDashboard(page, rig.url);
     expect(await textOf(page, '#control-message')).toMatch(
       /^Control API: The control API cannot be reached \(.+\); trying again\.$/,
     );
@@ -119,7 +97,7 @@ describeWithChromium('the device dashboard in Chromium, its control API', () => 
   });
 
   it('goes on past a feed event that is not JSON and one a panel fails on, and says so', async () => {
-    const { page, url } = await tab();
+    const page = await rig.tab();
     // CRLF line ends, as a proxy might send them; the events in order: not JSON, a panel fails, fine.
     const fake = [
       'event: sessions',
@@ -142,7 +120,7 @@ describeWithChromium('the device dashboard in Chromium, its control API', () => 
       (route) => route.fulfill({ status: 200, contentType: 'text/event-stream', body: fake }),
       { times: 1 },
     );
-    await openDashboard(page, url);
+    await openDashboard(page, rig.url);
     // From its start: the fake feed's scenario is shown until the real feed's, a second later.
     await recordTexts(page, '#scenario-name');
     await waitForText(page, '#feed-status', /; 1 event ignored: not JSON$/);
@@ -158,7 +136,7 @@ describeWithChromium('the device dashboard in Chromium, its control API', () => 
   });
 
   it('says what the feed answered when it failed, and connects again', async () => {
-    const { page, url } = await tab();
+    const page = await rig.tab();
     let release = (): void => undefined;
     const released = new Promise<void>((resolve) => (release = resolve));
     await page.route(
@@ -169,7 +147,7 @@ describeWithChromium('the device dashboard in Chromium, its control API', () => 
       },
       { times: 1 },
     );
-    await openDashboard(page, url);
+    await openDashboard(page, rig.url);
     // The failed answer is held until every text the feed's status shows is recorded.
     await recordTexts(page, '#feed-status');
     release();
@@ -180,7 +158,7 @@ describeWithChromium('the device dashboard in Chromium, its control API', () => 
   });
 
   it('counts event stream frames that are not JSON or an event without a topic, and the events go on', async () => {
-    const { page, url } = await tab();
+    const page = await rig.tab();
     await page.routeWebSocket(/./, (ws) => {
       const server = ws.connectToServer();
       let first = true;
@@ -195,7 +173,7 @@ describeWithChromium('the device dashboard in Chromium, its control API', () => 
         first = false;
       });
     });
-    await openDashboard(page, url);
+    await openDashboard(page, rig.url);
     await waitForText(page, '#events-problems', /^3 messages from the device ignored: malformed \(.+\)$/);
     // The events after them are listed, and none waits for a frame.
     await waitForCount(page, MOTION_ROWS, (await countOf(page, MOTION_ROWS)) + 2);
