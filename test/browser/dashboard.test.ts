@@ -13,6 +13,7 @@
  * One browser for the file, a fresh context (login, storage) for each test; no sleeps:
  * every wait is on a DOM condition or a device event, with a timeout.
  */
+import type { Page } from 'playwright-core';
 import { type ConfigureEntry, FAULT_CATALOGUE, FAULT_NAMES } from '../../src';
 import { isEmulatorClientEntry } from '../../src/base/client-tag';
 import { describeInChromium, sidewaysOverflow } from '../helpers/browser';
@@ -501,5 +502,29 @@ describeWithChromium('the device dashboard without the control API', () => {
     await page.waitForSelector(`${id}${flag.value ? ':not(:checked)' : ':checked'}:enabled`);
     const listed = await callFeatureFlags(bareDevice, { apiVersion: '1.0', method: 'listAll' });
     expect((listed.json as ListAllResponse).data.flags.find((f) => f.name === flag.name)?.value).toBe(!flag.value);
+  });
+
+  it('reads device.json again every minute only without it (with it, the journal says when the device rebooted)', async () => {
+    const bare = await startFastEmulator({ control: false });
+    rig.closeAfterEach(bare);
+    /** A tab on `url` whose timers run on Playwright's clock, and that records what it fetches. */
+    const clocked = async (url: string): Promise<Page> => {
+      const page = await rig.tab();
+      await recordFetches(page);
+      await page.clock.install();
+      await openDashboard(page, url);
+      return page;
+    };
+    const reads = async (page: Page): Promise<number> =>
+      (await fetchedPaths(page)).filter((p) => p === '/dashboard/device.json').length;
+    const withApi = await clocked(rig.url);
+    await waitForText(withApi, '#scenario-state', /^playing$/);
+    const without = await clocked(bare.devices[0].device.url);
+    await waitForText(without, '#scenario-notice', /^Needs the control API, which is off/);
+    // Once at the start; a minute later again only where the control API is off.
+    expect([await reads(withApi), await reads(without)]).toEqual([1, 1]);
+    await withApi.clock.fastForward('01:01');
+    await without.clock.fastForward('01:01');
+    expect([await reads(withApi), await reads(without)]).toEqual([1, 2]);
   });
 });

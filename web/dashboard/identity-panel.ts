@@ -1,9 +1,10 @@
 /**
  * Who the device is and how long it has been up; its scenario (name, state, position) with
  * play, pause and restart. The uptime counts from device.json's `startedAt` (read again after
- * a reboot, and every minute while the tab is shown); the scenario follows the feed. A button
- * that does not apply is `aria-disabled`, not `disabled`, so the keyboard stays on it; all
- * three wait while a command runs, until the feed has the scenario's new state.
+ * a reboot the journal has, and without the control API every minute while the tab is shown);
+ * the scenario follows the feed. A button that does not apply is `aria-disabled`, not
+ * `disabled`, so the keyboard stays on it; all three wait while a command runs, until the feed
+ * has the scenario's new state.
  */
 import { fetchDeviceInfo } from './device-info.js';
 import { fill, h, say } from './dom.js';
@@ -12,7 +13,7 @@ import { controlNotice, errorLine, type PanelContext, setUsable, usable } from '
 import type { DeviceInfo, ScenarioStatus } from './types.js';
 import { everyWhileVisible } from './visibility.js';
 
-/** How often device.json is read again (the uptime after a reboot is also caught from the journal). */
+/** How often device.json is read again without the control API (with it, the journal has each reboot). */
 const REFRESH_MS = 60_000;
 /** How long a command waits for the feed to bring the new state before the buttons are freed anyway. */
 const COMMAND_WAIT_MS = 3000;
@@ -102,32 +103,10 @@ export function mountIdentityPanel(root: HTMLElement, ctx: PanelContext): void {
   fill(
     root,
     h('h2', { id: 'identity-heading' }, 'Device'),
-    h(
-      'dl',
-      { class: 'facts' },
-      h('dt', {}, 'Serial'),
-      serial,
-      h('dt', {}, 'Model'),
-      model,
-      h('dt', {}, 'Firmware'),
-      firmware,
-      h('dt', {}, 'Realm'),
-      realm,
-      h('dt', {}, 'Uptime'),
-      uptime,
-    ),
+    facts(['Serial', serial], ['Model', model], ['Firmware', firmware], ['Realm', realm], ['Uptime', uptime]),
     h('h3', { id: 'scenario-heading' }, 'Scenario'),
     controlNotice(ctx, 'scenario'),
-    h(
-      'dl',
-      { class: 'facts' },
-      h('dt', {}, 'Name'),
-      scenarioName,
-      h('dt', {}, 'State'),
-      scenarioState,
-      h('dt', {}, 'Position'),
-      position,
-    ),
+    facts(['Name', scenarioName], ['State', scenarioState], ['Position', position]),
     h(
       'div',
       { class: 'buttons', role: 'group', 'aria-labelledby': 'scenario-heading' },
@@ -143,5 +122,13 @@ export function mountIdentityPanel(root: HTMLElement, ctx: PanelContext): void {
   });
   tick();
   everyWhileVisible(1000, tick);
-  everyWhileVisible(REFRESH_MS, reread);
+  everyWhileVisible(REFRESH_MS, () => {
+    // With the control API, the feed's journal says when the device rebooted (above): nothing to ask.
+    if (ctx.control.state.kind !== 'ok') reread();
+  });
+}
+
+/** A list of facts: each name and the element of its value. */
+function facts(...rows: [string, HTMLElement][]): HTMLDListElement {
+  return h('dl', { class: 'facts' }, ...rows.flatMap(([name, value]) => [h('dt', {}, name), value]));
 }
