@@ -4,8 +4,11 @@
  * under test; and the readers of their answers, which say what is wrong with a bad one.
  */
 
-/** The header that marks the dashboard's own requests. */
-export const CLIENT_HEADER = 'X-BWC-Emu-Client';
+/**
+ * The header that marks the dashboard's own requests: src/base/client-tag.ts's, copied (the page
+ * cannot load CommonJS); test/unit/web/client-tag.test.ts checks the device reads it so.
+ */
+const CLIENT_HEADER = 'X-BWC-Emu-Client';
 
 /** `fetch` with the dashboard's tag and no caching. */
 export function tagged(path: string, init: RequestInit = {}): Promise<Response> {
