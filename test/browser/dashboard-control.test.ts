@@ -4,11 +4,13 @@
  * fault switch stays while the API goes and comes back), one that cannot be reached and then
  * answers 503 (checked again until it answers), a feed that answers 503 (said with its body,
  * and connected again), a feed that sends an event that is not JSON and one a panel fails on
- * (counted, said, and the feed goes on), and event stream frames that are not JSON or an event
+ * (counted, said, and the feed goes on), a feed that left entries out (device.json read again,
+ * a reboot may have been among them), and event stream frames that are not JSON or an event
  * without a topic (counted, and the events after them listed). The broken answers are made by
  * Playwright's routing.
  */
 import { describeInChromium } from '../helpers/browser';
+import { until } from '../helpers/until';
 import {
   countOf,
   dashboardRig,
@@ -155,6 +157,25 @@ describeWithChromium('the device dashboard in Chromium, its control API', () => 
     expect(await recordedTexts(page, '#feed-status')).toContain(
       'Live feed: the feed answered HTTP 503: {"status":"closing"}; again in 1 s',
     );
+  });
+
+  it('reads device.json again when the feed left entries out (one of them may have been a reboot)', async () => {
+    const page = await rig.tab();
+    let infoReads = 0;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/dashboard/device.json') infoReads++;
+    });
+    // Every feed the page opens is a fake one: the first says it left 5 entries out, the later ones none.
+    let feeds = 0;
+    const batch = (skipped: number): string =>
+      `event: journal\r\nid: 1\r\ndata: {"entries":[],"skipped":${skipped}}\r\n\r\n`;
+    await page.route(
+      (u) => u.pathname === '/_emu/feed',
+      (route) => route.fulfill({ status: 200, contentType: 'text/event-stream', body: batch(feeds++ === 0 ? 5 : 0) }),
+    );
+    await openDashboard(page, rig.url);
+    await until(() => feeds >= 2 && infoReads >= 2, 'a second feed and a second device.json read');
+    expect(infoReads).toBe(2);
   });
 
   it('counts event stream frames that are not JSON or an event without a topic, and the events go on', async () => {

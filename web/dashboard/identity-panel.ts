@@ -117,8 +117,10 @@ export function mountIdentityPanel(root: HTMLElement, ctx: PanelContext): void {
     error,
   );
   ctx.feed.on('scenario', showScenario);
-  ctx.feed.on('journal', ({ entries }) => {
-    if (entries.some((e) => e.kind === 'fault' && e.name === 'reboot' && e.state === 'end')) reread();
+  ctx.feed.on('journal', ({ entries, skipped, reset }) => {
+    // Entries the feed left out (a slow tab) may have held the reboot: read again to be sure.
+    if (skipped > 0 || reset || entries.some((e) => e.kind === 'fault' && e.name === 'reboot' && e.state === 'end'))
+      reread();
   });
   tick();
   everyWhileVisible(1000, tick);
