@@ -43,6 +43,7 @@ export const ReportSchema = z
       reconnectWithinMs: z.number(),
       configureWithinMs: z.number(),
       staleRetryWithinMs: z.number(),
+      recoverWithinMs: z.number(),
       stallDetectWithinMs: z.number(),
       maxSessionsPerClient: z.number(),
     }),

@@ -8,9 +8,23 @@ import type { JournalEntry } from '../base/journal';
 import { judgeExpectations } from './expectations';
 import { type GradingContext, type Rule, topicFilters } from './grading-context';
 import { type DeviceFacts, JournalIndex } from './journal-index';
-import { DEFAULT_THRESHOLDS, type Finding, type GradingReport, type GradingThresholds } from './report';
-import { RULE_IDS, RULES, type Severity } from './rules';
-import { authFailed, nonceNotReused, staleNotRetried, tokenExpired, tokenReused } from './rules/auth-rules';
+import {
+  DEFAULT_THRESHOLDS,
+  type ExpectationResult,
+  type Finding,
+  type GradingReport,
+  type GradingThresholds,
+} from './report';
+import { assembleReport, firstSegment } from './report-assembly';
+import { RULE_IDS, type Severity } from './rules';
+import {
+  authFailed,
+  authRecovered,
+  nonceNotReused,
+  staleNotRetried,
+  tokenExpired,
+  tokenReused,
+} from './rules/auth-rules';
 import { configureMissing, reconnectAfterDrop, reconnectNoBackoff, stallUndetected } from './rules/reconnect-rules';
 import {
   concurrentSessions,
@@ -26,6 +40,7 @@ const RULE_FUNCTIONS: readonly Rule[] = [
   tokenExpired,
   tokenReused,
   authFailed,
+  authRecovered,
   staleNotRetried,
   nonceNotReused,
   reconnectNoBackoff,
@@ -52,11 +67,36 @@ export interface GradingInput {
   thresholds?: Partial<GradingThresholds>;
 }
 
+/** What the rules and the expectations made of one journal slice (a segment), before any selection. */
+export interface GradedSlice {
+  readonly thresholds: GradingThresholds;
+  /** Errors first, then by their first evidence. */
+  readonly findings: readonly Finding[];
+  readonly expectations: readonly ExpectationResult[];
+  readonly journal: { readonly entries: number; readonly dropped: number };
+}
+
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
-/** Grades the client: every rule over the journal, the scenario's expectations, and a summary. */
+/**
+ * Grades the client: every rule over the journal, the scenario's expectations, and a summary,
+ * as a report of one segment (the emulator's report of several: ./segment-report).
+ */
 export function grade(input: GradingInput): GradingReport {
-  const thresholds = checkedThresholds(input.thresholds ?? {});
+  const slice = gradeSlice(input, checkedThresholds(input.thresholds ?? {}));
+  return assembleReport({
+    now: input.now,
+    thresholds: slice.thresholds,
+    rules: RULE_IDS,
+    segments: [{ ref: firstSegment(), named: false, from: input.now, to: input.now, ended: false, slice }],
+  });
+}
+
+/** Every rule over one journal slice and its expectations, judged at `input.now` under `thresholds`. */
+export function gradeSlice(
+  input: Omit<GradingInput, 'thresholds'>,
+  thresholds: GradingThresholds,
+): GradedSlice {
   const devices = new Map(input.devices.map((d) => [d.serial, d]));
   const context: GradingContext = {
     index: new JournalIndex(input.entries),
@@ -70,42 +110,30 @@ export function grade(input: GradingInput): GradingReport {
       SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || (a.evidence[0]?.seq ?? 0) - (b.evidence[0]?.seq ?? 0),
   );
   const expectations = judgeExpectations(context);
-  const counted = (severity: Severity): number => findings.filter((f) => f.severity === severity).length;
-  return {
-    generatedAt: new Date(input.now).toISOString(),
-    journal: { entries: input.entries.length, dropped: input.dropped },
-    thresholds,
-    summary: {
-      errors: counted('error'),
-      warnings: counted('warning'),
-      infos: counted('info'),
-      expectationsBroken: expectations.filter((e) => e.status === 'broken').length,
-    },
-    rules: RULE_IDS.map((id) => ({
-      id,
-      severity: RULES[id].severity,
-      title: RULES[id].title,
-      findings: findings.filter((f) => f.rule === id).length,
-    })),
-    findings,
-    expectations,
-  };
+  return { thresholds, findings, expectations, journal: { entries: input.entries.length, dropped: input.dropped } };
 }
 
-/** Whether a report fails at `failOn`: any finding that severe or worse, or a broken expectation. */
+/**
+ * Whether a report fails at `failOn`: any finding that severe or worse, or a broken expectation,
+ * in any segment (the summary counts the dropped segments' too).
+ */
 export function reportFails(report: GradingReport, failOn: Severity | 'never'): boolean {
   if (failOn === 'never') return false;
-  if (report.summary.expectationsBroken > 0) return true;
-  return report.findings.some((f) => SEVERITY_ORDER[f.severity] <= SEVERITY_ORDER[failOn]);
+  const { errors, warnings, infos, expectationsBroken } = report.summary;
+  const worst = [errors, warnings, infos].slice(0, SEVERITY_ORDER[failOn] + 1);
+  return expectationsBroken > 0 || worst.some((count) => count > 0);
 }
 
 /** Counts: whole numbers of 1 or more; the rest are durations (0 or more ms). */
 const COUNT_THRESHOLDS = new Set<keyof GradingThresholds>(['minRetryRun', 'maxSessionsPerClient']);
 
-/** The defaults with `given` over them; `BAD_OPTION` for an unknown name or a value out of range. */
-function checkedThresholds(given: Partial<GradingThresholds>): GradingThresholds {
+/** `base` (the defaults) with `given` over them; `BAD_OPTION` for an unknown name or a value out of range. */
+export function checkedThresholds(
+  given: Partial<GradingThresholds>,
+  base: GradingThresholds = DEFAULT_THRESHOLDS,
+): GradingThresholds {
   for (const [name, value] of Object.entries(given) as [keyof GradingThresholds, unknown][]) {
-    if (!(name in DEFAULT_THRESHOLDS))
+    if (!Object.hasOwn(DEFAULT_THRESHOLDS, name))
       throw new EmulatorError(
         'BAD_OPTION',
         `no grading threshold "${name}"; thresholds: ${Object.keys(DEFAULT_THRESHOLDS).join(', ')}`,
@@ -123,5 +151,5 @@ function checkedThresholds(given: Partial<GradingThresholds>): GradingThresholds
       );
   }
   const defined = Object.entries(given).filter(([, value]) => value !== undefined);
-  return { ...DEFAULT_THRESHOLDS, ...Object.fromEntries(defined) };
+  return { ...base, ...Object.fromEntries(defined) };
 }

@@ -19,6 +19,8 @@ const THRESHOLD_MEANING: Record<keyof GradingThresholds, string> = {
     'after the device ended its session (or came back from a reboot), the client has a session again within this',
   configureWithinMs: 'a new session is configured within this',
   staleRetryWithinMs: 'after `stale=true` the request is repeated within this',
+  recoverWithinMs:
+    'a request refused for its credentials whose next try got past them within this recovered (`auth-recovered`, an info)',
   stallDetectWithinMs: 'a stall whose pings go unanswered is noticed (a new session) within this',
   maxSessionsPerClient: 'sessions one client holds on one device at once',
 };

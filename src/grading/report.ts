@@ -66,6 +66,12 @@ export interface GradingThresholds {
   readonly configureWithinMs: number;
   /** After `stale=true` the request must be repeated within this. Default 5 s. */
   readonly staleRetryWithinMs: number;
+  /**
+   * A request refused for its credentials whose next try (the HTTP library's re-send with the new
+   * challenge, or the client's retry) got past the credentials within this recovered: an info, not
+   * an error. Default 5 s.
+   */
+  readonly recoverWithinMs: number;
   /** A stall with unanswered pings must be noticed (a close or a new session) within this. Default 30 s. */
   readonly stallDetectWithinMs: number;
   /** Sessions one client may hold on one device at once. Default 2. */
@@ -79,6 +85,7 @@ export const DEFAULT_THRESHOLDS: GradingThresholds = Object.freeze({
   reconnectWithinMs: 60_000,
   configureWithinMs: 10_000,
   staleRetryWithinMs: 5000,
+  recoverWithinMs: 5000,
   stallDetectWithinMs: 30_000,
   maxSessionsPerClient: 2,
 });

@@ -45,8 +45,16 @@ export const RULES = {
     title: 'Requests were refused for their credentials',
     why: 'A wrong password, an unknown user, a malformed or forged digest, a scheme the device does not accept or an unknown token: the client cannot work, and many devices lock an account out after repeated failures.',
     evidence:
-      '`auth-refused` entries with any code except the normal ones (NO_CREDENTIALS, the first leg of digest; STALE_NONCE; REJECTING during a reboot; the token rules).',
+      '`auth-refused` entries with any code except the normal ones (NO_CREDENTIALS, the first leg of digest; STALE_NONCE; REJECTING during a reboot; the token rules), and whose next try of the same request was refused too, or came later than the recover window (`recoverWithinMs`; a retry that worked is `auth-recovered`).',
     fix: 'Check the credentials and the digest arithmetic (realm, uri, qop, nc, cnonce) against the challenge; stop retrying after a refusal that retrying cannot fix.',
+  },
+  'auth-recovered': {
+    severity: 'info',
+    title: 'A request refused for its credentials worked when tried again',
+    why: 'A device that rebooted, or a new emulator process, no longer knows the nonce a client kept: the first request is refused and the HTTP library answers the new challenge at once. That is digest working as meant; it is reported so that a team can see it happened.',
+    evidence:
+      '`auth-refused` entries (any code `auth-failed` counts) whose next try of the same method and path by the same client got past the credentials within the recover window (`recoverWithinMs`).',
+    fix: 'Nothing to fix when it is rare. When it happens on every request, look at why the nonce is refused (its lifetime, a clock, a proxy in between).',
   },
   'stale-not-retried': {
     severity: 'error',

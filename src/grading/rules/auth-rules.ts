@@ -6,6 +6,8 @@ import type { Finding } from '../report';
 
 /** Codes that are part of a working exchange, or judged by a rule of their own. */
 const NORMAL_OR_OWN_RULE = new Set(['NO_CREDENTIALS', 'STALE_NONCE', 'REJECTING', 'TOKEN_EXPIRED', 'TOKEN_REUSED']);
+/** Refusals of a try whose credentials were right, or not looked at: the try answered the challenge. */
+const NO_FAULT_OF_CREDENTIALS = new Set(['STALE_NONCE', 'REJECTING']);
 /** How close a 401 must come before a digest request to count as its first leg. */
 const FIRST_LEG_MS = 2000;
 /** Digest requests a client must make before its nonce habit is judged. */
@@ -36,17 +38,76 @@ export const tokenReused: Rule = (context) =>
     ),
   );
 
-/** `auth-failed`: refusals a working client never gets, one finding per client and code. */
-export const authFailed: Rule = (context) => {
-  const refused = context.index.ofKind('auth-refused').filter((r) => !NORMAL_OR_OWN_RULE.has(r.entry.code));
-  const groups = groupBy(refused, (r) => `${r.entry.device} ${remoteOf(r.entry.remote)} ${r.entry.code}`);
-  return [...groups.values()].map((group) => {
+/** `auth-failed`: refusals a working client never gets and did not get past, one finding per client and code. */
+export const authFailed: Rule = (context) =>
+  byClientAndCode(credentialRefusals(context).failed).map((group) => {
     const { device, remote, code, reason, user } = group[0].entry;
     const who = user === undefined ? '' : ` as "${user}"`;
     const message = `${plural(group.length, 'request')}${who} refused with ${code}: ${reason}`;
     return finding('auth-failed', device, context.index.client(remote), message, group);
   });
-};
+
+/** `auth-recovered`: the same refusals, where the next try of the request got past the credentials in time. */
+export const authRecovered: Rule = (context) =>
+  byClientAndCode(credentialRefusals(context).recovered).map((group) => {
+    const { device, remote, code } = group[0].entry;
+    const message =
+      `${plural(group.length, 'request')} refused with ${code} ${group.length === 1 ? 'was' : 'were'} ` +
+      `tried again and got past the credentials within ${formatMs(context.thresholds.recoverWithinMs)}`;
+    return finding('auth-recovered', device, context.index.client(remote), message, group);
+  });
+
+/**
+ * The refusals a working client never gets, split by what came next: `recovered` when the
+ * client's next try of the same request (same method and path; for the event stream, its next
+ * handshake) got past the credentials, or was refused for something no credentials pass (logins
+ * refused during a reboot, a stale nonce), within the recover window.
+ * That is how an HTTP library answers a nonce the device no longer knows (after a reboot, or in
+ * a new emulator process): it takes the new challenge and sends the request again.
+ */
+function credentialRefusals(context: GradingContext): {
+  failed: Timed<AuthRefusedEntry>[];
+  recovered: Timed<AuthRefusedEntry>[];
+} {
+  const failed: Timed<AuthRefusedEntry>[] = [];
+  const recovered: Timed<AuthRefusedEntry>[] = [];
+  const tries = triesByRequest(context);
+  for (const refusal of context.index.ofKind('auth-refused')) {
+    if (NORMAL_OR_OWN_RULE.has(refusal.entry.code)) continue;
+    const list = tries.get(tryKey(refusal.entry)) ?? [];
+    const next = list[positionOf(list, refusal.entry.seq + 1)];
+    const gotPast =
+      next !== undefined &&
+      next.at - refusal.at <= context.thresholds.recoverWithinMs &&
+      (next.entry.kind !== 'auth-refused' || NO_FAULT_OF_CREDENTIALS.has(next.entry.code));
+    (gotPast ? recovered : failed).push(refusal);
+  }
+  return { failed, recovered };
+}
+
+/**
+ * Every try of each request (by {@link tryKey}), oldest first: its refusals, its answers
+ * past the credentials (`http` entries other than the 401 and 429 of a refusal) and, for the
+ * event stream path, the sessions opened.
+ */
+function triesByRequest(context: GradingContext): Map<string, Timed[]> {
+  const tries = context.index.entries.filter(({ entry }) => {
+    // A request sent without credentials starts a try over: its digest leg is the try.
+    if (entry.kind === 'auth-refused') return entry.code !== 'NO_CREDENTIALS';
+    if (entry.kind === 'ws-open') return true;
+    return entry.kind === 'http' && entry.status !== 401 && entry.status !== 429;
+  });
+  return groupBy(tries, ({ entry }) =>
+    entry.kind === 'ws-open'
+      ? tryKey({ device: entry.device, remote: entry.remote, method: 'GET', path: streamPathOf(context, entry.device) })
+      : tryKey(entry as HttpEntry | AuthRefusedEntry),
+  );
+}
+
+/** Refusals grouped per device, client and code, first-seen order. */
+function byClientAndCode(refusals: readonly Timed<AuthRefusedEntry>[]): Timed<AuthRefusedEntry>[][] {
+  return [...groupBy(refusals, (r) => `${r.entry.device} ${remoteOf(r.entry.remote)} ${r.entry.code}`).values()];
+}
 
 /** `stale-not-retried`: a `stale=true` 401 not followed by a successful retry of the same path in time. */
 export const staleNotRetried: Rule = (context) => {
@@ -139,6 +200,16 @@ function firstLeg(
   for (let i = positionOf(legs, request.entry.seq) - 1; i >= 0 && legs[i].at >= request.at - FIRST_LEG_MS; i--)
     if (!taken.has(legs[i])) return legs[i];
   return undefined;
+}
+
+/** What makes two tries one request's: device, client, method and path without its query (a token, a nonce). */
+function tryKey(e: { device: string; remote: string | undefined; method: string; path: string }): string {
+  return `${e.device} ${remoteOf(e.remote)} ${e.method} ${pathOf(e.path)}`;
+}
+
+/** The event stream path of `device` (none known: a path no request has). */
+function streamPathOf(context: GradingContext, device: string): string {
+  return context.devices.get(device)?.streamPath ?? '\u0000';
 }
 
 /** What makes two requests the same request: device, client, method and path. */

@@ -112,6 +112,41 @@ describeRule('auth-failed', () => {
   });
 });
 
+describeRule('auth-recovered', () => {
+  it("takes a nonce from the emulator before (a reboot, a new process) answered with the new challenge as recovered", async () => {
+    const before = await start();
+    const kept = await postFlags(before); // the challenge the client keeps
+    expect(kept.status).toBe(401);
+    const run = await start();
+    const refused = await postFlags(run, { Authorization: flagsAuthorization(kept) });
+    expect(refused.status).toBe(401);
+    // What an HTTP library does next: the same request, answering the new challenge.
+    expect((await postFlags(run, { Authorization: flagsAuthorization(refused) })).status).toBe(200);
+
+    const findings = run.findings();
+    expect(findings.map((f) => [f.rule, f.severity, f.message])).toEqual([
+      [
+        'auth-recovered',
+        'info',
+        '1 request refused with BAD_NONCE was tried again and got past the credentials within 5.00 s',
+      ],
+    ]);
+    expect(findings[0].evidence).toEqual([expect.objectContaining({ kind: 'auth-refused', code: 'BAD_NONCE' })]);
+  });
+
+  it('is auth-failed when the next try is refused for its credentials too', async () => {
+    const before = await start();
+    const kept = await postFlags(before);
+    const run = await start();
+    const refused = await postFlags(run, { Authorization: flagsAuthorization(kept) });
+    expect((await postFlags(run, { Authorization: flagsAuthorization(refused, 1, 'wrong') })).status).toBe(401);
+    expect(run.findings().map((f) => [f.rule, f.evidence[0]])).toEqual([
+      ['auth-failed', expect.objectContaining({ code: 'BAD_NONCE' })],
+      ['auth-failed', expect.objectContaining({ code: 'WRONG_PASSWORD' })],
+    ]);
+  });
+});
+
 describeRule('stale-not-retried', () => {
   /** A digest client whose nonce expires before it answers: the device says 401 stale=true. */
   async function staleAnswer(run: GradingRun): Promise<HttpResult> {

@@ -1,5 +1,6 @@
 import {
   findingsOf,
+  IO_PORT,
   JournalBuilder,
   onlyFinding,
   REMOTE,
@@ -143,6 +144,70 @@ describe('auth-failed', () => {
     const report = b.grade(b.time(60_000));
     expect(findingsOf(report, 'auth-failed')).toEqual([]);
     expect(ruleIds(report)).toEqual([]);
+  });
+});
+
+describe('auth-failed and auth-recovered: a refusal whose next try got past the credentials', () => {
+  const FLAGS = '/axis-cgi/featureflag.cgi';
+
+  it("takes an HTTP library's re-send with the new challenge that worked as recovered (info), not an error", () => {
+    // After a reboot (or in a new emulator process) the kept nonce is unknown: refused once,
+    // answered with the new challenge at once.
+    const b = new JournalBuilder();
+    const refused = b.at(0).authRefused({ code: 'BAD_NONCE', method: 'POST', path: FLAGS });
+    b.at(1).http({ method: 'POST', path: FLAGS, status: 401 });
+    b.at(4).http({ method: 'POST', path: FLAGS });
+    const report = b.grade(b.time(60_000));
+    expect(findingsOf(report, 'auth-failed')).toEqual([]);
+    const f = onlyFinding(report, 'auth-recovered');
+    expect([f.severity, f.message, f.evidence]).toEqual([
+      'info',
+      '1 request refused with BAD_NONCE was tried again and got past the credentials within 5.00 s',
+      [refused],
+    ]);
+  });
+
+  it('counts a next try met by a normal refusal (REJECTING while logins are refused) as recovered', () => {
+    const b = new JournalBuilder();
+    b.at(0).authRefused({ code: 'BAD_NONCE', path: TOKEN_PATH });
+    b.at(3).authRefused({ code: 'REJECTING', path: TOKEN_PATH });
+    expect(ruleIds(b.grade(b.time(60_000)))).toEqual(['auth-recovered']);
+  });
+
+  it('takes a session opened by the next handshake as the stream refusal recovered', () => {
+    const b = new JournalBuilder();
+    b.at(0).authRefused({ code: 'TOKEN_UNKNOWN', scheme: 'token', path: `${STREAM_PATH}?wssession=x` });
+    b.at(2000).tokenFetch();
+    b.at(2010).wsOpen('s1');
+    b.at(2020).configure('s1', [IO_PORT]);
+    expect(ruleIds(b.grade(b.time(60_000)))).toEqual(['auth-recovered']);
+  });
+
+  it('finds a refusal whose next try was refused for its credentials too, or came after the window', () => {
+    const again = new JournalBuilder();
+    const first = again.at(0).authRefused({ code: 'BAD_NONCE', method: 'POST', path: FLAGS });
+    const second = again.at(3).authRefused({ code: 'WRONG_PASSWORD', method: 'POST', path: FLAGS });
+    const found = findingsOf(again.grade(again.time(60_000)), 'auth-failed');
+    expect(found.map((f) => f.evidence)).toEqual([[first], [second]]);
+
+    const late = new JournalBuilder();
+    late.at(0).authRefused({ code: 'BAD_NONCE', method: 'POST', path: FLAGS });
+    late.at(6000).http({ method: 'POST', path: FLAGS });
+    expect(ruleIds(late.grade(late.time(60_000)))).toEqual(['auth-failed']);
+    const longer = new JournalBuilder();
+    longer.at(0).authRefused({ code: 'BAD_NONCE', method: 'POST', path: FLAGS });
+    longer.at(6000).http({ method: 'POST', path: FLAGS });
+    expect(ruleIds(longer.grade(longer.time(60_000), { thresholds: { recoverWithinMs: 7000 } }))).toEqual(['auth-recovered']);
+  });
+
+  it('does not take a success of another path, method or client as the recovery', () => {
+    const b = new JournalBuilder();
+    b.at(0).authRefused({ code: 'WRONG_PASSWORD', method: 'POST', path: FLAGS });
+    b.at(2).http({ method: 'GET', path: FLAGS });
+    b.at(3).http({ method: 'POST', path: '/axis-cgi/param.cgi' });
+    b.at(4).http({ method: 'POST', path: FLAGS, remote: '10.0.0.9' });
+    b.at(5).http({ method: 'POST', path: FLAGS, status: 401 });
+    expect(ruleIds(b.grade(b.time(60_000)))).toEqual(['auth-failed']);
   });
 });
 
