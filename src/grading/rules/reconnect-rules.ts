@@ -7,7 +7,7 @@ import { pathOf } from './auth-rules';
 
 /** Closes the test harness makes; not the device misbehaving. */
 const HARNESS_REASONS = new Set(['reset by the emulator', 'device shutting down']);
-/** A second refusal this close after a credential-less one is the same attempt's digest leg. */
+/** A digest refusal this close after another of the same request is its re-send (one attempt). */
 const SAME_ATTEMPT_MS = 1000;
 /** Closes this close together are one episode (a device dropping every session at once). */
 const EPISODE_MS = 1000;
@@ -95,7 +95,8 @@ export const configureMissing: Rule = (context) => {
   const { configureWithinMs } = context.thresholds;
   const findings: Finding[] = [];
   const missing = context.index.sessions.filter((s) => {
-    const deadline = s.open.at + configureWithinMs;
+    // A configure sent while the device read nothing (a stall) counts from when it read again.
+    const deadline = Math.max(s.open.at, s.heldUntil ?? s.open.at) + configureWithinMs;
     if (configuredAt(s, deadline)) return false;
     if (s.close && s.close.at <= deadline) return false;
     return context.now >= deadline;
@@ -188,14 +189,32 @@ function attemptsByClient(context: GradingContext): Attempt[][] {
   return [...groupBy(attempts, (t) => `${t.entry.device} ${remoteOf(t.entry.remote)}`).values()].map(mergeLegs);
 }
 
-/** Drops the digest leg of an attempt: a refusal with credentials right after one without. */
-function mergeLegs(list: readonly Attempt[]): Attempt[] {
-  const scheme = (a: Attempt): string | undefined => (a.entry.kind === 'auth-refused' ? a.entry.scheme : 'handshake');
-  return list.filter((t, i) => {
-    const before = list[i - 1];
-    if (!before || t.at - before.at > SAME_ATTEMPT_MS) return true;
-    return !(scheme(before) === undefined && scheme(t) !== undefined);
-  });
+/**
+ * Drops the re-sends of an attempt: an HTTP client answers a 401 by sending the same request
+ * once more with digest credentials for the new challenge (Python requests, curl, urllib), so
+ * a refusal and a digest re-send of the same method and path right after it are one attempt
+ * (a token handshake answers no challenge: each is an attempt). A re-send is never the start of another pair: two refusals per attempt at most.
+ */
+function mergeLegs<T extends Attempt>(list: readonly T[]): T[] {
+  const merged: T[] = [];
+  let open: T | undefined;
+  for (const t of list) {
+    if (open && isResend(open, t)) {
+      open = undefined;
+      continue;
+    }
+    merged.push(t);
+    open = t;
+  }
+  return merged;
+}
+
+/** Whether `next` is the re-send of `first` with credentials (see {@link mergeLegs}). */
+function isResend(first: Attempt, next: Attempt): boolean {
+  const a = first.entry;
+  const b = next.entry;
+  if (a.kind !== 'auth-refused' || b.kind !== 'auth-refused' || b.scheme !== 'digest') return false;
+  return next.at - first.at <= SAME_ATTEMPT_MS && a.method === b.method && pathOf(a.path) === pathOf(b.path);
 }
 
 /** Splits a client's attempts (all of one device and client) where a session opened in between. */

@@ -6,6 +6,7 @@ import {
   onlyFinding,
   REMOTE,
   ruleIds,
+  STREAM_PATH,
   TOKEN_PATH,
   USER,
 } from './journal-builder';
@@ -78,6 +79,45 @@ describe('reconnect-no-backoff', () => {
     expect(f.message).toMatch(/^4 refused connection attempts in 300 ms, a median 100 ms apart /);
     expect(f.evidence).toEqual(firsts);
     expect(f.client.users).toEqual([USER]);
+  });
+
+  it("counts a refusal and the HTTP library's re-send with the new challenge as one attempt, both with credentials", () => {
+    // After a reboot: the cached nonce is refused (BAD_NONCE), the library answers the new
+    // challenge at once and is refused again while logins are refused (REJECTING).
+    const resend = (b: JournalBuilder, at: number) => {
+      b.at(at).authRefused({ code: 'BAD_NONCE', path: TOKEN_PATH });
+      b.at(at + 4).authRefused({ code: 'REJECTING', path: TOKEN_PATH });
+    };
+    const backingOff = new JournalBuilder();
+    [0, 2000, 6000, 14_000].forEach((at) => resend(backingOff, at));
+    expect(findingsOf(backingOff.grade(), 'reconnect-no-backoff')).toEqual([]);
+
+    const tight = new JournalBuilder();
+    [0, 100, 200, 300].forEach((at) => resend(tight, at));
+    expect(findingsOf(tight.grade(), 'reconnect-no-backoff')[0]?.message).toMatch(
+      /^4 refused connection attempts in 300 ms/,
+    );
+  });
+
+  it('takes one re-send per refusal: a third refusal right after is another attempt', () => {
+    const b = new JournalBuilder();
+    [0, 300, 600, 900].forEach((at) => {
+      b.at(at).authRefused({ code: 'REJECTING', path: TOKEN_PATH });
+      b.at(at + 2).authRefused({ code: 'REJECTING', path: TOKEN_PATH });
+    });
+    expect(onlyFinding(b.grade(), 'reconnect-no-backoff').message).toMatch(/^4 refused connection attempts in 900 ms/);
+    const chained = new JournalBuilder();
+    [0, 2, 4, 6, 8, 10, 12, 14].forEach((at) => chained.at(at).authRefused({ code: 'REJECTING', path: TOKEN_PATH }));
+    expect(onlyFinding(chained.grade(), 'reconnect-no-backoff').message).toMatch(/^4 refused connection attempts/);
+  });
+
+  it('does not merge refusals of another path or method, nor a re-send without credentials', () => {
+    const b = new JournalBuilder();
+    [0, 100, 200, 300].forEach((at) => {
+      b.at(at).authRefused({ code: 'REJECTING', path: TOKEN_PATH });
+      b.at(at + 2).authRefused({ code: 'REJECTING', path: STREAM_PATH });
+    });
+    expect(onlyFinding(b.grade(), 'reconnect-no-backoff').message).toMatch(/^8 refused connection attempts/);
   });
 
   it('counts refused token fetches as attempts', () => {
@@ -364,5 +404,76 @@ describe('configure-missing', () => {
     b.at(0).wsOpen('s1');
     b.at(5000).wsClose('s1');
     expect(ruleIds(b.grade(b.time(60_000)))).toEqual([]);
+  });
+});
+
+describe('a stall with pings off: what the device read late is not charged to the client', () => {
+  /**
+   * A client that noticed the stall: it closed its session (the device reads the close only
+   * when the stall ends), opened a new one and configured it (read then too).
+   */
+  function stalledReconnect(stallMs: number) {
+    const b = new JournalBuilder();
+    session(b, 's1', 0);
+    b.at(1000).fault('stall', 'on', { pings: false });
+    b.at(4000).wsOpen('s2');
+    b.at(1000 + stallMs).fault('stall', 'off');
+    b.advance(2).wsClose('s1');
+    b.advance(2).configure('s2', [IO_PORT]);
+    return b;
+  }
+
+  it('finds nothing for a client that noticed a 40 s stall and came back', () => {
+    const b = stalledReconnect(40_000);
+    expect(ruleIds(b.grade(b.time(120_000), { thresholds: { maxSessionsPerClient: 1 } }))).toEqual([]);
+  });
+
+  it('does not judge the configure of a session held by a stall still on', () => {
+    const b = new JournalBuilder();
+    session(b, 's1', 0);
+    b.at(1000).fault('stall', 'on', { pings: false });
+    b.at(4000).wsOpen('s2');
+    expect(findingsOf(b.grade(b.time(120_000)), 'configure-missing')).toEqual([]);
+  });
+
+  it('still finds a session the client did not configure once the device read again', () => {
+    const b = new JournalBuilder();
+    session(b, 's1', 0);
+    b.at(1000).fault('stall', 'on', { pings: false });
+    b.at(4000).wsOpen('s2');
+    b.at(20_000).fault('stall', 'off');
+    b.advance(2).wsClose('s1');
+    expect(ruleIds(b.grade(b.time(29_000)))).toEqual([]);
+    expect(ruleIds(b.grade(b.time(31_000)))).toEqual(['configure-missing']);
+  });
+
+  it('still counts a session the client kept after the stall as open', () => {
+    const b = new JournalBuilder();
+    session(b, 's1', 0);
+    b.at(1000).fault('stall', 'on', { pings: false });
+    b.at(4000).wsOpen('s2');
+    b.at(20_000).fault('stall', 'off');
+    b.advance(2).configure('s2', [IO_PORT]);
+    b.at(30_000).wsClose('s1');
+    const found = findingsOf(
+      b.grade(b.time(60_000), { thresholds: { maxSessionsPerClient: 1 } }),
+      'concurrent-sessions',
+    );
+    expect(found.map((f) => f.message)).toEqual(['held 2 sessions open at once (at most 1 expected)']);
+  });
+
+  it('judges the device reading normally again with pings on', () => {
+    const b = new JournalBuilder();
+    session(b, 's1', 0);
+    b.at(1000).fault('stall', 'on', { pings: true });
+    b.at(4000).wsOpen('s2');
+    b.at(20_000).fault('stall', 'off');
+    b.advance(2).wsClose('s1');
+    b.advance(2).configure('s2', [IO_PORT]);
+    expect(ruleIds(b.grade(b.time(60_000), { thresholds: { maxSessionsPerClient: 1 } }))).toEqual([
+      'configure-missing',
+      'concurrent-sessions',
+      'duplicate-subscription',
+    ]);
   });
 });
