@@ -5,7 +5,14 @@
  * rules read the journal from.
  */
 import { isEmulatorClientEntry } from '../base/client-tag';
-import type { ConfigureEntry, JournalEntry, NotificationEntry, WsCloseEntry, WsOpenEntry } from '../base/journal';
+import type {
+  ConfigureEntry,
+  FaultEntry,
+  JournalEntry,
+  NotificationEntry,
+  WsCloseEntry,
+  WsOpenEntry,
+} from '../base/journal';
 import type { GradedClient } from './report';
 
 /** A journal entry with its time in epoch ms. */
@@ -22,6 +29,19 @@ export interface SessionRecord {
   readonly user: string | undefined;
   readonly open: Timed<WsOpenEntry>;
   close: Timed<WsCloseEntry> | undefined;
+  /**
+   * Until when the device read nothing of this session (a `stall` with pings off, which holds
+   * every session open or opened while it lasts): the stall's end, infinite while it lasts;
+   * undefined when never held. What the client sent meanwhile (a configure, a close) is journaled
+   * only then, so the rules start its windows there.
+   */
+  heldUntil: number | undefined;
+  /**
+   * When the client was done with the session, for the rules that count sessions open at once:
+   * its close, except a close the device read only as a stall ended, which the client sent
+   * before it opened its next session (that opening, then); infinite while open.
+   */
+  endAt: number;
   readonly configures: Timed<ConfigureEntry>[];
   readonly notifications: Timed<NotificationEntry>[];
 }
@@ -65,6 +85,8 @@ export class JournalIndex {
           user: entry.user,
           open: timed as Timed<WsOpenEntry>,
           close: undefined,
+          heldUntil: undefined,
+          endAt: Number.POSITIVE_INFINITY,
           configures: [],
           notifications: [],
         };
@@ -75,11 +97,14 @@ export class JournalIndex {
       if (entry.kind !== 'ws-close' && entry.kind !== 'configure' && entry.kind !== 'notification') continue;
       const record = this.byKey.get(key(entry.device, entry.session));
       if (!record) continue;
-      if (entry.kind === 'ws-close') record.close = timed as Timed<WsCloseEntry>;
-      else if (entry.kind === 'configure') record.configures.push(timed as Timed<ConfigureEntry>);
+      if (entry.kind === 'ws-close') {
+        record.close = timed as Timed<WsCloseEntry>;
+        record.endAt = timed.at;
+      } else if (entry.kind === 'configure') record.configures.push(timed as Timed<ConfigureEntry>);
       else record.notifications.push(timed as Timed<NotificationEntry>);
     }
     this.sessions = sessions;
+    markHeld(sessions, this.ofKind('fault'));
   }
 
   /** The entries of one kind, oldest first (the index's own list: do not change it). */
@@ -134,9 +159,42 @@ export function configuredAt(session: SessionRecord, at = Number.POSITIVE_INFINI
   return last;
 }
 
-/** Whether a session was open at `at`. */
+/** Whether a session was open at `at` (as the client saw it: {@link SessionRecord.endAt}). */
 export function openAt(session: SessionRecord, at: number): boolean {
-  return session.open.at <= at && (session.close === undefined || session.close.at > at);
+  return session.open.at <= at && session.endAt > at;
+}
+
+/** A close read this soon after a stall ended was sent while the device read nothing. */
+const READ_AT_STALL_END_MS = 1000;
+
+/** Sets {@link SessionRecord.heldUntil} and the {@link SessionRecord.endAt} of closes read late, from the stall faults. */
+function markHeld(sessions: readonly SessionRecord[], faults: readonly Timed<FaultEntry>[]): void {
+  const stalls = faults.filter((f) => f.entry.name === 'stall');
+  for (const on of stalls) {
+    if (on.entry.state !== 'on' || on.entry.params.pings !== false) continue;
+    const off = stalls.find(
+      (f) => f.entry.seq > on.entry.seq && f.entry.device === on.entry.device && f.entry.state === 'off',
+    );
+    const until = off?.at ?? Number.POSITIVE_INFINITY;
+    const held = sessions.filter(
+      (s) =>
+        s.device === on.entry.device &&
+        s.open.entry.seq < (off?.entry.seq ?? Number.POSITIVE_INFINITY) &&
+        (s.close === undefined || s.close.entry.seq > on.entry.seq),
+    );
+    for (const s of held) {
+      s.heldUntil = Math.max(s.heldUntil ?? until, until);
+      if (!s.close || s.close.at > until + READ_AT_STALL_END_MS) continue;
+      const next = sessions.find(
+        (o) =>
+          o !== s &&
+          o.device === s.device &&
+          o.remote === s.remote &&
+          o.open.entry.seq > Math.max(on.entry.seq, s.open.entry.seq),
+      );
+      if (next && next.open.at < s.endAt) s.endAt = next.open.at;
+    }
+  }
 }
 
 function key(device: string, session: string): string {

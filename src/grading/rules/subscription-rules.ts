@@ -2,7 +2,7 @@
 import type { TopicFilter } from '../../events/topic-filter';
 import { RpcErrorCode } from '../../protocol/rpc';
 import { finding, type GradingContext, groupBy, plural, type Rule } from '../grading-context';
-import { configuredAt, remoteOf, type SessionRecord, type Timed } from '../journal-index';
+import { configuredAt, openAt, remoteOf, type SessionRecord, type Timed } from '../journal-index';
 import type { Finding } from '../report';
 import { CLOSE_TOO_SLOW } from '../../events/event-session';
 
@@ -60,7 +60,7 @@ export const concurrentSessions: Rule = (context) => {
   for (const sessions of groupBy(context.index.sessions, (s) => `${s.device} ${s.remote}`).values()) {
     let peak: SessionRecord[] = [];
     for (const s of sessions) {
-      const open = sessions.filter((o) => o.open.at <= s.open.at && (!o.close || o.close.at > s.open.at));
+      const open = sessions.filter((o) => openAt(o, s.open.at));
       if (open.length > peak.length) peak = open;
     }
     if (peak.length <= maxSessionsPerClient) continue;
@@ -185,8 +185,7 @@ function duplicatedNotifications(sessions: readonly SessionRecord[], topics: Rea
 }
 
 function overlap(a: SessionRecord, b: SessionRecord): boolean {
-  const end = (s: SessionRecord): number => s.close?.at ?? Number.POSITIVE_INFINITY;
-  return a.open.at < end(b) && b.open.at < end(a);
+  return a.open.at < b.endAt && b.open.at < a.endAt;
 }
 
 /** Entries picked from each session, grouped per device and client: [device, remote, entries]. */
