@@ -1,9 +1,10 @@
 /**
- * The emulator's own clients (the dashboard at `/`) are real clients of the device, on the
- * same address as the client under test. They tag their requests with the header
- * `X-BWC-Emu-Client: dashboard`; what such a request causes is journaled with
- * `via: 'dashboard'` and left out of the grade. It is opt-in and not a boundary: any client
- * may send the header, and then it is not graded (docs/grading.md says so).
+ * Clients that are not the client under test, on the same address as it: the emulator's own
+ * (the dashboard at `/`) and the test's own calls (a test reading flags or opening a stream to
+ * check what the client did). They tag their requests with the header `X-BWC-Emu-Client:
+ * dashboard` or `test`; what such a request causes is journaled with that `via` and left out
+ * of the grade. It is opt-in and not a boundary: any client may send the header, and then it
+ * is not graded (docs/grading.md says so).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Clock } from './clock';
@@ -13,8 +14,8 @@ import { LogSummary } from './log-summary';
 /** The header that names one of the emulator's own clients. */
 export const CLIENT_HEADER = 'X-BWC-Emu-Client';
 
-/** The emulator's own clients, as the header names them (exact, lower case). */
-export const CLIENT_VIAS = ['dashboard'] as const;
+/** The clients that are not graded, as the header names them (exact, lower case): the dashboard, the test's own calls. */
+export const CLIENT_VIAS = ['dashboard', 'test'] as const;
 
 /** One of {@link CLIENT_VIAS}: what a journal entry's `via` says. */
 export type ClientVia = (typeof CLIENT_VIAS)[number];
@@ -31,7 +32,7 @@ export const LOGGED_IGNORED_TAGS = 10;
 export const IGNORED_TAG_LOG_INTERVAL_MS = 10_000;
 
 /** What the log line of an ignored value says. */
-export const IGNORED_TAG_MESSAGE = `${CLIENT_HEADER} ignored: the only value known is "dashboard"; the request is graded as the client's`;
+export const IGNORED_TAG_MESSAGE = `${CLIENT_HEADER} ignored: the values known are ${CLIENT_VIAS.map((v) => `"${v}"`).join(' and ')}; the request is graded as the client's`;
 
 /**
  * The log of ignored header values of one device: {@link LOGGED_IGNORED_TAGS} per

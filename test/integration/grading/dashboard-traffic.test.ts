@@ -1,5 +1,5 @@
 /**
- * The dashboard's own traffic, end to end: a client that sends `X-BWC-Emu-Client: dashboard`
+ * The dashboard's own traffic (and the test's, `X-BWC-Emu-Client: test`), end to end: a client that sends `X-BWC-Emu-Client: dashboard`
  * on featureflag.cgi and wssession.cgi, opens the stream with that token and sends an invalid
  * filter is journaled marked `via: 'dashboard'` and graded for nothing; the same steps
  * without the header (or with any other value) are the client's and graded.
@@ -70,6 +70,14 @@ describe('the dashboard is not graded', () => {
     expect(configure?.kind === 'configure' && configure.error?.code).toBe(2104);
     expect((await report(run)).findings).toEqual([]);
     expect(run.emulator.report().findings).toEqual([]);
+  });
+
+  it("takes `test` for the test's own calls: journaled marked, graded for nothing, read with ?via=test", async () => {
+    const run = await start();
+    await dashboardSteps(run, { 'X-BWC-Emu-Client': 'test' });
+    expect(marks(await journal(run, '?via=test'))).toEqual(STEPS.map((kind) => [kind, 'test']));
+    expect(await journal(run, '?via=client')).toEqual([]);
+    expect((await report(run)).findings).toEqual([]);
   });
 
   it('grades the same steps without the header: invalid-filter, entries unmarked', async () => {

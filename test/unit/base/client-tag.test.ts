@@ -27,9 +27,10 @@ function tapped(): { log: IgnoredTagLog; lines: Record<string, unknown>[]; clock
 }
 
 describe('clientVia', () => {
-  it('names the dashboard for exactly `dashboard`, without a log line', () => {
+  it('names the dashboard for exactly `dashboard`, and the test for exactly `test`, without a log line', () => {
     const { log, lines } = tapped();
     expect(clientVia({ 'x-bwc-emu-client': 'dashboard' }, log, '::1')).toBe('dashboard');
+    expect(clientVia({ 'x-bwc-emu-client': 'test' }, log, '::1')).toBe('test');
     expect(lines).toEqual([]);
   });
 
@@ -54,7 +55,7 @@ describe('clientVia', () => {
         }),
       ]);
       expect(IGNORED_TAG_MESSAGE).toBe(
-        'X-BWC-Emu-Client ignored: the only value known is "dashboard"; the request is graded as the client\'s',
+        'X-BWC-Emu-Client ignored: the values known are "dashboard" and "test"; the request is graded as the client\'s',
       );
     },
   );
