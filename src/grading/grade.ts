@@ -8,14 +8,8 @@ import type { JournalEntry } from '../base/journal';
 import { judgeExpectations } from './expectations';
 import { type GradingContext, type Rule, topicFilters } from './grading-context';
 import { type DeviceFacts, JournalIndex } from './journal-index';
-import {
-  DEFAULT_THRESHOLDS,
-  type ExpectationResult,
-  type Finding,
-  type GradingReport,
-  type GradingThresholds,
-} from './report';
-import { assembleReport, firstSegment } from './report-assembly';
+import { DEFAULT_THRESHOLDS, type Finding, type GradingReport, type GradingThresholds } from './report';
+import { assembleReport, firstSegment, type GradedSlice } from './report-assembly';
 import { RULE_IDS, type Severity } from './rules';
 import {
   authFailed,
@@ -67,15 +61,6 @@ export interface GradingInput {
   thresholds?: Partial<GradingThresholds>;
 }
 
-/** What the rules and the expectations made of one journal slice (a segment), before any selection. */
-export interface GradedSlice {
-  readonly thresholds: GradingThresholds;
-  /** Errors first, then by their first evidence. */
-  readonly findings: readonly Finding[];
-  readonly expectations: readonly ExpectationResult[];
-  readonly journal: { readonly entries: number; readonly dropped: number };
-}
-
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
 /**
@@ -88,15 +73,12 @@ export function grade(input: GradingInput): GradingReport {
     now: input.now,
     thresholds: slice.thresholds,
     rules: RULE_IDS,
-    segments: [{ ref: firstSegment(), named: false, from: input.now, to: input.now, ended: false, slice }],
+    segments: [{ ref: firstSegment(), named: false, from: startOf(input), to: input.now, ended: false, slice }],
   });
 }
 
 /** Every rule over one journal slice and its expectations, judged at `input.now` under `thresholds`. */
-export function gradeSlice(
-  input: Omit<GradingInput, 'thresholds'>,
-  thresholds: GradingThresholds,
-): GradedSlice {
+export function gradeSlice(input: Omit<GradingInput, 'thresholds'>, thresholds: GradingThresholds): GradedSlice {
   const devices = new Map(input.devices.map((d) => [d.serial, d]));
   const context: GradingContext = {
     index: new JournalIndex(input.entries),
@@ -152,4 +134,9 @@ export function checkedThresholds(
   }
   const defined = Object.entries(given).filter(([, value]) => value !== undefined);
   return { ...base, ...Object.fromEntries(defined) };
+}
+
+/** When a slice began: its first entry's time, or `now` when it has none. */
+function startOf(input: GradingInput): number {
+  return input.entries.length > 0 ? Date.parse(input.entries[0].time) : input.now;
 }

@@ -94,16 +94,63 @@ export const DEFAULT_THRESHOLDS: GradingThresholds = Object.freeze({
 export interface GradingReport {
   /** When it was made (the emulator's clock). */
   readonly generatedAt: string;
-  /** What the journal held: entries read, and entries the bounded journal had pushed out before. */
+  /** What the journal held: entries read, and entries the bounded journal had pushed out before (every segment listed). */
   readonly journal: { readonly entries: number; readonly dropped: number };
+  /** The thresholds asked for (a segment graded under others says so in {@link SegmentSummary.thresholds}). */
   readonly thresholds: GradingThresholds;
-  readonly summary: {
-    readonly errors: number;
-    readonly warnings: number;
-    readonly infos: number;
-    readonly expectationsBroken: number;
-  };
+  /** Every segment's findings and broken expectations, the dropped segments' included. */
+  readonly summary: GradingSummary;
+  /** The rules applied, each with its findings in every segment (the dropped ones' included). */
   readonly rules: readonly RuleVerdict[];
-  readonly findings: readonly Finding[];
-  readonly expectations: readonly ExpectationResult[];
+  /** The rules left out (`skipRules`, or every rule not in `rules`). */
+  readonly skippedRules: readonly RuleId[];
+  /** The segments graded, oldest first (a reset ends one: docs/grading.md). */
+  readonly segments: readonly SegmentSummary[];
+  /** The oldest ended segments no longer kept (the emulator keeps a bounded number): only their counts are left. */
+  readonly droppedSegments: { readonly segments: number; readonly summary: GradingSummary };
+  /** Oldest segment first; in a segment, errors first, then by their first evidence. */
+  readonly findings: readonly ReportFinding[];
+  readonly expectations: readonly ReportExpectation[];
+}
+
+/** How many findings of each severity, and how many expectations broken. */
+export interface GradingSummary {
+  readonly errors: number;
+  readonly warnings: number;
+  readonly infos: number;
+  readonly expectationsBroken: number;
+}
+
+/** A segment of a run: from the start or a reset to the next reset (a test, when tests reset between them). */
+export interface SegmentRef {
+  /** 1 for the first, counting every reset. */
+  readonly index: number;
+  /** The name the test gave (`reset({ segment })`, `POST /_emu/reset?segment=`), else `segment <index>`. */
+  readonly name: string;
+}
+
+/** A finding, and the segment it was found in. */
+export interface ReportFinding extends Finding {
+  readonly segment: SegmentRef;
+}
+
+/** An expectation, and the segment it was judged in. */
+export interface ReportExpectation extends ExpectationResult {
+  readonly segment: SegmentRef;
+}
+
+/** A segment as the report lists it. */
+export interface SegmentSummary extends SegmentRef {
+  /** Whether the test named it. */
+  readonly named: boolean;
+  /** When it began (the start, or the reset that began it). */
+  readonly from: string;
+  /** When it ended (the reset), or the report's time for the segment still running. */
+  readonly to: string;
+  /** False for the segment still running. */
+  readonly ended: boolean;
+  readonly journal: { readonly entries: number; readonly dropped: number };
+  /** The thresholds its findings were judged by. */
+  readonly thresholds: GradingThresholds;
+  readonly summary: GradingSummary;
 }

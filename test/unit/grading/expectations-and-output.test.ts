@@ -25,6 +25,7 @@ describe('expectations', () => {
         status: 'held',
         tookMs: 3000,
         evidence: open,
+        segment: { index: 1, name: 'segment 1' },
       },
     ]);
     expect(report.summary.expectationsBroken).toBe(0);
