@@ -4,6 +4,7 @@
  * oldest entry goes and is counted in `dropped`. Writers give plain data; secrets
  * (Authorization headers, session tokens, passwords) never enter it.
  */
+import type { BodyExcerpt } from './body-excerpt';
 import { type ClientVia, isEmulatorClientEntry } from './client-tag';
 import type { Clock } from './clock';
 import { EmulatorError } from './errors';
@@ -44,6 +45,13 @@ export interface HttpEntry extends ClientEntry {
   readonly remote: string | undefined;
   /** The JSON-RPC error a CGI answered with (HTTP 200 with an `error` body), if any. */
   readonly error: { code: number; message: string } | undefined;
+  /** The JSON-RPC `method` the body named (a CGI of several methods), absent for other requests. */
+  readonly call?: string;
+  /**
+   * What the request sent (its start, secrets redacted), kept only for a request answered with
+   * an error (a JSON-RPC error, or 4xx but 401) whose body the device read; absent otherwise.
+   */
+  readonly body?: BodyExcerpt;
 }
 
 /** A WebSocket event stream session opened. */
@@ -80,6 +88,25 @@ export interface ConfigureEntry extends ClientEntry {
   /** The filters as the client sent them (only string filters are kept). */
   readonly filters: readonly { topicFilter?: string; contentFilter?: string }[];
   readonly error: { code: number; message: string } | undefined;
+}
+
+/**
+ * An event stream message the device refused before it was an `events:configure` request (a
+ * binary frame, too large, not JSON, not a request, an unknown method), answered with a
+ * JSON-RPC error, or one ws could not read at all, answered by closing the session.
+ */
+export interface MessageRefusedEntry extends ClientEntry {
+  readonly kind: 'message-refused';
+  readonly session: string;
+  /** The JSON-RPC error code answered (2101, 2102, 2107, ...), or the close code when `closed`. */
+  readonly code: number;
+  /** The error's message (or why ws closed the session). */
+  readonly message: string;
+  /** True when the device closed the session instead of answering (1007 invalid UTF-8, 1009 too big). */
+  readonly closed: boolean;
+  readonly binary: boolean;
+  /** What was sent, secrets redacted; undefined when the device read none of it (a close). */
+  readonly sent: BodyExcerpt | undefined;
 }
 
 /** One notification sent to a session. */
@@ -140,6 +167,7 @@ export type JournalEntry =
   | WsCloseEntry
   | WsRefusedEntry
   | ConfigureEntry
+  | MessageRefusedEntry
   | NotificationEntry
   | AuthRefusedEntry
   | FaultEntry
@@ -152,6 +180,7 @@ export const JOURNAL_KINDS = [
   'ws-close',
   'ws-refused',
   'configure',
+  'message-refused',
   'notification',
   'auth-refused',
   'fault',
@@ -197,7 +226,7 @@ export interface JournalFilter {
   /** Only entries after this sequence number. */
   since?: number;
   kind?: JournalKind | readonly JournalKind[];
-  /** Only entries of this session (ws-open, ws-close, configure, notification). */
+  /** Only entries of this session (ws-open, ws-close, configure, message-refused, notification). */
   session?: string;
   /** Only notifications of this topic. */
   topic?: string;

@@ -14,6 +14,12 @@ const client = {
 };
 const filter = z.object({ topicFilter: z.string().optional(), contentFilter: z.string().optional() });
 const rpcError = z.object({ code: z.number().int(), message: z.string() });
+const excerpt = z.object({
+  bytes: z.number().int().meta({ description: 'the whole size in bytes' }),
+  text: z.string().meta({
+    description: 'the start as UTF-8 text (at most 512 characters, `…` marks a cut), secret-looking values redacted',
+  }),
+});
 
 /** One journal entry, by its kind (test/unit/control checks that every `JournalEntry` fits). */
 export const JournalEntrySchema = z
@@ -29,6 +35,10 @@ export const JournalEntrySchema = z
       ms: z.number(),
       remote: z.string().optional(),
       error: rpcError.optional().meta({ description: 'the JSON-RPC error the CGI answered with' }),
+      call: z.string().optional().meta({ description: 'the JSON-RPC `method` the body named' }),
+      body: excerpt.optional().meta({
+        description: 'what was sent, kept only for a request answered with an error (JSON-RPC, or 4xx but 401)',
+      }),
     }),
     z.object({
       ...client,
@@ -59,6 +69,16 @@ export const JournalEntrySchema = z
       session: z.string(),
       filters: z.array(filter).readonly(),
       error: rpcError.optional(),
+    }),
+    z.object({
+      ...client,
+      kind: z.literal('message-refused'),
+      session: z.string(),
+      code: z.number().int().meta({ description: 'the JSON-RPC error code answered, or the close code when `closed`' }),
+      message: z.string(),
+      closed: z.boolean().meta({ description: 'the device closed the session instead of answering' }),
+      binary: z.boolean(),
+      sent: excerpt.optional().meta({ description: 'what was sent; absent when the device read none of it' }),
     }),
     z.object({
       ...client,

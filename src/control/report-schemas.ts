@@ -46,6 +46,10 @@ export const ReportSchema = z
       recoverWithinMs: z.number(),
       stallDetectWithinMs: z.number(),
       maxSessionsPerClient: z.number(),
+      pollingWindowMs: z.number(),
+      pollingMaxRequests: z.number(),
+      minUnusedTokens: z.number(),
+      maxRefusedRepeats: z.number(),
     }),
     summary: z.object({
       errors: z.number().int(),

@@ -7,7 +7,8 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { Authenticator } from '../auth/authenticator';
 import { type AuthRefusal, checkCredentials } from '../auth/middleware';
 import { clientVia, type IgnoredTagLog } from '../base/client-tag';
-import { type JournalAuth, type JournalWriter, writeVia } from '../base/journal';
+import { bodyExcerpt } from '../base/body-excerpt';
+import { type HttpEntry, type JournalAuth, type JournalWriter, writeVia } from '../base/journal';
 import { redactUrl } from '../base/log';
 import { dashboardRoute, type DashboardDevice } from './dashboard-route';
 import { controlSockets, type DeviceContext, deviceOf, requestLocals, setDevice } from './device-context';
@@ -113,7 +114,9 @@ class DeviceRoutes implements DeviceParts, DashboardDevice {
           if (!locals.journaled || CONTROL_REQUEST.test(done.url)) return;
           const scheme = done.scheme as JournalAuth | undefined;
           const { method, url: path, status, user, ms, remote, rpcError: error } = done;
-          const http = { kind: 'http', method, path, status, auth: scheme, user, ms, remote, error } as const;
+          const http: HttpRecord = { kind: 'http', method, path, status, auth: scheme, user, ms, remote, error };
+          if (locals.rpcMethod !== undefined) http.call = locals.rpcMethod;
+          if (locals.refusedBody !== undefined && refused(status, error)) http.body = bodyExcerpt(locals.refusedBody);
           writeVia(journal, http, locals.via);
         }),
     );
@@ -123,6 +126,17 @@ class DeviceRoutes implements DeviceParts, DashboardDevice {
   authenticate(req: LoggedRequest, res: LoggedResponse): boolean {
     return checkCredentials(req, res, this.authenticator, this.journal && journalRefusal);
   }
+}
+
+/** An `http` record as the request log builds it: its optional fields added only when there is something to say. */
+type HttpRecord = { -readonly [K in keyof Omit<HttpEntry, 'seq' | 'time' | 'device'>]: HttpEntry[K] };
+
+/**
+ * Whether a request's answer refused it, so that the journal keeps what it sent: a JSON-RPC error,
+ * or a 4xx but 401 (whose credentials the `auth-refused` entry tells of, and whose body is not kept).
+ */
+function refused(status: number | undefined, error: HttpEntry['error']): boolean {
+  return error !== undefined || (status !== undefined && status >= 400 && status < 500 && status !== 401);
 }
 
 /**

@@ -41,6 +41,10 @@ export interface DeviceRequestLocals extends RequestLocals {
    * it nor its refused login is journaled. Set by the route that knows.
    */
   journaled: boolean;
+  /** The JSON-RPC `method` the body named, for the journal (set by a JSON-RPC CGI once it has read the body). */
+  rpcMethod?: string;
+  /** The body of a request answered with an error, for the journal's excerpt (never set for a success). */
+  refusedBody?: Buffer;
 }
 
 type DeviceLocals<D extends DeviceContext> = DeviceRequestLocals & Record<typeof DEVICE, D>;

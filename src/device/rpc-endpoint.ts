@@ -9,7 +9,6 @@ import type { Request, RequestHandler, Response } from 'express';
 import { type Account, type Role, hasRole } from '../auth/accounts';
 import type { DeviceAuthLocals } from '../auth/middleware';
 import { redactUrl } from '../base/log';
-import type { RequestLocals } from '../base/request-log';
 import {
   latestVersion,
   parseRpcRequest,
@@ -21,7 +20,7 @@ import {
   type RpcRequest,
   type RpcResponse,
 } from '../protocol/rpc';
-import { type DeviceContext, deviceOf } from './device-context';
+import { type DeviceContext, type DeviceRequestLocals, deviceOf, requestLocals } from './device-context';
 import { closeAfterBody, readBody } from './http-body';
 
 /** What a method handler gets besides the request. */
@@ -80,9 +79,12 @@ export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
   return async (req: Request, res: Response) => {
     const device = deviceOf(res);
     const { log } = device;
+    const locals = requestLocals(res);
+    /** The body once read, for the journal of a refused request (see {@link journalCall}). */
+    const read: { body?: Buffer } = {};
     const send = (response: RpcResponse, extra: Record<string, unknown> = {}): void => {
       const code = response.error?.code;
-      if (response.error) (res.locals as RequestLocals).rpcError = response.error;
+      journalCall(locals, response, read.body);
       log[code === undefined ? 'debug' : code < 2000 ? 'error' : 'info'](
         { api: name, method: response.method, code, message: response.error?.message, ...extra },
         code === undefined ? 'rpc ok' : 'rpc error',
@@ -115,6 +117,7 @@ export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
       });
       return;
     }
+    read.body = body.value;
     const parsed = parseRpcRequest(body.value, spec);
     if (!authenticated(parsed.ok ? parsed.value.method : parsed.error.response.method)) return;
     if (!parsed.ok) {
@@ -145,6 +148,20 @@ export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
       }
     }
   };
+}
+
+/** Longest JSON-RPC method name the journal keeps (a client may send any string). */
+const MAX_CALL_CHARS = 64;
+
+/**
+ * What the journal keeps of a JSON-RPC call: the method the body named, and for an error
+ * answer the error and the body (which the journal cuts and redacts); a success keeps no body.
+ */
+function journalCall(locals: DeviceRequestLocals, response: RpcResponse, body: Buffer | undefined): void {
+  if (typeof response.method === 'string') locals.rpcMethod = response.method.slice(0, MAX_CALL_CHARS);
+  if (!response.error) return;
+  locals.rpcError = response.error;
+  locals.refusedBody = body;
 }
 
 /** Answers 405 with `Allow` for any other HTTP method. */

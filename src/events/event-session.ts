@@ -22,6 +22,7 @@ import {
 } from './configure';
 import type { DeviceEvent, EventBus } from './event-bus';
 import type { EventFaults } from './event-faults';
+import { refusedMessage, unreadableFrame } from './refused-message';
 import { CLOSE_POLICY_VIOLATION, DEFAULT_PING_LIMIT, type PingLimit, PingWindow, pingFloodReason } from './ping-limit';
 import type { SessionAccount } from './session-limits';
 import { SessionOutbox } from './session-outbox';
@@ -140,9 +141,15 @@ export class EventSession {
     ws.on('close', onWsClose);
   }
 
-  /** The WebSocket failed (called by its listener, {@link onWsError}). */
+  /**
+   * The WebSocket failed (called by its listener, {@link onWsError}). A frame ws could not read
+   * (too big for any message, invalid UTF-8, a protocol error) is the client's message refused:
+   * ws closes the session for it, and the journal says so.
+   */
   wsError(err: Error): void {
     this.settings.log.info({ session: this.id, reason: err.message }, 'event stream error');
+    const refused = this.settings.journal && unreadableFrame(this.id, err);
+    if (refused) this.settings.journal?.(refused);
   }
 
   /** The WebSocket closed (called by its listener, {@link onWsClose}). */
@@ -278,7 +285,7 @@ export class EventSession {
     if (this.state === 'CLOSED') return;
     const { log, rules, bus } = this.settings;
     if (isBinary)
-      return this.answer({
+      return this.refuse(data, true, {
         apiVersion: '1.0',
         error: {
           code: RpcErrorCode.INVALID_JSON,
@@ -286,7 +293,7 @@ export class EventSession {
         },
       });
     if (data.length > this.settings.maxMessageBytes) {
-      return this.answer({
+      return this.refuse(data, false, {
         apiVersion: '1.0',
         error: {
           code: RpcErrorCode.REQUEST_TOO_LARGE,
@@ -296,12 +303,15 @@ export class EventSession {
     }
     const parsed = parseRpcRequest(data, EVENT_STREAM_API);
     if (!parsed.ok) {
-      // A refused request (bad JSON, unknown method, unsupported version) is a configure the grader must see.
       const { response, params } = parsed.error;
+      // Not a configure request at all (not JSON, no or another method): the message is refused.
+      if (response.method === undefined || !EVENT_STREAM_API.methods.includes(response.method))
+        return this.refuse(data, false, response);
+      // A configure refused at its envelope (its version): the grader must see it as a configure.
       const filters = params ? sentFilters(params) : [];
       if (response.error)
         this.settings.journal?.({ kind: 'configure', session: this.id, filters, error: response.error });
-      return this.answer(parsed.error.response);
+      return this.answer(response);
     }
     const compiled = this.withinBudget(
       compileConfigure(parsed.value, rules, (message, fields) => log.debug({ session: this.id, ...fields }, message)),
@@ -340,6 +350,15 @@ export class EventSession {
       return fail(RpcErrorCode.INVALID_PARAMETER, `Invalid parameter: eventFilterList: ${refused}`);
     this.terms = wanted;
     return compiled;
+  }
+
+  /**
+   * Answers a message refused before it was a configure request, and journals it with what it
+   * sent (cut, secrets redacted): only refused messages pay for the excerpt.
+   */
+  private refuse(data: Buffer, binary: boolean, response: RpcResponse): void {
+    if (response.error) this.settings.journal?.(refusedMessage(this.id, data, binary, response.error));
+    this.answer(response);
   }
 
   private answer(response: RpcResponse): void {

@@ -20,6 +20,7 @@ import {
   tokenReused,
 } from './rules/auth-rules';
 import { configureMissing, reconnectAfterDrop, reconnectNoBackoff, stallUndetected } from './rules/reconnect-rules';
+import { messageRefused, refusedRepeated, rpcError } from './rules/refusal-rules';
 import {
   concurrentSessions,
   duplicateSubscription,
@@ -28,6 +29,7 @@ import {
   slowConsumer,
   unsupportedApiVersion,
 } from './rules/subscription-rules';
+import { polling, tokenUnused } from './rules/waste-rules';
 
 /** Every rule function (one may produce findings of two rule ids: no-reconnect and reconnect-slow). */
 const RULE_FUNCTIONS: readonly Rule[] = [
@@ -47,6 +49,11 @@ const RULE_FUNCTIONS: readonly Rule[] = [
   concurrentSessions,
   slowConsumer,
   unsupportedApiVersion,
+  rpcError,
+  messageRefused,
+  refusedRepeated,
+  polling,
+  tokenUnused,
 ];
 
 /** What the grader reads. */
@@ -107,7 +114,13 @@ export function reportFails(report: GradingReport, failOn: Severity | 'never'): 
 }
 
 /** Counts: whole numbers of 1 or more; the rest are durations (0 or more ms). */
-const COUNT_THRESHOLDS = new Set<keyof GradingThresholds>(['minRetryRun', 'maxSessionsPerClient']);
+const COUNT_THRESHOLDS = new Set<keyof GradingThresholds>([
+  'minRetryRun',
+  'maxSessionsPerClient',
+  'pollingMaxRequests',
+  'minUnusedTokens',
+  'maxRefusedRepeats',
+]);
 
 /** `base` (the defaults) with `given` over them; `BAD_OPTION` for an unknown name or a value out of range. */
 export function checkedThresholds(

@@ -23,6 +23,13 @@ const THRESHOLD_MEANING: Record<keyof GradingThresholds, string> = {
     'a request refused for its credentials whose next try got past them within this recovered (`auth-recovered`, an info)',
   stallDetectWithinMs: 'a stall whose pings go unanswered is noticed (a new session) within this',
   maxSessionsPerClient: 'sessions one client holds on one device at once',
+  pollingWindowMs: "the window a client's requests to one CGI method are counted over (`polling`)",
+  pollingMaxRequests:
+    'requests to one CGI method (path and JSON-RPC `method`) one client makes within the window: one a second; a call every few seconds, or a 503 retried with back-off, stays far below',
+  minUnusedTokens:
+    'session tokens a client fetched and never used for a handshake before `token-unused` speaks: one is a client stopping between its fetch and its connect',
+  maxRefusedRepeats:
+    'times a refused request (the same body, the same error answer) may be sent again after its refusal before `refused-repeated` speaks: a retry or two',
 };
 
 /** What the page says of the emulator's own traffic (the dashboard), which is not graded. */

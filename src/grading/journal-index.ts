@@ -9,6 +9,7 @@ import type {
   ConfigureEntry,
   FaultEntry,
   JournalEntry,
+  MessageRefusedEntry,
   NotificationEntry,
   WsCloseEntry,
   WsOpenEntry,
@@ -43,6 +44,8 @@ export interface SessionRecord {
    */
   endAt: number;
   readonly configures: Timed<ConfigureEntry>[];
+  /** Messages the device refused before they were a configure request (not JSON, too large, ...). */
+  readonly refused: Timed<MessageRefusedEntry>[];
   readonly notifications: Timed<NotificationEntry>[];
 }
 
@@ -58,6 +61,14 @@ export interface DeviceFacts {
   /** Filter prefix aliases the device accepts (written prefix -> canonical prefix). */
   readonly topicAliases: Readonly<Record<string, string>>;
 }
+
+/** The kinds of entry a session record gathers, after its `ws-open`. */
+const SESSION_KINDS: ReadonlySet<JournalEntry['kind']> = new Set([
+  'ws-close',
+  'configure',
+  'message-refused',
+  'notification',
+]);
 
 /** The indexed journal. */
 export class JournalIndex {
@@ -88,19 +99,21 @@ export class JournalIndex {
           heldUntil: undefined,
           endAt: Number.POSITIVE_INFINITY,
           configures: [],
+          refused: [],
           notifications: [],
         };
         sessions.push(record);
         this.byKey.set(key(entry.device, entry.session), record);
         continue;
       }
-      if (entry.kind !== 'ws-close' && entry.kind !== 'configure' && entry.kind !== 'notification') continue;
+      if (!SESSION_KINDS.has(entry.kind) || !('session' in entry)) continue;
       const record = this.byKey.get(key(entry.device, entry.session));
       if (!record) continue;
       if (entry.kind === 'ws-close') {
         record.close = timed as Timed<WsCloseEntry>;
         record.endAt = timed.at;
       } else if (entry.kind === 'configure') record.configures.push(timed as Timed<ConfigureEntry>);
+      else if (entry.kind === 'message-refused') record.refused.push(timed as Timed<MessageRefusedEntry>);
       else record.notifications.push(timed as Timed<NotificationEntry>);
     }
     this.sessions = sessions;
@@ -116,6 +129,11 @@ export class JournalIndex {
   client(remote: string | undefined): GradedClient {
     const address = remoteOf(remote);
     return { remote: address, users: [...(this.usersOf.get(address) ?? [])].sort() };
+  }
+
+  /** The session `id` of `device`, undefined when its opening is not in the journal. */
+  session(device: string, id: string): SessionRecord | undefined {
+    return this.byKey.get(key(device, id));
   }
 
   /** The sessions of one client on one device, oldest first. */
@@ -157,6 +175,17 @@ export function configuredAt(session: SessionRecord, at = Number.POSITIVE_INFINI
   let last: Timed<ConfigureEntry> | undefined;
   for (const c of session.configures) if (c.at <= at && c.entry.error === undefined) last = c;
   return last;
+}
+
+/**
+ * Whether a configure attempt of the session at or before `at` was refused: a refused
+ * `configure`, or a message refused before it was one (too large, not JSON). Such a session is
+ * not configured, and the refusal's own rule says why.
+ */
+export function refusedBy(session: SessionRecord, at: number): boolean {
+  return (
+    session.configures.some((c) => c.entry.error !== undefined && c.at <= at) || session.refused.some((r) => r.at <= at)
+  );
 }
 
 /** Whether a session was open at `at` (as the client saw it: {@link SessionRecord.endAt}). */

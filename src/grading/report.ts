@@ -76,6 +76,14 @@ export interface GradingThresholds {
   readonly stallDetectWithinMs: number;
   /** Sessions one client may hold on one device at once. Default 2. */
   readonly maxSessionsPerClient: number;
+  /** The window a client's rate of requests to one CGI method is measured over (`polling`). Default 60 s. */
+  readonly pollingWindowMs: number;
+  /** Requests to one CGI method one client may make within {@link pollingWindowMs}: one a second. Default 60. */
+  readonly pollingMaxRequests: number;
+  /** Session tokens fetched and never used before `token-unused` speaks (one is a client stopping). Default 3. */
+  readonly minUnusedTokens: number;
+  /** Times a refused request may be sent again, unchanged, after its refusal (a retry or two). Default 2. */
+  readonly maxRefusedRepeats: number;
 }
 
 /** The defaults of {@link GradingThresholds}. */
@@ -88,6 +96,10 @@ export const DEFAULT_THRESHOLDS: GradingThresholds = Object.freeze({
   recoverWithinMs: 5000,
   stallDetectWithinMs: 30_000,
   maxSessionsPerClient: 2,
+  pollingWindowMs: 60_000,
+  pollingMaxRequests: 60,
+  minUnusedTokens: 3,
+  maxRefusedRepeats: 2,
 });
 
 /** The whole report (`GET /_emu/report`, `report()`, `bwc-emu run --report`). */

@@ -109,7 +109,7 @@ export const RULES = {
     title: 'A session was opened but never configured',
     why: 'A new session receives nothing until `events:configure`; a reconnect that forgets it looks healthy and receives no event ever again.',
     evidence:
-      '`ws-open` with no successful `configure` on that session within the configure window (or before it closed).',
+      "`ws-open` with no successful `configure` on that session within the configure window (or before it closed); a session whose configure attempts in the window were refused is left to the refusal's own rule (`invalid-filter`, `message-refused`, `unsupported-api-version`).",
     fix: 'Send `events:configure` with the filters on every new session, reconnects included.',
   },
   'duplicate-subscription': {
@@ -155,6 +155,46 @@ export const RULES = {
     why: 'The device answers JSON-RPC error 2100 and does nothing; clients that do not read the error believe the call worked.',
     evidence: '`http` entries answered with JSON-RPC error 2100, and `configure` entries refused with 2100.',
     fix: "Ask `getSupportedVersions` (or API discovery) first and use a version from the device's list.",
+  },
+  'rpc-error': {
+    severity: 'error',
+    title: 'The device answered a CGI request with a JSON-RPC error',
+    why: 'A CGI answers HTTP 200 with an `error` member (2101 invalid JSON, 2102 unknown method, 2103 missing or 2104 invalid parameter, 2105 not allowed, 2107 too large, 2200 no such flag) and does nothing; a client that reads only the HTTP status believes the call worked (a flag set to the string "true" stays unset).',
+    evidence:
+      '`http` entries with a JSON-RPC `error` (any CGI, any method but 2100, which `unsupported-api-version` names): the code, the JSON-RPC `method` (`call`) and what the request sent (`body`: its start, secrets redacted).',
+    fix: 'Read the `error` member of every answer; send what the method\'s documentation asks (types included: `true`, not `"true"`).',
+  },
+  'message-refused': {
+    severity: 'error',
+    title: 'The device refused a message on the event stream',
+    why: 'A message the device cannot read as a request (a binary frame, more than `maxMessageBytes`, not JSON, not a JSON-RPC request, an unknown method) is answered with an error and does nothing; when it was meant as the `events:configure`, the session receives nothing.',
+    evidence:
+      '`message-refused` entries: the code answered (2101 invalid JSON or a binary frame, 2102 unknown method, 2107 too large) or the close code when the device closed the session for a frame it could not read (1009 too big, 1007 invalid UTF-8), and what was sent (its start, secrets redacted).',
+    fix: 'Send each request as one JSON text frame, within the size limit (merge filters with `|` instead of listing hundreds); read the error answer.',
+  },
+  'refused-repeated': {
+    severity: 'warning',
+    title: 'The client sent a refused request again, unchanged',
+    why: 'A request refused for what it says (invalid JSON, an invalid parameter, an invalid filter) is refused every time: repeating it in a loop loads the device and the log and never works.',
+    evidence:
+      'The same request (same client, method and path, same body or filters or message) refused with the same error more than `maxRefusedRepeats` times after its first refusal: `http` entries with a JSON-RPC error, refused `configure` and `message-refused` entries.',
+    fix: 'Do not retry a request the device refused for its content; fix it, or report the error and stop. Retry only what may work later (a 503, a refused login during a reboot), with back-off.',
+  },
+  polling: {
+    severity: 'warning',
+    title: 'The client polled a CGI method faster than it needs to',
+    why: 'A small device serves every request on the same CPU as its video: a client calling one CGI method many times a second (`listAll` every 50 ms) slows the device down for every client. Events come on the event stream without asking.',
+    evidence:
+      'The `http` requests of one client to one CGI method (path and JSON-RPC `method`; 401 first legs and token fetches not counted) in the busiest `pollingWindowMs` window, when there were more than `pollingMaxRequests`.',
+    fix: 'Subscribe to events instead of polling; read settings once and again only after a change or a reconnect; when polling is unavoidable, every few seconds at most.',
+  },
+  'token-unused': {
+    severity: 'warning',
+    title: 'Session tokens were fetched and never used',
+    why: 'A `wssession.cgi` token opens one event stream session; a client that fetches one for every message (or on a timer) makes the device issue and keep tokens for nothing, and may hit the pending-token limit (429).',
+    evidence:
+      "Successful `wssession.cgi` requests whose token no handshake attempt of the same client used (each attempt, a `ws-open` or a refused handshake, even one refused during a reboot, uses the newest token fetched before it), once older than a token's 15 s life, when there were at least `minUnusedTokens`.",
+    fix: 'Fetch a token only right before a WebSocket connect, one per connect.',
   },
 } as const satisfies Record<string, RuleInfo>;
 

@@ -98,7 +98,7 @@ export function parseRpcRequest(body: string | Buffer, spec: RpcApiSpec): RpcPar
       undefined,
       undefined,
       RpcErrorCode.INVALID_JSON,
-      `Invalid JSON: ${(error as Error).message}`,
+      `Invalid JSON: ${jsonErrorReason(error)}`,
     );
   }
   if (!isPlainObject(parsed)) {
@@ -113,6 +113,17 @@ export function parseRpcRequest(body: string | Buffer, spec: RpcApiSpec): RpcPar
   const checked = checkRequest(parsed, spec, fallbackVersion);
   if (checked.ok || !isPlainObject(parsed.params)) return checked;
   return err({ ...checked.error, params: parsed.params });
+}
+
+/**
+ * Why `JSON.parse` failed, without the text around the error that V8 quotes (`Unexpected token
+ * 'h', ..."password": hunter2"... is not valid JSON`): the answer, the log and the journal
+ * repeat this, and a client's password could be in it.
+ */
+function jsonErrorReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const reason = message.replace(/(?:, )?(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, '').trim();
+  return reason === '' ? 'not valid JSON' : reason;
 }
 
 /** Validates a request object's members (see {@link parseRpcRequest}). */

@@ -108,6 +108,12 @@ function entryRow(entry: JournalEntry): HTMLLIElement {
   );
 }
 
+/** `; sent: ...` with what a refused request or message sent (its `body` or `sent` excerpt), if kept. */
+function sent(e: JournalEntry): string {
+  const excerpt = (e.body ?? e.sent) as { text?: unknown } | undefined;
+  return typeof excerpt?.text === 'string' ? `; sent: ${excerpt.text}` : '';
+}
+
 /** What a journal entry says, in one line. */
 function summary(e: JournalEntry): string {
   const s = (field: string): string => {
@@ -118,7 +124,7 @@ function summary(e: JournalEntry): string {
   const failed = error ? ` error ${error.code}: ${error.message}` : '';
   switch (e.kind) {
     case 'http':
-      return `${s('method')} ${s('path')} → ${s('status') || 'aborted'}${e.user ? ` as ${s('user')}` : ''} from ${s('remote')} (${s('ms')} ms)${failed}`;
+      return `${s('method')} ${s('path')}${e.call ? ` ${s('call')}` : ''} → ${s('status') || 'aborted'}${e.user ? ` as ${s('user')}` : ''} from ${s('remote')} (${s('ms')} ms)${failed}${sent(e)}`;
     case 'ws-open':
       return `session ${s('session')} opened by ${s('user') || '?'} from ${s('remote')}`;
     case 'ws-close':
@@ -127,6 +133,8 @@ function summary(e: JournalEntry): string {
       return `${s('path')} refused ${s('status')}: ${s('reason')} (${s('remote')})`;
     case 'configure':
       return `session ${s('session')} configured ${JSON.stringify(e.filters)}${failed}`;
+    case 'message-refused':
+      return `session ${s('session')} ${e.closed ? 'closed on' : 'refused'} a ${e.binary ? 'binary' : 'text'} message: ${s('code')} ${s('message')}${sent(e)}`;
     case 'notification':
       return `session ${s('session')} ← ${s('topic')} (event ${s('event')})`;
     case 'auth-refused':

@@ -77,6 +77,7 @@ export const JOURNAL_KINDS = [
   'ws-close',
   'ws-refused',
   'configure',
+  'message-refused',
   'notification',
   'auth-refused',
   'fault',

@@ -2,7 +2,7 @@
 import type { AuthRefusedEntry, WsCloseEntry, WsRefusedEntry } from '../../base/journal';
 import type { Finding } from '../report';
 import { finding, formatMs, type GradingContext, groupBy, type Rule } from '../grading-context';
-import { configuredAt, openAt, remoteOf, type SessionRecord, type Timed } from '../journal-index';
+import { configuredAt, openAt, refusedBy, remoteOf, type SessionRecord, type Timed } from '../journal-index';
 import { pathOf } from './auth-rules';
 
 /** Closes the test harness makes; not the device misbehaving. */
@@ -98,6 +98,8 @@ export const configureMissing: Rule = (context) => {
     // A configure sent while the device read nothing (a stall) counts from when it read again.
     const deadline = Math.max(s.open.at, s.heldUntil ?? s.open.at) + configureWithinMs;
     if (configuredAt(s, deadline)) return false;
+    // The client did try, and was refused: invalid-filter or message-refused names the refusal.
+    if (refusedBy(s, deadline)) return false;
     if (s.close && s.close.at <= deadline) return false;
     return context.now >= deadline;
   });

@@ -12,11 +12,13 @@ import type {
   HttpEntry,
   JournalAuth,
   JournalEntry,
+  MessageRefusedEntry,
   NotificationEntry,
   WsCloseEntry,
   WsOpenEntry,
   WsRefusedEntry,
 } from '../../../src/base/journal';
+import type { BodyExcerpt } from '../../../src/base/body-excerpt';
 import { grade } from '../../../src/grading/grade';
 import type { DeviceFacts } from '../../../src/grading/journal-index';
 import type { Finding, GradingReport, GradingThresholds } from '../../../src/grading/report';
@@ -50,6 +52,10 @@ export type HttpOptions = {
   user?: string | undefined;
   ms?: number;
   error?: { code: number; message: string };
+  /** The JSON-RPC method the body named. */
+  call?: string;
+  /** What a refused request sent (the text; its size is the text's unless given). */
+  body?: string | BodyExcerpt;
 } & Common;
 
 export class JournalBuilder {
@@ -101,6 +107,8 @@ export class JournalBuilder {
       remote: o.remote ?? REMOTE,
       error: o.error,
       device: o.device,
+      ...(o.call === undefined ? {} : { call: o.call }),
+      ...(o.body === undefined ? {} : { body: excerptOf(o.body) }),
     });
   }
 
@@ -159,6 +167,25 @@ export class JournalBuilder {
       session,
       filters: filters.map((f) => (typeof f === 'string' ? { topicFilter: f } : f)),
       error: o.error,
+      device: o.device,
+    });
+  }
+
+  /** A stream message the device refused (default: 2101 for text that is not JSON). */
+  messageRefused(
+    session: string,
+    o: { code?: number; message?: string; closed?: boolean; binary?: boolean; sent?: string | BodyExcerpt | null } & {
+      device?: string;
+    } = {},
+  ): MessageRefusedEntry {
+    return this.push<MessageRefusedEntry>({
+      kind: 'message-refused',
+      session,
+      code: o.code ?? 2101,
+      message: o.message ?? 'Invalid JSON: Unexpected end of JSON input',
+      closed: o.closed ?? false,
+      binary: o.binary ?? false,
+      sent: o.sent === null ? undefined : excerptOf(o.sent ?? '{"apiVersion":'),
       device: o.device,
     });
   }
@@ -251,6 +278,11 @@ export class JournalBuilder {
     this.list.push(entry);
     return entry;
   }
+}
+
+/** A body excerpt as the journal keeps one: `text` as given, its size its UTF-8 length unless given. */
+function excerptOf(sent: string | BodyExcerpt): BodyExcerpt {
+  return typeof sent === 'string' ? { bytes: Buffer.byteLength(sent), text: sent } : sent;
 }
 
 /** The rule ids of a report's findings, in report order. */

@@ -391,12 +391,19 @@ describe('configure-missing', () => {
     expect(ruleIds(b.grade(b.time(60_000)))).toEqual([]);
   });
 
-  it('does not take a late or refused configure', () => {
+  it('does not take a late configure', () => {
+    const b = new JournalBuilder();
+    b.at(0).wsOpen('s1');
+    b.at(10_001).configure('s1', [IO_PORT]);
+    expect(ruleIds(b.grade(b.time(60_000)))).toEqual(['configure-missing']);
+  });
+
+  it('leaves a session whose configure was refused in time to invalid-filter (refusal-rules.test.ts: message-refused)', () => {
     const b = new JournalBuilder();
     b.at(0).wsOpen('s1');
     b.at(1000).configure('s1', ['tns1:Device/'], { error: { code: 2104, message: 'bad filter' } });
     b.at(10_001).configure('s1', [IO_PORT]);
-    expect(ruleIds(b.grade(b.time(60_000)))).toEqual(['configure-missing', 'invalid-filter']);
+    expect(ruleIds(b.grade(b.time(60_000)))).toEqual(['invalid-filter']);
   });
 
   it('finds nothing for a session closed before 10 s', () => {

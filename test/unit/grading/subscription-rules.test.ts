@@ -81,10 +81,10 @@ describe('unsupported-api-version', () => {
     expect(f.evidence).toEqual([http, configure]);
   });
 
-  it('ignores other JSON-RPC errors', () => {
+  it('leaves other JSON-RPC errors to rpc-error', () => {
     const b = new JournalBuilder();
     b.at(0).http({ path: '/axis-cgi/featureflag.cgi', error: { code: 2200, message: 'Flag(s) does not exist' } });
-    expect(ruleIds(b.grade(b.time(LATER)))).toEqual([]);
+    expect(ruleIds(b.grade(b.time(LATER)))).toEqual(['rpc-error']);
   });
 });
 

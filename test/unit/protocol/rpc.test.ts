@@ -154,6 +154,15 @@ describe('parseRpcRequest: 2101 invalid JSON', () => {
     expect(response.method).toBeUndefined();
   });
 
+  it.each(['{"password": hunter2secret}', 'hunter2secret', '{"a":1} hunter2secret'])(
+    'does not quote the text around the error (%j), which may hold a secret',
+    (body) => {
+      const message = failure(body).error?.message ?? '';
+      expect(message).toMatch(/^Invalid JSON: \S/);
+      expect(message).not.toContain('hunter2');
+    },
+  );
+
   it.each([['[]'], ['[{"method":"listAll"}]'], ['null'], ['1'], ['"listAll"'], ['true']])(
     'refuses the non-object %s',
     (body) => {

@@ -1,0 +1,104 @@
+/**
+ * Rules about work the client makes the device do for nothing: one CGI method polled many times
+ * a second, session tokens fetched and never used.
+ */
+import type { HttpEntry } from '../../base/journal';
+import { finding, formatMs, type GradingContext, groupBy, plural, type Rule } from '../grading-context';
+import { remoteOf, type Timed } from '../journal-index';
+import type { Finding } from '../report';
+import { pathOf } from './auth-rules';
+import { callOf } from './refusal-rules';
+
+/** How long a `wssession.cgi` token is valid (the device's, which no option changes): one younger may still be used. */
+const TOKEN_LIFETIME_MS = 15_000;
+
+/** `polling`: more than `pollingMaxRequests` requests to one CGI method from one client within `pollingWindowMs`. */
+export const polling: Rule = (context) => {
+  const { pollingWindowMs, pollingMaxRequests } = context.thresholds;
+  const counted = context.index.ofKind('http').filter((h) => countsAsCall(context, h.entry));
+  const findings: Finding[] = [];
+  const groups = groupBy(counted, (h) => `${h.entry.device} ${remoteOf(h.entry.remote)} ${callOf(h.entry)}`);
+  for (const calls of groups.values()) {
+    const busiest = busiestWindow(calls, pollingWindowMs);
+    if (busiest.length <= pollingMaxRequests) continue;
+    const { device, remote } = calls[0].entry;
+    const span = busiest[busiest.length - 1].at - busiest[0].at;
+    const message =
+      `${busiest.length} requests to ${callOf(calls[0].entry)} within ${formatMs(span)}, ` +
+      `one every ${formatMs(span / (busiest.length - 1))} on average ` +
+      `(at most ${pollingMaxRequests} per ${formatMs(pollingWindowMs)} expected; ${calls.length} in all)`;
+    findings.push(finding('polling', device, context.index.client(remote), message, busiest));
+  }
+  return findings;
+};
+
+/**
+ * `token-unused`: `wssession.cgi` tokens no handshake attempt of the client used, at least
+ * `minUnusedTokens` of them. Each attempt uses the newest token fetched before it and not used
+ * yet (a client fetching two and connecting twice used both); a token still valid now may yet be.
+ */
+export const tokenUnused: Rule = (context) => {
+  const findings: Finding[] = [];
+  const steps = [...context.index.ofKind('http'), ...handshakes(context)].filter((t) => tokenStep(context, t));
+  for (const group of groupBy(steps, (t) => `${t.entry.device} ${remoteOf(remoteOfStep(t))}`).values()) {
+    group.sort((a, b) => a.entry.seq - b.entry.seq);
+    const pending: Timed[] = [];
+    let fetched = 0;
+    for (const step of group) {
+      if (tokenStep(context, step) === 'fetch') {
+        pending.push(step);
+        fetched++;
+      } else pending.pop();
+    }
+    const unused = pending.filter((fetch) => context.now - fetch.at >= TOKEN_LIFETIME_MS);
+    if (unused.length < context.thresholds.minUnusedTokens) continue;
+    const message = `${unused.length} of ${plural(fetched, 'session token')} fetched ${unused.length === 1 ? 'was' : 'were'} never used for a handshake`;
+    const { device } = group[0].entry;
+    findings.push(finding('token-unused', device, context.index.client(remoteOfStep(group[0])), message, unused));
+  }
+  return findings;
+};
+
+/** Whether a request counts as a call: not a 401 (a digest first leg, a refused login), not a token fetch (`token-unused`). */
+function countsAsCall(context: GradingContext, entry: HttpEntry): boolean {
+  return entry.status !== 401 && !samePath(entry.path, context.devices.get(entry.device)?.tokenPath);
+}
+
+/** The most calls (oldest first) within any `windowMs` from one of them: two fingers over the times. */
+function busiestWindow(calls: readonly Timed[], windowMs: number): readonly Timed[] {
+  let best: [number, number] = [0, 0];
+  let start = 0;
+  for (let end = 0; end < calls.length; end++) {
+    while (calls[end].at - calls[start].at >= windowMs && start < end) start++;
+    if (end - start > best[1] - best[0]) best = [start, end];
+  }
+  return calls.slice(best[0], best[1] + 1);
+}
+
+/** The handshake attempts of every client: sessions opened and handshakes refused (for any reason). */
+function handshakes(context: GradingContext): Timed[] {
+  return [
+    ...context.index.ofKind('ws-open'),
+    ...context.index.ofKind('ws-refused'),
+    ...context.index.ofKind('auth-refused'),
+  ];
+}
+
+/** What an entry is to `token-unused`: a token fetched, a handshake attempt, or neither. */
+function tokenStep(context: GradingContext, { entry }: Timed): 'fetch' | 'attempt' | undefined {
+  const facts = context.devices.get(entry.device);
+  if (!facts) return undefined;
+  if (entry.kind === 'http') return entry.status === 200 && samePath(entry.path, facts.tokenPath) ? 'fetch' : undefined;
+  if (entry.kind === 'ws-open' || entry.kind === 'ws-refused') return 'attempt';
+  if (entry.kind === 'auth-refused') return samePath(entry.path, facts.streamPath) ? 'attempt' : undefined;
+  return undefined;
+}
+
+function remoteOfStep({ entry }: Timed): string | undefined {
+  return 'remote' in entry ? entry.remote : undefined;
+}
+
+/** Whether a journaled path (with its query) is `route` as the device matches it (case-insensitive). */
+function samePath(path: string, route: string | undefined): boolean {
+  return route !== undefined && pathOf(path).toLowerCase() === route.toLowerCase();
+}
