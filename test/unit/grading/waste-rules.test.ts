@@ -138,3 +138,25 @@ describe('token-unused', () => {
     expect(ruleIds(b.grade(b.time(LATER)))).toEqual([]);
   });
 });
+
+describe('the thresholds of the recall rules', () => {
+  it.each([
+    ['pollingMaxRequests', 0],
+    ['pollingMaxRequests', 1.5],
+    ['minUnusedTokens', 0],
+    ['maxRefusedRepeats', -1],
+  ])('refuses %s %p: a count is a whole number of 1 or more', (name, value) => {
+    const b = new JournalBuilder();
+    expect(() => b.grade(b.now, { thresholds: { [name]: value } })).toThrow(
+      `grading threshold ${name} must be a whole number of 1 or more, not ${value}`,
+    );
+  });
+
+  it('refuses a negative window, and takes 0 (no polling is ever found)', () => {
+    const b = new JournalBuilder();
+    for (let i = 0; i < 100; i++) b.at(i).http({ path: FLAGS, call: 'listAll' });
+    expect(() => b.grade(b.now, { thresholds: { pollingWindowMs: -1 } })).toThrow(/pollingWindowMs must be a number/);
+    expect(ruleIds(b.grade(b.now, { thresholds: { pollingWindowMs: 0 } }))).toEqual([]);
+    expect(ruleIds(b.grade(b.now))).toEqual(['polling']);
+  });
+});
