@@ -185,7 +185,7 @@ export const RULES = {
     title: 'The client polled a CGI method faster than it needs to',
     why: 'A small device serves every request on the same CPU as its video: a client calling one CGI method many times a second (`listAll` every 50 ms) slows the device down for every client. Events come on the event stream without asking.',
     evidence:
-      'The `http` requests of one client to one CGI method (path and JSON-RPC `method`; 401 first legs and token fetches not counted) in the busiest `pollingWindowMs` window, when there were more than `pollingMaxRequests`.',
+      'The `http` requests of one client to one CGI method (path and JSON-RPC `method`; 401 first legs, requests the client gave up on and token fetches not counted) in the busiest `pollingWindowMs` window, when there were more than `pollingMaxRequests`.',
     fix: 'Subscribe to events instead of polling; read settings once and again only after a change or a reconnect; when polling is unavoidable, every few seconds at most.',
   },
   'token-unused': {

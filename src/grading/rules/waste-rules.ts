@@ -59,9 +59,13 @@ export const tokenUnused: Rule = (context) => {
   return findings;
 };
 
-/** Whether a request counts as a call: not a 401 (a digest first leg, a refused login), not a token fetch (`token-unused`). */
+/**
+ * Whether a request counts as a call: answered (one the client gave up on, as under a `cgi` delay,
+ * is not), not a 401 (a digest first leg, a refused login), not a token fetch (`token-unused`).
+ */
 function countsAsCall(context: GradingContext, entry: HttpEntry): boolean {
-  return entry.status !== 401 && !samePath(entry.path, context.devices.get(entry.device)?.tokenPath);
+  if (entry.status === undefined || entry.status === 401) return false;
+  return !samePath(entry.path, context.devices.get(entry.device)?.tokenPath);
 }
 
 /** The most calls (oldest first) within any `windowMs` from one of them: two fingers over the times. */

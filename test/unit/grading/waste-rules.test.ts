@@ -64,10 +64,11 @@ describe('polling', () => {
     expect(ruleIds(b.grade(b.time(3_700_000)))).toEqual([]);
   });
 
-  it('does not count 401 first legs, nor token fetches (token-unused judges those)', () => {
+  it('does not count 401 first legs, requests the client gave up on, nor token fetches (token-unused judges those)', () => {
     const b = new JournalBuilder();
     for (let i = 0; i < 40; i++) {
       b.at(i * 1000).http({ path: FLAGS, status: 401, auth: undefined, user: undefined });
+      b.at(i * 1000 + 1).http({ path: FLAGS, status: undefined });
       b.at(i * 1000 + 5).http({ path: FLAGS });
       b.at(i * 1000 + 10).tokenFetch();
       session(b.at(i * 1000 + 20), `s${i}`);
