@@ -14,9 +14,11 @@ import type { ControlState } from './control/route';
 import { deviceOf } from './device/device-context';
 import { DEFAULT_SERIAL, type DeviceOptions } from './device/device-options';
 import { emulatorHandle } from './emulator/emulator-handle';
-import type { EmulatorHandle } from './emulator/handle';
+import type { EmulatorHandle, GradingOptions } from './emulator/handle';
+import { runGrading } from './emulator/run-grading';
 import { type LoadedScenario, type RunningDevice, startRunningDevice } from './emulator/running-device';
 import { type ScenarioReload, watchScenarioFiles, type WatchedFile } from './emulator/scenario-watches';
+import { gradingSelection } from './grading/report-selection';
 import type { ConnectionFile } from './protocol/connection-file';
 import { loadScenarioFile } from './scenario/load';
 import type { Scheduler } from './scenario/scheduler';
@@ -71,6 +73,16 @@ export interface EmulatorOptions {
   /** Entries the journal keeps before the oldest go (counted in `journalDropped`). Default 10,000. */
   journalCapacity?: number;
   /**
+   * The thresholds and rules `report()` and `GET /_emu/report` apply unless a report asks for
+   * others (docs/grading.md). Default: every rule, the default thresholds.
+   */
+  grading?: GradingOptions;
+  /**
+   * Segments of the report (a reset ends one) kept with their findings; older ones leave only
+   * their counts. Default 1,000.
+   */
+  segmentCapacity?: number;
+  /**
    * A fleet: this many devices (default: one per scenario). With one scenario every device
    * plays it; with several, there must be one per device. Device i listens on `port + i`
    * (each a free port with 0) and has serial `serial` + (`deviceIndexBase` + i).
@@ -105,6 +117,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const token = options.control === false ? undefined : options.control?.token;
   if (token !== undefined && !CONTROL_TOKEN.test(token))
     throw new EmulatorError('BAD_OPTION', 'control token must be one or more visible ASCII characters, without spaces');
+  const standing = gradingSelection(options.grading);
   const loaded = await Promise.all(sources.map(loadSource));
   const journal = new Journal(base.clock ?? systemClock, options.journalCapacity ?? DEFAULT_JOURNAL_CAPACITY);
   // One logger for the fleet, made here when the caller gave none: a root logger costs
@@ -118,7 +131,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     await Promise.all(watchers.map((w) => w.close()));
     await Promise.all(devices.map((d) => d.stop()));
   };
-  const handle = emulatorHandle(devices, journal, close);
+  const handle = emulatorHandle(
+    devices,
+    journal,
+    runGrading(devices, journal, standing, options.segmentCapacity),
+    close,
+  );
   // Two routers for every port (the first device's also serves the fleet routes), shared by
   // every device: a request's device is the one whose port it came to.
   // The control API (its routes' zod schemas among them) is loaded only when it is on.

@@ -15,6 +15,7 @@ import { type EmulatorHandle, type EmulatorOptions, MAX_DEVICES, startEmulator }
 import type { TimestampMode } from '../events/event-bus';
 import { devicesBanner } from './banner';
 import { secretsView } from './credentials';
+import { type GradingArgs, gradingFlags, gradingFrom } from './grading-flags';
 import {
   type CliIo,
   logFlags,
@@ -153,6 +154,7 @@ export async function deviceCommand(argv: string[], io: CliIo, mode: DeviceMode 
       describe: 'once every device listens, write the ready document (JSON: devices, control) here',
     })
     .options(logFlags('info'))
+    .options(gradingFlags())
     .options(mode.options ?? {})
     .check((args) => {
       const tlsProblem = tlsPairProblem('cert', args.cert, 'key', args.key);
@@ -172,9 +174,11 @@ export async function deviceCommand(argv: string[], io: CliIo, mode: DeviceMode 
   const logs = logGate(io.log ?? io.out);
   let options: DeviceOptions;
   let fleet: Pick<EmulatorOptions, 'devices' | 'deviceIndexBase' | 'control'>;
+  let grading: EmulatorOptions['grading'];
   try {
     options = await deviceOptionsFrom(args, io, logs.write);
     fleet = fleetOptions(args);
+    grading = gradingFrom(args);
   } catch (err) {
     io.err(`bwc-emu: ${(err as Error).message}\n`);
     return 2;
@@ -211,6 +215,7 @@ export async function deviceCommand(argv: string[], io: CliIo, mode: DeviceMode 
       speed: args.speed,
       seed: args.seed,
       ...fleet,
+      ...(grading === undefined ? {} : { grading }),
       // Only files named on the command line are watched, not the shipped default.
       watch: args.watch,
       ...(connection ? { connection } : {}),
@@ -304,7 +309,7 @@ function fleetOptions(args: DeviceArgs): Pick<EmulatorOptions, 'devices' | 'devi
 }
 
 /** The flags as yargs parses them. */
-interface DeviceArgs {
+interface DeviceArgs extends GradingArgs {
   scenario?: string[];
   watch: boolean;
   connectionFile?: string;

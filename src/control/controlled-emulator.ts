@@ -18,6 +18,32 @@ import type { ReportSchema } from './report-schemas';
 /** The report as the control API answers it (the grader's `GradingReport` fits it). */
 export type ControlReport = z.input<typeof ReportSchema>;
 
+/**
+ * What a report applies and covers, as the control API passes it on from its query; the
+ * grader checks the names and values (docs/grading.md) and refuses bad ones with `BAD_OPTION`.
+ */
+export interface ReportRequest {
+  /** Thresholds by name over the emulator's own (docs/grading.md#thresholds): numbers, or their decimal text. */
+  thresholds?: Readonly<Record<string, number | string>>;
+  /** Only these rules (ids). */
+  rules?: readonly string[];
+  /** Every rule but these (ids). */
+  skipRules?: readonly string[];
+  /** `all` (the default): every segment of the run; `current`: the one running now. */
+  segments?: 'all' | 'current';
+}
+
+/** The segment of the report running now (since the start or the last reset). */
+export interface SegmentInfo {
+  /** 1 for the first, counting every reset. */
+  index: number;
+  /** The name the test gave it, else `segment <index>`. */
+  name: string;
+  named: boolean;
+  /** When it began. */
+  from: string;
+}
+
 /** A device of the emulator: its serial, or its index (0 = the first). */
 export type DeviceRef = string | number;
 
@@ -113,13 +139,19 @@ export interface ControlledEmulator {
   readonly journalSeq: number;
   /** Entries the journal pushed out since the last reset (it keeps the newest `journalCapacity`). */
   readonly journalDropped: number;
-  /** Empties the journal of every device (sequence numbers go on) and zeroes `journalDropped`. */
+  /**
+   * Empties the journal of every device (sequence numbers go on) and zeroes `journalDropped`:
+   * the running segment's entries are gone, the ended segments' findings stay.
+   */
   clearJournal(): void;
   /**
    * Grades the client under test from the journal (docs/grading.md): findings with their
-   * evidence, and the scenario's expectations; of the named device, or of every device.
+   * evidence, and the scenario's expectations, in every segment of the run (a reset ends one);
+   * of the named device, or of every device.
    */
-  report(options?: OnDevice): ControlReport;
+  report(options?: OnDevice & ReportRequest): ControlReport;
+  /** Names the segment running now (the report's, ended by the next reset); `BAD_OPTION` for a bad name. */
+  nameSegment(name: string): SegmentInfo;
   /**
    * Turns fault switch `name` on (docs/faults.md) on the device (every device when none is
    * named); resolves when on, or when an action (drop, reboot, flap, storm) is over.
@@ -143,7 +175,8 @@ export interface ControlledEmulator {
   /**
    * Back to the start, as for a fresh test: flags to their defaults, states to the scenario's
    * initial ones, sessions closed, tokens revoked, refused logins and faults cleared, journal
-   * cleared, scenario restarted from zero. The ports and URLs stay.
+   * cleared, scenario restarted from zero. The ports and URLs stay. The report's segment ends
+   * (graded as the journal stands, and kept) and the next begins, named `segment` when given.
    */
-  reset(): Promise<void>;
+  reset(options?: { segment?: string }): Promise<void>;
 }

@@ -79,7 +79,9 @@ function operationOf(route: ControlRoute): ZodOpenApiOperationObject {
   if (route.params) operation.requestParams = { ...operation.requestParams, path: route.params };
   if (route.body) {
     const text = Object.fromEntries((route.textBody?.types ?? []).map((type) => [type, { schema: z.string() }]));
-    operation.requestBody = { required: true, content: { 'application/json': { schema: route.body }, ...text } };
+    // A body the route may go without (a reset's) is not required.
+    const required = !route.body.safeParse(undefined).success;
+    operation.requestBody = { required, content: { 'application/json': { schema: route.body }, ...text } };
   }
   return operation;
 }

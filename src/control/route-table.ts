@@ -11,6 +11,7 @@ import { JOURNAL_ROUTES } from './journal-routes';
 import { REPORT_ROUTES } from './report-routes';
 import type { ControlRoute } from './route';
 import { SCENARIO_ROUTES } from './scenario-routes';
+import { SEGMENT_ROUTES } from './segment-routes';
 import { SERVICE_ROUTES } from './service-routes';
 
 /** Every route, each once, acting on the device of the port it is served on. */
@@ -20,6 +21,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   ...FAULT_ROUTES,
   ...JOURNAL_ROUTES,
   ...REPORT_ROUTES,
+  ...SEGMENT_ROUTES,
   ...SCENARIO_ROUTES,
   ...FEED_ROUTES,
 ];

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineRoute, Reply } from './route';
 import { DevicesSchema } from './schemas';
+import { resetSegment, ResetSegmentSchema } from './segment-routes';
 
 const NotReadySchema = z.object({ status: z.enum(['starting', 'closing']) });
 
@@ -41,8 +42,15 @@ export const SERVICE_ROUTES = [
     summary: 'Back to the start, as for a fresh test (every device)',
     description:
       'Flags to their defaults, states to the initial ones, sessions closed, tokens revoked, refused logins ' +
-      'and faults cleared, journal cleared, scenarios restarted. Acts on every device of a fleet.',
-    handler: ({ emulator }) => emulator.reset(),
+      "and faults cleared, journal cleared, scenarios restarted. Acts on every device of a fleet. The report's " +
+      'segment ends (graded as it stands, and kept in the report) and the next begins, named by `segment` ' +
+      "(in the query or a JSON body) when given: the next test's name.",
+    query: ResetSegmentSchema,
+    body: ResetSegmentSchema.optional(),
+    handler: ({ emulator, query, body }) => {
+      const segment = resetSegment(query, body);
+      return emulator.reset(segment === undefined ? undefined : { segment });
+    },
   }),
   defineRoute({
     method: 'get',

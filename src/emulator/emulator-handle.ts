@@ -7,18 +7,18 @@ import { isEmulatorClientEntry } from '../base/client-tag';
 import { EmulatorError } from '../base/errors';
 import type { Journal, JournalEntry, NotificationEntry } from '../base/journal';
 import type { SessionInfo } from '../events/event-session';
-import { grade } from '../grading/grade';
-import { deviceFacts } from './device-facts';
+import type { RunGrading } from './run-grading';
 import type { DeviceRef, EmulatorHandle, EmulatorSession, OnDevice, ScenarioStatus, WaitOptions } from './handle';
 import type { RunningDevice } from './running-device';
 
 /** How long a wait lasts unless told otherwise. */
 const DEFAULT_WAIT_MS = 5000;
 
-/** The handle of `devices` (filled as they start), their `journal`, and how to close them all. */
+/** The handle of `devices` (filled as they start), their `journal`, their `grading`, and how to close them all. */
 export function emulatorHandle(
   devices: readonly RunningDevice[],
   journal: Journal,
+  grading: RunGrading,
   close: () => Promise<void>,
 ): EmulatorHandle {
   /** The devices an operation applies to: the named one, or all of them. */
@@ -52,17 +52,8 @@ export function emulatorHandle(
       return journal.lastSeq;
     },
     scenarioStatus: (options) => scenarioStatus(pick(devices, options?.device ?? 0)),
-    report: (options) => {
-      const graded = targets(options);
-      const serials = new Set(graded.map((d) => d.device.serial));
-      return grade({
-        entries: journal.entries().filter((e) => serials.has(e.device)),
-        dropped: journal.dropped,
-        devices: graded.map(deviceFacts),
-        now: journal.now(),
-        thresholds: options?.thresholds,
-      });
-    },
+    report: (options) => grading.report(options ?? {}, serialOf(options)),
+    nameSegment: (name) => grading.nameSegment(name),
     clearJournal: () => journal.clear(),
     get journalDropped() {
       return journal.dropped;
@@ -78,7 +69,9 @@ export function emulatorHandle(
     pauseScenario: (options) => targets(options).forEach((d) => d.pause()),
     playScenario: (options) => targets(options).forEach((d) => d.play()),
     restartScenario: (options) => targets(options).forEach((d) => d.restart()),
-    reset: async () => {
+    reset: async (options) => {
+      // Graded as the test left it (a bad name stops here, before anything is reset).
+      grading.endSegment(options?.segment);
       await Promise.all(devices.map((d) => d.reset()));
       // After every session is closed: their closes belong to the test before, not the next one.
       journal.clear();

@@ -14,8 +14,11 @@ export type {
   OnDevice,
   ScenarioState,
   ScenarioStatus,
+  SegmentInfo,
 } from '../control/controlled-emulator';
 import type { GradingReport, GradingThresholds } from '../grading/report';
+import type { RuleId } from '../grading/rules';
+import type { SegmentScope } from '../grading/segment-report';
 import type { Scenario } from '../scenario/schema';
 import type {
   ControlledEmulator,
@@ -54,9 +57,24 @@ export interface EmulatedDevice {
   readonly playState: ScenarioState;
 }
 
-/** What {@link EmulatorHandle.report} grades, and against which timings. */
-export interface ReportOptions extends OnDevice {
+/**
+ * Which thresholds and rules the grader applies (docs/grading.md): the emulator's standing
+ * choice (`startEmulator({ grading })`, `bwc-emu --threshold/--rules/--skip-rules`), or a
+ * report's over it.
+ */
+export interface GradingOptions {
+  /** Thresholds over the defaults (the standing ones, for a report). */
   thresholds?: Partial<GradingThresholds>;
+  /** Only these rules. Give this or `skipRules`, not both; either replaces the standing choice. */
+  rules?: readonly RuleId[];
+  /** Every rule but these. */
+  skipRules?: readonly RuleId[];
+}
+
+/** What {@link EmulatorHandle.report} grades, and against which timings and rules. */
+export interface ReportOptions extends OnDevice, GradingOptions {
+  /** `all` (the default): every segment of the run (a reset ends one); `current`: the one running now. */
+  segments?: SegmentScope;
 }
 
 /** A running emulator: what the control API drives, and what only code in the same process can. */
@@ -72,9 +90,12 @@ export interface EmulatorHandle extends ControlledEmulator {
   waitForNotification(options?: WaitOptions): Promise<NotificationEntry>;
   /**
    * Grades the client under test from the journal (docs/grading.md): each finding with its
-   * rule, severity, client, evidence and fix, and the scenario's `expect:` steps; of the
-   * named device, or of every device. `thresholds` changes the timings the rules hold the
-   * client to. Windows not over yet are not judged.
+   * rule, severity, client, evidence, fix and segment, and the scenario's `expect:` steps; of
+   * the named device, or of every device; of every segment of the run (a reset ends one and
+   * keeps what it found), or with `segments: 'current'` of the one running now. `thresholds`
+   * changes the timings the rules hold the client to, `rules` / `skipRules` which rules apply
+   * (over the emulator's standing `grading`); `BAD_OPTION` for an unknown name or a bad value.
+   * Windows not over yet are not judged (in an ended segment: not over at its reset).
    */
   report(options?: ReportOptions): GradingReport;
   /** Stops every scenario and watcher and closes every device; resolves when all is closed. */

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { markdownTable } from '../base/markdown-table';
 import { EMULATOR_CLIENT_SESSIONS, EMULATOR_CLIENT_TERMS } from '../events/session-limits';
 import { DEFAULT_THRESHOLDS, type GradingThresholds } from './report';
+import { segmentsDoc, selectionDoc } from './report-options-doc';
 import { RULE_IDS, RULES } from './rules';
 
 /** Where the page lives, from the package root. */
@@ -54,7 +55,7 @@ const OWN_TRAFFIC: readonly string[] = [
   'provoke a state. Send `X-BWC-Emu-Client: test` with those requests (and with the `wssession.cgi`',
   'request whose token opens the test\'s own stream): they are journaled with `via: "test"`',
   "(`GET /_emu/journal?via=test`) and left out of the grade exactly as the dashboard's are. The",
-  "control API (`/_emu/...`) is never journaled, so a test that drives the device through it needs",
+  'control API (`/_emu/...`) is never journaled, so a test that drives the device through it needs',
   'no header.',
   '',
   'The header is opt-in, not a boundary: the device cannot tell the page or the test from a client',
@@ -89,10 +90,12 @@ export function gradingDoc(): string {
     '  `/_emu/devices/{serial}/report` for another one);',
     '- `await emulator.report()` from a test (the same JSON as a typed object);',
     '- `bwc-emu run [--report FILE] [--junit FILE] [--fail-on error|warning|never] -- COMMAND`: prints a',
-    '  table of findings to stderr when the command ends, writes the JSON and JUnit XML (one test case',
-    '  per rule and per expectation) and, with `--fail-on`, exits 3 when the command passed but the',
-    '  client has a finding that severe or worse, or broke an expectation (default `never`: the',
-    "  command's own exit code).",
+    '  table of findings to stderr when the command ends, writes the JSON and JUnit XML (a test suite',
+    '  per segment, a test case per rule and per expectation) and, with `--fail-on`, exits 3 when the',
+    '  command passed but the client has a finding that severe or worse, or broke an expectation, in',
+    "  any segment (default `never`: the command's own exit code).",
+    '',
+    'A reset between tests ends a segment and keeps its findings ([below](#segments-every-tests-findings)).',
     '',
     ...OWN_TRAFFIC,
     '## Rules',
@@ -130,9 +133,11 @@ export function gradingDoc(): string {
         THRESHOLD_MEANING[key],
       ]),
     ),
+    '',
+    ...selectionDoc(),
+    ...segmentsDoc(),
   );
   out.push(
-    '',
     '## Expectations in scenarios',
     '',
     'A scenario states what the client must do after a step with an `expect:` step; the report says',

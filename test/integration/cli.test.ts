@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevice } from '../../src';
+import type { GradingReport } from '../../src/grading/report';
 import { main } from '../../src/cli/main';
 import { capture } from '../helpers/cli-capture';
 import { openStream, refusedHandshake } from '../helpers/event-stream-client';
@@ -63,6 +64,15 @@ describe('bwc-emu command line', () => {
     [['--limit', 'maxSessions'], /--limit "maxSessions" must be name=whole-number/],
     [['--limit', 'maxSesions=3'], /unknown limit\(s\) maxSesions; known: maxSessions, /],
     [['--limit', 'maxFilterNesting=65'], /limits.maxFilterNesting must be a whole number from 1 to 64, not 65/],
+    [['--threshold', 'configureWithinMs'], /--threshold "configureWithinMs" must be name=value, e.g. --threshold /],
+    [['--threshold', 'retryMs=5'], /no grading threshold "retryMs"; thresholds: minRetryIntervalMs, minRetryRun, /],
+    [
+      ['--threshold', 'configureWithinMs=soon'],
+      /threshold configureWithinMs must be a number of milliseconds, 0 or more, not "soon"/,
+    ],
+    [['--threshold', 'minRetryRun=0'], /grading threshold minRetryRun must be a whole number of 1 or more, not 0/],
+    [['--rules', 'token-reused,nope'], /--rules: no rule "nope"; the rules: token-expired, token-reused, /],
+    [['--rules', 'auth-failed', '--skip-rules', 'token-reused'], /give --rules \(only these\) or --skip-rules/],
   ])('refuses %j with a one-line error and exit code 2', async (argv, message) => {
     const c = capture();
     expect(await main(argv, c.io)).toBe(2);
@@ -161,6 +171,27 @@ describe('bwc-emu command line', () => {
         body: 'Too many event stream sessions for address 127.0.0.1: at most 1 at once\n',
       });
       await first.close();
+    } finally {
+      c.stop();
+    }
+    expect(await exit).toBe(0);
+  });
+
+  it("applies --threshold and --skip-rules to the device's report, under a report's own query", async () => {
+    const c = capture();
+    const grading = ['--threshold', 'configureWithinMs=20000', '--skip-rules', 'nonce-not-reused'];
+    const exit = main(['--port', '0', '--log-level', 'silent', ...grading], c.io);
+    try {
+      await c.started;
+      const control = (JSON.parse(c.out().split('\n')[0].slice('bwc-emu ready '.length)) as { control: string })
+        .control;
+      const read = async (query: string) => (await (await fetch(`${control}/report${query}`)).json()) as GradingReport;
+      const standing = await read('');
+      expect(standing.thresholds.configureWithinMs).toBe(20_000);
+      expect(standing.skippedRules).toEqual(['nonce-not-reused']);
+      const asked = await read('?minRetryRun=2&rules=token-reused');
+      expect([asked.thresholds.configureWithinMs, asked.thresholds.minRetryRun]).toEqual([20_000, 2]);
+      expect(asked.rules.map((r) => r.id)).toEqual(['token-reused']);
     } finally {
       c.stop();
     }

@@ -62,6 +62,7 @@ describe('scenario expect: configured', () => {
         status: 'pending',
         tookMs: undefined,
         evidence: undefined,
+        segment: { index: 1, name: 'segment 1' },
       },
     ]);
     expect(run.emulator.report().summary.expectationsBroken).toBe(0);

@@ -8,9 +8,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { main } from '../../../src/cli/main';
 import { GRADING_FAILED_EXIT } from '../../../src/cli/run';
 import type { GradingReport } from '../../../src/grading/report';
 import { NODE, type Outcome, runBwcEmu } from '../../helpers/bwc-emu-process';
+import { capture } from '../../helpers/cli-capture';
 import { PYTHON, pythonModules } from '../../helpers/python-script';
 
 /** Runs `bwc-emu run ...args` to its end, on a free port, quietly. */
@@ -161,8 +163,9 @@ describe('bwc-emu run grading the client end to end', () => {
       const failed = read.cases.filter((c) => !c.passed);
       expect(failed).toEqual([
         {
-          suite: 'bwc-emu client grading',
-          classname: 'bwc-emu.rules',
+          // One segment (no reset): its suite and classname are its name.
+          suite: 'segment 1',
+          classname: 'segment 1',
           name: 'auth-failed: Requests were refused for their credentials',
           passed: false,
           results: [
@@ -204,5 +207,99 @@ describe('bwc-emu run report flags, bad input', () => {
     const outcome = await run(['--report', report, '--', NODE, '-e', 'process.exit(0)']);
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toContain(`bwc-emu run: --report ${report}: cannot write it:`);
+  });
+});
+
+/**
+ * `bwc-emu run` in-process (main() with captured output) over a command that stands for a test
+ * suite resetting before each test, as the pytest and Jest fixtures do: the first test's client
+ * asks for an API version the device does not have; the next test's client is fine. The
+ * report keeps the first test's finding, named after it, and `--fail-on error` fails the run.
+ */
+describe('bwc-emu run over tests that reset between them', () => {
+  /** A "test suite" for `node -e`: two tests, each reset first with its name (query, then JSON body). */
+  const SUITE = `
+    const control = process.env.BWC_EMU_CONTROL_URL;
+    const cgi = process.env.BWC_EMU_URL + '/svc-cgi/featureflag.cgi';
+    const call = (apiVersion) => fetch(cgi, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ apiVersion, method: 'listAll' }) }).then((r) => r.json());
+    const reset = (init) => fetch(control + '/reset' + init.query, { method: 'POST', ...init.request })
+      .then((r) => { if (r.status !== 204) throw new Error('reset answered ' + r.status); });
+    (async () => {
+      await reset({ query: '?segment=test_old_api_version', request: {} });
+      const old = await call('9.9');
+      await reset({ query: '', request: { headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ segment: 'test_list_flags' }) } });
+      const listed = await call('1.0');
+      console.log('SUITE ' + JSON.stringify([old.error && old.error.code, listed.error]));
+    })().catch((err) => { console.error(err); process.exit(9); });
+  `;
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'bwc-emu-segments-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Runs `bwc-emu run` in-process with `flags` over the suite: the exit code, stderr, the JSON and JUnit files. */
+  async function runSuite(name: string, flags: string[]) {
+    const c = capture();
+    const files = { report: join(dir, `${name}.json`), junit: join(dir, `${name}.xml`) };
+    const argv = ['run', '--port', '0', '--auth', 'none', '--log-level', 'warn', ...flags];
+    const code = await main([...argv, '--report', files.report, '--junit', files.junit, '--', NODE, '-e', SUITE], c.io);
+    const report = JSON.parse(readFileSync(files.report, 'utf8')) as GradingReport;
+    return { code, err: c.err(), report, junit: readFileSync(files.junit, 'utf8') };
+  }
+
+  it(`reports the first test's finding after the resets, named after the test, and exits ${GRADING_FAILED_EXIT}`, async () => {
+    const run = await runSuite('failing', ['--fail-on', 'error']);
+    expect(run.code).toBe(GRADING_FAILED_EXIT);
+    expect(run.report.findings.map((f) => [f.rule, f.segment])).toEqual([
+      ['unsupported-api-version', { index: 2, name: 'test_old_api_version' }],
+    ]);
+    // Segment 1 (before the first test: nothing, no name) is not listed.
+    expect(run.report.segments.map((s) => [s.index, s.name, s.ended, s.summary.errors])).toEqual([
+      [2, 'test_old_api_version', true, 1],
+      [3, 'test_list_flags', false, 0],
+    ]);
+    expect(run.report.summary.errors).toBe(1);
+    expect(run.err).toContain('bwc-emu client report: 1 error, 0 warnings in 2 segments');
+    expect(run.err).toMatch(/^ {2}segment +severity +rule +device +client +finding$/m);
+    expect(run.err).toMatch(/^ {2}test_old_api_version +error +unsupported-api-version +ACCC8E000001 /m);
+    // JUnit: a suite per test, its cases' classname the test's name; the first test's rule case fails.
+    const suites = [...run.junit.matchAll(/<testsuite name="([^"]*)" tests="(\d+)" failures="(\d+)"/g)];
+    expect(suites.map((m) => [m[1], Number(m[2]), Number(m[3])])).toEqual([
+      ['test_old_api_version', run.report.rules.length, 1],
+      ['test_list_flags', run.report.rules.length, 0],
+    ]);
+    expect(run.junit).toMatch(
+      /<testcase classname="test_old_api_version" name="unsupported-api-version: [^"]*" time="0"><failure type="error"/,
+    );
+  });
+
+  it('takes --skip-rules and --threshold: the run passes, and the report says what it applied', async () => {
+    const run = await runSuite('skipping', [
+      '--fail-on',
+      'error',
+      '--skip-rules',
+      'unsupported-api-version',
+      '--threshold',
+      'configureWithinMs=20000',
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.report.findings).toEqual([]);
+    expect(run.report.skippedRules).toEqual(['unsupported-api-version']);
+    expect(run.report.thresholds.configureWithinMs).toBe(20_000);
+    expect(run.report.segments.map((s) => s.thresholds.configureWithinMs)).toEqual([20_000, 20_000]);
+    expect(run.err).toContain('(rules not applied: unsupported-api-version)');
+  });
+
+  it('refuses a bad grading flag with exit 2 and one line, running nothing', async () => {
+    const c = capture();
+    const argv = ['run', '--threshold', 'reconnectWithinMs=soon', '--', NODE, '-e', 'console.log("RAN")'];
+    expect(await main(argv, c.io)).toBe(2);
+    expect(c.err()).toBe(
+      'bwc-emu: grading threshold reconnectWithinMs must be a number of milliseconds, 0 or more, not "soon"\n',
+    );
+    expect(c.out()).toBe('');
   });
 });

@@ -22,6 +22,7 @@ import type {
   OnDevice,
   ReportOptions,
   ScenarioStatus,
+  SegmentInfo,
   WaitOptions,
 } from '../../../src/emulator/handle';
 import { grade } from '../../../src/grading/grade';
@@ -211,10 +212,15 @@ export class FakeEmulator implements EmulatorHandle {
     this.record('restartScenario', options);
   }
 
-  reset(): Promise<void> {
-    this.record('reset');
+  reset(options?: { segment?: string }): Promise<void> {
+    this.record('reset', ...(options === undefined ? [] : [options]));
     this.journalRing.clear();
     return Promise.resolve();
+  }
+
+  nameSegment(name: string): SegmentInfo {
+    this.record('nameSegment', name);
+    return { index: 1, name, named: true, from: new Date(this.clock.now()).toISOString() };
   }
 
   close(): Promise<void> {

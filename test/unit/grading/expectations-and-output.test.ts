@@ -291,12 +291,14 @@ describe('reportJunit and reportTable', () => {
     const xml = reportJunit(report);
     checkWellFormed(xml);
     expect(xml.match(/<testcase /g)).toHaveLength(RULE_IDS.length + 3);
-    expect(xml.match(/<testcase classname="bwc-emu\.rules"/g)).toHaveLength(RULE_IDS.length);
+    // One segment (no reset): its suite and classname are "segment 1".
+    expect(xml.match(/<testcase classname="segment 1" name="[a-z-]+: /g)).toHaveLength(RULE_IDS.length);
+    expect(xml.match(/<testcase classname="segment 1" name="expectation /g)).toHaveLength(3);
     expect(xml.match(/<failure /g)).toHaveLength(3);
     expect(xml.match(/<skipped /g)).toHaveLength(1);
     const counts = `tests="${RULE_IDS.length + 3}" failures="3" errors="0" skipped="1"`;
     expect(xml).toContain(`<testsuites name="bwc-emu" ${counts}>`);
-    expect(xml).toContain(`<testsuite name="bwc-emu client grading" ${counts} timestamp="${report.generatedAt}">`);
+    expect(xml).toContain(`<testsuite name="segment 1" ${counts} timestamp="${report.segments[0].from}">`);
   });
 
   it('fails the test cases of the rules with findings, with the severity and first message', () => {
@@ -307,12 +309,14 @@ describe('reportJunit and reportTable', () => {
       expect(failure).toEqual({ type: f.severity, message: `1 finding: ${f.message.replace('\u0001', '\uFFFD')}` });
     }
     const quiet = xml.split('\n').find((line) => line.includes('name="slow-consumer: '));
-    expect(quiet).toMatch(/^\s*<testcase classname="bwc-emu\.rules" name="slow-consumer: [^"]*" time="0"\/>$/);
-    expect(attributesOf(xml, 'failure', 'name="broken one')).toEqual({
+    expect(quiet).toMatch(/^\s*<testcase classname="segment 1" name="slow-consumer: [^"]*" time="0"\/>$/);
+    expect(attributesOf(xml, 'failure', 'name="expectation broken one')).toEqual({
       type: 'expectation',
       message: `broken: not done, since ${report.expectations[1].since}`,
     });
-    expect(attributesOf(xml, 'skipped', 'name="pending one')).toEqual({ message: 'still pending (not done)' });
+    expect(attributesOf(xml, 'skipped', 'name="expectation pending one')).toEqual({
+      message: 'still pending (not done)',
+    });
   });
 
   it('escapes <, &, quotes and control characters in messages and evidence', () => {
