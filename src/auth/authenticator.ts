@@ -99,7 +99,11 @@ export interface Unauthorized {
 }
 
 /** What {@link Authenticator.answer} and {@link Authenticator.logRefusal} read of a refusal (a token's too). */
-export type RefusalInfo = Pick<AuthRefusal, 'message' | 'stale' | 'retryAfterSeconds'> & { readonly code: string };
+export type RefusalInfo = Pick<AuthRefusal, 'message' | 'stale' | 'retryAfterSeconds'> & {
+  readonly code: string;
+  /** A session token's number (never its value), when the device still knows the token refused. */
+  readonly token?: number;
+};
 
 /** The answer to a refused login: 401 with challenges, or 429 with `Retry-After`. */
 export interface RefusalAnswer {

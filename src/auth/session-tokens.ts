@@ -15,11 +15,14 @@ import type { ClientVia } from '../base/client-tag';
 import type { Clock } from '../base/clock';
 import { ExpiryQueue } from '../base/expiry-queue';
 import { type ByteSource, randomString } from '../base/random';
-import { err, type ErrorInfo, fail, ok, type Result } from '../base/result';
+import { err, type ErrorInfo, ok, type Result } from '../base/result';
 import { pooledRandomBytes } from './random-pool';
 
-/** Why a token was refused: the code, and `session token <code>` as the message. */
-export type TokenRefusal = ErrorInfo<'unknown' | 'expired' | 'reused'>;
+/**
+ * Why a token was refused: the code, and `session token <code>` as the message; `number` is the
+ * token's (see {@link TokenGrant.number}) when the device still knows it (expired, reused).
+ */
+export type TokenRefusal = ErrorInfo<'unknown' | 'expired' | 'reused'> & { readonly number?: number };
 
 /** Whether a token is valid: the user it was issued to, or why it is refused (what `consumeToken` answers). */
 export type TokenVerdict = Result<string, TokenRefusal>;
@@ -28,6 +31,11 @@ export type TokenVerdict = Result<string, TokenRefusal>;
 export interface TokenGrant {
   readonly username: string;
   readonly via: ClientVia | undefined;
+  /**
+   * The token's number on its device, from 1 in issue order: the journal names a token by it
+   * (its fetch, the session it opened, a refused reuse), never by its value.
+   */
+  readonly number: number;
 }
 
 /** Outcome of {@link SessionTokens.consume}: whom the token was issued to, or why it is refused. */
@@ -67,8 +75,10 @@ export class SessionTokens {
   private expiries: ExpiryQueue<string> | undefined = undefined;
   /** Pending tokens of each account, in issue order (the first is the next to expire). */
   private byAccount: Map<string, Set<string>> | undefined = undefined;
-  /** Consumed tokens until they would have expired, to tell "reused" from "unknown". */
-  private used: Map<string, number> | undefined = undefined;
+  /** Consumed tokens until they would have expired, to tell "reused" from "unknown" (the pending entry, kept as it was). */
+  private used: Map<string, Pending> | undefined = undefined;
+  /** Tokens issued so far: the last one's number. */
+  private issued = 0;
   /** Where tokens draw their characters from, made on the first token. */
   private randomBytes: ByteSource | undefined = undefined;
   /**
@@ -102,7 +112,8 @@ export class SessionTokens {
     }
     const token = randomToken((this.randomBytes ??= pooledRandomBytes()));
     const expiresAt = now + this.lifetimeMs;
-    (this.live ??= new Map<string, Pending>()).set(token, { grant: { username, via }, expiresAt });
+    const grant = { username, via, number: ++this.issued };
+    (this.live ??= new Map<string, Pending>()).set(token, { grant, expiresAt });
     (this.expiries ??= new ExpiryQueue()).push(token, expiresAt);
     mine.add(token);
     this.byAccount.set(username, mine);
@@ -120,16 +131,24 @@ export class SessionTokens {
     return this.viaOfToken?.get(token);
   }
 
+  /** The number of a pending token (see {@link TokenGrant.number}); undefined for one used, expired or unknown. */
+  numberOf(token: string): number | undefined {
+    return this.live?.get(token)?.grant.number;
+  }
+
   /** Uses a token up: valid only once and only before it expires; whom it was issued to. */
   consume(token: string): TokenUse {
     const now = this.clock.now();
     const entry = this.live?.get(token);
-    if (!entry) return refuse((this.used?.get(token) ?? 0) > now ? 'reused' : 'unknown');
+    if (!entry) {
+      const used = this.used?.get(token);
+      return used && used.expiresAt > now ? refuse('reused', used.grant.number) : refuse('unknown');
+    }
     this.forget(token, entry);
-    if (now >= entry.expiresAt) return refuse('expired');
-    const used = (this.used ??= new Map<string, number>());
+    if (now >= entry.expiresAt) return refuse('expired', entry.grant.number);
+    const used = (this.used ??= new Map<string, Pending>());
     // Past the bound a use is not remembered: a later attempt reads "unknown", not "reused"; still refused.
-    if (used.size < MAX_USED) used.set(token, entry.expiresAt);
+    if (used.size < MAX_USED) used.set(token, entry);
     return ok(entry.grant);
   }
 
@@ -167,8 +186,9 @@ export class SessionTokens {
   }
 }
 
-function refuse(code: TokenRefusal['code']): Result<never, TokenRefusal> {
-  return fail(code, `session token ${code}`);
+function refuse(code: TokenRefusal['code'], number?: number): Result<never, TokenRefusal> {
+  const message = `session token ${code}`;
+  return err(number === undefined ? { code, message } : { code, message, number });
 }
 
 function randomToken(bytes: ByteSource): string {

@@ -52,6 +52,8 @@ export interface HttpEntry extends ClientEntry {
    * an error (a JSON-RPC error, or 4xx but 401) whose body the device read; absent otherwise.
    */
   readonly body?: BodyExcerpt;
+  /** The number of the session token this `wssession.cgi` request was answered with (issue order on its device, from 1): never the token. */
+  readonly token?: number;
 }
 
 /** A WebSocket event stream session opened. */
@@ -60,6 +62,8 @@ export interface WsOpenEntry extends ClientEntry {
   readonly session: string;
   readonly user: string | undefined;
   readonly remote: string | undefined;
+  /** The number of the session token that opened the session, if one did (issue order on its device, from 1): never the token. */
+  readonly token?: number;
 }
 
 /** A WebSocket event stream session closed, by either side. */
@@ -136,6 +140,8 @@ export interface AuthRefusedEntry extends ClientEntry {
   /** The user the credentials named (never the password), undefined without one. */
   readonly user: string | undefined;
   readonly remote: string | undefined;
+  /** The number of the session token refused, if the device still knows it (expired, reused; issue order from 1): never the token. */
+  readonly token?: number;
 }
 
 /** A fault switch turned on or off, or a fault action (a reboot, a drop) begun or over. */

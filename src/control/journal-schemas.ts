@@ -7,10 +7,9 @@ const base = { seq: z.number().int(), time: z.string(), device: z.string() };
 /** Fields of the entries a client causes (see `ClientEntry` in ../base/journal). */
 const client = {
   ...base,
-  via: z
-    .enum(CLIENT_VIAS)
-    .optional()
-    .meta({ description: "set on the entries of the emulator's own dashboard, which are not graded" }),
+  via: z.enum(CLIENT_VIAS).optional().meta({
+    description: "set on the entries of the emulator's own dashboard and of the test's own calls, which are not graded",
+  }),
 };
 const filter = z.object({ topicFilter: z.string().optional(), contentFilter: z.string().optional() });
 const rpcError = z.object({ code: z.number().int(), message: z.string() });
@@ -22,6 +21,15 @@ const excerpt = z.object({
 });
 
 /** One journal entry, by its kind (test/unit/control checks that every `JournalEntry` fits). */
+/** A session token's number on its device (never the token itself). */
+function tokenNumber(what: string) {
+  return z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: `the number of the session token ${what} (issue order on the device, from 1)` });
+}
+
 export const JournalEntrySchema = z
   .discriminatedUnion('kind', [
     z.object({
@@ -39,6 +47,7 @@ export const JournalEntrySchema = z
       body: excerpt.optional().meta({
         description: 'what was sent, kept only for a request answered with an error (JSON-RPC, or 4xx but 401)',
       }),
+      token: tokenNumber('this `wssession.cgi` request was answered with'),
     }),
     z.object({
       ...client,
@@ -46,6 +55,7 @@ export const JournalEntrySchema = z
       session: z.string(),
       user: z.string().optional(),
       remote: z.string().optional(),
+      token: tokenNumber('that opened the session'),
     }),
     z.object({
       ...client,
@@ -98,6 +108,7 @@ export const JournalEntrySchema = z
       stale: z.boolean(),
       user: z.string().optional(),
       remote: z.string().optional(),
+      token: tokenNumber('refused, when the device still knows it (expired, reused)'),
     }),
     z.object({
       ...base,

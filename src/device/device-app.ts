@@ -116,6 +116,7 @@ class DeviceRoutes implements DeviceParts, DashboardDevice {
           const { method, url: path, status, user, ms, remote, rpcError: error } = done;
           const http: HttpRecord = { kind: 'http', method, path, status, auth: scheme, user, ms, remote, error };
           if (locals.rpcMethod !== undefined) http.call = locals.rpcMethod;
+          if (locals.token !== undefined) http.token = locals.token;
           if (locals.refusedBody !== undefined && refused(status, error)) http.body = bodyExcerpt(locals.refusedBody);
           writeVia(journal, http, locals.via);
         }),

@@ -45,6 +45,8 @@ export interface DeviceRequestLocals extends RequestLocals {
   rpcMethod?: string;
   /** The body of a request answered with an error, for the journal's excerpt (never set for a success). */
   refusedBody?: Buffer;
+  /** The number of the session token `wssession.cgi` answered (the journal names a token by it). */
+  token?: number;
 }
 
 type DeviceLocals<D extends DeviceContext> = DeviceRequestLocals & Record<typeof DEVICE, D>;

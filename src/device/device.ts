@@ -9,7 +9,7 @@ import { Authenticator } from '../auth/authenticator';
 import { SessionTokens, type TokenVerdict } from '../auth/session-tokens';
 import { IgnoredTagLog } from '../base/client-tag';
 import { EmulatorError } from '../base/errors';
-import { ok } from '../base/result';
+import { err, ok } from '../base/result';
 import type { Expectation, JournalWriter } from '../base/journal';
 import type { NotificationMessage } from '../events/content-filter';
 import { type DeviceEvent, EventBus, type PublishOptions } from '../events/event-bus';
@@ -282,7 +282,9 @@ class RunningDeviceHandle implements DeviceHandle {
 
   consumeToken(token: string): TokenVerdict {
     const use = this.parts.tokens.consume(token);
-    return use.ok ? ok(use.value.username) : use;
+    if (use.ok) return ok(use.value.username);
+    const { code, message } = use.error;
+    return err({ code, message });
   }
 
   publish(topic: string, message?: NotificationMessage, options?: PublishOptions): DeviceEvent {

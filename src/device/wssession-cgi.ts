@@ -30,7 +30,9 @@ function answerToken(res: LoggedResponse, { tokens, log }: Pick<TokenDevice, 'to
     sendText(res, 429, { 'Retry-After': String(retryAfterSeconds), 'Cache-Control': 'no-store' }, `${message}\n`);
     return;
   }
-  log.info({ user: username, validMs: tokens.lifetimeMs, via }, 'session token issued');
+  const token = tokens.numberOf(issued.value);
+  requestLocals(res).token = token;
+  log.info({ user: username, validMs: tokens.lifetimeMs, via, token }, 'session token issued');
   sendText(res, 200, { 'Cache-Control': 'no-store' }, issued.value);
 }
 

@@ -59,13 +59,13 @@ export function refuseCredentials(
   scheme: string | undefined,
   via: ClientVia | undefined,
 ): void {
-  const { code, message: reason, stale } = refusal;
+  const { code, message: reason, stale, token } = refusal;
   const path = redactUrl(req.url ?? '');
   const remote = req.socket.remoteAddress;
   authenticator.logRefusal(refusal, { url: path }, 'event stream authentication failed', remote);
   const user = scheme === 'token' ? undefined : credentialUser(req.headers.authorization);
   const method = req.method ?? 'GET';
-  const record = { kind: 'auth-refused', method, path, scheme, code, reason, stale, user, remote } as const;
+  const record = { kind: 'auth-refused', method, path, scheme, code, reason, stale, user, remote, token } as const;
   if (journal) writeVia(journal, record, via);
   const answer = authenticator.answer(req, refusal);
   const { socket, head, onError } = connection;

@@ -216,18 +216,21 @@ export class StreamServer implements SessionObserver {
 
     let user: string | undefined;
     let via = headerVia;
+    /** The number of the session token that opens the session (the journal names it, never the token). */
+    let tokenNumber: number | undefined;
     if (authenticator.rejecting) {
       const refusal = { code: 'REJECTING', message: 'logins are refused for a while (simulated reboot)', stale: false };
       return refuseLogin(refusal, schemeOf(req, token));
     } else if (authenticator.mode !== 'none' && token !== null) {
       const use = tokens.consume(token);
       if (!use.ok) {
-        const { code, message } = use.error;
-        const refusal = { code: `TOKEN_${code.toUpperCase()}`, message, stale: false };
+        const { code, message, number } = use.error;
+        const refusal = { code: `TOKEN_${code.toUpperCase()}`, message, stale: false, token: number };
         return refuseLogin(refusal, 'token');
       }
       user = use.value.username;
       via ??= use.value.via;
+      tokenNumber = use.value.number;
     } else {
       const verdict = authenticator.verify(req);
       if (!verdict.ok) return refuseLogin(verdict.error, schemeOf(req, null));
@@ -249,7 +252,7 @@ export class StreamServer implements SessionObserver {
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       // From here ws hears the socket's errors and the session logs them.
       socket.off('error', this.onHandshakeError);
-      this.open(ws, socket, { remoteAddress: remote, user, sources, via, account });
+      this.open(ws, socket, { remoteAddress: remote, user, sources, via, account }, tokenNumber);
     });
   }
 
@@ -257,7 +260,7 @@ export class StreamServer implements SessionObserver {
    * Starts the session of an accepted upgrade. Kept apart from `handleUpgrade` so a
    * session holds only what it needs, not the handshake's request, URL and head.
    */
-  private open(ws: WebSocket, socket: Duplex, identity: SessionIdentity): void {
+  private open(ws: WebSocket, socket: Duplex, identity: SessionIdentity, token: number | undefined): void {
     const id = `s${this.nextId++}`;
     const { user, remoteAddress: remote, via, account } = identity;
     const sources = [...new Set(identity.sources)];
@@ -274,7 +277,7 @@ export class StreamServer implements SessionObserver {
     this.limits.opened(account);
     if (this.options.faults?.stall?.pings === false) session.hold(true);
     const { journal, log } = this.options;
-    if (journal) writeVia(journal, { kind: 'ws-open', session: id, user, remote }, via);
+    if (journal) writeVia(journal, { kind: 'ws-open', session: id, user, remote, token }, via);
     if (log.isLevelEnabled('info'))
       log.info(
         { session: id, user, remote, sources: identity.sources, deflate: Boolean(ws.extensions), via },

@@ -95,13 +95,14 @@ describe('wssession.cgi without Express', () => {
     ]);
     expect(log.withMessage('session token issued')).toHaveLength(2);
     const http = journal.entries({ kind: 'http' }).filter((e): e is HttpEntry => e.kind === 'http');
-    // Everything but the time, the duration and the sequence number, and the query that chose the path.
-    const pick = ({ time: _t, ms: _m, seq: _s, ...rest }: (typeof http)[number]): unknown => ({
+    // Everything but the time, the duration, the sequence number, the token's number, and the query that chose the path.
+    const pick = ({ time: _t, ms: _m, seq: _s, token: _n, ...rest }: (typeof http)[number]): unknown => ({
       ...rest,
       path: rest.path.replace('?via=express', ''),
     });
     expect(http.slice(0, 2).map(pick)).toEqual(http.slice(2).map(pick));
-    expect(http[1]).toMatchObject({ method: 'GET', path: PATH, status: 200, auth: 'digest', user: 'root' });
+    expect(http[1]).toMatchObject({ method: 'GET', path: PATH, status: 200, auth: 'digest', user: 'root', token: 1 });
+    expect(http[3]).toMatchObject({ token: 2 });
     const refused = journal
       .entries({ kind: 'auth-refused' })
       .filter((e): e is AuthRefusedEntry => e.kind === 'auth-refused');

@@ -1,5 +1,5 @@
 /** Rules about credentials: session tokens, digest nonces, `stale=true`, refused logins. */
-import type { AuthRefusedEntry, HttpEntry } from '../../base/journal';
+import type { AuthRefusedEntry, HttpEntry, WsOpenEntry } from '../../base/journal';
 import { finding, formatMs, type GradingContext, groupBy, plural, type Rule } from '../grading-context';
 import { lastBefore, positionOf, remoteOf, type Timed } from '../journal-index';
 import type { Finding } from '../report';
@@ -16,8 +16,9 @@ const MIN_DIGEST_REQUESTS = 3;
 /** `token-expired`: a token refused as expired, with the request that fetched it and its age. */
 export const tokenExpired: Rule = (context) =>
   refusalsWith(context, 'TOKEN_EXPIRED').map(([refusals, device, remote]) => {
+    const tokens = tokenEntries(context, device);
     const tokenFetches = tokenFetchesOf(context, device, refusals[0].entry.remote);
-    const fetches = refusals.map((r) => lastBefore(tokenFetches, r.entry.seq));
+    const fetches = refusals.map((r) => tokens.fetch(r.entry.token) ?? lastBefore(tokenFetches, r.entry.seq));
     const ages = refusals.flatMap((r, i) => (fetches[i] ? [r.at - fetches[i].at] : []));
     const fetched = fetches.filter((f) => f !== undefined);
     const oldest = ages.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY);
@@ -26,17 +27,46 @@ export const tokenExpired: Rule = (context) =>
     return finding('token-expired', device, context.index.client(remote), message, [...refusals, ...fetched]);
   });
 
-/** `token-reused`: a token refused because it had been used already. */
+/** `token-reused`: a token refused because it had been used already, with its fetch and its first use. */
 export const tokenReused: Rule = (context) =>
-  refusalsWith(context, 'TOKEN_REUSED').map(([refusals, device, remote]) =>
-    finding(
+  refusalsWith(context, 'TOKEN_REUSED').map(([refusals, device, remote]) => {
+    const tokens = tokenEntries(context, device);
+    const firstUses = refusals.flatMap((r) => [tokens.fetch(r.entry.token), tokens.use(r.entry.token)]);
+    const linked = firstUses.filter((e) => e !== undefined);
+    const opened = refusals.filter((r) => tokens.use(r.entry.token) !== undefined);
+    const first = opened[0] && tokens.use(opened[0].entry.token);
+    const how = first ? ` (first: session ${first.entry.session})` : '';
+    return finding(
       'token-reused',
       device,
       context.index.client(remote),
-      `${plural(refusals.length, 'handshake')} used a session token that had opened a stream already`,
-      refusals,
-    ),
-  );
+      `${plural(refusals.length, 'handshake')} used a session token that had opened a stream already${how}`,
+      [...refusals, ...linked],
+    );
+  });
+
+/**
+ * The journal's entries of each session token of `device` by its number: the `wssession.cgi`
+ * answer that fetched it and the session it opened.
+ */
+function tokenEntries(
+  context: GradingContext,
+  device: string,
+): {
+  fetch(token: number | undefined): Timed<HttpEntry> | undefined;
+  use(token: number | undefined): Timed<WsOpenEntry> | undefined;
+} {
+  const fetches = new Map<number, Timed<HttpEntry>>();
+  const uses = new Map<number, Timed<WsOpenEntry>>();
+  for (const h of context.index.ofKind('http'))
+    if (h.entry.device === device && h.entry.token !== undefined) fetches.set(h.entry.token, h);
+  for (const o of context.index.ofKind('ws-open'))
+    if (o.entry.device === device && o.entry.token !== undefined) uses.set(o.entry.token, o);
+  return {
+    fetch: (token) => (token === undefined ? undefined : fetches.get(token)),
+    use: (token) => (token === undefined ? undefined : uses.get(token)),
+  };
+}
 
 /** `auth-failed`: refusals a working client never gets and did not get past, one finding per client and code. */
 export const authFailed: Rule = (context) =>

@@ -41,9 +41,16 @@ describeRule('token-reused', () => {
     expect(refused.status).toBe(401);
     const findings = run.findings();
     expect(findings.map((f) => [f.rule, f.severity])).toEqual([['token-reused', 'error']]);
-    expect(findings[0].message).toBe('1 handshake used a session token that had opened a stream already');
-    expect(findings[0].evidence.map((e) => e.kind)).toEqual(['auth-refused']);
-    expect(findings[0].evidence[0]).toMatchObject({ code: 'TOKEN_REUSED', scheme: 'token' });
+    expect(findings[0].message).toBe(
+      '1 handshake used a session token that had opened a stream already (first: session s1)',
+    );
+    // The token's fetch, its first use and the refused reuse, linked by the token's number.
+    expect(findings[0].evidence).toEqual([
+      expect.objectContaining({ kind: 'http', status: 200, token: 1 }),
+      expect.objectContaining({ kind: 'ws-open', session: 's1', token: 1 }),
+      expect.objectContaining({ kind: 'auth-refused', code: 'TOKEN_REUSED', scheme: 'token', token: 1 }),
+    ]);
+    expect(JSON.stringify(run.emulator.journal())).not.toContain(token);
     expect(findings[0].client.users).toEqual(['root']);
   });
 

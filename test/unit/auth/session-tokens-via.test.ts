@@ -19,8 +19,8 @@ describe('SessionTokens.viaOf', () => {
       undefined,
     ]);
     // Used up, it tells whose it was itself.
-    expect(tokens.consume(mine)).toStrictEqual({ ok: true, value: { username: 'root', via: 'dashboard' } });
-    expect(tokens.consume(theirs)).toStrictEqual({ ok: true, value: { username: 'root', via: undefined } });
+    expect(tokens.consume(mine)).toStrictEqual({ ok: true, value: { username: 'root', via: 'dashboard', number: 1 } });
+    expect(tokens.consume(theirs)).toStrictEqual({ ok: true, value: { username: 'root', via: undefined, number: 2 } });
     // A reuse is refused and still the dashboard's.
     expect(tokens.consume(mine).ok).toBe(false);
     expect(tokens.viaOf(mine)).toBe('dashboard');

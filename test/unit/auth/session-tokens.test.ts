@@ -30,14 +30,17 @@ describe('SessionTokens: lifetime', () => {
     const { tokens, clock } = setup();
     const token = issued(tokens, 'root');
     clock.advance(14_999);
-    expect(tokens.consume(token)).toEqual({ ok: true, value: { username: 'root', via: undefined } });
+    expect(tokens.consume(token)).toEqual({ ok: true, value: { username: 'root', via: undefined, number: 1 } });
   });
 
   it('is expired exactly 15 000 ms after issue', () => {
     const { tokens, clock } = setup();
     const token = issued(tokens, 'root');
     clock.advance(15_000);
-    expect(tokens.consume(token)).toEqual({ ok: false, error: { code: 'expired', message: 'session token expired' } });
+    expect(tokens.consume(token)).toEqual({
+      ok: false,
+      error: { code: 'expired', message: 'session token expired', number: 1 },
+    });
   });
 
   it('stays refused after an expired attempt', () => {
@@ -56,7 +59,10 @@ describe('SessionTokens: lifetime', () => {
     clock.advance(999);
     expect(tokens.consume(early).ok).toBe(true);
     clock.advance(1);
-    expect(tokens.consume(late)).toEqual({ ok: false, error: { code: 'expired', message: 'session token expired' } });
+    expect(tokens.consume(late)).toEqual({
+      ok: false,
+      error: { code: 'expired', message: 'session token expired', number: 2 },
+    });
   });
 
   it('refuses an expired token even after other tokens were issued in between', () => {
@@ -72,8 +78,11 @@ describe('SessionTokens: single use', () => {
   it('refuses a second use as reused', () => {
     const { tokens } = setup();
     const token = issued(tokens, 'root');
-    expect(tokens.consume(token)).toEqual({ ok: true, value: { username: 'root', via: undefined } });
-    expect(tokens.consume(token)).toEqual({ ok: false, error: { code: 'reused', message: 'session token reused' } });
+    expect(tokens.consume(token)).toEqual({ ok: true, value: { username: 'root', via: undefined, number: 1 } });
+    expect(tokens.consume(token)).toEqual({
+      ok: false,
+      error: { code: 'reused', message: 'session token reused', number: 1 },
+    });
   });
 
   it('still says reused after other tokens were issued', () => {
@@ -82,7 +91,10 @@ describe('SessionTokens: single use', () => {
     tokens.consume(token);
     clock.advance(10_000);
     issued(tokens, 'other');
-    expect(tokens.consume(token)).toEqual({ ok: false, error: { code: 'reused', message: 'session token reused' } });
+    expect(tokens.consume(token)).toEqual({
+      ok: false,
+      error: { code: 'reused', message: 'session token reused', number: 1 },
+    });
   });
 
   it('refuses a token it never issued as unknown', () => {
@@ -98,8 +110,17 @@ describe('SessionTokens: single use', () => {
     const { tokens } = setup();
     const a = issued(tokens, 'alice');
     const b = issued(tokens, 'bob');
-    expect(tokens.consume(b)).toEqual({ ok: true, value: { username: 'bob', via: undefined } });
-    expect(tokens.consume(a)).toEqual({ ok: true, value: { username: 'alice', via: undefined } });
+    expect(tokens.consume(b)).toEqual({ ok: true, value: { username: 'bob', via: undefined, number: 2 } });
+    expect(tokens.consume(a)).toEqual({ ok: true, value: { username: 'alice', via: undefined, number: 1 } });
+  });
+
+  it('numbers tokens in issue order, and tells the number of a pending one only', () => {
+    const { tokens } = setup();
+    const a = issued(tokens, 'alice');
+    const b = issued(tokens, 'bob');
+    expect([tokens.numberOf(a), tokens.numberOf(b), tokens.numberOf('AAAA')]).toEqual([1, 2, undefined]);
+    tokens.consume(a);
+    expect(tokens.numberOf(a)).toBeUndefined();
   });
 
   it('counts pending tokens: issued, neither used nor expired', () => {
@@ -142,7 +163,7 @@ describe('SessionTokens: pending tokens per account', () => {
     const outcomes = { ok: 0, limit: 0 };
     for (let i = 0; i < 10_000; i++) outcomes[tokens.issue('viewer').ok ? 'ok' : 'limit']++;
     expect(outcomes).toEqual({ ok: DEFAULT_TOKENS_PER_ACCOUNT, limit: 10_000 - DEFAULT_TOKENS_PER_ACCOUNT });
-    expect(tokens.consume(admin)).toEqual({ ok: true, value: { username: 'root', via: undefined } });
+    expect(tokens.consume(admin)).toEqual({ ok: true, value: { username: 'root', via: undefined, number: 1 } });
   });
 
   it('refuses an account at its share until its oldest token expires, and says when', () => {
@@ -172,7 +193,10 @@ describe('SessionTokens: pending tokens per account', () => {
     expect(tokens.issue('viewer').ok).toBe(false);
     expect(tokens.consume(first).ok).toBe(true);
     expect(tokens.issue('viewer').ok).toBe(true);
-    expect(tokens.consume(first)).toEqual({ ok: false, error: { code: 'reused', message: 'session token reused' } });
+    expect(tokens.consume(first)).toEqual({
+      ok: false,
+      error: { code: 'reused', message: 'session token reused', number: 1 },
+    });
   });
 
   it('counts pending tokens of every account after expiries in between', () => {

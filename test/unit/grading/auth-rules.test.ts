@@ -102,6 +102,30 @@ describe('token-reused', () => {
   });
 });
 
+describe('token evidence linked by the token number', () => {
+  it('gives a reused token its fetch and its first use, however many tokens came in between', () => {
+    const b = new JournalBuilder();
+    const fetch = b.at(0).tokenFetch({ token: 1 });
+    const use = b.at(10).wsOpen('s1', { token: 1 });
+    b.at(20).tokenFetch({ token: 2 });
+    b.at(30).wsOpen('s2', { token: 2 });
+    const refused = b.at(40).authRefused({ code: 'TOKEN_REUSED', scheme: 'token', token: 1 });
+    const f = onlyFinding(b.grade(), 'token-reused');
+    expect(f.message).toBe('1 handshake used a session token that had opened a stream already (first: session s1)');
+    expect(f.evidence).toEqual([fetch, use, refused]);
+  });
+
+  it('ages an expired token from its own fetch, not the last one before', () => {
+    const b = new JournalBuilder();
+    const fetch = b.at(0).tokenFetch({ token: 1 });
+    b.at(16_000).tokenFetch({ token: 2 });
+    const refused = b.at(20_000).authRefused({ code: 'TOKEN_EXPIRED', scheme: 'token', token: 1 });
+    const f = onlyFinding(b.grade(), 'token-expired');
+    expect(f.message).toBe('1 handshake used an expired session token, 20.0 s after the token was fetched');
+    expect(f.evidence).toEqual([fetch, refused]);
+  });
+});
+
 describe('auth-failed', () => {
   it('groups refusals per client and code, naming the user and the reason', () => {
     const b = new JournalBuilder();

@@ -56,6 +56,8 @@ export type HttpOptions = {
   call?: string;
   /** What a refused request sent (the text; its size is the text's unless given). */
   body?: string | BodyExcerpt;
+  /** The number of the session token the request was answered with. */
+  token?: number;
 } & Common;
 
 export class JournalBuilder {
@@ -107,6 +109,7 @@ export class JournalBuilder {
       remote: o.remote ?? REMOTE,
       error: o.error,
       device: o.device,
+      ...(o.token === undefined ? {} : { token: o.token }),
       ...(o.call === undefined ? {} : { call: o.call }),
       ...(o.body === undefined ? {} : { body: excerptOf(o.body) }),
     });
@@ -117,13 +120,14 @@ export class JournalBuilder {
     return this.http({ path: TOKEN_PATH, ...o });
   }
 
-  wsOpen(session: string, o: { user?: string | undefined } & Common = {}): WsOpenEntry {
+  wsOpen(session: string, o: { user?: string | undefined; token?: number } & Common = {}): WsOpenEntry {
     return this.push<WsOpenEntry>({
       kind: 'ws-open',
       session,
       user: 'user' in o ? o.user : USER,
       remote: o.remote ?? REMOTE,
       device: o.device,
+      ...(o.token === undefined ? {} : { token: o.token }),
     });
   }
 
@@ -205,6 +209,7 @@ export class JournalBuilder {
       reason?: string;
       stale?: boolean;
       user?: string | undefined;
+      token?: number;
     } & Common,
   ): AuthRefusedEntry {
     return this.push<AuthRefusedEntry>({
@@ -218,6 +223,7 @@ export class JournalBuilder {
       user: 'user' in o ? o.user : o.code === 'NO_CREDENTIALS' ? undefined : USER,
       remote: o.remote ?? REMOTE,
       device: o.device,
+      ...(o.token === undefined ? {} : { token: o.token }),
     });
   }
 
