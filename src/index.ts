@@ -48,16 +48,32 @@ export type {
   EmulatorHandle,
   EmulatorOptions,
   EmulatorSession,
+  GradingOptions,
   LoadedScenario,
   OnDevice,
   ReloadedFile,
+  ReportOptions,
   ScenarioReload,
   ScenarioReloadError,
   ScenarioSource,
   ScenarioState,
   ScenarioStatus,
+  SegmentInfo,
   WaitOptions,
 } from './emulator';
+// What report() answers (docs/grading.md)
+export type {
+  ExpectationResult,
+  Finding as GradingFinding,
+  GradingReport,
+  GradingSummary,
+  GradingThresholds,
+  ReportExpectation,
+  ReportFinding,
+  SegmentRef,
+  SegmentSummary,
+} from './grading/report';
+export type { RuleId, Severity } from './grading/rules';
 /** @deprecated The earlier name of {@link ScenarioState}; use that. */
 export type ScenarioPlayState = EmulatorModule.ScenarioState;
 export { DEFAULT_JOURNAL_CAPACITY, JOURNAL_KINDS } from './base/journal';

@@ -358,7 +358,7 @@ describeWithChromium('the device dashboard in Chromium', () => {
     );
     expect(await textOf(page, `${finding} .fix`)).toMatch(/^Fix: Read the error answer of `events:configure`/);
     expect(await textOf(page, `${finding} strong`)).toBe('error: invalid-filter');
-    const report = rig.emulator.report({ device: device().serial });
+    const report = rig.emulator.report({ device: device().serial, segments: 'current' });
     expect(report.findings.filter((f) => f.rule === 'invalid-filter')).toHaveLength(1);
   });
 

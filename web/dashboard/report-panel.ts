@@ -60,7 +60,8 @@ export function mountReportPanel(root: HTMLElement, ctx: PanelContext): void {
     }
     loading = true;
     try {
-      show(await ctx.control.call<Report>('GET', '/report'));
+      // The segment running now: what the device's clients did since the last reset (a live view, not the run's report).
+      show(await ctx.control.call<Report>('GET', '/report?segments=current'));
       say(error, '');
     } catch (err) {
       say(error, `Report: ${messageOf(err)}`);
