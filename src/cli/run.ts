@@ -54,11 +54,15 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     usage:
       `$0 [options] -- COMMAND [ARGS...]\n\nStarts the emulator (every option of bwc-emu), runs COMMAND once it is ready with\n` +
       `${RUN_ENVIRONMENT.join(', ')}\nin its environment, stops the emulator when it ends and exits with its code.\n` +
-      `Then prints what the client did wrong (docs/grading.md); with --fail-on, findings that severe\n` +
-      `(or a broken scenario expectation) make a passing command's run exit ${GRADING_FAILED_EXIT}.`,
+      `Then prints what the client did wrong (docs/grading.md), in every segment (a reset between tests\n` +
+      `ends one and keeps its findings); with --fail-on, findings that severe (or a broken scenario\n` +
+      `expectation) make a passing command's run exit ${GRADING_FAILED_EXIT}.`,
     options: {
       report: { type: 'string', describe: 'write the grading report (JSON) here when the command ends' },
-      junit: { type: 'string', describe: 'write the grading report as JUnit XML (a test case per rule) here' },
+      junit: {
+        type: 'string',
+        describe: 'write the grading report as JUnit XML (a test suite per segment, a test case per rule) here',
+      },
       'fail-on': {
         choices: ['error', 'warning', 'never'],
         default: 'never',
