@@ -106,6 +106,8 @@ function credentialRefusals(context: GradingContext): {
     if (NORMAL_OR_OWN_RULE.has(refusal.entry.code)) continue;
     const list = tries.get(tryKey(refusal.entry)) ?? [];
     const next = list[positionOf(list, refusal.entry.seq + 1)];
+    // Not judged while the client still has time to try again.
+    if (next === undefined && context.now - refusal.at < context.thresholds.recoverWithinMs) continue;
     const gotPast =
       next !== undefined &&
       next.at - refusal.at <= context.thresholds.recoverWithinMs &&

@@ -78,6 +78,7 @@ describeRule('auth-failed', () => {
     }
     expect((await postFlags(run, { Authorization: basicAuthorization('nobody', 'pass') })).status).toBe(401);
 
+    run.advance(5000); // the recover window is over: the client did not try again
     const findings = run.findings();
     expect(findings.map((f) => [f.rule, f.severity])).toEqual([
       ['auth-failed', 'error'],
@@ -147,6 +148,7 @@ describeRule('auth-recovered', () => {
     const run = await start();
     const refused = await postFlags(run, { Authorization: flagsAuthorization(kept) });
     expect((await postFlags(run, { Authorization: flagsAuthorization(refused, 1, 'wrong') })).status).toBe(401);
+    run.advance(5000);
     expect(run.findings().map((f) => [f.rule, f.evidence[0]])).toEqual([
       ['auth-failed', expect.objectContaining({ code: 'BAD_NONCE' })],
       ['auth-failed', expect.objectContaining({ code: 'WRONG_PASSWORD' })],

@@ -140,7 +140,7 @@ describe('auth-failed', () => {
       user: 'admin',
       reason: 'wrong password',
     });
-    const found = findingsOf(b.grade(), 'auth-failed');
+    const found = findingsOf(b.grade(b.time(15_000)), 'auth-failed');
     expect(found.map((f) => [f.client.remote, f.severity, f.message, f.evidence])).toEqual([
       [REMOTE, 'error', '2 requests as "operator" refused with WRONG_PASSWORD: wrong password', [w1, w2]],
       [REMOTE, 'error', '1 request as "nobody" refused with UNKNOWN_USER: no such user', [u]],
@@ -153,7 +153,7 @@ describe('auth-failed', () => {
   it('leaves the user out of the message when the refusal named none', () => {
     const b = new JournalBuilder();
     b.authRefused({ code: 'SCHEME_NOT_ACCEPTED', scheme: 'basic', user: undefined, reason: 'Basic is off' });
-    expect(onlyFinding(b.grade(), 'auth-failed').message).toBe(
+    expect(onlyFinding(b.grade(b.time(5000)), 'auth-failed').message).toBe(
       '1 request refused with SCHEME_NOT_ACCEPTED: Basic is off',
     );
   });
@@ -222,6 +222,13 @@ describe('auth-failed and auth-recovered: a refusal whose next try got past the 
     longer.at(0).authRefused({ code: 'BAD_NONCE', method: 'POST', path: FLAGS });
     longer.at(6000).http({ method: 'POST', path: FLAGS });
     expect(ruleIds(longer.grade(longer.time(60_000), { thresholds: { recoverWithinMs: 7000 } }))).toEqual(['auth-recovered']);
+  });
+
+  it('does not judge a refusal while its window is open and nothing came after it', () => {
+    const b = new JournalBuilder();
+    b.at(0).authRefused({ code: 'WRONG_PASSWORD', method: 'POST', path: FLAGS });
+    expect(ruleIds(b.grade(b.time(4999)))).toEqual([]);
+    expect(ruleIds(b.grade(b.time(5000)))).toEqual(['auth-failed']);
   });
 
   it('does not take a success of another path, method or client as the recovery', () => {
