@@ -231,6 +231,10 @@ export class EventSession {
     this.state = 'CLOSED';
     this.outbox.flush();
     this.ws.close(code, reason);
+    // ws ends its side once the client's close frame is in ('finish'), then waits for the client's
+    // FIN, which some clients never send (websocket-client 1.2 keeps the socket until collected).
+    // RFC 6455 7.1.1: the server closes the TCP connection first, so the session ends there.
+    this.socket.once('finish', () => this.socket.destroy());
     const timer = setTimeout(() => this.cut(), this.settings.closeTimeoutMs ?? CLOSE_TIMEOUT_MS);
     timer.unref();
     this.closing = { code, reason, timer };

@@ -115,8 +115,9 @@ export class RawConnection {
     socket.on('error', () => undefined);
   }
 
-  static open(port: number, host = '127.0.0.1'): RawConnection {
-    return new RawConnection(connect({ port, host }));
+  /** With `allowHalfOpen`, the device's FIN does not end the connection: only this side's end or destroy does. */
+  static open(port: number, host = '127.0.0.1', allowHalfOpen = false): RawConnection {
+    return new RawConnection(connect({ port, host, allowHalfOpen }));
   }
 
   /**
@@ -237,10 +238,11 @@ export class RawWebSocket {
     headers: Record<string, string | null> = {},
     host = '127.0.0.1',
     timeoutMs = WAIT_MS,
+    allowHalfOpen = false,
   ): Promise<RawWebSocket> {
     const given = Object.entries(headers).find(([name]) => name.toLowerCase() === 'sec-websocket-key')?.[1];
     const key = given ?? newKey();
-    const connection = RawConnection.open(port, host);
+    const connection = RawConnection.open(port, host, allowHalfOpen);
     try {
       const response = await connection.exchange(
         handshakeText(target, { host, headers: { ...headers, 'Sec-WebSocket-Key': key } }),

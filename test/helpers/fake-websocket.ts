@@ -67,6 +67,13 @@ export class FakeWebSocket extends EventEmitter {
 
 /** A socket that only counts corks (what a session does to the socket itself). */
 export function fakeSocket(): Duplex {
-  const socket = { cork: () => undefined, uncork: () => undefined, pause: () => socket, resume: () => socket };
+  const socket = {
+    cork: () => undefined,
+    uncork: () => undefined,
+    pause: () => socket,
+    resume: () => socket,
+    once: () => socket,
+    destroy: () => socket,
+  };
   return socket as unknown as Duplex;
 }

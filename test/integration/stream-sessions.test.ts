@@ -290,6 +290,30 @@ describe('sessions() and closeSessions()', () => {
   });
 });
 
+describe("the device's close", () => {
+  it('ends the connection once the client answered the close frame, though the client keeps its end open', async () => {
+    const log = new LogTap();
+    const device = await start({ initialStates: [], logger: log.logger });
+    // As websocket-client 1.2 does: answers the close frame, never closes the TCP connection itself.
+    const raw = await RawWebSocket.open(
+      device.port,
+      `/svc/ws-data-stream?sources=events&wssession=${device.issueToken()}`,
+      {},
+      '127.0.0.1',
+      undefined,
+      true,
+    );
+    expect(device.closeSessions(1011, 'internal error')).toBe(1);
+    const frame = await raw.nextFrame();
+    expect([frame.opcode, frame.payload.readUInt16BE(0)]).toEqual([8, 1011]);
+    raw.send(frame.payload.subarray(0, 2), 8);
+    // Well within the close timeout (5 s) that cuts a client that never answers.
+    await log.waitFor((e) => e.msg === 'event stream disconnected', 'the session gone', 2000);
+    expect(device.sessions()).toEqual([]);
+    raw.destroy();
+  });
+});
+
 describe('watchSessions()', () => {
   it('tells connect, configure (with what the filters subscribe to) and disconnect, in order', async () => {
     const device = await start({ initialStates: [] });
