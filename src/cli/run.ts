@@ -79,7 +79,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
 
 /** Prints the report's table, writes its files; resolves to 0, or the grading failure's exit code. */
 async function gradeClient(emulator: EmulatorHandle, args: ReportArgs, io: CliIo): Promise<number> {
-  const report = emulator.report();
+  // The command has ended: no retry of a refused request can come any more.
+  const report = emulator.report({ clientStopped: true });
   io.err(reportTable(report));
   const files: [string | undefined, string, string][] = [
     [args.report, `${JSON.stringify(report, null, 2)}\n`, '--report'],

@@ -75,6 +75,11 @@ export interface GradingOptions {
 export interface ReportOptions extends OnDevice, GradingOptions {
   /** `all` (the default): every segment of the run (a reset ends one); `current`: the one running now. */
   segments?: SegmentScope;
+  /**
+   * The client under test has stopped: a refused request it did not try again is judged now,
+   * not after its retry window (`bwc-emu run` grades so once its command has ended).
+   */
+  clientStopped?: boolean;
 }
 
 /** A running emulator: what the control API drives, and what only code in the same process can. */

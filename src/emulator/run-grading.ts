@@ -15,7 +15,7 @@ import { deviceFacts } from './device-facts';
 import type { RunningDevice } from './running-device';
 
 /** What a report asks for: a grading choice over the standing one, and the segments it covers. */
-export type RunReportOptions = GradingChoice & { segments?: SegmentScope };
+export type RunReportOptions = GradingChoice & { segments?: SegmentScope; clientStopped?: boolean };
 
 /** The grading of one emulator. */
 export interface RunGrading {
@@ -58,6 +58,7 @@ export function runGrading(
         selection: gradingSelection(options, standing),
         scope,
         only,
+        clientStopped: options.clientStopped,
       });
     },
     endSegment: (next) =>

@@ -66,6 +66,11 @@ export interface GradingInput {
   /** The time of the report, epoch ms. */
   now: number;
   thresholds?: Partial<GradingThresholds>;
+  /**
+   * The client under test has stopped (its command ended): a window that waits for its next try
+   * of a refused request is over, since none can come (see {@link GradingContext.clientStopped}).
+   */
+  clientStopped?: boolean;
 }
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -92,6 +97,7 @@ export function gradeSlice(input: Omit<GradingInput, 'thresholds'>, thresholds: 
     devices,
     thresholds,
     now: input.now,
+    clientStopped: input.clientStopped === true,
     topicFilter: topicFilters(devices),
   };
   const findings: Finding[] = RULE_FUNCTIONS.flatMap((rule) => rule(context)).sort(

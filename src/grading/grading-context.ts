@@ -14,6 +14,12 @@ export interface GradingContext {
   /** The time of the report, epoch ms: windows not yet over are not judged. */
   readonly now: number;
   /**
+   * The client under test has stopped: the windows that wait for its next try of a refused
+   * request (recover, stale retry) are over. Other windows still count from `now`: a client
+   * stopped 1 s after a drop had no time to come back.
+   */
+  readonly clientStopped: boolean;
+  /**
    * A topic filter as `device` compiles it (its aliases), compiled once per report;
    * undefined when it does not compile (the device refused it).
    */

@@ -30,6 +30,8 @@ export interface SegmentedReportInput {
   readonly now: number;
   readonly selection: GradingSelection;
   readonly scope: SegmentScope;
+  /** The client under test has stopped (see GradingInput.clientStopped): for the running segment. */
+  readonly clientStopped?: boolean;
   /** Only the findings, expectations and entries of these devices (every device's when undefined). */
   readonly only: ReadonlySet<string> | undefined;
 }
@@ -44,7 +46,13 @@ export function segmentedReport(input: SegmentedReportInput): GradingReport {
   // A running segment without a name or an entry says nothing, unless it is the only one.
   if (running.name !== undefined || entries.length > 0 || segments.length === 0) {
     const slice = gradeSlice(
-      { entries, dropped: input.current.dropped, devices: input.current.devices, now: input.now },
+      {
+        entries,
+        dropped: input.current.dropped,
+        devices: input.current.devices,
+        now: input.now,
+        clientStopped: input.clientStopped,
+      },
       selection.thresholds,
     );
     segments.push(gradedSegment(running, input.now, false, slice));

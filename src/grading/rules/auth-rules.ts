@@ -107,7 +107,8 @@ function credentialRefusals(context: GradingContext): {
     const list = tries.get(tryKey(refusal.entry)) ?? [];
     const next = list[positionOf(list, refusal.entry.seq + 1)];
     // Not judged while the client still has time to try again.
-    if (next === undefined && context.now - refusal.at < context.thresholds.recoverWithinMs) continue;
+    if (next === undefined && !context.clientStopped && context.now - refusal.at < context.thresholds.recoverWithinMs)
+      continue;
     const gotPast =
       next !== undefined &&
       next.at - refusal.at <= context.thresholds.recoverWithinMs &&
@@ -147,7 +148,7 @@ export const staleNotRetried: Rule = (context) => {
   const givenUp = context.index
     .ofKind('auth-refused')
     .filter((r) => r.entry.code === 'STALE_NONCE' && r.entry.stale)
-    .filter((r) => now - r.at >= thresholds.staleRetryWithinMs)
+    .filter((r) => context.clientStopped || now - r.at >= thresholds.staleRetryWithinMs)
     .filter((r) => !retried(context, r));
   return [...groupBy(givenUp, (r) => `${r.entry.device} ${remoteOf(r.entry.remote)}`).values()].map((group) => {
     const { device, remote } = group[0].entry;

@@ -221,7 +221,9 @@ describe('auth-failed and auth-recovered: a refusal whose next try got past the 
     const longer = new JournalBuilder();
     longer.at(0).authRefused({ code: 'BAD_NONCE', method: 'POST', path: FLAGS });
     longer.at(6000).http({ method: 'POST', path: FLAGS });
-    expect(ruleIds(longer.grade(longer.time(60_000), { thresholds: { recoverWithinMs: 7000 } }))).toEqual(['auth-recovered']);
+    expect(ruleIds(longer.grade(longer.time(60_000), { thresholds: { recoverWithinMs: 7000 } }))).toEqual([
+      'auth-recovered',
+    ]);
   });
 
   it('does not judge a refusal while its window is open and nothing came after it', () => {
@@ -229,6 +231,8 @@ describe('auth-failed and auth-recovered: a refusal whose next try got past the 
     b.at(0).authRefused({ code: 'WRONG_PASSWORD', method: 'POST', path: FLAGS });
     expect(ruleIds(b.grade(b.time(4999)))).toEqual([]);
     expect(ruleIds(b.grade(b.time(5000)))).toEqual(['auth-failed']);
+    // A client that has stopped tries nothing again: judged at once.
+    expect(ruleIds(b.grade(b.time(10), { clientStopped: true }))).toEqual(['auth-failed']);
   });
 
   it('does not take a success of another path, method or client as the recovery', () => {
@@ -261,6 +265,8 @@ describe('stale-not-retried', () => {
     b.at(1000).http({ path: '/axis-cgi/other.cgi' }); // another path does not count
     b.at(2000).http({ path: '/axis-cgi/param.cgi', status: 401 }); // nor a failure
     b.at(5100).http({ path: '/axis-cgi/param.cgi' }); // nor a success too late
+    expect(ruleIds(b.grade(b.time(100)))).toEqual([]);
+    expect(ruleIds(b.grade(b.time(100), { clientStopped: true }))).toEqual(['stale-not-retried']);
     const f = onlyFinding(b.grade(b.time(60_000)), 'stale-not-retried');
     expect(f.severity).toBe('error');
     expect(f.message).toBe('1 request answered 401 with stale=true was not repeated within 5.00 s');

@@ -261,7 +261,12 @@ export class JournalBuilder {
   /** Grades the journal at `now` (default: the builder's clock) against {@link facts}. */
   grade(
     now = this.now,
-    o: { thresholds?: Partial<GradingThresholds>; devices?: readonly DeviceFacts[]; dropped?: number } = {},
+    o: {
+      thresholds?: Partial<GradingThresholds>;
+      devices?: readonly DeviceFacts[];
+      dropped?: number;
+      clientStopped?: boolean;
+    } = {},
   ): GradingReport {
     return grade({
       entries: this.list,
@@ -269,6 +274,7 @@ export class JournalBuilder {
       devices: o.devices ?? [this.facts()],
       now,
       thresholds: o.thresholds,
+      clientStopped: o.clientStopped,
     });
   }
 
