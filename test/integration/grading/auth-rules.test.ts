@@ -121,7 +121,7 @@ describeRule('auth-failed', () => {
 });
 
 describeRule('auth-recovered', () => {
-  it("takes a nonce from the emulator before (a reboot, a new process) answered with the new challenge as recovered", async () => {
+  it('takes a nonce from the emulator before (a reboot, a new process) answered with the new challenge as recovered', async () => {
     const before = await start();
     const kept = await postFlags(before); // the challenge the client keeps
     expect(kept.status).toBe(401);
