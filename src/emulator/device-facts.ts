@@ -12,6 +12,7 @@ export function deviceFacts(running: { device: DeviceHandle; topics: readonly st
     serial: device.serial,
     streamPath: new URL(device.urls.eventStream).pathname,
     tokenPath: new URL(device.urls.sessionToken).pathname,
+    tokenLifetimeMs: device.options.tokenLifetimeMs,
     topics: running.topics,
     topicAliases: device.options.topicAliases,
   };

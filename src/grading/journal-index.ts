@@ -56,6 +56,8 @@ export interface DeviceFacts {
   readonly streamPath: string;
   /** The session token path (e.g. `/svc-cgi/wssession.cgi`). */
   readonly tokenPath: string;
+  /** How long a session token is valid (the device's `tokenLifetimeMs`); 15 s when not said. */
+  readonly tokenLifetimeMs?: number;
   /** Topics the device's scenario and initial states publish (canonical, as the device sends them). */
   readonly topics: readonly string[];
   /** Filter prefix aliases the device accepts (written prefix -> canonical prefix). */

@@ -9,7 +9,7 @@ import type { Finding } from '../report';
 import { pathOf } from './auth-rules';
 import { callOf } from './refusal-rules';
 
-/** How long a `wssession.cgi` token is valid (the device's, which no option changes): one younger may still be used. */
+/** How long a `wssession.cgi` token is valid when the device's facts do not say: one younger may still be used. */
 const TOKEN_LIFETIME_MS = 15_000;
 
 /** `polling`: more than `pollingMaxRequests` requests to one CGI method from one client within `pollingWindowMs`. */
@@ -34,8 +34,10 @@ export const polling: Rule = (context) => {
 
 /**
  * `token-unused`: `wssession.cgi` tokens no handshake attempt of the client used, at least
- * `minUnusedTokens` of them. Each attempt uses the newest token fetched before it and not used
- * yet (a client fetching two and connecting twice used both); a token still valid now may yet be.
+ * `minUnusedTokens` of them. An attempt that names its token's number (a session opened, a
+ * reused or expired token refused) used that one; any other (refused before the token was
+ * looked at: during a reboot, no slot) the newest fetched before it and not used yet. A token
+ * still valid now may yet be used.
  */
 export const tokenUnused: Rule = (context) => {
   const findings: Finding[] = [];
@@ -48,9 +50,15 @@ export const tokenUnused: Rule = (context) => {
       if (tokenStep(context, step) === 'fetch') {
         pending.push(step);
         fetched++;
-      } else pending.pop();
+        continue;
+      }
+      const token = tokenOf(step);
+      const used = token === undefined ? -1 : pending.findIndex((fetch) => tokenOf(fetch) === token);
+      if (used >= 0) pending.splice(used, 1);
+      else pending.pop();
     }
-    const unused = pending.filter((fetch) => context.now - fetch.at >= TOKEN_LIFETIME_MS);
+    const lifetime = context.devices.get(group[0].entry.device)?.tokenLifetimeMs ?? TOKEN_LIFETIME_MS;
+    const unused = pending.filter((fetch) => context.now - fetch.at >= lifetime);
     if (unused.length < context.thresholds.minUnusedTokens) continue;
     const message = `${unused.length} of ${plural(fetched, 'session token')} fetched ${unused.length === 1 ? 'was' : 'were'} never used for a handshake`;
     const { device } = group[0].entry;
@@ -96,6 +104,11 @@ function tokenStep(context: GradingContext, { entry }: Timed): 'fetch' | 'attemp
   if (entry.kind === 'ws-open' || entry.kind === 'ws-refused') return 'attempt';
   if (entry.kind === 'auth-refused') return samePath(entry.path, facts.streamPath) ? 'attempt' : undefined;
   return undefined;
+}
+
+/** The number of the session token an entry names (a fetch, a session opened, a token refused), if any. */
+function tokenOf({ entry }: Timed): number | undefined {
+  return 'token' in entry ? entry.token : undefined;
 }
 
 function remoteOfStep({ entry }: Timed): string | undefined {

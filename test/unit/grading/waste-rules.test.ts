@@ -133,6 +133,24 @@ describe('token-unused', () => {
     expect(ruleIds(b.grade(b.time(60_000), { thresholds: { minUnusedTokens: 5 } }))).toEqual([]);
   });
 
+  it('matches a numbered use to its own fetch: a client that uses an old token and leaves the new ones', () => {
+    const b = new JournalBuilder();
+    b.at(0).tokenFetch({ token: 1 });
+    const unused = [2, 3, 4].map((n) => b.at(n * 100).tokenFetch({ token: n }));
+    b.at(1000).wsOpen('s1', { token: 1 });
+    b.advance(10).configure('s1', [IO_PORT]);
+    const f = onlyFinding(b.grade(b.time(LATER)), 'token-unused');
+    expect(f.evidence).toEqual(unused);
+  });
+
+  it("waits for the device's own token lifetime", () => {
+    const b = new JournalBuilder();
+    for (let i = 0; i < 3; i++) b.at(i).tokenFetch();
+    const facts = b.facts({ tokenLifetimeMs: 60_000 });
+    expect(ruleIds(b.grade(b.time(30_000), { devices: [facts] }))).toEqual([]);
+    expect(ruleIds(b.grade(b.time(61_000), { devices: [facts] }))).toEqual(['token-unused']);
+  });
+
   it('does not count a refused fetch (a 503, a 429, a 401)', () => {
     const b = new JournalBuilder();
     for (const status of [503, 429, 401, 503]) b.at(status).tokenFetch({ status });
