@@ -73,6 +73,9 @@ class Backoff:
 
 
 class Client:
+    # The JSON-RPC API version of every request (the device's list: getSupportedVersions).
+    api_version = "1.0"
+
     def __init__(self, args, log):
         self.args = args
         self.log = log
@@ -118,9 +121,11 @@ class Client:
             return None
         return answer
 
-    def rpc(self, what, cgi, method):
+    def rpc(self, what, cgi, method, params=None):
         """A JSON-RPC call; its `data`, or None (logged)."""
-        body = {"apiVersion": "1.0", "context": CONTEXT, "method": method}
+        body = {"apiVersion": self.api_version, "context": CONTEXT, "method": method}
+        if params is not None:
+            body["params"] = params
         started = time.monotonic()
         answer = self.call(what, "POST", self.cgi(cgi), json=body)
         if answer is None:
@@ -193,14 +198,18 @@ class Client:
         if self.fallback.is_set():
             self.fallback.clear()
             self.log("fallback-end")
-        filters = [{"topicFilter": topic} for topic in self.args.topic]
+        filters = self.event_filters()
         ws.send(json.dumps({
-            "apiVersion": "1.0",
+            "apiVersion": self.api_version,
             "context": CONTEXT,
             "method": "events:configure",
             "params": {"eventFilterList": filters},
         }))
         self.log("configure", filters=len(filters))
+
+    def event_filters(self):
+        """One filter per topic of --topic."""
+        return [{"topicFilter": topic} for topic in self.args.topic]
 
     def on_message(self, ws, text):
         message = json.loads(text)
@@ -249,7 +258,8 @@ class Client:
         self.log("stop", reason="SIGTERM" if self.terminated else "duration")
 
 
-def main():
+def argument_parser():
+    """The options (a client built on this one adds its own)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("base_url", help="e.g. http://127.0.0.1:8080")
     parser.add_argument("--user", default="root")
@@ -265,6 +275,11 @@ def main():
     parser.add_argument("--poll-interval", type=float, default=10.0)
     parser.add_argument("--http-timeout", type=float, default=10.0)
     parser.add_argument("--ca-file", help="PEM certificate to trust (HTTPS devices)")
+    return parser
+
+
+def parse_arguments(parser):
+    """The command line's options, checked (exits 2 with a message on a bad one)."""
     args = parser.parse_args()
     args.base_url = args.base_url.rstrip("/")
     args.topic = args.topic or DEFAULT_TOPICS
@@ -274,10 +289,18 @@ def main():
             parser.error(f"--{name.replace('_', '-')} must be a number of seconds above 0")
     if args.pong_timeout >= args.ping_interval:
         parser.error("--pong-timeout must be shorter than --ping-interval")
-    client = Client(args, Log())
+    return args
+
+
+def serve(client):
+    """Runs `client` until its --duration is over or SIGTERM comes, then exits 0."""
     signal.signal(signal.SIGTERM, lambda *_: setattr(client, "terminated", True))
     client.run()
     sys.exit(0)
+
+
+def main():
+    serve(Client(parse_arguments(argument_parser()), Log()))
 
 
 if __name__ == "__main__":
