@@ -49,13 +49,17 @@ export class ReferenceClient {
   /** Waits of {@link waitFor}, each told every new line; true once it is met. */
   private readonly waiters = new Set<(line: ClientLine) => boolean>();
 
-  /** Starts the `kind` client with `args` (the base URL and options); it runs until {@link stop}. */
+  /**
+   * Starts the `kind` client with `args` (the base URL and options); it runs until {@link stop}.
+   * `script` runs another client of that language instead (one built on the reference client).
+   */
   constructor(
     readonly kind: ClientKind,
     args: readonly string[],
+    script?: string,
   ) {
-    const [file, script] = COMMANDS[kind];
-    this.child = spawn(file, [script, ...args], { env: toolEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const [file, reference] = COMMANDS[kind];
+    this.child = spawn(file, [script ?? reference, ...args], { env: toolEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.take(chunk));
     this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (this.output += chunk));
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
