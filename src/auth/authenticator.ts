@@ -19,7 +19,7 @@ import {
   type DigestTuning,
   type ReplayMode,
 } from './digest';
-import { DEFAULT_THROTTLE, LoginThrottle, refusalLog, type ThrottleRule } from './login-throttle';
+import { DEFAULT_THROTTLE, LoginThrottle, refusalLog, type ThrottleRules } from './login-throttle';
 
 /** Which schemes a device accepts; `none` serves everything without credentials. */
 export type AuthMode = 'digest' | 'basic' | 'both' | 'none';
@@ -81,8 +81,8 @@ export interface AuthenticatorOptions {
   clock: Clock;
   /** Strict replay protection: requests remembered per account (see DigestServerOptions). */
   replayPerAccount?: number;
-  /** Wrong logins allowed per remote address and per user before 429; {@link DEFAULT_THROTTLE} when absent. */
-  throttle?: { perRemote: ThrottleRule; perUser: ThrottleRule };
+  /** Wrong logins allowed per remote address, and per address and user, before 429; {@link DEFAULT_THROTTLE} when absent. */
+  throttle?: ThrottleRules;
   /** Where {@link Authenticator.logRefusal} writes; silent when absent. */
   log?: Logger;
   /** The server has no TLS: mode `both` then offers and accepts digest only, unless `basicOverHttp`. */
@@ -205,7 +205,7 @@ export class Authenticator {
     if (this.rejecting) return refuse('REJECTING', 'logins are refused for a while (simulated reboot)');
     const header = req.headers.authorization;
     if (!header) return refuse('NO_CREDENTIALS', 'no credentials');
-    // A throttled address or user is refused unchecked: a guess must not learn anything. The
+    // A throttled address (or address and user) is refused unchecked: a guess must not learn anything. The
     // address and the user name are looked up only while some window is open, or on a failure.
     const throttler = this.throttler;
     const throttled =

@@ -1,8 +1,11 @@
 /**
- * Failed-login throttling: after too many wrong passwords from one remote address, or
- * for one user name, within a window, every login attempt of that address or user is
- * refused (429 with `Retry-After`) until the window ends, without checking it, so a
- * password cannot be guessed at wire speed. Counting is per fixed window, O(1) per
+ * Failed-login throttling by source, as nginx `limit_req` and fail2ban do it (Apache and nginx
+ * never lock an account): after too many wrong passwords from one remote address within a
+ * window, every login from that address is refused (429 with `Retry-After`) until the window
+ * ends, without checking it; after fewer naming one user from one address, that address's
+ * logins as that user are. So a password cannot be guessed at wire speed from one address,
+ * and strangers failing from other addresses never refuse a user's right password: an address
+ * that has not failed is never throttled (issue 29). Counting is per fixed window, O(1) per
  * attempt; windows that ended are dropped from the front of an expiry queue (amortised O(1)).
  */
 import type { Clock } from '../base/clock';
@@ -21,22 +24,31 @@ export interface ThrottleRule {
 /** How a {@link LoginThrottle} counts. */
 export interface LoginThrottleOptions {
   clock: Clock;
-  /** Wrong logins from one remote address. */
+  /** Wrong logins from one remote address, whatever user they name. */
   perRemote: ThrottleRule;
-  /** Wrong logins naming one user (from any address). */
-  perUser: ThrottleRule;
+  /** Wrong logins from one remote address naming one user: the guessed user is stopped first. */
+  perRemoteUser: ThrottleRule;
 }
 
-/** Defaults: far above a person mistyping or a client retrying, far below a password guesser's rate. */
-export const DEFAULT_THROTTLE: Readonly<Pick<LoginThrottleOptions, 'perRemote' | 'perUser'>> = Object.freeze({
+/** The rules of a {@link LoginThrottle}, without its clock. */
+export type ThrottleRules = Pick<LoginThrottleOptions, 'perRemote' | 'perRemoteUser'>;
+
+/**
+ * Defaults: far above a person mistyping or a client retrying, far below a password guesser's
+ * rate; an address that fails for one user may still log in its other users a while.
+ */
+export const DEFAULT_THROTTLE: Readonly<ThrottleRules> = Object.freeze({
   perRemote: { failures: 20, windowMs: 10_000 },
-  perUser: { failures: 50, windowMs: 10_000 },
+  perRemoteUser: { failures: 10, windowMs: 10_000 },
 });
 
-/** The rules as options give them: wrong logins per remote address and per user per window; 0 turns one off. */
+/**
+ * The rules as options give them: wrong logins per remote address, and per remote address
+ * and user, per window; 0 turns one off.
+ */
 export interface ThrottleSettings {
   failuresPerRemote?: number;
-  failuresPerUser?: number;
+  failuresPerRemoteUser?: number;
   windowMs?: number;
 }
 
@@ -45,7 +57,12 @@ export const MAX_THROTTLE_FAILURES = 1_000_000;
 /** Longest window a rule may have (a day). */
 export const MAX_THROTTLE_WINDOW_MS = 86_400_000;
 
-const THROTTLE_KEYS: readonly string[] = ['failuresPerRemote', 'failuresPerUser', 'windowMs'];
+const THROTTLE_KEYS: readonly string[] = ['failuresPerRemote', 'failuresPerRemoteUser', 'windowMs'];
+
+/** Why the per-user rule is gone, for an option that still names it. */
+export const PER_USER_RETIRED =
+  'wrong logins are no longer counted per user from any address (strangers could lock the user out); ' +
+  'they are counted per remote address and per remote address and user';
 
 /**
  * The log of refused logins: {@link LOGGED_REFUSALS} per {@link REFUSAL_LOG_INTERVAL_MS} one by
@@ -61,15 +78,13 @@ export const LOGGED_REFUSALS = 10;
 export const REFUSAL_LOG_INTERVAL_MS = 10_000;
 
 /** Checks `settings` (`BAD_OPTION` for a value out of range) and fills in {@link DEFAULT_THROTTLE}. */
-export function throttleRules(
-  settings: ThrottleSettings = {},
-  name = 'loginThrottle',
-): Pick<LoginThrottleOptions, 'perRemote' | 'perUser'> {
+export function throttleRules(settings: ThrottleSettings = {}, name = 'loginThrottle'): ThrottleRules {
   const unknown = Object.keys(settings).filter((key) => !THROTTLE_KEYS.includes(key));
   if (unknown.length > 0)
     throw new EmulatorError(
       'BAD_OPTION',
-      `${name} has unknown field(s) ${unknown.join(', ')}; known: ${THROTTLE_KEYS.join(', ')}`,
+      `${name} has unknown field(s) ${unknown.join(', ')}; known: ${THROTTLE_KEYS.join(', ')}` +
+        (unknown.includes('failuresPerUser') ? ` (failuresPerUser: ${PER_USER_RETIRED})` : ''),
     );
   const windowMs = wholeNumberOption(
     `${name}.windowMs`,
@@ -77,23 +92,29 @@ export function throttleRules(
     1,
     MAX_THROTTLE_WINDOW_MS,
   );
-  const count = (key: 'failuresPerRemote' | 'failuresPerUser', fallback: number): number =>
+  const count = (key: 'failuresPerRemote' | 'failuresPerRemoteUser', fallback: number): number =>
     wholeNumberOption(`${name}.${key}`, settings[key] ?? fallback, 0, MAX_THROTTLE_FAILURES);
   return {
     perRemote: { failures: count('failuresPerRemote', DEFAULT_THROTTLE.perRemote.failures), windowMs },
-    perUser: { failures: count('failuresPerUser', DEFAULT_THROTTLE.perUser.failures), windowMs },
+    perRemoteUser: { failures: count('failuresPerRemoteUser', DEFAULT_THROTTLE.perRemoteUser.failures), windowMs },
   };
 }
 
 /** A throttled attempt: who is blocked, and for how long. */
 export interface Throttled {
-  readonly by: 'remote' | 'user';
+  readonly by: 'remote' | 'remote-user';
   readonly retryAfterSeconds: number;
   readonly message: string;
 }
 
 /** Most keys kept per table; past it the oldest window is forgotten (bounded memory under address spraying). */
 const MAX_KEYS = 100_000;
+
+/**
+ * Characters of a user name a (remote, user) key keeps: names sent by a guesser may be as long
+ * as a header, and longer ones sharing their start only share a window (that address's).
+ */
+const MAX_KEYED_USER = 128;
 
 /** One key's current window. */
 interface Window {
@@ -155,43 +176,62 @@ class Windows {
   }
 }
 
-/** Counts wrong logins per remote address and per user, and says when to refuse. */
+/**
+ * Counts wrong logins per remote address and per remote address and user, and says when to
+ * refuse. Nothing is counted per user alone, so no address can throttle another's logins.
+ */
 export class LoginThrottle {
   private readonly remotes: Windows;
-  private readonly users: Windows;
+  private readonly remoteUsers: Windows;
 
   constructor(private readonly options: LoginThrottleOptions) {
     this.remotes = new Windows(options.perRemote);
-    this.users = new Windows(options.perUser);
+    this.remoteUsers = new Windows(options.perRemoteUser);
   }
 
   /**
-   * True while some address or some user has a window open (windows that ended may still
-   * count until the next check drops them): only then is an attempt worth {@link check}ing, so
-   * a caller works out the address (a system call) and the user (a header parsed) only then.
+   * True while some address has a window open (windows that ended may still count until the
+   * next check drops them): only then is an attempt worth {@link check}ing, so a caller works
+   * out the address (a system call) and the user (a header parsed) only then.
    */
   get active(): boolean {
-    return !this.remotes.empty || !this.users.empty;
+    return !this.remotes.empty || !this.remoteUsers.empty;
   }
 
-  /** Whether an attempt from `remote` naming `user` is refused now; undefined lets it be checked. */
+  /**
+   * Whether an attempt from `remote` naming `user` is refused now; undefined lets it be checked.
+   * An attempt whose address is unknown (its socket already gone) is never refused.
+   */
   check(remote: string | undefined, user: string | undefined): Throttled | undefined {
+    if (remote === undefined) return undefined;
     const now = this.options.clock.now();
-    const byRemote = remote === undefined || this.remotes.empty ? undefined : this.remotes.blocked(remote, now);
+    const byRemote = this.remotes.empty ? undefined : this.remotes.blocked(remote, now);
     if (byRemote !== undefined)
       return throttled('remote', byRemote, `too many failed logins from ${remote}`, this.options.perRemote);
-    const byUser = user === undefined || this.users.empty ? undefined : this.users.blocked(user, now);
-    if (byUser !== undefined)
-      return throttled('user', byUser, `too many failed logins for user "${user}"`, this.options.perUser);
+    const byPair =
+      user === undefined || this.remoteUsers.empty ? undefined : this.remoteUsers.blocked(pairKey(remote, user), now);
+    if (byPair !== undefined)
+      return throttled(
+        'remote-user',
+        byPair,
+        `too many failed logins for user "${user}" from ${remote}`,
+        this.options.perRemoteUser,
+      );
     return undefined;
   }
 
-  /** Counts a wrong password (or unknown user) from `remote` naming `user`. */
+  /** Counts a wrong password (or unknown user) from `remote` naming `user`; nothing without an address. */
   failed(remote: string | undefined, user: string | undefined): void {
+    if (remote === undefined) return;
     const now = this.options.clock.now();
-    if (remote !== undefined) this.remotes.count(remote, now);
-    if (user !== undefined) this.users.count(user, now);
+    this.remotes.count(remote, now);
+    if (user !== undefined) this.remoteUsers.count(pairKey(remote, user), now);
   }
+}
+
+/** The key of a (remote address, user) window: an address holds no line feed, so keys never collide. */
+function pairKey(remote: string, user: string): string {
+  return `${remote}\n${user.length > MAX_KEYED_USER ? user.slice(0, MAX_KEYED_USER) : user}`;
 }
 
 function throttled(by: Throttled['by'], waitMs: number, what: string, rule: ThrottleRule): Throttled {

@@ -15,7 +15,7 @@ export interface DestinationContext {
   options: ResolvedDestinationOptions;
   store: ObjectStore;
   tokens: SwiftTokens;
-  /** Wrong keys at `/auth/v1.0`, per remote address and per login: past the limit, 429. */
+  /** Wrong keys at `/auth/v1.0`, per remote address and per address and login: past the limit, 429. */
   loginThrottle: LoginThrottle;
   /** Refused logins at `/auth/v1.0`: a few logged one by one per interval, the rest summarised. */
   loginLog: LogSummary;

@@ -2,7 +2,7 @@
  * Options of the reference content destination, their defaults, and their
  * validation. Every bad option becomes an {@link EmulatorError} naming it.
  */
-import { type LoginThrottleOptions, type ThrottleSettings, throttleRules } from '../auth/login-throttle';
+import { type ThrottleRules, type ThrottleSettings, throttleRules } from '../auth/login-throttle';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -60,8 +60,9 @@ export interface DestinationOptions {
    */
   basicOverHttp?: boolean;
   /**
-   * Wrong keys allowed at `/auth/v1.0` and the pages per remote address and per login within a
-   * window before every attempt gets 429 with `Retry-After`: 20 and 50 per 10 s by default; 0 turns one off.
+   * Wrong keys allowed at `/auth/v1.0` and the pages per remote address, and per remote address
+   * and login, within a window before that address's attempts (as that login) get 429 with
+   * `Retry-After`: 20 and 10 per 10 s by default; 0 turns one off. Other addresses are never throttled.
    */
   loginThrottle?: ThrottleSettings;
   /** Recording times later than now + this are out of bounds (400); default 24 hours. */
@@ -104,7 +105,7 @@ export interface ResolvedDestinationOptions {
   tls: boolean | TlsMaterial;
   publicUrl: string | undefined;
   basicOverHttp: boolean;
-  loginThrottle: Pick<LoginThrottleOptions, 'perRemote' | 'perUser'>;
+  loginThrottle: ThrottleRules;
   maxAheadMs: number;
   stalledAfterMs: number;
   clock: Clock;

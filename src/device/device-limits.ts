@@ -9,10 +9,11 @@ import { DEFAULT_TOKENS_PER_ACCOUNT } from '../auth/session-tokens';
 import { DEFAULT_REPLAY_PER_ACCOUNT } from '../auth/digest';
 import {
   DEFAULT_THROTTLE,
-  type LoginThrottleOptions,
   MAX_THROTTLE_FAILURES,
   MAX_THROTTLE_WINDOW_MS,
+  PER_USER_RETIRED,
   throttleRules,
+  type ThrottleRules,
 } from '../auth/login-throttle';
 import { EmulatorError } from '../base/errors';
 import { wholeNumberOption } from '../base/option-checks';
@@ -38,8 +39,8 @@ export interface DeviceLimits {
   replayPerAccount?: number;
   /** Wrong logins from one remote address per window before every login from it gets 429; 0: no limit. */
   loginFailuresPerRemote?: number;
-  /** Wrong logins naming one user per window before every login as it gets 429; 0: no limit. */
-  loginFailuresPerUser?: number;
+  /** Wrong logins from one remote address naming one user per window before its logins as that user get 429; 0: no limit. */
+  loginFailuresPerRemoteUser?: number;
   /** The window of the two login limits, in ms. */
   loginWindowMs?: number;
 }
@@ -126,12 +127,12 @@ export const DEVICE_LIMITS: readonly LimitSpec[] = [
     past: 'every login from the address answered 429 with `Retry-After` until the window ends',
   },
   {
-    name: 'loginFailuresPerUser',
-    defaultValue: DEFAULT_THROTTLE.perUser.failures,
+    name: 'loginFailuresPerRemoteUser',
+    defaultValue: DEFAULT_THROTTLE.perRemoteUser.failures,
     min: 0,
     max: MAX_THROTTLE_FAILURES,
-    what: 'wrong logins naming one user per window, from any address (0: no limit)',
-    past: 'every login as the user answered 429 with `Retry-After` until the window ends',
+    what: 'wrong logins from one remote address naming one user per window (0: no limit)',
+    past: 'every login from the address as that user answered 429 with `Retry-After` until the window ends; other addresses are not affected',
   },
   {
     name: 'loginWindowMs',
@@ -150,7 +151,8 @@ export function resolveDeviceLimits(limits: DeviceLimits = {}): ResolvedDeviceLi
   if (unknown.length > 0)
     throw new EmulatorError(
       'BAD_OPTION',
-      `unknown limit(s) ${unknown.join(', ')}; known: ${DEVICE_LIMITS.map((spec) => spec.name).join(', ')}`,
+      `unknown limit(s) ${unknown.join(', ')}; known: ${DEVICE_LIMITS.map((spec) => spec.name).join(', ')}` +
+        (unknown.includes('loginFailuresPerUser') ? ` (loginFailuresPerUser: ${PER_USER_RETIRED})` : ''),
     );
   const resolved: Partial<Record<keyof DeviceLimits, number>> = {};
   for (const spec of DEVICE_LIMITS)
@@ -170,11 +172,11 @@ export function sessionLimitsOf(limits: ResolvedDeviceLimits): SessionLimitSetti
 }
 
 /** The login throttle's rules (the same checks as the destination's `loginThrottle`). */
-export function throttleOf(limits: ResolvedDeviceLimits): Pick<LoginThrottleOptions, 'perRemote' | 'perUser'> {
+export function throttleOf(limits: ResolvedDeviceLimits): ThrottleRules {
   return throttleRules(
     {
       failuresPerRemote: limits.loginFailuresPerRemote,
-      failuresPerUser: limits.loginFailuresPerUser,
+      failuresPerRemoteUser: limits.loginFailuresPerRemoteUser,
       windowMs: limits.loginWindowMs,
     },
     'limits',

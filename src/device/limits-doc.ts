@@ -7,6 +7,7 @@ import { CLIENT_HEADER, IGNORED_TAG_LOG_INTERVAL_MS, LOGGED_IGNORED_TAGS } from 
 import { markdownTable } from '../base/markdown-table';
 import { DEFAULT_PING_LIMIT } from '../events/ping-limit';
 import { EMULATOR_CLIENT_SESSIONS, EMULATOR_CLIENT_TERMS } from '../events/session-limits';
+import { DEFAULT_THROTTLE } from '../auth/login-throttle';
 import { DEVICE_LIMITS } from './device-limits';
 import { DISCARD_LIMITS } from './http-body';
 
@@ -89,6 +90,16 @@ export function limitsDoc(): string {
         ],
       ],
     ),
+    '',
+    'Wrong logins are counted per remote address and per remote address and user, never per user alone,',
+    'as nginx `limit_req` and fail2ban throttle by source (Apache and nginx never lock an account): a login',
+    'from an address that has not failed is never throttled, so wrong passwords from other addresses cannot',
+    `lock a user out. An address past \`loginFailuresPerRemoteUser\` (${DEFAULT_THROTTLE.perRemoteUser.failures} by default) for one user may still log in as`,
+    `its other users until it is past \`loginFailuresPerRemote\` (${DEFAULT_THROTTLE.perRemote.failures}); both count per window of \`loginWindowMs\`. A throttled`,
+    'attempt is refused without checking its password. The content destination applies the same rule and',
+    'numbers at `/auth/v1.0` and on its pages (option `loginThrottle`: `failuresPerRemote`, `failuresPerRemoteUser`,',
+    '`windowMs`). The per-account limits (`tokensPerAccount`, `replayPerAccount`, sessions and terms) count only',
+    'requests that logged in, so a stranger without the password cannot fill them.',
     '',
     'Failed logins (wrong password or unknown user; not the first, credential-less leg of digest, not a',
     'stale nonce) are logged one by one up to 10 per 10 s per device; the rest are counted into one',

@@ -37,7 +37,7 @@ beforeAll(async () => {
     dataDir,
     logger: errors.logger,
     // Every login is a case: no throttling, so a correct key late in a run is still let in.
-    loginThrottle: { failuresPerRemote: 0, failuresPerUser: 0 },
+    loginThrottle: { failuresPerRemote: 0, failuresPerRemoteUser: 0 },
   });
   session = await login(destination);
   const created = await session.send('PUT', `/${FUZZ_CONTAINER}`);

@@ -23,7 +23,7 @@ export async function startFuzzDevice(options: DeviceOptions = {}, errors = new 
     ...options,
     limits: {
       loginFailuresPerRemote: 0,
-      loginFailuresPerUser: 0,
+      loginFailuresPerRemoteUser: 0,
       tokensPerAccount: 1_000_000,
       maxSessions: 1_000_000,
       maxSessionsPerAccount: 1_000_000,

@@ -18,6 +18,8 @@ export interface HttpRequestOptions {
   agent?: Agent;
   /** Send the body with chunked transfer coding (no Content-Length), in chunks of this size. */
   chunkSize?: number;
+  /** The client's own address (e.g. `127.0.0.2`: all of 127/8 is loopback on Linux), for tests of per-address rules. */
+  localAddress?: string;
 }
 
 /** What came back. */
@@ -52,6 +54,7 @@ export function sendRequest(baseUrl: string, options: HttpRequestOptions): Promi
         path: options.path,
         headers,
         agent: options.agent ?? false,
+        localAddress: options.localAddress,
         ...(secure ? { ca: options.ca } : {}),
       },
       (res) => {

@@ -1,8 +1,8 @@
 /**
- * Failed logins throttled per remote address and per user (issue 16, finding 7): past the
- * limit every attempt gets 429 with Retry-After, unchecked, on HTTP and on the WebSocket
- * handshake alike, until the window ends; the log gets a few lines and one summary, not
- * one line per failure.
+ * Failed logins throttled per remote address and per remote address and user (issue 16,
+ * finding 7; issue 29): past the limit every attempt gets 429 with Retry-After, unchecked, on
+ * HTTP and on the WebSocket handshake alike, until the window ends; the log gets a few lines
+ * and one summary, not one line per failure. Other addresses: test/integration/login-lockout.test.ts.
  */
 import { type DeviceHandle, type DeviceOptions, ManualClock } from '../../src';
 import { deviceStarter } from '../helpers/devices';
@@ -26,7 +26,8 @@ describe('login throttling', () => {
   it('answers 429 with Retry-After to every login from an address past 20 wrong ones in 10 s, until the window ends', async () => {
     const clock = new ManualClock();
     const device = await start({ clock });
-    for (let i = 0; i < 20; i++) expect(await login(device, 'root', `guess${i}`)).toBe(401);
+    // Users of their own, each named fewer than 10 times: the address's limit is reached first.
+    for (let i = 0; i < 20; i++) expect(await login(device, `user${i % 4}`, `guess${i}`)).toBe(401);
     clock.advance(4_000);
     const path = new URL(device.urls.sessionToken).pathname;
     const refused = await digestRequest(device.url, { path, username: 'root', password: 'pass' });
@@ -45,12 +46,26 @@ describe('login throttling', () => {
     expect(await login(device, 'root', 'pass')).toBe(200);
   });
 
-  it('throttles a user named from anywhere without locking out the other accounts', async () => {
+  it('throttles a user guessed from an address past 10 wrong ones, for that address only, before the address', async () => {
     const clock = new ManualClock();
-    const device = await start({ clock, limits: { loginFailuresPerRemote: 0, loginFailuresPerUser: 5 } });
-    for (let i = 0; i < 5; i++) expect(await login(device, 'viewer', 'wrong')).toBe(401);
-    expect(await login(device, 'viewer', 'view')).toBe(429);
+    const device = await start({ clock });
+    for (let i = 0; i < 10; i++) expect(await login(device, 'viewer', 'wrong')).toBe(401);
+    const path = new URL(device.urls.sessionToken).pathname;
+    const refused = await digestRequest(device.url, { path, username: 'viewer', password: 'view' });
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 429,
+      body: 'too many failed logins for user "viewer" from 127.0.0.1: at most 10 per 10 s; retry in 10 s\n',
+    });
     expect(await login(device, 'root', 'pass')).toBe(200);
+  });
+
+  it('refuses the retired limit loginFailuresPerUser, saying why', async () => {
+    await expect(start({ limits: { loginFailuresPerUser: 5 } as DeviceOptions['limits'] })).rejects.toMatchObject({
+      code: 'BAD_OPTION',
+      message: expect.stringContaining(
+        '(loginFailuresPerUser: wrong logins are no longer counted per user from any address',
+      ) as string,
+    });
   });
 
   it('does not count the first leg of digest as a failure', async () => {

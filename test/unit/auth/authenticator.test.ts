@@ -20,7 +20,7 @@ function authenticator(
     nonceLifetimeMs: 60_000,
     replay: 'lenient',
     clock,
-    throttle: { perRemote: { failures: 5, windowMs: 10_000 }, perUser: { failures: 5, windowMs: 10_000 } },
+    throttle: { perRemote: { failures: 5, windowMs: 10_000 }, perRemoteUser: { failures: 5, windowMs: 10_000 } },
     ...options,
   });
   return { auth, clock };
