@@ -4,6 +4,7 @@
  * another client of the test's own.
  */
 import type { EmulatorHandle } from '../../../src';
+import type { GradingReport } from '../../../src/grading/report';
 import { CLIENT_HEADER } from '../../../src/base/client-tag';
 import type { JournalEntry, JournalKind } from '../../../src/base/journal';
 import { openWithToken } from '../../helpers/event-stream-client';
@@ -84,4 +85,19 @@ export async function otherClient(run: CaseRun): Promise<{ close(): Promise<unkn
   const { device } = run.emulator.devices.find((d) => d.device.serial === run.serial) ?? {};
   if (!device) throw new Error(`no device ${run.serial}`);
   return openWithToken(device, device.issueToken(), '?sources=events', { headers: { [CLIENT_HEADER]: 'test' } });
+}
+
+/** The warnings and errors of a report, each with its message and evidence, as the failure shows them. */
+export function problems(report: GradingReport): string[] {
+  const broken = report.expectations.filter((e) => e.status === 'broken').map((e) => `expectation broken: ${e.name}`);
+  const findings = report.findings
+    .filter((f) => f.severity !== 'info')
+    .map((f) =>
+      [
+        `${f.severity} ${f.rule}: ${f.message}`,
+        ...f.evidence.map((e) => `  ${JSON.stringify(e)}`),
+        ...(f.moreEvidence > 0 ? [`  ... ${f.moreEvidence} more`] : []),
+      ].join('\n'),
+    );
+  return [...findings, ...broken];
 }

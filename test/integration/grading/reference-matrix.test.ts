@@ -22,9 +22,9 @@ import { RULE_IDS } from '../../../src/grading/rules';
 import { FAULT_CATALOGUE, FAULT_NAMES, type FaultName } from '../../../src/protocol/fault-catalogue';
 import { ACTION_KEYS, type Scenario, type Step } from '../../../src/scenario/schema';
 import { pythonModules } from '../../helpers/python-script';
-import type { CaseRun } from './reference-checks';
+import { type CaseRun, problems } from './reference-checks';
 import { EXEMPT_FAULTS, MATRIX_CASES, type MatrixCase, UNDISTURBING_ACTIONS } from './reference-cases';
-import { BASE_SCENARIO, CLIENT_TIMINGS, SETTLE_MS, THRESHOLDS, TOPICS } from './reference-settings';
+import { BASE_SCENARIO, CLIENT_OPTIONS, SETTLE_MS, THRESHOLDS } from './reference-settings';
 import { CLIENT_KINDS, type ClientExit, type ClientKind, ReferenceClient, startQueue } from './reference-client';
 
 /** Checked when the file loads: without Python's modules only the Node client runs (or the run fails in CI). */
@@ -140,15 +140,14 @@ async function play(
 ): Promise<Omit<Outcome, 'report'> & { emulator: EmulatorHandle }> {
   const { device } = emulator.devices[index];
   const serial = device.serial;
-  const options = Object.entries(CLIENT_TIMINGS).flatMap(([name, value]) => [`--${name}`, String(value)]);
-  const topics = TOPICS.flatMap((topic) => ['--topic', topic]);
+  const options = [...CLIENT_OPTIONS];
   if (device.certificate !== undefined) {
     const caFile = join(dir, `${serial}.pem`);
     writeFileSync(caFile, device.certificate);
     options.push('--ca-file', caFile);
   }
   const client = await starting(async () => {
-    const started = new ReferenceClient(kind, [device.url, ...options, ...topics, '--duration', '60']);
+    const started = new ReferenceClient(kind, [device.url, ...options, '--duration', '60']);
     await started.waitFor('start');
     return started;
   });
@@ -218,21 +217,6 @@ function modeValues(schema: z.ZodType): unknown[] | undefined {
   else if (inner instanceof z.ZodBoolean) values = [true, false];
   else if (inner instanceof z.ZodLiteral) values = [...inner.values];
   return values && optional ? [...values, undefined] : values;
-}
-
-/** The warnings and errors of a report, each with its message and evidence, as the failure shows them. */
-function problems(report: GradingReport): string[] {
-  const broken = report.expectations.filter((e) => e.status === 'broken').map((e) => `expectation broken: ${e.name}`);
-  const findings = report.findings
-    .filter((f) => f.severity !== 'info')
-    .map((f) =>
-      [
-        `${f.severity} ${f.rule}: ${f.message}`,
-        ...f.evidence.map((e) => `  ${JSON.stringify(e)}`),
-        ...(f.moreEvidence > 0 ? [`  ... ${f.moreEvidence} more`] : []),
-      ].join('\n'),
-    );
-  return [...findings, ...broken];
 }
 
 /**

@@ -69,3 +69,9 @@ export const BASE_SCENARIO = [
 
 /** The topics the clients subscribe to, one filter each. */
 export const TOPICS = [PORT, MOTION, VIRTUAL];
+
+/** A client's command-line options for {@link CLIENT_TIMINGS} and {@link TOPICS}. */
+export const CLIENT_OPTIONS: readonly string[] = [
+  ...Object.entries(CLIENT_TIMINGS).flatMap(([name, value]) => [`--${name}`, String(value)]),
+  ...TOPICS.flatMap((topic) => ['--topic', topic]),
+];
