@@ -8,7 +8,7 @@ import type { GradingReport } from '../../../src/grading/report';
 import { CLIENT_HEADER } from '../../../src/base/client-tag';
 import type { JournalEntry, JournalKind } from '../../../src/base/journal';
 import { openWithToken } from '../../helpers/event-stream-client';
-import type { ClientLine, ReferenceClient } from './reference-client';
+import type { ClientExit, ClientLine, ReferenceClient } from './reference-client';
 
 /** What a case works with: the emulator, its device and the client under test. */
 export interface CaseRun {
@@ -17,6 +17,16 @@ export interface CaseRun {
   readonly client: ReferenceClient;
   /** The device's journal entries (of `kind`). */
   journal(kind?: JournalKind): JournalEntry[];
+}
+
+/** The case run of `client` on device `serial` of `emulator`. */
+export function caseRun(emulator: EmulatorHandle, serial: string, client: ReferenceClient): CaseRun {
+  return {
+    emulator,
+    serial,
+    client,
+    journal: (kind) => emulator.journal({ device: serial, ...(kind ? { kind } : {}) }),
+  };
 }
 
 /** Lines of `event` the client logged (matching `where`). */
@@ -100,4 +110,27 @@ export function problems(report: GradingReport): string[] {
       ].join('\n'),
     );
   return [...findings, ...broken];
+}
+
+/** What a dump shows of one client's case. */
+export interface DumpedRun {
+  readonly run: CaseRun;
+  readonly exit: ClientExit;
+  readonly report: GradingReport;
+}
+
+/**
+ * The runs as JSON (`BWC_EMU_MATRIX_DUMP=file`), by name: per client its warnings and errors with
+ * their evidence, what it logged and its device's journal, notifications left out, for a look at
+ * a whole run.
+ */
+export function dumpRuns(runs: ReadonlyMap<string, DumpedRun>): string {
+  const cases = [...runs].map(([name, { run, exit, report }]) => ({
+    name,
+    exit,
+    findings: report.findings.filter((f) => f.severity !== 'info'),
+    lines: run.client.lines.filter((l) => l.event !== 'notification'),
+    journal: run.journal().filter((e) => e.kind !== 'notification'),
+  }));
+  return JSON.stringify(cases, null, 1);
 }

@@ -22,7 +22,7 @@ import { RULE_IDS } from '../../../src/grading/rules';
 import { FAULT_CATALOGUE, FAULT_NAMES, type FaultName } from '../../../src/protocol/fault-catalogue';
 import { ACTION_KEYS, type Scenario, type Step } from '../../../src/scenario/schema';
 import { pythonModules } from '../../helpers/python-script';
-import { type CaseRun, problems } from './reference-checks';
+import { type CaseRun, caseRun, dumpRuns, problems } from './reference-checks';
 import { EXEMPT_FAULTS, MATRIX_CASES, type MatrixCase, UNDISTURBING_ACTIONS } from './reference-cases';
 import { BASE_SCENARIO, CLIENT_OPTIONS, SETTLE_MS, THRESHOLDS } from './reference-settings';
 import { CLIENT_KINDS, type ClientExit, type ClientKind, ReferenceClient, startQueue } from './reference-client';
@@ -73,7 +73,7 @@ describe('the reference clients under every fault and disturbing scenario step',
       outcomes.set(key(rest.matrixCase, run.client.kind), { ...rest, run, report });
     }
     process.stderr.write(`reference matrix: ${outcomes.size} clients played in ${Date.now() - started} ms\n`);
-    if (process.env.BWC_EMU_MATRIX_DUMP) writeFileSync(process.env.BWC_EMU_MATRIX_DUMP, dump(outcomes));
+    if (process.env.BWC_EMU_MATRIX_DUMP) writeFileSync(process.env.BWC_EMU_MATRIX_DUMP, dumpRuns(outcomes));
   }, 90_000);
 
   afterAll(async () => {
@@ -151,12 +151,7 @@ async function play(
     await started.waitFor('start');
     return started;
   });
-  const run: CaseRun = {
-    emulator,
-    serial,
-    client,
-    journal: (entryKind) => emulator.journal({ device: serial, ...(entryKind ? { kind: entryKind } : {}) }),
-  };
+  const run = caseRun(emulator, serial, client);
   let error: Error | undefined;
   try {
     await client.waitFor('configured');
@@ -217,20 +212,6 @@ function modeValues(schema: z.ZodType): unknown[] | undefined {
   else if (inner instanceof z.ZodBoolean) values = [true, false];
   else if (inner instanceof z.ZodLiteral) values = [...inner.values];
   return values && optional ? [...values, undefined] : values;
-}
-
-/**
- * The outcomes as JSON (`BWC_EMU_MATRIX_DUMP=file`): per case and client, its warnings and errors
- * with their evidence, and what it logged but its notifications, for a look at a whole run.
- */
-function dump(outcomes: ReadonlyMap<string, Outcome>): string {
-  const cases = [...outcomes].map(([name, { run, exit, report }]) => ({
-    name,
-    exit,
-    findings: report.findings.filter((f) => f.severity !== 'info'),
-    lines: run.client.lines.filter((l) => l.event !== 'notification'),
-  }));
-  return JSON.stringify(cases, null, 1);
 }
 
 function key(matrixCase: MatrixCase, kind: ClientKind): string {
