@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { CLIENT_HEADER, IGNORED_TAG_LOG_INTERVAL_MS, LOGGED_IGNORED_TAGS } from '../base/client-tag';
 import { markdownTable } from '../base/markdown-table';
+import { CLOSE_TIMEOUT_MS, SLOW_CLOSE_TIMEOUT_MS } from '../events/event-session';
 import { DEFAULT_PING_LIMIT } from '../events/ping-limit';
 import { EMULATOR_CLIENT_SESSIONS, EMULATOR_CLIENT_TERMS } from '../events/session-limits';
 import { DEFAULT_THROTTLE } from '../auth/login-throttle';
@@ -80,8 +81,9 @@ export function limitsDoc(): string {
         ],
         [
           'answer to a device close',
-          '5 s',
-          'a client that does not answer the close frame of the device is cut off; the log and journal keep the code the device sent',
+          `${CLOSE_TIMEOUT_MS / 1000} s; ${SLOW_CLOSE_TIMEOUT_MS / 1000} s after a 1013 (too slow to read)`,
+          'a client that does not answer the close frame of the device is cut off; the log and journal keep the code the device sent. ' +
+            'A client closed for reading too slowly must first read what its socket holds, so it gets as long as a `ws` server gives any close handshake',
         ],
         [
           'a JSON request body past `maxBodyBytes`',

@@ -91,6 +91,8 @@ export interface SessionSettings {
   pingLimit?: PingLimit;
   /** A client that does not answer the device's close within this is cut; default {@link CLOSE_TIMEOUT_MS}. */
   closeTimeoutMs?: number;
+  /** The same for the close of a client too slow to read (1013); default {@link SLOW_CLOSE_TIMEOUT_MS}. */
+  slowCloseTimeoutMs?: number;
   /** Times pings; default the system clock. */
   clock?: Clock;
 }
@@ -103,6 +105,16 @@ export const CLOSE_TOO_SLOW = 1013;
 
 /** How long the device waits for the client to answer its close (ws would wait 30 s). */
 export const CLOSE_TIMEOUT_MS = 5000;
+
+/**
+ * How long the device waits for a client too slow to read to answer its close (1013): as long
+ * as a `ws` server waits for any close handshake (its `closeTimeout`, 30 s). Such a client has
+ * stopped reading for a while by definition, and must read what its socket holds before it
+ * sees the close frame; cut after 5 s, one that resumes later would see a cut connection
+ * instead of the reason. What it holds meanwhile is bounded: its backlog is dropped, only the
+ * socket's buffers remain.
+ */
+export const SLOW_CLOSE_TIMEOUT_MS = 30_000;
 
 /** Binds a WebSocket to the event bus through the client's filters. */
 export class EventSession {
@@ -227,6 +239,11 @@ export class EventSession {
    * sent; a client that does not answer within the close timeout is cut.
    */
   close(code: number, reason: string): void {
+    this.closeWithin(code, reason, this.settings.closeTimeoutMs ?? CLOSE_TIMEOUT_MS);
+  }
+
+  /** {@link close}, the client cut if it has not answered within `timeoutMs`. */
+  private closeWithin(code: number, reason: string, timeoutMs: number): void {
     if (this.state === 'CLOSED') return;
     this.state = 'CLOSED';
     this.outbox.flush();
@@ -235,7 +252,7 @@ export class EventSession {
     // FIN, which some clients never send (websocket-client 1.2 keeps the socket until collected).
     // RFC 6455 7.1.1: the server closes the TCP connection first, so the session ends there.
     this.socket.once('finish', () => this.socket.destroy());
-    const timer = setTimeout(() => this.cut(), this.settings.closeTimeoutMs ?? CLOSE_TIMEOUT_MS);
+    const timer = setTimeout(() => this.cut(), timeoutMs);
     timer.unref();
     this.closing = { code, reason, timer };
   }
@@ -385,7 +402,12 @@ export class EventSession {
       { session: this.id, buffered, limit: this.settings.maxBufferedBytes, dropped: this.dropped },
       'client too slow: closing the session',
     );
-    this.close(CLOSE_TOO_SLOW, 'client too slow: send buffer full');
+    // It reads what its socket holds before it sees the close: it gets as long as ws would give it.
+    this.closeWithin(
+      CLOSE_TOO_SLOW,
+      'client too slow: send buffer full',
+      this.settings.slowCloseTimeoutMs ?? SLOW_CLOSE_TIMEOUT_MS,
+    );
     return false;
   }
 

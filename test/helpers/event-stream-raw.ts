@@ -302,6 +302,11 @@ export class RawWebSocket {
     this.socket.resume();
   }
 
+  /** Resolves once the device has closed the connection (rejects after `timeoutMs`). */
+  closed(timeoutMs = WAIT_MS): Promise<void> {
+    return this.connection.closed(timeoutMs);
+  }
+
   /** Ends the TCP connection at once. */
   destroy(): void {
     this.connection.destroy();

@@ -10,6 +10,7 @@ import { EventBus } from '../../../src/events/event-bus';
 import {
   CLOSE_TIMEOUT_MS,
   EventSession,
+  SLOW_CLOSE_TIMEOUT_MS,
   type SessionObserver,
   type SessionSettings,
 } from '../../../src/events/event-session';
@@ -97,10 +98,50 @@ describe('a client too slow to read', () => {
   });
 });
 
+describe('the close of a client too slow to read', () => {
+  /** A configured session whose client reads nothing, past its buffer: closed with 1013. */
+  function tooSlow(settings: Partial<SessionSettings> = {}): ReturnType<typeof sessionOn> {
+    const made = sessionOn(settings);
+    configureAll(made.ws, made.session);
+    const blob = 'x'.repeat(16 * KIB);
+    while (made.session.open) made.session.deliver(made.bus.publish(TOPIC, { data: { blob } }));
+    expect(made.ws.closes).toEqual([{ code: 1013, reason: 'client too slow: send buffer full' }]);
+    return made;
+  }
+
+  it('waits as long as ws does (30 s), not 5 s: the client reads what its socket holds before the frame', () => {
+    jest.useFakeTimers();
+    const { ws, closed } = tooSlow();
+    expect(SLOW_CLOSE_TIMEOUT_MS).toBe(30_000);
+    jest.advanceTimersByTime(SLOW_CLOSE_TIMEOUT_MS - 1);
+    expect(ws.terminated).toBe(false);
+    jest.advanceTimersByTime(1);
+    expect(ws.terminated).toBe(true);
+    expect(closed).toEqual([{ code: 1013, reason: 'client too slow: send buffer full', by: 'device' }]);
+  });
+
+  it('honours slowCloseTimeoutMs from the settings, and stops waiting once answered', () => {
+    jest.useFakeTimers();
+    const quick = tooSlow({ slowCloseTimeoutMs: 100, closeTimeoutMs: 10 });
+    jest.advanceTimersByTime(99);
+    expect(quick.ws.terminated).toBe(false);
+    jest.advanceTimersByTime(1);
+    expect(quick.ws.terminated).toBe(true);
+
+    const answered = tooSlow();
+    jest.advanceTimersByTime(SLOW_CLOSE_TIMEOUT_MS - 1);
+    answered.ws.end(1013, '');
+    expect(jest.getTimerCount()).toBe(0);
+    expect(answered.ws.terminated).toBe(false);
+    expect(answered.closed).toEqual([{ code: 1013, reason: 'client too slow: send buffer full', by: 'device' }]);
+  });
+});
+
 describe('a close the client does not answer', () => {
   it('is cut after the close timeout, and reported with the code the device sent', () => {
     jest.useFakeTimers();
     const { ws, session, closed } = sessionOn();
+    // A close asked for (a slots fault's, a test's) with 1013 is not a slow client's: 5 s.
     session.close(1013, 'client too slow: send buffer full');
     jest.advanceTimersByTime(CLOSE_TIMEOUT_MS - 1);
     expect(ws.terminated).toBe(false);
