@@ -5,6 +5,7 @@
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 const prettier = require('eslint-config-prettier');
+const logFields = require('./eslint-rules/log-fields');
 
 module.exports = tseslint.config(
   // examples/ are projects of their own (their own dependencies, installed by .ci/run); prettier checks their form.
@@ -17,6 +18,12 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
+  },
+  // Log by allow-list: every log line names its fields (eslint-rules/log-fields.js).
+  {
+    files: ['src/**/*.ts'],
+    plugins: { local: { rules: { 'log-fields': logFields } } },
+    rules: { 'local/log-fields': 'error' },
   },
   {
     files: ['**/*.js'],

@@ -6,7 +6,7 @@
 import { escapeHtml } from '../base/html-escape';
 import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../base/clock';
-import type { Logger } from '../base/log';
+import type { LogFields, Logger } from '../base/log';
 import type { LogSummary } from '../base/log-summary';
 import { err, type Err, type ErrorInfo, ok, type Result } from '../base/result';
 import { type Account, AccountDirectory } from './accounts';
@@ -264,12 +264,7 @@ export class Authenticator {
    * at most {@link refusalLog}'s share per interval one by one and the others in
    * one summary line, so a password guesser cannot fill the log.
    */
-  logRefusal(
-    refusal: RefusalInfo,
-    fields: Readonly<Record<string, unknown>>,
-    message: string,
-    remote: string | undefined,
-  ): void {
+  logRefusal(refusal: RefusalInfo, fields: LogFields, message: string, remote: string | undefined): void {
     const log = this.options.log;
     if (!log) return;
     if (refusal.code === 'NO_CREDENTIALS') {

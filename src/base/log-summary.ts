@@ -58,8 +58,9 @@ export class LogSummary {
       {
         count: this.suppressed,
         intervalMs: this.options.intervalMs,
+        // eslint-disable-next-line local/log-fields -- counts (numbers) by key: a remote address or 'unknown'
         by: Object.fromEntries(this.byKey),
-        ...(named < this.suppressed ? { others: this.suppressed - named } : {}),
+        others: named < this.suppressed ? this.suppressed - named : undefined,
       },
       this.options.message,
     );

@@ -14,6 +14,24 @@ export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', '
 /** One of {@link LOG_LEVELS}. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** A value a log line may carry: text, a number, a flag, or a list of them (never an object). */
+export type LogValue = string | number | boolean | bigint | null | undefined | readonly (string | number | boolean)[];
+
+/**
+ * Fields of a log line that a helper passes on (log by allow-list): each is named where the
+ * literal is written, which the `local/log-fields` lint rule checks (eslint-rules/log-fields.js);
+ * a request, context, headers or option bag is never one.
+ */
+export interface LogFields {
+  readonly [name: string]: LogValue;
+}
+
+/** A caught value as an Error for a log's `err` field (pino's serializer is made for Errors only). */
+export function errorOf(err: unknown): Error {
+  if (err instanceof Error) return err;
+  return new Error(`thrown, not an Error: ${typeof err === 'object' && err !== null ? 'an object' : String(err)}`);
+}
+
 /** How to build a logger. */
 export interface LoggerOptions {
   level?: LogLevel;

@@ -19,7 +19,13 @@ import type { ConnectionFile } from '../protocol/connection-file';
 import { type ExpandedPlan, expandPlan, type PlannedRecording, type Registration } from './expand-plan';
 import { DEFAULT_PLAN, type Plan, PlanSchema } from './plan';
 import { type Exchange, header, type RetryPolicy, SwiftClient, type SwiftResponse } from './swift-client';
-import { type FailedRequest, metaHeaders, type RecordingReport, uploadRecording } from './upload-recording';
+import {
+  type FailedRequest,
+  failedRequestText,
+  metaHeaders,
+  type RecordingReport,
+  uploadRecording,
+} from './upload-recording';
 
 /** Where the capabilities in force came from. */
 export type CapabilitiesSource = 'file' | 'FullStoreAndReadSupport' | 'missing' | 'malformed' | 'corrupt';
@@ -125,7 +131,8 @@ export class BodyWornSystem {
     try {
       await client.authenticate();
       const { capabilities, source } = await readCapabilities(client, options.connection);
-      options.log?.info({ capabilities, source }, 'capabilities');
+      const on = (Object.keys(capabilities) as CapabilityName[]).filter((name) => capabilities[name]);
+      options.log?.info({ capabilities: on, source }, 'capabilities');
       const categories = capabilities.ReadCategories ? await readCategories(client) : [];
       return new BodyWornSystem(stats, client, capabilities, source, categories, options);
     } catch (err) {
@@ -198,7 +205,7 @@ export class BodyWornSystem {
         status: report.status,
         clips: report.clips,
         bytes: report.bytes,
-        request: report.request,
+        request: report.request && failedRequestText(report.request),
       },
       'recording',
     );
@@ -380,10 +387,11 @@ async function putEmptyObject(
 function logRetry(log: Logger | undefined, exchange: Exchange): void {
   const { next } = exchange;
   if (!log || !next) return;
-  const seen = { method: exchange.method, path: exchange.path, attempt: exchange.attempt };
-  const outcome = exchange.status === undefined ? { error: exchange.error } : { status: exchange.status };
-  if (next.action === 'retry') log.info({ ...seen, ...outcome, waitMs: next.waitMs, reason: next.reason }, 'retrying');
-  else log.warn({ ...seen, ...outcome, reason: next.reason }, 'gave up retrying');
+  const { method, path, attempt, status } = exchange;
+  const error = status === undefined ? exchange.error : undefined;
+  if (next.action === 'retry')
+    log.info({ method, path, attempt, status, error, waitMs: next.waitMs, reason: next.reason }, 'retrying');
+  else log.warn({ method, path, attempt, status, error, reason: next.reason }, 'gave up retrying');
 }
 
 /** A `Categories.json` entry with the two fields a bookmark needs. */

@@ -25,6 +25,11 @@ export interface FailedRequest {
   message: string;
 }
 
+/** A failed request in one line, for a log field or a message: `PUT /v1/... -> 503` (or the network error). */
+export function failedRequestText(request: FailedRequest): string {
+  return `${request.method} ${request.path} -> ${request.status ?? request.message}`;
+}
+
 /** One recording in the report. */
 export interface RecordingReport {
   container: string;

@@ -6,7 +6,7 @@
  */
 import type { Request, Response } from 'express';
 import { EmulatorError } from '../base/errors';
-import { type Logger, redactUrl } from '../base/log';
+import { errorOf, type Logger, redactUrl } from '../base/log';
 
 /** A refusal: the HTTP status, a stable code, a message, and any extra fields of `error`. */
 export class ControlError extends Error {
@@ -37,13 +37,18 @@ function asControlError(err: unknown): ControlError | undefined {
 /** Answers `err` as a refusal (logged at info) or, for a bug, as a 500 (logged as an error). */
 export function sendError(req: Request, res: Response, log: Logger, err: unknown): void {
   const refusal = asControlError(err);
-  const where = { method: req.method, url: redactUrl(req.originalUrl), remote: req.socket.remoteAddress };
+  const { method } = req;
+  const url = redactUrl(req.originalUrl);
+  const remote = req.socket.remoteAddress;
   if (!refusal) {
-    log.error({ ...where, err }, 'control API: internal error');
+    log.error({ method, url, remote, err: errorOf(err) }, 'control API: internal error');
     if (res.headersSent) return void res.destroy();
     return void res.status(500).json({ error: { code: 'INTERNAL', message: 'internal error; see the log' } });
   }
-  log.info({ ...where, status: refusal.status, code: refusal.code, reason: refusal.message }, 'control API: refused');
+  log.info(
+    { method, url, remote, status: refusal.status, code: refusal.code, reason: refusal.message },
+    'control API: refused',
+  );
   refuse(res, refusal);
 }
 

@@ -48,7 +48,10 @@ export const featureFlagCgi: RequestHandler = rpcEndpoint({
       }
       const result = await device.flags.set(values as Record<string, boolean>);
       if (!result.ok) throw notFound(result.error);
-      device.log.info({ flagValues: values }, 'feature flags set');
+      device.log.info(
+        { flags: Object.entries(values).map(([flag, on]) => `${flag}=${String(on)}`) },
+        'feature flags set',
+      );
       return { result: 'Success' };
     },
     getSupportedVersions: () => ({ apiVersions: FEATURE_FLAG_API.versions }),

@@ -8,7 +8,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { type Account, type Role, hasRole } from '../auth/accounts';
 import type { DeviceAuthLocals } from '../auth/middleware';
-import { redactUrl } from '../base/log';
+import { errorOf, redactUrl } from '../base/log';
 import {
   latestVersion,
   parseRpcRequest,
@@ -82,11 +82,11 @@ export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
     const locals = requestLocals(res);
     /** The body once read, for the journal of a refused request (see {@link journalCall}). */
     const read: { body?: Buffer } = {};
-    const send = (response: RpcResponse, extra: Record<string, unknown> = {}): void => {
+    const send = (response: RpcResponse): void => {
       const code = response.error?.code;
       journalCall(locals, response, read.body);
       log[code === undefined ? 'debug' : code < 2000 ? 'error' : 'info'](
-        { api: name, method: response.method, code, message: response.error?.message, ...extra },
+        { api: name, method: response.method, code, message: response.error?.message },
         code === undefined ? 'rpc ok' : 'rpc error',
       );
       res.status(200).type('application/json').send(JSON.stringify(response));
@@ -143,7 +143,7 @@ export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
     } catch (err) {
       if (err instanceof RpcFault) send(rpcFailure(request, err.code, err.message));
       else {
-        log.error({ api: name, method: request.method, err }, 'internal error in handler');
+        log.error({ api: name, method: request.method, err: errorOf(err) }, 'internal error in handler');
         send(rpcFailure(request, RpcErrorCode.INTERNAL_ERROR, 'Internal error'));
       }
     }

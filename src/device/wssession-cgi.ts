@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { DeviceAuthLocals } from '../auth/middleware';
 import type { SessionTokens } from '../auth/session-tokens';
-import type { Logger } from '../base/log';
+import { errorOf, type Logger } from '../base/log';
 import type { LoggedRequest, LoggedResponse } from '../base/request-log';
 import { deviceOf, requestLocals } from './device-context';
 
@@ -66,7 +66,7 @@ export function serveSessionToken(
     if (device.authenticate(req, res)) answerToken(res, device);
   } catch (err) {
     // As the app's error handler does.
-    device.log.error({ err, url: path }, 'unhandled error');
+    device.log.error({ err: errorOf(err), url: path }, 'unhandled error');
     if (res.headersSent) res.destroy();
     else sendText(res, 500, {}, 'Internal error\n');
   }

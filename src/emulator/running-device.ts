@@ -2,7 +2,7 @@
  * One device of the emulator with what it plays: the device, its scenario run (replaced
  * on a reload, a new scenario or a reset), and the scenario controls (pause, play, restart) the handle and the control API use.
  */
-import type { Logger } from '../base/log';
+import type { LogFields, Logger } from '../base/log';
 import { type DeviceHandle, startDevice } from '../device/device';
 import type { DeviceOptions } from '../device/device-options';
 import type { ConnectionFile } from '../protocol/connection-file';
@@ -87,7 +87,7 @@ class PlayingDevice implements RunningDevice {
     this.playerOptions = {
       speed: options.speed,
       seed: options.seed,
-      log: (msg: string, fields?: object) => this.logLine(scenarioName, msg, fields),
+      log: (msg: string, fields?: LogFields) => this.logLine(scenarioName, msg, fields),
       connection: options.connection,
       scheduler: options.scheduler,
       // Only the current run can finish: the runs before it were stopped.
@@ -155,10 +155,10 @@ class PlayingDevice implements RunningDevice {
   }
 
   /** Logs a line of the scenario (named as it was when the device started). */
-  private logLine(scenario: string | undefined, msg: string, fields: object | undefined): void {
+  private logLine(scenario: string | undefined, msg: string, fields: LogFields | undefined): void {
     if (!this.logger) return;
     this.log ??= this.logger.child({ device: this.device.serial, scenario });
-    this.log.info(fields ?? {}, msg);
+    this.log.info({ ...fields }, msg);
   }
 
   /** Runs `change` (a pause, a play), counting it as a change only when the state changed (a second pause is none). */

@@ -14,6 +14,7 @@
  * - keys of an entry other than `topicFilter` and `contentFilter` (`channelFilter`, ...)
  *   and keys of `params` other than `eventFilterList` are ignored.
  */
+import type { LogFields } from '../base/log';
 import { fail, ok, type Result } from '../base/result';
 import { isPlainObject, RpcErrorCode, type RpcApiSpec, type RpcError, type RpcRequest } from '../protocol/rpc';
 import { type ContentFilter, compileContentFilter, type NotificationMessage } from './content-filter';
@@ -56,7 +57,7 @@ export interface ConfigureRules {
  * Hears what a configure accepted without applying: unknown keys, empty filters. The
  * message is fixed text (one per kind of leniency); `fields` say which entry and key.
  */
-export type ConfigureNote = (message: string, fields: Readonly<Record<string, unknown>>) => void;
+export type ConfigureNote = (message: string, fields: LogFields) => void;
 
 /** Default limit on filters per request: far above what clients send, low enough to bound work per event. */
 export const DEFAULT_MAX_FILTERS = 256;

@@ -348,7 +348,8 @@ export class EventSession {
     this.filters = compiled.value;
     this.state = 'CONFIGURED';
     // The snapshot is built only for a log that shows it: a configure is on every connection's path.
-    if (log.isLevelEnabled('info')) log.info({ session: this.id, filters: this.info().filters }, 'events configured');
+    if (log.isLevelEnabled('info'))
+      log.info({ session: this.id, filters: this.info().filters.map(filterText) }, 'events configured');
     this.answer(rpcSuccess(parsed.value, {}));
     if (!this.settings.faults?.noInitialStates) for (const state of bus.currentStates()) this.deliver(state);
     this.observer.sessionConfigured(this, previous);
@@ -474,4 +475,9 @@ function sentFilters(params: Readonly<Record<string, unknown>>): { topicFilter?:
       ...(typeof contentFilter === 'string' ? { contentFilter } : {}),
     };
   });
+}
+
+/** A filter of a configure in one line for the log: its topic filter, and its content filter after `|`. */
+function filterText(filter: { topicFilter?: string; contentFilter?: string }): string {
+  return [filter.topicFilter ?? '', filter.contentFilter].filter((part) => part !== undefined).join(' | ');
 }

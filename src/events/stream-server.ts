@@ -12,7 +12,7 @@ import type { SessionTokens } from '../auth/session-tokens';
 import { type ClientVia, clientVia, type IgnoredTagLog } from '../base/client-tag';
 import { EmulatorError } from '../base/errors';
 import { type JournalWriter, viaWriter, writeVia } from '../base/journal';
-import type { Logger } from '../base/log';
+import { errorOf, type Logger } from '../base/log';
 import { closeFrameProblem } from '../protocol/websocket-close';
 import type { CompiledFilter, ConfigureRules } from './configure';
 import type { DeviceEvent, EventBus } from './event-bus';
@@ -386,7 +386,7 @@ export class StreamServer implements SessionObserver {
       try {
         watcher(change);
       } catch (err) {
-        this.options.log.error({ err, change: change.kind }, 'session watcher failed');
+        this.options.log.error({ err: errorOf(err), change: change.kind }, 'session watcher failed');
       }
     }
   }

@@ -17,7 +17,8 @@ import { BodyWornSystem } from '../bws/body-worn-system';
 import { expandPlan, type PlannedRecording } from '../bws/expand-plan';
 import type { Plan, PlanRecording } from '../bws/plan';
 import type { Exchange, RetryPolicy } from '../bws/swift-client';
-import type { RecordingReport } from '../bws/upload-recording';
+import { failedRequestText, type RecordingReport } from '../bws/upload-recording';
+import type { LogFields } from '../base/log';
 import type { ConnectionFile } from '../protocol/connection-file';
 import type { Scheduler } from './scheduler';
 import type { BodyWorn } from './schema';
@@ -48,7 +49,7 @@ export interface PlayRecordingsOptions {
   /** Playback speed: a recording due at `at` is uploaded at start + at / speed. */
   speed: number;
   /** One line per notable thing (connected, each recording's outcome). */
-  log: (msg: string, fields?: object) => void;
+  log: (msg: string, fields?: LogFields) => void;
   /** Hears each recording's outcome. */
   onRecording?: (report: ScenarioRecordingReport) => void;
   /** Retries of each request (default: the body worn system's). */
@@ -69,7 +70,7 @@ export interface RecordingsRun {
 export function playRecordings(section: BodyWorn, options: PlayRecordingsOptions): RecordingsRun {
   const { connection, scheduler, speed } = options;
   // A throwing log or callback must not break the upload queue (nor become an unhandled rejection).
-  const log = (msg: string, fields?: object): void => {
+  const log = (msg: string, fields?: LogFields): void => {
     try {
       options.log(msg, fields);
     } catch {
@@ -94,14 +95,12 @@ export function playRecordings(section: BodyWorn, options: PlayRecordingsOptions
       const system = await BodyWornSystem.connect({ connection, retry: options.retry });
       try {
         const registered = await system.register(system.expand(plan));
-        const failures = system.registrationFailures.map(
-          (f) => `${f.kind} ${f.id}: ${f.request.method} ${f.request.path} -> ${f.request.status ?? f.request.message}`,
-        );
+        const failures = system.registrationFailures.map((f) => `${f.kind} ${f.id}: ${failedRequestText(f.request)}`);
         log('body worn system connected', {
           storageUrl: system.storageUrl,
           users: registered.users,
           devices: registered.devices,
-          ...(failures.length ? { registrationFailures: failures } : {}),
+          registrationFailures: failures.length ? failures : undefined,
         });
         return system;
       } catch (err) {
@@ -133,14 +132,14 @@ export function playRecordings(section: BodyWorn, options: PlayRecordingsOptions
     }
     const full: ScenarioRecordingReport = { ...report, index, at };
     reports.push(full);
-    const fields = {
+    const fields: LogFields = {
       recording: full.container,
       at: `${at / 1000}s`,
       status: full.status,
       clips: full.clips,
       bytes: full.bytes,
-      ...(full.request ? { request: full.request } : {}),
-      ...(full.warnings.length ? { warnings: full.warnings } : {}),
+      request: full.request && failedRequestText(full.request),
+      warnings: full.warnings.length ? full.warnings : undefined,
     };
     log(full.status === 'transferred' ? 'body-worn recording uploaded' : 'body-worn recording not uploaded', fields);
     try {

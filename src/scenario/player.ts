@@ -16,6 +16,7 @@
  * Every timer is set for an absolute time computed from the start, so nothing drifts.
  */
 import { EmulatorError } from '../base/errors';
+import type { LogFields } from '../base/log';
 import type { NotificationMessage } from '../events/content-filter';
 import { seededRandom } from '../base/random';
 import { realScheduler, type Scheduler } from './scheduler';
@@ -62,7 +63,7 @@ export interface ScenarioPlayerOptions {
   /** Seed of the jitter PRNG; the same seed gives the same jitter. Default 1. */
   seed?: number;
   /** Receives one line per notable thing (errors, loop iterations). */
-  log?: (msg: string, fields?: object) => void;
+  log?: (msg: string, fields?: LogFields) => void;
   /** Told, synchronously, when the timeline has played every step (not on stop()). */
   onFinish?: () => void;
 }
@@ -73,7 +74,7 @@ export class ScenarioPlayer {
   /** Playback speed: scenario ms per scheduler ms. */
   readonly speed: number;
   private readonly seed: number;
-  private readonly log: (msg: string, fields?: object) => void;
+  private readonly log: (msg: string, fields?: LogFields) => void;
   private readonly onFinish: (() => void) | undefined;
   /** The jitter PRNG, seeded on first use: most scenarios have no jitter. */
   private random: (() => number) | undefined;

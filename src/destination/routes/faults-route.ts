@@ -7,6 +7,7 @@
  */
 import express, { type RequestHandler, type Router } from 'express';
 import type { DestinationContext } from '../destination-context';
+import type { FaultRule } from '../faults';
 import { pageLogin } from './page-login';
 import { sendError } from './swift-response';
 
@@ -23,13 +24,13 @@ export function faultsRouter(ctx: DestinationContext): Router {
     if (!Array.isArray(req.body)) return void res.status(400).json({ error: 'PUT a JSON list of fault rules' });
     const replaced = ctx.faults.replace(req.body as unknown[]);
     if (!replaced.ok) return void res.status(400).json({ error: replaced.error.message });
-    ctx.log.info({ faults: ctx.faults.list() }, 'fault rules replaced');
+    ctx.log.info({ faults: ctx.faults.list().map(ruleText) }, 'fault rules replaced');
     reply(res);
   });
   router.post('/', json, (req, res) => {
     const added = ctx.faults.add(req.body as unknown);
     if (!added.ok) return void res.status(400).json({ error: added.error.message });
-    ctx.log.info({ faults: ctx.faults.list() }, 'fault rule added');
+    ctx.log.info({ faults: ctx.faults.list().map(ruleText) }, 'fault rule added');
     reply(res, 201);
   });
   router.delete('/', (_req, res) => {
@@ -93,4 +94,14 @@ export function applyFaults(ctx: DestinationContext): RequestHandler {
     if (decision.latencyMs > 0) void ctx.options.sleep(decision.latencyMs).then(act);
     else act();
   };
+}
+
+/** A fault rule in one line for the log: `503 PUT /v1/AUTH_bws share=0.5 latencyMs=200 times=3 hits=1`. */
+function ruleText(rule: FaultRule & { hits: number }): string {
+  const { status, methods, pathPrefix, share, latencyMs, times, hits } = rule;
+  const parts = [status ?? 'delay', methods?.join(',') ?? 'any', pathPrefix ?? '/'];
+  if (share !== undefined) parts.push(`share=${share}`);
+  if (latencyMs !== undefined) parts.push(`latencyMs=${latencyMs}`);
+  if (times !== undefined) parts.push(`times=${times}`);
+  return [...parts, `hits=${hits}`].join(' ');
 }

@@ -19,11 +19,15 @@ export function conditionRefusal(
   verdict: Exclude<ConditionVerdict, { kind: 'proceed' }>,
   record: ObjectRecord | undefined,
 ): void {
+  // Named fields only: `where` may be a whole call (context, request, response) that holds keys and tokens.
+  const { method } = req;
+  const { account, container, object } = where;
   if (verdict.kind === 'bad') {
-    ctx.log.info({ method: req.method, ...where, reason: verdict.message }, 'request refused: bad condition');
+    ctx.log.info({ method, account, container, object, reason: verdict.message }, 'request refused: bad condition');
     return sendError(req, res, 400, verdict.message);
   }
-  ctx.log.info({ method: req.method, ...where, status: verdict.status, header: verdict.header }, 'conditional request');
+  const { status, header } = verdict;
+  ctx.log.info({ method, account, container, object, status, header }, 'conditional request');
   if (verdict.kind === 'not-modified' && record) {
     res.writeHead(304, { ...objectHeaders(record), 'Content-Length': '0' });
     res.end();

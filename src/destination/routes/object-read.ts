@@ -49,7 +49,10 @@ export async function readObject(
   const range = ifRangeHolds(req, current) ? answerRange(req.headers.range, current.bytes) : { kind: 'whole' as const };
   try {
     if (range.kind === 'unsatisfiable') {
-      ctx.log.info({ ...where, range: req.headers.range, bytes: current.bytes }, 'GET refused: range not satisfiable');
+      ctx.log.info(
+        { account, container, object, range: req.headers.range, bytes: current.bytes },
+        'GET refused: range not satisfiable',
+      );
       return sendError(req, res, 416, `Requested Range Not Satisfiable: the object has ${current.bytes} bytes`, {
         ...objectHeaders(current),
         'Content-Range': `bytes */${current.bytes}`,
@@ -76,7 +79,7 @@ export async function readObject(
     });
     await send(Readable.from(multipart.parts(file)), res);
   } catch (err) {
-    ctx.log.error({ ...where, err: (err as Error).message }, 'reading an object failed');
+    ctx.log.error({ account, container, object, err: (err as Error).message }, 'reading an object failed');
     res.destroy(err as Error);
   } finally {
     await file.close().catch(() => undefined);

@@ -76,25 +76,26 @@ export async function objectOperation(
 async function putObject(call: ObjectCall): Promise<void> {
   const { ctx, req, res, account, container, object } = call;
   const { store, options, log } = ctx;
-  const where = { account, container, object };
   const lengthHeader = req.headers['content-length'];
   const chunked = /\bchunked\b/i.test(String(req.headers['transfer-encoding'] ?? ''));
   if (lengthHeader === undefined && !chunked) {
-    log.info(where, 'PUT refused: neither Content-Length nor chunked transfer encoding');
+    log.info({ account, container, object }, 'PUT refused: neither Content-Length nor chunked transfer encoding');
     return sendError(req, res, 411, 'Length Required: send Content-Length or Transfer-Encoding: chunked');
   }
   const contentLength = lengthHeader === undefined ? undefined : Number(lengthHeader);
   if (contentLength !== undefined && contentLength > options.maxObjectBytes) {
-    log.info({ ...where, contentLength }, 'PUT refused: too large');
+    log.info({ account, container, object, contentLength }, 'PUT refused: too large');
     return sendError(req, res, 413, `Your request is too large: the limit is ${options.maxObjectBytes} bytes`);
   }
   const etagHeader = req.headers.etag === undefined ? undefined : unquoteEtag(String(req.headers.etag));
-  if (etagHeader !== undefined && !isMd5Hex(etagHeader))
+  if (etagHeader !== undefined && !isMd5Hex(etagHeader)) {
+    log.info({ account, container, object, etag: etagHeader.slice(0, 100) }, 'PUT refused: ETag not an MD5 digest');
     return sendError(req, res, 422, `Unprocessable Entity: ETag "${etagHeader}" is not an MD5 hex digest`);
+  }
   const metadata = Object.fromEntries(readMetadata(req.headers, 'object').set);
   const limits = metadataProblem(new Map(Object.entries(metadata)), 'object');
   if (limits) {
-    log.info({ ...where, reason: limits }, 'PUT refused: metadata limits');
+    log.info({ account, container, object, reason: limits }, 'PUT refused: metadata limits');
     return sendError(req, res, 400, limits);
   }
   if (!store.container(account, container)) return sendError(req, res, 404, 'Container not found');
@@ -108,12 +109,12 @@ async function putObject(call: ObjectCall): Promise<void> {
   if (!verdict.ok) {
     const { recording, status, message } = verdict.error;
     if (recording) ctx.recordings.refused(account, container, message, 'clip');
-    else log.info({ ...where, status, reason: message }, 'PUT refused');
+    else log.info({ account, container, object, status, reason: message }, 'PUT refused');
     return sendError(req, res, status, message);
   }
   const quotaLeft = options.quotaBytes - store.bytesUsed(account) + (existing?.bytes ?? 0);
   if (contentLength !== undefined && contentLength > quotaLeft) {
-    log.warn({ ...where, contentLength, quotaBytes: options.quotaBytes }, 'PUT refused: quota');
+    log.warn({ account, container, object, contentLength, quotaBytes: options.quotaBytes }, 'PUT refused: quota');
     return sendError(req, res, 507, 'Insufficient Storage: the account quota is used up');
   }
   if (await refusedForNoRoom(ctx, req, res)) return;
@@ -130,13 +131,13 @@ async function putObject(call: ObjectCall): Promise<void> {
   });
   if (!outcome.ok) {
     const { code, message } = outcome.error;
-    log[code === 'aborted' ? 'info' : 'warn']({ ...where, reason: message }, 'PUT stored nothing');
+    log[code === 'aborted' ? 'info' : 'warn']({ account, container, object, reason: message }, 'PUT stored nothing');
     if (!res.writable || res.destroyed || !res.socket || res.socket.destroyed) return;
     return sendError(req, res, PUT_FAILURE_STATUS[code], message);
   }
   const { record } = outcome.value;
   ctx.recordings.objectStored(account, container, record);
-  log.debug({ ...where, bytes: record.bytes, etag: record.etag }, 'object stored');
+  log.debug({ account, container, object, bytes: record.bytes, etag: record.etag }, 'object stored');
   sendEmpty(res, 201, {
     ETag: record.etag,
     'Last-Modified': httpDate(record.lastModified),

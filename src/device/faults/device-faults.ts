@@ -4,6 +4,7 @@
  * when the device closes. Made on a device's first fault, so a healthy fleet pays nothing.
  */
 import { EmulatorError } from '../../base/errors';
+import { errorOf } from '../../base/log';
 import type { FaultEntry } from '../../base/journal';
 import {
   type ActiveFault,
@@ -55,14 +56,14 @@ export class DeviceFaults {
     if (entry.kind === 'action') {
       if (this.running.has(name)) throw new EmulatorError('BAD_FAULT', `fault ${name} is already under way`);
       this.running.add(name);
-      this.target.log.info({ fault: name, params: values }, 'fault switch');
+      this.target.log.info({ fault: name, params: paramsText(values) }, 'fault switch');
       this.record(name, 'start', values);
       try {
         await (FAULT_SWITCHES[name] as (t: FaultTarget, p: unknown) => Promise<void>)(this.target, values);
         this.record(name, 'end');
       } catch (err) {
         // A reboot whose port was taken meanwhile stays down: say so where the operator looks.
-        this.target.log.error({ fault: name, err }, 'fault switch failed');
+        this.target.log.error({ fault: name, err: errorOf(err) }, 'fault switch failed');
         throw err;
       } finally {
         this.running.delete(name);
@@ -78,7 +79,7 @@ export class DeviceFaults {
     const info: ActiveFault = { name, params: values, since, until: forMs === undefined ? undefined : since + forMs };
     const cancelTimer = forMs === undefined ? undefined : this.later(forMs, () => this.clear(name));
     this.on.set(name, { info, off, cancelTimer });
-    this.target.log.info({ fault: name, params: values }, 'fault switch on');
+    this.target.log.info({ fault: name, params: paramsText(values) }, 'fault switch on');
     this.record(name, 'on', values);
     return info;
   }
@@ -145,4 +146,15 @@ export class DeviceFaults {
 
 function describeIssue(issue: { path: PropertyKey[]; message: string }): string {
   return issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message;
+}
+
+/** The longest parameter value a log line quotes. */
+const MAX_LOGGED_PARAM = 200;
+
+/** A fault's parameters (checked against the catalogue) as `name=value` texts for its log line. */
+function paramsText(values: Record<string, unknown>): string[] {
+  return Object.entries(values).map(([name, value]) => {
+    const text = JSON.stringify(value) ?? String(value);
+    return `${name}=${text.length > MAX_LOGGED_PARAM ? `${text.slice(0, MAX_LOGGED_PARAM)}...` : text}`;
+  });
 }
