@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { digestRequest } from '../helpers/digest-request';
 import { handshake } from '../helpers/event-stream-client';
 import { basicAuthorization, type HttpRequestOptions, sendRequest } from '../helpers/http';
+import { rawHttpExchange } from '../helpers/raw-http';
 
 const ROOT = join(__dirname, '../..');
 
@@ -330,6 +331,10 @@ async function driveDestination(url: string, seen: Seen): Promise<void> {
     const answer = await sendRequest(url, { method, path, headers: { 'X-Auth-Token': alice.token, ...headers }, body });
     expect([method, path, headers, answer.status]).toEqual([method, path, headers, status]);
   }
+  // A PUT with neither Content-Length nor chunked coding (411): by hand, as an HTTP library always sends one.
+  const noLength = `PUT ${storage}/photos/three.jpg HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Auth-Token: ${alice.token}\r\nConnection: close\r\n\r\n`;
+  const lengthRequired = await rawHttpExchange(Number(new URL(url).port), Buffer.from(noLength, 'latin1'));
+  expect(lengthRequired.received.toString('latin1')).toMatch(/^HTTP\/1\.1 411 /);
   const faults = await sendRequest(url, { path: '/_emu/faults', headers: { 'X-Auth-Token': bob.token } });
   expect(faults.status).toBe(200);
   const page = await digestRequest(url, { path: '/', username: 'team:alice', password: KEY });
@@ -377,6 +382,7 @@ describe('what bwc-emu prints', () => {
         'request refused: another account',
         'request refused: read-only user',
         'PUT refused: too large',
+        'PUT refused: neither Content-Length nor chunked transfer encoding',
         'PUT refused: ETag not an MD5 digest',
       ])
         expect(destination).toContain(line);
