@@ -93,8 +93,10 @@ export interface EmulatorOptions {
   /**
    * The control API at `/_emu` on every device's port: on by default, answering loopback
    * only; with `token`, any address with `Authorization: Bearer <token>`; `false` turns it off.
+   * `maxFeeds`: live feeds (`GET /_emu/feed`, the dashboard's) open at once over every device,
+   * 503 past it; default 100.
    */
-  control?: false | { token?: string };
+  control?: false | { token?: string; maxFeeds?: number };
 }
 
 /**
@@ -142,8 +144,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   // The control API (its routes' zod schemas among them) is loaded only when it is on.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const control = () => require('./control/control-router') as typeof ControlRouterModule;
+  // One cap on the live feeds for every port: they share one event loop.
+  const feeds = options.control === false ? undefined : new (control().FeedHubs)(options.control?.maxFeeds);
   const routers =
-    options.control === false
+    feeds === undefined
       ? undefined
       : ([true, false] as const).map((fleetRoutes) =>
           control().controlRouter({
@@ -154,6 +158,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
             token,
             log: logger,
             scheduler: options.scheduler,
+            feeds,
           }),
         );
   // The implicit default is not watched: only files the caller named.

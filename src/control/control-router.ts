@@ -11,11 +11,14 @@ import { realScheduler, type Scheduler } from '../scenario/scheduler';
 import type { ControlledEmulator } from './controlled-emulator';
 import { accessGuard } from './access-guard';
 import { ControlError, sendError } from './control-error';
+import { FeedHubs } from './feed-hubs';
 import { originGuard } from './origin-guard';
 import type * as OpenApiModule from './openapi';
 import { registerRoutes } from './register-routes';
 import type { ControlState } from './route';
 import { controlRoutes } from './route-table';
+
+export { FeedHubs } from './feed-hubs';
 
 /** How to build the control router of one device's port. */
 export interface ControlOptions {
@@ -34,6 +37,11 @@ export interface ControlOptions {
   log: Logger;
   /** Time and timers of the live feed (`GET /feed`): its batches, snapshots and keepalives. Default: the wall clock. */
   scheduler?: Scheduler;
+  /**
+   * The live feeds and their cap, shared by every router of an emulator (the cap is the
+   * emulator's). Default: this router's own, with the default cap.
+   */
+  feeds?: FeedHubs;
 }
 
 /** 404 `NOT_FOUND` for a path under `/_emu` that no route has. */
@@ -76,6 +84,7 @@ export function controlRouter(options: ControlOptions): express.Router {
     device,
     log,
     scheduler: options.scheduler ?? realScheduler,
+    feeds: options.feeds ?? new FeedHubs(),
     // Loaded by the first request for the document: zod-openapi is needed for nothing else.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     document: () => (document ??= (require('./openapi') as typeof OpenApiModule).controlDocument(routes)),

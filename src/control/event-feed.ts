@@ -12,23 +12,20 @@
  *   scenario's moving position is no change; a pause, a resume, a restart are).
  * - a `: keepalive` comment after `keepaliveMs` without a write.
  *
- * Between two batches the feed holds no entry, only a count: the journal tells it that its
- * device wrote one, and each batch is read from the journal's ring when it is sent (the
- * newest `maxBatch` after the last seq sent), so a storm costs it a counter, not copies.
+ * The feeds of one device are fed together by their hub (./feed-hub): one journal watch, one
+ * batch timer, one snapshot tick, and each batch and snapshot read and serialised once, the
+ * same text written to every feed that has taken the ones before. A feed writes its own batch
+ * only when it is not where the others are: its replay, or catching up after it lagged.
  *
- * Timers come from the emulator's scheduler and exist only while the feed is open; the
- * journal watch and every timer go when the client goes or its connection breaks (the
- * emulator's close destroys every connection), or when a step of the feed fails. A reader
- * too slow to take what was written is sent nothing more until it has; then it gets one
- * batch of the newest `maxBatch`, the others counted as skipped.
+ * A reader too slow to take what was written is sent nothing more until it has; then it gets
+ * one batch of the newest `maxBatch`, the others counted as skipped. A reader that has not
+ * taken what waits (more than its socket's high-water mark) for `stallMs` is closed: an
+ * EventSource reconnects by itself with its Last-Event-ID and misses nothing the journal holds.
  */
 import type { ServerResponse } from 'node:http';
-import type { Logger } from '../base/log';
-import type { Scheduler } from '../scenario/scheduler';
+import { errorOf, type Logger } from '../base/log';
 import type { ControlledEmulator } from './controlled-emulator';
-import { sessionsAnswer } from './device-routes';
-import { activeFaults } from './fault-routes';
-import { scenarioAnswer } from './scenario-routes';
+import type { FeedHub, SharedSnapshot, SnapshotName } from './feed-hub';
 import { commentFrame, eventFrame, writeEventStreamHead } from './server-sent-events';
 
 /** How every feed paces itself: a dashboard sees changes within a second and is never flooded. */
@@ -41,16 +38,32 @@ export const FEED_TIMING = {
   snapshotMs: 1000,
   /** Silence after which a keepalive comment is written. */
   keepaliveMs: 15_000,
+  /**
+   * A feed whose reader has not taken what waits for it (over the socket's high-water mark)
+   * for this long is closed (checked every `snapshotMs`).
+   */
+  stallMs: 10_000,
 } as const;
 
-/** What a feed needs: the emulator, the device it is of, time, and where it replays from. */
+/** The keepalive comment: one string for every feed. */
+const KEEPALIVE = commentFrame('keepalive');
+
+/** What a feed needs besides its hub: where it replays from, and who asked (for the log). */
 export interface FeedOptions {
-  emulator: ControlledEmulator;
-  device: string;
-  scheduler: Scheduler;
-  log: Logger;
   /** Replay the device's entries after this seq first; undefined: live entries only. */
   since: number | undefined;
+  /** The client's address, for the log lines of its feed. */
+  remote: string | undefined;
+}
+
+/** What of the hub a feed reads: the emulator, the device, time, the log, and the hub's own counts. */
+export interface FeedSource {
+  readonly emulator: ControlledEmulator;
+  readonly device: string;
+  readonly log: Logger;
+  now(): number;
+  /** Entries of the device the hub has counted since it began: a feed's unsent ones are this less what it had seen. */
+  readonly counted: number;
 }
 
 /** A `journal` event's data. */
@@ -61,125 +74,103 @@ interface Batch {
   reset?: true;
 }
 
-/** A snapshot as read: its data, and the JSON text of what of it counts as a change (default: all of it). */
-interface Snapshot {
-  data: unknown;
-  change?: string;
-}
-
-/** The snapshot events, in the order they are sent. */
-const SNAPSHOTS = {
-  sessions: (emulator, device) => ({ data: sessionsAnswer(emulator, device) }),
-  faults: (emulator, device) => ({ data: activeFaults(emulator, device) }),
-  scenario: (emulator, device) => {
-    // The position of a playing scenario moves all the time, which is no news (the page
-    // counts it on); each change of course bumps the revision.
-    const status = scenarioAnswer(emulator, device);
-    const { name, state, speed, revision } = status;
-    return { data: status, change: JSON.stringify({ name, state, speed, revision }) };
-  },
-} satisfies Record<string, (emulator: ControlledEmulator, device: string) => Snapshot>;
-
-type SnapshotName = keyof typeof SNAPSHOTS;
-
 /** Why a feed ended. */
-type EndReason = 'client' | 'error';
+export type EndReason = 'client' | 'error' | 'stalled';
 
 /**
- * An open feed; see the module comment. Made on a response not yet written to, it sends
- * the headers at once and ends by itself. State: OPEN until {@link end}, then CLOSED.
+ * An open feed; see the module comment. Made on a response not yet written to, it sends the
+ * headers at once; its hub feeds it and it ends by itself. State: OPEN until {@link end}, then CLOSED.
  */
 export class EventFeed {
   private state: 'OPEN' | 'CLOSED' = 'OPEN';
   /** The seq the next batch reads after: the last one sent, or where the feed began. */
-  private cursor: number;
-  /** Entries of the device written since the last batch (the journal's count, not copies). */
-  private unsent = 0;
+  cursor: number;
+  /** The hub's {@link FeedSource.counted} when the cursor was set. */
+  private seenAt: number;
   /** A replay is due (`since` given) and not yet sent. */
   private replay: boolean;
   /** The replay starts over from the first seq (the next batch says so). */
   private reset: boolean;
-  /** The change (as JSON) of each snapshot last sent. */
-  private readonly lastSent = new Map<SnapshotName, string>();
+  /** A batch went by while the reader lagged: it gets its own once it has read. */
+  private behind = false;
+  /** The version of each snapshot last sent. */
+  private readonly versions = new Map<SnapshotName, number>();
   private readonly openedAt: number;
   private lastWriteAt: number;
-  private ticks = 0;
-  private cancelFlush: (() => void) | undefined = undefined;
-  private cancelTick: () => void = () => undefined;
-  private readonly unwatch: () => void;
+  /** Since when what waits for the reader has been over the high-water mark; undefined while it reads. */
+  private stalledSince: number | undefined;
 
   constructor(
     private readonly res: ServerResponse,
+    private readonly hub: FeedSource & Pick<FeedHub, 'leave'>,
     private readonly options: FeedOptions,
   ) {
-    this.openedAt = this.lastWriteAt = options.scheduler.now();
-    const { emulator, device, since } = options;
-    // Where the journal is, then watched, in one go (the journal writes synchronously): no
-    // entry falls between. What throws here throws before the answer has begun, and is
-    // answered as a refusal.
+    const { emulator } = hub;
+    const { since } = options;
+    this.openedAt = this.lastWriteAt = hub.now();
+    this.seenAt = hub.counted;
+    // Where the journal is now (the journal writes synchronously: no entry falls between this
+    // and the hub's count).
     const newest = emulator.journalSeq;
     this.replay = since !== undefined;
     this.reset = since !== undefined && since > newest;
     this.cursor = since === undefined ? newest : this.reset ? 0 : since;
-    this.unwatch = emulator.watchJournal(() => this.onEntry(), { device });
     writeEventStreamHead(res);
     res.on('close', () => this.end('client'));
-    res.on('drain', () => this.guard(() => this.flush()));
-    options.log.debug({ device, since, reset: this.reset }, 'control API: feed opened');
-    // A client that went before the listener was set would leave the feed open for good.
-    if (res.socket?.destroyed !== false) {
-      this.end('client');
+    res.on('drain', () => this.drained());
+    hub.log.debug({ device: hub.device, since, reset: this.reset, remote: options.remote }, 'control API: feed opened');
+  }
+
+  /** False once ended. */
+  get open(): boolean {
+    return this.state === 'OPEN';
+  }
+
+  /** The client went before the feed could listen for it (it would stay open for good). */
+  get gone(): boolean {
+    return this.res.socket?.destroyed !== false;
+  }
+
+  /** The reader has not taken what was written: nothing more is written until it has. */
+  get lagging(): boolean {
+    return this.res.writableNeedDrain;
+  }
+
+  /** Takes the hub's cursor when the hub has read the same as this feed (no entry of the device lies between). */
+  follow(cursor: number): void {
+    this.cursor = cursor;
+    this.seenAt = this.hub.counted;
+  }
+
+  /**
+   * The hub's batch after `from` (`frame`, made once for every feed) if this feed is there and
+   * reads; its own batch if it is elsewhere (a replay due, or ahead after catching up); none
+   * while it lags (it catches up when it has read).
+   */
+  takeBatch(from: number, to: number, frame: () => string): void {
+    if (this.state === 'CLOSED') return;
+    if (this.lagging) {
+      this.behind = true;
       return;
     }
-    this.guard(() => {
-      this.sendSnapshots();
-      this.flush();
-      this.armTick();
-    });
+    if (this.cursor === from && !this.replay) {
+      if (to !== from) this.write(frame());
+    } else this.catchUp();
+    // Either way it has all the device wrote up to now, as the hub does.
+    this.follow(to);
   }
 
-  /** Stops the watch and the timers and ends the answer (if the client has not gone already). */
-  end(reason: EndReason): void {
-    if (this.state === 'CLOSED') return;
-    this.state = 'CLOSED';
-    this.unwatch();
-    this.cancelFlush?.();
-    this.cancelFlush = undefined;
-    this.cancelTick();
-    if (!this.res.writableEnded) this.res.end();
-    const ms = this.options.scheduler.now() - this.openedAt;
-    this.options.log.debug({ device: this.options.device, reason, ms }, 'control API: feed closed');
-  }
-
-  /**
-   * A new entry of the device: counted, and a batch goes out within `batchMs`. Called by the
-   * journal as the entry is written (by a device's socket code): it must never throw.
-   */
-  private onEntry(): void {
-    this.unsent++;
-    if (this.cancelFlush !== undefined) return;
-    const { scheduler } = this.options;
-    this.cancelFlush = scheduler.setTimer(scheduler.now() + FEED_TIMING.batchMs, () =>
-      this.guard(() => {
-        this.cancelFlush = undefined;
-        this.flush();
-      }),
-    );
-  }
-
-  /**
-   * Sends what is new as one `journal` event (the newest `maxBatch` entries after the cursor,
-   * read from the journal now), unless nothing is, or the client has not read the last one.
-   */
-  private flush(): void {
-    if (this.state === 'CLOSED' || this.res.writableNeedDrain) return;
-    if (this.unsent === 0 && !this.replay) return;
-    const { emulator, device } = this.options;
+  /** Sends its own batch: the newest `maxBatch` after its cursor, unless there is none or a replay is not due. */
+  catchUp(): void {
+    if (this.state === 'CLOSED' || this.lagging) return;
+    const unsent = this.hub.counted - this.seenAt;
+    if (unsent === 0 && !this.replay) return;
+    const { emulator, device } = this.hub;
     const found = emulator.newestEntries(FEED_TIMING.maxBatch, { device, after: this.cursor });
     // More were written than the journal still holds when it pushed some out (or was cleared).
-    const skipped = Math.max(found.skipped, this.unsent - found.entries.length);
+    const skipped = Math.max(found.skipped, unsent - found.entries.length);
     const last = found.entries.at(-1)?.seq;
-    this.unsent = 0;
+    this.seenAt = this.hub.counted;
     this.replay = false;
     if (last === undefined && !this.reset) return;
     const batch: Batch = { entries: found.entries, skipped };
@@ -190,54 +181,72 @@ export class EventFeed {
     this.write(eventFrame('journal', JSON.stringify(batch), this.cursor));
   }
 
-  /** Every `snapshotMs`: the snapshots that changed, and a keepalive after a long silence (unless the reader lags). */
-  private tick(): void {
-    this.armTick();
-    if (this.res.writableNeedDrain) return;
-    this.sendSnapshots();
-    if (this.options.scheduler.now() - this.lastWriteAt >= FEED_TIMING.keepaliveMs)
-      this.write(commentFrame('keepalive'));
+  /** Sends each snapshot whose version it has not sent (every one, the first time). */
+  sendSnapshots(snapshots: ReadonlyMap<SnapshotName, SharedSnapshot>): void {
+    for (const [name, snapshot] of snapshots) {
+      if (this.versions.get(name) === snapshot.version) continue;
+      this.versions.set(name, snapshot.version);
+      this.write(snapshot.frame);
+    }
   }
 
   /**
-   * Sets the next tick at a whole number of periods from the start (so ticks do not drift),
-   * the first one still ahead (a stalled process does not run the missed ones in a row).
+   * The hub's tick: the snapshots that changed and a keepalive after a long silence, or, while
+   * the reader lags, nothing; a reader lagging for `stallMs` is closed. `snapshots` reads them
+   * (once a tick for all feeds, and only if one takes them).
    */
-  private armTick(): void {
+  tick(now: number, snapshots: () => ReadonlyMap<SnapshotName, SharedSnapshot>): void {
     if (this.state === 'CLOSED') return;
-    const period = FEED_TIMING.snapshotMs;
-    const elapsed = Math.floor((this.options.scheduler.now() - this.openedAt) / period);
-    this.ticks = Math.max(this.ticks, elapsed) + 1;
-    const at = this.openedAt + this.ticks * period;
-    this.cancelTick = this.options.scheduler.setTimer(at, () => this.guard(() => this.tick()));
+    if (this.lagging) {
+      this.stalledSince ??= now;
+      if (now - this.stalledSince >= FEED_TIMING.stallMs) this.stalled(now);
+      return;
+    }
+    this.stalledSince = undefined;
+    this.sendSnapshots(snapshots());
+    if (now - this.lastWriteAt >= FEED_TIMING.keepaliveMs) this.write(KEEPALIVE);
   }
 
-  /** Sends each snapshot that changed since it was last sent (every one, the first time). */
-  private sendSnapshots(): void {
-    const { emulator, device } = this.options;
-    for (const [name, read] of Object.entries(SNAPSHOTS) as [SnapshotName, (typeof SNAPSHOTS)[SnapshotName]][]) {
-      const snapshot: Snapshot = read(emulator, device);
-      // Without a change of its own, the data's JSON is the change; with one, it is made only to be sent.
-      const change = snapshot.change ?? JSON.stringify(snapshot.data);
-      if (this.lastSent.get(name) === change) continue;
-      this.lastSent.set(name, change);
-      this.write(eventFrame(name, snapshot.change === undefined ? change : JSON.stringify(snapshot.data)));
+  /** Leaves the hub and ends the answer (if the client has not gone already). */
+  end(reason: EndReason): void {
+    if (this.state === 'CLOSED') return;
+    this.state = 'CLOSED';
+    this.hub.leave(this);
+    if (!this.res.writableEnded) this.res.end();
+    const ms = this.hub.now() - this.openedAt;
+    this.hub.log.debug({ device: this.hub.device, reason, ms }, 'control API: feed closed');
+  }
+
+  /** The reader took what waited: what it missed, as one batch (the snapshots follow at the next tick). */
+  private drained(): void {
+    this.stalledSince = undefined;
+    if (!this.behind) return;
+    this.behind = false;
+    try {
+      this.catchUp();
+    } catch (err) {
+      this.hub.log.error({ device: this.hub.device, err: errorOf(err) }, 'control API: feed failed; closing it');
+      this.end('error');
     }
+  }
+
+  /** Closes a feed whose reader has taken nothing for `stallMs`: it holds a connection and its buffers for nothing. */
+  private stalled(now: number): void {
+    const { log, device } = this.hub;
+    const waiting = this.res.writableLength;
+    log.warn(
+      { device, remote: this.options.remote, stalledMs: now - (this.stalledSince ?? now), waiting },
+      'control API: feed reader took nothing; closing it',
+    );
+    this.end('stalled');
+    // Its socket goes too: what waits in it would otherwise wait for a reader that does not come.
+    this.res.destroy();
   }
 
   private write(frame: string): void {
     if (this.state === 'CLOSED') return;
-    this.res.write(frame);
-    this.lastWriteAt = this.options.scheduler.now();
-  }
-
-  /** Runs a step of the feed outside a request: what it throws is logged and ends this feed only. */
-  private guard(step: () => void): void {
-    try {
-      step();
-    } catch (err) {
-      this.options.log.error({ device: this.options.device, err }, 'control API: feed failed; closing it');
-      this.end('error');
-    }
+    const now = this.hub.now();
+    if (!this.res.write(frame)) this.stalledSince ??= now;
+    this.lastWriteAt = now;
   }
 }

@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { fail, ok, type Result } from '../base/result';
 import { ControlError } from './control-error';
-import { EventFeed, FEED_TIMING } from './event-feed';
+import { FEED_TIMING } from './event-feed';
+import { TOO_MANY_FEEDS } from './feed-hubs';
 import { SeqSchema } from './journal-schemas';
 import { defineEventStream } from './route';
 import { writeEventStreamHead } from './server-sent-events';
@@ -26,7 +27,7 @@ function lastEventId(header: string | undefined): Result<number | undefined> {
   return fail('BAD_REQUEST', `header Last-Event-ID: ${parsed.error.issues[0].message}`);
 }
 
-const { batchMs, maxBatch, snapshotMs, keepaliveMs } = FEED_TIMING;
+const { batchMs, maxBatch, snapshotMs, keepaliveMs, stallMs } = FEED_TIMING;
 
 /** The routes of this file. */
 export const FEED_ROUTES = [
@@ -37,22 +38,27 @@ export const FEED_ROUTES = [
       'Server-Sent Events until the client goes or the emulator closes. With `since` (or `Last-Event-ID`, ' +
       'which an EventSource sends when it reconnects) it first sends what the journal still holds after ' +
       'that seq; a seq above every seq issued (the emulator started again) replays from the start, the first ' +
-      'batch marked `reset: true`. HEAD answers the headers only.',
+      'batch marked `reset: true`. HEAD answers the headers only. The emulator serves a capped number of ' +
+      'feeds at once (`control.maxFeeds`, default 100, over all its devices); a reader that takes nothing of ' +
+      `what waits for it for ${stallMs / 1000} s is closed (an EventSource reconnects with its Last-Event-ID).`,
     query: FeedQuerySchema,
+    refusals: {
+      503: `${TOO_MANY_FEEDS}: as many feeds are open as the emulator serves at once (the message names the cap); Retry-After says when to try again`,
+    },
     events:
       `event journal: { entries: JournalEntry[], skipped, reset? } - the device's new entries, a batch at most every ` +
       `${batchMs} ms carrying the newest ${maxBatch} (skipped: how many older ones were left out); id: the last seq. ` +
       'event sessions: as GET /sessions answers; event faults: as GET /faults; event scenario: as GET /scenario - ' +
       `each at the start, then only when it changed (checked every ${snapshotMs} ms). ` +
       `A ": keepalive" comment after ${keepaliveMs} ms without an event.`,
-    open: ({ emulator, device, scheduler, log, query }, { req, res }) => {
+    open: ({ emulator, device, scheduler, log, query, feeds }, { req, res }) => {
       const resumed = lastEventId(req.get('Last-Event-ID'));
       if (!resumed.ok) throw new ControlError(400, 'BAD_REQUEST', resumed.error.message);
       if (req.method === 'HEAD') {
         writeEventStreamHead(res);
         return void res.end();
       }
-      new EventFeed(res, { emulator, device, scheduler, log, since: resumed.value ?? query.since });
+      feeds.openFeed({ emulator, device, scheduler, log }, req, res, resumed.value ?? query.since);
     },
   }),
 ];

@@ -9,6 +9,7 @@ import { type Logger, redactUrl } from '../base/log';
 import type { Scheduler } from '../scenario/scheduler';
 import type { ControlledEmulator } from './controlled-emulator';
 import { ControlError, sendError } from './control-error';
+import type { FeedHubs } from './feed-hubs';
 import { validate } from './validate';
 import { type ControlRoute, type ControlState, Reply } from './route';
 
@@ -24,6 +25,7 @@ export interface DispatchContext {
   log: Logger;
   document: () => object;
   scheduler: Scheduler;
+  feeds: FeedHubs;
 }
 
 /** `/devices/{serial}/events` -> `/devices/:serial/events` (braces mean "optional" to Express 5). */
@@ -65,8 +67,8 @@ async function dispatch(route: ControlRoute, req: Request, res: Response, ctx: D
     const device = deviceOf(route, req, res, ctx);
     const body = route.body ? validate(route.body, bodyOf(route, req), 'body') : undefined;
     const query = route.query ? validate(route.query, req.query, 'query') : undefined;
-    const { emulator, log, document, scheduler } = ctx;
-    const call = { emulator, device, body, query, state, log, document, scheduler };
+    const { emulator, log, document, scheduler, feeds } = ctx;
+    const call = { emulator, device, body, query, state, log, document, scheduler, feeds };
     // An event stream owns the response from here: it ends it (and logs) itself.
     if (route.kind === 'event-stream') return route.open(call, { req, res });
     const answer = await route.handler(call);

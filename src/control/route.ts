@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { Logger } from '../base/log';
 import type { Scheduler } from '../scenario/scheduler';
 import type { ControlledEmulator } from './controlled-emulator';
+import type { FeedHubs } from './feed-hubs';
 
 /** The HTTP methods the control API uses. */
 export type RouteMethod = 'get' | 'put' | 'post' | 'delete';
@@ -29,6 +30,8 @@ export interface RouteCall<B = unknown, Q = unknown> {
   readonly document: () => object;
   /** Time and timers of what outlives one answer (the live feed): the emulator's scheduler. */
   readonly scheduler: Scheduler;
+  /** The emulator's open live feeds and their cap. */
+  readonly feeds: FeedHubs;
 }
 
 /** The request and response of an event stream route, which owns the response once it opens. */
@@ -158,6 +161,8 @@ export interface EventStreamSpec<Q> {
   query?: Q;
   /** What the stream carries (each event's name and data), for the document. */
   events: string;
+  /** Route-specific refusals, status to description, added to the documented ones. */
+  refusals?: Readonly<Record<number, string>>;
   /**
    * Opens the stream on `exchange.res` (validation passed, the emulator ready): from here
    * the route owns the response, and must end every watch and timer when it closes. What

@@ -281,6 +281,36 @@ describe('GET /_emu/feed in a fleet', () => {
   });
 });
 
+describe('GET /_emu/feed: the cap', () => {
+  it("is the emulator's, over every port and device: past control.maxFeeds, 503 TOO_MANY_FEEDS with Retry-After", async () => {
+    const rig = await startRig(QUIET, { devices: 2, control: { maxFeeds: 2 } });
+    const second = rig.emulator.devices[1].device;
+    const own = await openFeed(`${rig.control}/feed`);
+    await openFeed(`${second.url}/_emu/feed`);
+    for (const url of [
+      `${rig.control}/feed`,
+      `${second.url}/_emu/feed`,
+      `${rig.control}/devices/${second.serial}/feed`,
+    ]) {
+      const refused = await fetch(url);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('10');
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('TOO_MANY_FEEDS');
+    }
+    expect(rig.logs.filter((line) => line.code === 'TOO_MANY_FEEDS')).toHaveLength(3);
+    own.close();
+    await until(() => rig.logs.some((line) => line.msg === 'control API: feed closed'), 'the first feed closed');
+    await openFeed(`${rig.control}/devices/${second.serial}/feed`);
+  });
+
+  it('refuses a control.maxFeeds out of range at start', async () => {
+    await expect(startRig(QUIET, { control: { maxFeeds: 0 } })).rejects.toMatchObject({
+      code: 'BAD_OPTION',
+      message: expect.stringContaining('control.maxFeeds') as unknown,
+    });
+  });
+});
+
 /** The next snapshot event (journal batches and comments skipped). */
 async function nextSnapshot(feed: SseClient): Promise<{ event: string; data: unknown }> {
   for (;;) {

@@ -7,13 +7,13 @@
  * that stops reading, on the feed itself with a response that takes nothing until told.
  */
 import type { ServerResponse } from 'node:http';
-import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createLogger } from '../../../src/base/log';
-import { EventFeed } from '../../../src/control/event-feed';
+import { FeedHub } from '../../../src/control/feed-hub';
 import { httpRecord } from '../../helpers/journal-records';
 import { ManualScheduler } from '../../../src/scenario/scheduler';
-import { openSse, parseFrame, type SseClient, type SseFrame } from '../../helpers/sse-client';
+import { openSse, type SseClient } from '../../helpers/sse-client';
+import { StallingResponse } from '../../helpers/stalling-response';
 import { until } from '../../helpers/until';
 import { expectRefusal } from './answers';
 import { type ControlServer, FakeEmulator, SERIALS, startControl } from './fake-emulator';
@@ -224,13 +224,8 @@ describe('EventFeed, its reader stopping', () => {
     const emulator = new FakeEmulator(2000);
     const res = new StallingResponse();
     const log = createLogger({ level: 'silent' });
-    const feed = new EventFeed(res as unknown as ServerResponse, {
-      emulator,
-      device,
-      scheduler,
-      log,
-      since: undefined,
-    });
+    const hub = new FeedHub({ emulator, device, scheduler, log }, () => undefined);
+    const feed = hub.join(res as unknown as ServerResponse, { since: undefined, remote: undefined });
     expect(res.frames.map((frame) => frame.kind === 'event' && frame.event)).toEqual([
       'sessions',
       'faults',
@@ -290,50 +285,4 @@ interface Batch {
 /** The paths of a batch's entries. */
 function paths(batch: Batch): string[] {
   return batch.entries.map((entry) => entry.path);
-}
-
-/**
- * What a feed writes to, as a reader that stops reading: a Writable, so that the
- * back-pressure the feed sees is node's own (`writableNeedDrain` from when it holds more than
- * its high-water mark, until 'drain'), standing in for the ServerResponse. It takes each
- * frame at once, into `frames`, until `stall()`; then it takes the one being written and no
- * more (the rest wait in the stream) until `release()`.
- */
-class StallingResponse extends Writable {
-  /** The frames taken, in order. */
-  readonly frames: SseFrame[] = [];
-  /** The client is there (the feed checks that it has not gone already). */
-  readonly socket = { destroyed: false };
-  private stalled = false;
-  private held: (() => void) | undefined;
-
-  constructor() {
-    super({ decodeStrings: false, highWaterMark: 16 * 1024 });
-  }
-
-  writeHead(): this {
-    return this;
-  }
-
-  flushHeaders(): void {}
-
-  /** The reader stops: the next frame is taken, and nothing after it. */
-  stall(): void {
-    this.stalled = true;
-  }
-
-  /** The reader takes what waited, and reads on. */
-  release(): void {
-    this.stalled = false;
-    const held = this.held;
-    this.held = undefined;
-    held?.();
-  }
-
-  override _write(chunk: string, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
-    const frame = parseFrame(chunk.replace(/\n\n$/, ''));
-    if (frame) this.frames.push(frame);
-    if (this.stalled) this.held = () => done();
-    else done();
-  }
 }
