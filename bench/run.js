@@ -24,6 +24,7 @@ const BENCHMARKS = [
   { name: 'destination-put', file: './destination-put.js' },
   { name: 'scenario-timing', file: './scenario-timing.js' },
   { name: 'fleet', file: './fleet.js' },
+  { name: 'feeds', file: './feeds.js' },
 ];
 const README = path.join(__dirname, 'README.md');
 const START = '<!-- figures:start (written by npm run bench:readme) -->';
