@@ -8,11 +8,12 @@ import { systemClock } from './base/clock';
 import { EmulatorError } from './base/errors';
 import { wholeNumberOption } from './base/option-checks';
 import { DEFAULT_JOURNAL_CAPACITY, Journal } from './base/journal';
+import { hostAllowList } from './base/host-allow-list';
 import { createLogger, type Logger } from './base/log';
 import type * as ControlRouterModule from './control/control-router';
 import type { ControlState } from './control/route';
 import { deviceOf } from './device/device-context';
-import { DEFAULT_SERIAL, type DeviceOptions } from './device/device-options';
+import { DEFAULT_HOST, DEFAULT_SERIAL, type DeviceOptions } from './device/device-options';
 import { emulatorHandle } from './emulator/emulator-handle';
 import type { EmulatorHandle, GradingOptions } from './emulator/handle';
 import { runGrading } from './emulator/run-grading';
@@ -156,6 +157,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
             device: (res) => deviceOf(res).options.serial,
             fleetRoutes,
             token,
+            hosts: hostAllowList(base.host ?? DEFAULT_HOST, base.allowedHosts),
             log: logger,
             scheduler: options.scheduler,
             feeds,

@@ -57,6 +57,13 @@ export async function deviceCommand(argv: string[], io: CliIo, mode: DeviceMode 
       default: '127.0.0.1',
       describe: 'address to listen on (0.0.0.0 for every interface)',
     })
+    .option('allowed-host', {
+      type: 'string',
+      array: true,
+      describe:
+        'a Host name the dashboard and control API also answer under besides localhost, 127.0.0.1, ::1 and ' +
+        '--host (DNS rebinding; .example.test: the names under it too; repeatable)',
+    })
     .option('serial', {
       type: 'string',
       describe: "device serial number, also names the digest realm (default: the scenario's, else ACCC8E000001)",
@@ -317,6 +324,7 @@ interface DeviceArgs extends GradingArgs {
   seed: number;
   port: number;
   host: string;
+  allowedHost?: string[];
   serial?: string;
   model?: string;
   firmware?: string;
@@ -364,6 +372,7 @@ async function deviceOptionsFrom(
   return {
     port: args.port,
     host: args.host,
+    ...(args.allowedHost?.length ? { allowedHosts: args.allowedHost.map(String) } : {}),
     serial: args.serial,
     identity: { ...(args.model ? { ProdNbr: args.model } : {}), ...(args.firmware ? { Version: args.firmware } : {}) },
     discoveryAuth: args.discoveryAuth,

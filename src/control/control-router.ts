@@ -3,14 +3,16 @@
  * drive the devices from a test (events, states, flags, sessions, journal, scenario,
  * reset), a live feed of them for the dashboard, and their OpenAPI document at `/_emu/openapi.json`. Mount the router at `/_emu`
  * ahead of the device's auth: it has its own rules (its own origin only; a bearer token,
- * or loopback only).
+ * or loopback only and for one of the server's own Host names).
  */
 import express, { type ErrorRequestHandler, type RequestHandler, type Response } from 'express';
+import { type HostAllowList, hostAllowList } from '../base/host-allow-list';
 import type { Logger } from '../base/log';
 import { realScheduler, type Scheduler } from '../scenario/scheduler';
 import type { ControlledEmulator } from './controlled-emulator';
 import { accessGuard } from './access-guard';
 import { ControlError, sendError } from './control-error';
+import { hostGuard } from './host-guard';
 import { FeedHubs } from './feed-hubs';
 import { originGuard } from './origin-guard';
 import type * as OpenApiModule from './openapi';
@@ -34,6 +36,11 @@ export interface ControlOptions {
   fleetRoutes: boolean;
   /** When set, every route needs `Authorization: Bearer <token>`; without it, loopback clients only. */
   token: string | undefined;
+  /**
+   * The Host names served without a token (DNS rebinding: ../base/host-allow-list); the loopback
+   * names are always in. Default: the loopback names only.
+   */
+  hosts?: HostAllowList;
   log: Logger;
   /** Time and timers of the live feed (`GET /feed`): its batches, snapshots and keepalives. Default: the wall clock. */
   scheduler?: Scheduler;
@@ -78,6 +85,8 @@ export function controlRouter(options: ControlOptions): express.Router {
   // count towards the address's throttle.
   router.use(originGuard(log));
   router.use(accessGuard(token, log));
+  // Without a token, a loopback request is served only for one of the server's own Host names.
+  router.use(hostGuard(options.hosts ?? hostAllowList('127.0.0.1'), token, log));
   registerRoutes(router, routes, {
     emulator,
     state,

@@ -26,6 +26,8 @@ function refusalsOf(route: ControlRoute): Record<number, string> {
     401: 'UNAUTHORIZED: no bearer token, or the wrong one (when a control token is set)',
     403:
       'FORBIDDEN: not from a loopback address (when no control token is set); ' +
+      "HOST_NOT_ALLOWED: a Host that is not one of the server's names (when no control token is set; " +
+      'DNS rebinding: --allowed-host adds one); ' +
       'CROSS_ORIGIN: sent by a page of another origin (Origin, Sec-Fetch-Site: cross-site)',
   };
   if (route.whenReady || route.body || route.query)

@@ -1,6 +1,7 @@
 /**
  * The dashboard: the page at `/`, its built files under `/dashboard/` and the device's facts
- * at `/dashboard/device.json`, for any device account. The page is built from web/dashboard
+ * at `/dashboard/device.json`, for any device account, under the device's own Host names only
+ * (DNS rebinding: ../base/host-allow-list). The page is built from web/dashboard
  * into dist/web/dashboard (`npm run build`); this route only serves those files. Its loads are
  * not the client under test: neither the requests nor a refused login are journaled (it says
  * so in the request's locals, which the journal reads).
@@ -9,6 +10,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { contentType } from 'mime-types';
+import { type HostCheck, hostNotAllowedMessage } from '../base/host-check';
 import { redactUrl } from '../base/log';
 import { PAGE_SECURITY_HEADERS, sendPageBody } from '../base/page-answer';
 import { type DeviceContext, deviceOf, requestLocals } from './device-context';
@@ -40,6 +42,8 @@ const SECURITY_HEADERS = { ...PAGE_SECURITY_HEADERS, 'Content-Security-Policy': 
 
 /** What the dashboard reads of its device, besides the shared context. */
 export interface DashboardDevice extends DeviceContext {
+  /** The device's Host check (DNS rebinding): the page and its files are served under its own names only. */
+  readonly hostCheck: HostCheck;
   /** Epoch ms the device started (again after a reboot), on the device's clock. */
   readonly startedAt: number;
   /** Where the control API is served (`/_emu`), undefined when it is off. */
@@ -132,14 +136,23 @@ async function serveAsset(req: Request, res: Response, next: NextFunction, name:
 }
 
 /**
- * A dashboard answer: not journaled, with its security headers, GET or HEAD only (405 before a
- * login), then `then` once the device's login passed (401 with its challenges until it does).
+ * A dashboard answer: not journaled, with its security headers, for one of the device's own
+ * Host names only (403 first), GET or HEAD only (405 before a login), then `then` once the
+ * device's login passed (401 with its challenges until it does).
  */
 function answer(req: Request, res: Response, then: (device: DashboardDevice) => void): void {
   requestLocals(res).journaled = false;
   res.set(SECURITY_HEADERS);
+  const device = deviceOf<DashboardDevice>(res);
+  // Before the login: a rebinding page must not even make the browser ask for the password under its name.
+  if (!device.hostCheck.admit(req)) {
+    res
+      .status(403)
+      .type('text/plain')
+      .send(`Forbidden: ${hostNotAllowedMessage(req.headers.host, false)}\n`);
+    return;
+  }
   getOrHead(req, res, () => {
-    const device = deviceOf<DashboardDevice>(res);
     if (device.authenticate(req, res)) then(device);
   });
 }

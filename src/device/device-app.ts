@@ -9,6 +9,8 @@ import { type AuthRefusal, checkCredentials } from '../auth/middleware';
 import { clientVia, type IgnoredTagLog } from '../base/client-tag';
 import { bodyExcerpt } from '../base/body-excerpt';
 import { type HttpEntry, type JournalAuth, type JournalWriter, writeVia } from '../base/journal';
+import { hostAllowList } from '../base/host-allow-list';
+import { HostCheck } from '../base/host-check';
 import { redactUrl } from '../base/log';
 import { dashboardRoute, type DashboardDevice } from './dashboard-route';
 import { controlSockets, type DeviceContext, deviceOf, requestLocals, setDevice } from './device-context';
@@ -74,6 +76,7 @@ class DeviceRoutes implements DeviceParts, DashboardDevice {
   readonly http: HttpFaults;
   readonly boot: DeviceBoot;
   readonly ignoredTags: IgnoredTagLog;
+  private hostChecked: HostCheck | undefined;
 
   constructor(parts: Omit<DeviceParts, 'authenticate'>) {
     this.options = parts.options;
@@ -94,6 +97,12 @@ class DeviceRoutes implements DeviceParts, DashboardDevice {
 
   get controlPath(): string | undefined {
     return this.control ? CONTROL_PATH : undefined;
+  }
+
+  /** Made on the first dashboard request: most devices of a fleet never serve the page. */
+  get hostCheck(): HostCheck {
+    const { host, allowedHosts, clock } = this.options;
+    return (this.hostChecked ??= new HostCheck(hostAllowList(host, allowedHosts), this.log, clock, 'dashboard'));
   }
 
   /**

@@ -9,6 +9,7 @@ import type { RequestHandler } from 'express';
 import { type Clock, systemClock } from '../base/clock';
 import type { Journal } from '../base/journal';
 import { EmulatorError } from '../base/errors';
+import { allowedHostProblem } from '../base/host-allow-list';
 import { wholeNumberOption } from '../base/option-checks';
 import type { Logger, LogLevel } from '../base/log';
 import { DEFAULT_MAX_FILTERS } from '../events/configure';
@@ -26,6 +27,12 @@ export interface DeviceOptions {
   port?: number;
   /** Address to listen on; `127.0.0.1` by default. */
   host?: string;
+  /**
+   * Host names besides the loopback ones and `host` that the dashboard and the control API
+   * answer under (DNS rebinding: others get 403); `.example.test` takes the names under it
+   * too. For a device reached by a name (a proxy, a container's service name).
+   */
+  allowedHosts?: string[];
   /** Serial number; also names the digest realm. Default `ACCC8E000001`. */
   serial?: string;
   /** Identity fields reported by basicdeviceinfo.cgi and param.cgi (model, firmware, ...). */
@@ -122,6 +129,9 @@ export interface DeviceOptions {
   control?: RequestHandler;
 }
 
+/** The address a device listens on unless told otherwise: the loopback only. */
+export const DEFAULT_HOST = '127.0.0.1';
+
 /** The serial of a device no option or scenario names one for. */
 export const DEFAULT_SERIAL = 'ACCC8E000001';
 
@@ -211,7 +221,8 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
   }
   return {
     port: wholeNumberOption('port', options.port ?? 0, 0, 65535),
-    host: options.host ?? '127.0.0.1',
+    host: options.host ?? DEFAULT_HOST,
+    allowedHosts: checkAllowedHosts(options.allowedHosts ?? []),
     serial,
     identity: resolveIdentity(serial, checkIdentity(options.identity ?? {})),
     discoveryAuth:
@@ -392,4 +403,14 @@ function checkBoolean(name: string, value: unknown): boolean {
 
 function bad(message: string): never {
   throw new EmulatorError('BAD_OPTION', message);
+}
+
+/** The `allowedHosts` entries, each a host name, a `.suffix` or an IP address (else BAD_OPTION). */
+function checkAllowedHosts(entries: unknown): string[] {
+  if (!Array.isArray(entries)) return bad('allowedHosts must be a list of host names');
+  return entries.map((entry: unknown) => {
+    if (typeof entry !== 'string') return bad('allowedHosts must hold host names');
+    const problem = allowedHostProblem(entry);
+    return problem === undefined ? entry : bad(problem);
+  });
 }

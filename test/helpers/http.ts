@@ -14,6 +14,8 @@ export interface HttpRequestOptions {
   body?: string | Buffer;
   /** PEM certificate(s) to trust for HTTPS. */
   ca?: string;
+  /** HTTPS: the name the certificate is checked against (and sent as SNI); by default the `Host` header's. */
+  servername?: string;
   /** Connection reuse; a fresh connection per request when absent. */
   agent?: Agent;
   /** Send the body with chunked transfer coding (no Content-Length), in chunks of this size. */
@@ -55,7 +57,7 @@ export function sendRequest(baseUrl: string, options: HttpRequestOptions): Promi
         headers,
         agent: options.agent ?? false,
         localAddress: options.localAddress,
-        ...(secure ? { ca: options.ca } : {}),
+        ...(secure ? { ca: options.ca, servername: options.servername } : {}),
       },
       (res) => {
         const chunks: Buffer[] = [];
