@@ -12,14 +12,16 @@ const SAME_ATTEMPT_MS = 1000;
 /** Closes this close together are one episode (a device dropping every session at once). */
 const EPISODE_MS = 1000;
 
-/** `reconnect-no-backoff`: a run of refused handshakes whose median interval is below the minimum. */
+/** `reconnect-no-backoff`: a run of refused attempts after which the client waited a median below the minimum. */
 export const reconnectNoBackoff: Rule = (context) => {
   const findings: Finding[] = [];
   const { minRetryRun, minRetryIntervalMs } = context.thresholds;
   for (const attempts of attemptsByClient(context)) {
     for (const run of runsOf(context, attempts)) {
       if (run.length < minRetryRun) continue;
-      const intervals = run.slice(1).map((a, i) => a.at - run[i].at);
+      // The client's waits: from the refusal that ended an attempt to the next attempt, so a
+      // device slow to refuse does not make a loop that never waits look backed off.
+      const intervals = run.slice(1).map((a, i) => a.at - run[i].endAt);
       const median = [...intervals].sort((a, b) => a - b)[Math.floor(intervals.length / 2)];
       if (median >= minRetryIntervalMs) continue;
       const { device, remote } = run[0].entry;
@@ -175,12 +177,17 @@ function describeClose(closes: readonly Timed<WsCloseEntry>[]): string {
   return `close code ${code}${reason ? `, "${reason}"` : ''}`;
 }
 
-/** A refused connection attempt: a handshake or a token fetch. */
-type Attempt = Timed<AuthRefusedEntry | WsRefusedEntry>;
+/**
+ * A refused connection attempt (a handshake or a token fetch): its first refusal, and when its
+ * last one (the HTTP library's re-send) was answered, from which the client's wait counts.
+ */
+interface Attempt extends Timed<AuthRefusedEntry | WsRefusedEntry> {
+  endAt: number;
+}
 
 /** Refused handshakes and token fetches, one per attempt, oldest first, per device and client. */
 function attemptsByClient(context: GradingContext): Attempt[][] {
-  const attempts = context.index.entries.filter((t): t is Attempt => {
+  const attempts = context.index.entries.filter((t): t is Timed<AuthRefusedEntry | WsRefusedEntry> => {
     const { entry } = t;
     if (entry.kind === 'ws-refused') return true;
     if (entry.kind !== 'auth-refused' || entry.code === 'NO_CREDENTIALS') return false;
@@ -192,27 +199,33 @@ function attemptsByClient(context: GradingContext): Attempt[][] {
 }
 
 /**
- * Drops the re-sends of an attempt: an HTTP client answers a 401 by sending the same request
+ * The attempts in a client's refusals: an HTTP client answers a 401 by sending the same request
  * once more with digest credentials for the new challenge (Python requests, curl, urllib), so
- * a refusal and a digest re-send of the same method and path right after it are one attempt
- * (a token handshake answers no challenge: each is an attempt). A re-send is never the start of another pair: two refusals per attempt at most.
+ * a refusal and a digest re-send of the same method and path right after it are one attempt,
+ * which ends with the re-send's refusal (a token handshake answers no challenge: each is an
+ * attempt). A re-send is never the start of another pair: two refusals per attempt at most.
  */
-function mergeLegs<T extends Attempt>(list: readonly T[]): T[] {
-  const merged: T[] = [];
-  let open: T | undefined;
+function mergeLegs(list: readonly Timed<AuthRefusedEntry | WsRefusedEntry>[]): Attempt[] {
+  const merged: Attempt[] = [];
+  let open: { first: Timed<AuthRefusedEntry | WsRefusedEntry>; attempt: Attempt } | undefined;
   for (const t of list) {
-    if (open && isResend(open, t)) {
+    if (open && isResend(open.first, t)) {
+      open.attempt.endAt = t.at;
       open = undefined;
       continue;
     }
-    merged.push(t);
-    open = t;
+    const attempt: Attempt = { entry: t.entry, at: t.at, endAt: t.at };
+    merged.push(attempt);
+    open = { first: t, attempt };
   }
   return merged;
 }
 
 /** Whether `next` is the re-send of `first` with credentials (see {@link mergeLegs}). */
-function isResend(first: Attempt, next: Attempt): boolean {
+function isResend(
+  first: Timed<AuthRefusedEntry | WsRefusedEntry>,
+  next: Timed<AuthRefusedEntry | WsRefusedEntry>,
+): boolean {
   const a = first.entry;
   const b = next.entry;
   if (a.kind !== 'auth-refused' || b.kind !== 'auth-refused' || b.scheme !== 'digest') return false;

@@ -76,9 +76,23 @@ describe('reconnect-no-backoff', () => {
     const four = new JournalBuilder();
     const firsts = [0, 100, 200, 300].map((at) => twoLegs(four, at));
     const f = onlyFinding(four.grade(), 'reconnect-no-backoff');
-    expect(f.message).toMatch(/^4 refused connection attempts in 300 ms, a median 100 ms apart /);
+    // Apart: from the refusal that ended one attempt (its digest leg) to the next attempt.
+    expect(f.message).toMatch(/^4 refused connection attempts in 300 ms, a median 95 ms apart /);
     expect(f.evidence).toEqual(firsts);
     expect(f.client.users).toEqual([USER]);
+  });
+
+  it("measures the client's wait from the refusal that ended an attempt: a device slow to refuse hides no loop", () => {
+    // Each attempt's re-send is refused 90 ms after its first leg; the client tries again 10 ms later.
+    const b = new JournalBuilder();
+    [0, 100, 200, 300, 400].forEach((at) => {
+      b.at(at).authRefused({ code: 'BAD_NONCE', path: TOKEN_PATH });
+      b.at(at + 90).authRefused({ code: 'REJECTING', path: TOKEN_PATH });
+    });
+    const f = findingsOf(b.grade(b.time(60_000), { thresholds: { minRetryIntervalMs: 100 } }), 'reconnect-no-backoff');
+    expect(f.map((x) => x.message)).toEqual([
+      '5 refused connection attempts in 400 ms, a median 10 ms apart (intervals 10 ms, 10 ms, 10 ms, 10 ms); expected at least 100 ms, growing',
+    ]);
   });
 
   it("counts a refusal and the HTTP library's re-send with the new challenge as one attempt, both with credentials", () => {
