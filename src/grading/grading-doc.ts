@@ -7,7 +7,30 @@ import { markdownTable } from '../base/markdown-table';
 import { EMULATOR_CLIENT_SESSIONS, EMULATOR_CLIENT_TERMS } from '../events/session-limits';
 import { DEFAULT_THRESHOLDS, type GradingThresholds } from './report';
 import { segmentsDoc, selectionDoc } from './report-options-doc';
-import { RULE_IDS, RULES } from './rules';
+import { RULE_IDS, RULES, type RuleId } from './rules';
+
+/**
+ * How the rules were tried, for the page: the cases under which the reference well-behaved
+ * clients got no warning or error (test/integration/grading/reference-matrix.test.ts), and the
+ * one-mistake clients each rule found (mistake-matrix.test.ts). The doc test hands the tests'
+ * own tables in, so the page cannot claim a case the tests do not run.
+ */
+export interface GradingCoverage {
+  /** The reference clients, one line each (language, libraries). */
+  readonly clients: readonly string[];
+  /** The names of the reference matrix's cases (a fault switch and its parameters, or a scenario step). */
+  readonly cases: readonly string[];
+  /**
+   * The one-mistake clients: the mistake, the case it ran under, the rule that names it, and
+   * why that rule does not name it yet, when it does not.
+   */
+  readonly mistakes: readonly {
+    readonly mistake: string;
+    readonly under: string;
+    readonly rule: RuleId;
+    readonly missed?: string;
+  }[];
+}
 
 /** Where the page lives, from the package root. */
 export const GRADING_DOC_FILE = join(__dirname, '..', '..', 'docs', 'grading.md');
@@ -70,8 +93,8 @@ const OWN_TRAFFIC: readonly string[] = [
   '',
 ];
 
-/** The whole page. */
-export function gradingDoc(): string {
+/** The whole page; `coverage` says how the rules were tried. */
+export function gradingDoc(coverage: GradingCoverage): string {
   const out: string[] = [
     '# Grading the client under test',
     '',
@@ -117,10 +140,15 @@ export function gradingDoc(): string {
       '',
       `Why it matters: ${r.why}`,
       '',
+      `Evidence: ${r.evidence}`,
+      '',
       `Fix: ${r.fix}`,
+      '',
+      `Tested: ${testedLine(id, coverage)}`,
       '',
     );
   }
+  out.push(...coverageDoc(coverage), ...EVIDENCE_DOC);
   out.push(
     '## Thresholds',
     '',
@@ -160,3 +188,78 @@ export function gradingDoc(): string {
   );
   return `${out.join('\n').trimEnd()}\n`;
 }
+
+/** One rule's "Tested:" line: silent for the reference clients in every case, and the mistakes it named. */
+function testedLine(id: RuleId, coverage: GradingCoverage): string {
+  const silent =
+    `no warning or error for the ${coverage.clients.length} reference clients in any of the ` +
+    `${coverage.cases.length} [fault cases](#how-the-rules-were-tried)`;
+  const found = coverage.mistakes.filter((m) => m.rule === id && m.missed === undefined);
+  if (found.length === 0) return `${silent}; no one-mistake client is written for it yet.`;
+  const named = found.map((m) => `${m.mistake} (${m.under})`).join('; ');
+  return `${silent}; it names ${found.length === 1 ? 'this mistake' : 'these mistakes'}: ${named}.`;
+}
+
+/** The section on how the rules were tried: the reference clients, the cases, the one-mistake clients. */
+function coverageDoc(coverage: GradingCoverage): string[] {
+  return [
+    '## How the rules were tried',
+    '',
+    'A rule that flags a correct client costs more trust than one that misses a mistake, so every',
+    'rule runs in CI against correct clients under every fault the emulator can inject. The reference',
+    'well-behaved clients (examples/reference-clients, libraries with their default behaviour):',
+    '',
+    ...coverage.clients.map((c) => `- ${c}`),
+    '',
+    'run each on its own device under each case below, with the timings shortened (back-off from',
+    '150 ms, pings every second) and the thresholds scaled to them, and must get no warning and no',
+    'error from any rule (infos are allowed: `auth-recovered` tells of a nonce a reboot forgot). A',
+    'fault switch without a case fails CI. The cases:',
+    '',
+    coverage.cases.map((c) => `\`${c}\``).join(', ') + '.',
+    '',
+    `The one-mistake clients are the Python reference client with one behaviour changed, as teams get`,
+    'it wrong; each runs under the case that exposes it, and the rule that names the mistake must find it:',
+    '',
+    ...markdownTable(
+      ['mistake', 'under', 'named by'],
+      coverage.mistakes.map((m) => [
+        m.mistake,
+        m.under,
+        m.missed === undefined ? `\`${m.rule}\`` : `not named yet (\`${m.rule}\` should): ${m.missed}`,
+      ]),
+    ),
+    '',
+  ];
+}
+
+/** How to read a finding's evidence. */
+const EVIDENCE_DOC: readonly string[] = [
+  '## How to read the evidence',
+  '',
+  "A finding's `evidence` lists the journal entries that show it, oldest first (at most 10;",
+  '`moreEvidence` counts the rest). Each has its `seq` and `time`: read the whole journal around them',
+  'with `GET /_emu/journal?since=SEQ` (the `seq` just before), or `emulator.journal({ since })`.',
+  '',
+  '- `http`: one request and its answer: `status`, `auth` (the scheme that worked), `user`, `ms`;',
+  '  `error` is the JSON-RPC error a CGI answered with HTTP 200, `call` the JSON-RPC method, and `body`',
+  '  the start of what was sent (only for a request answered with an error; values whose names look',
+  '  secret are `[redacted]`). A `wssession.cgi` answer has `token`: the token\'s number on the device.',
+  '- `auth-refused`: a request or handshake refused for its credentials: `code` says why (`NO_CREDENTIALS`',
+  '  is the normal first leg of digest), `scheme` what the client tried, `stale` whether the 401 said',
+  '  `stale=true`; `token` is the number of a refused session token the device still knows.',
+  '- `ws-open` / `ws-close`: a session and its end; `by` says who ended it, `code` and `reason` the',
+  "  close frame; `token` on `ws-open` is the number of the token that opened it. A token's fetch, the",
+  '  session it opened and a refused reuse share that number (never the token itself).',
+  '- `ws-refused`: a handshake refused for something other than credentials (no slot, no WebSocket).',
+  '- `configure`: an `events:configure` and its answer (`error` when refused), with the filters sent.',
+  '- `message-refused`: a stream message the device could not take (`code` as answered, `sent` its start).',
+  '- `notification`: one event sent to a session; copies of one event share its `event` number.',
+  '- `fault`: a fault switch on or off, or an action begun or over: what the device did, not the client.',
+  '',
+  "The `client` of a finding is the remote address and the user names it used; the test's own calls",
+  '(`X-BWC-Emu-Client: test`) and the dashboard are never in it. `segment` names the test (the reset',
+  'that began it) the finding belongs to.',
+  '',
+];
+

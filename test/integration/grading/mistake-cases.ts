@@ -40,6 +40,8 @@ export interface Disturbance {
 export interface MistakeCase {
   /** The client's `--mistake`. */
   readonly mistake: string;
+  /** The mistake in words (docs/grading.md lists it). */
+  readonly what: string;
   readonly disturbance: Disturbance;
   /** The rule that names the mistake: it must have a warning or an error. */
   readonly rule: RuleId;
@@ -144,12 +146,14 @@ export const DISTURBANCES = {
 export const MISTAKE_CASES: readonly MistakeCase[] = [
   {
     mistake: 'token-fetched-early',
+    what: 'a session token fetched ahead of time, used after it expired',
     disturbance: DISTURBANCES.smallDropLate,
     rule: 'token-expired',
     made: (run) => saw(run, 'connect with a token older than its life', connectsWithTokenOlderThan(run, 1) >= 1),
   },
   {
     mistake: 'token-kept',
+    what: 'the first session token kept and used again to reconnect',
     disturbance: DISTURBANCES.drop,
     rule: 'token-reused',
     made: (run) =>
@@ -157,6 +161,7 @@ export const MISTAKE_CASES: readonly MistakeCase[] = [
   },
   {
     mistake: 'wrong-password',
+    what: 'a wrong password',
     disturbance: DISTURBANCES.quiet,
     rule: 'auth-failed',
     made: (run) => {
@@ -166,6 +171,7 @@ export const MISTAKE_CASES: readonly MistakeCase[] = [
   },
   {
     mistake: 'stale-gives-up',
+    what: 'a hand-written digest that takes `stale=true` for a wrong password and gives up',
     disturbance: DISTURBANCES.nonceExpiry,
     rule: 'stale-not-retried',
     made: (run) => {
@@ -175,6 +181,7 @@ export const MISTAKE_CASES: readonly MistakeCase[] = [
   },
   {
     mistake: 'new-digest-per-request',
+    what: 'a new digest state for every request (never reuses a nonce)',
     disturbance: DISTURBANCES.quiet,
     rule: 'nonce-not-reused',
     made: (run) => {
@@ -185,6 +192,7 @@ export const MISTAKE_CASES: readonly MistakeCase[] = [
   },
   {
     mistake: 'reconnect-tight-loop',
+    what: 'reconnects at once, with no back-off',
     disturbance: DISTURBANCES.reboot,
     rule: 'reconnect-no-backoff',
     made: (run) => {
@@ -194,14 +202,15 @@ export const MISTAKE_CASES: readonly MistakeCase[] = [
     },
     missedWhen: {
       because:
-        'the rule compares the time from one attempt to the next with minRetryIntervalMs; on a busy machine ' +
-        'each attempt (two requests) takes that long, so a client that does not wait at all looks backed off',
+        "the rule measures the client's wait from the refusal that ended one attempt to its next; on a busy " +
+        'machine even the refusals of a client that does not wait at all come minRetryIntervalMs apart',
       holds: (run) =>
         medianGap(run.client.events('http-error', (l) => l.status === 401)) * 1000 >= MIN_RETRY_INTERVAL_MS,
     },
   },
   {
     mistake: 'no-reconnect',
+    what: 'no reconnect after the device closed the session',
     disturbance: DISTURBANCES.drop,
     rule: 'no-reconnect',
     made: (run) => {
@@ -211,6 +220,7 @@ export const MISTAKE_CASES: readonly MistakeCase[] = [
   },
   {
     mistake: 'no-pings',
+    what: 'no pings of its own, so a silent stream goes unnoticed',
     disturbance: DISTURBANCES.stall,
     rule: 'stall-undetected',
     made: (run) =>
@@ -222,6 +232,7 @@ export const MISTAKE_CASES: readonly MistakeCase[] = [
   },
   {
     mistake: 'configure-once',
+    what: 'configures its first session only, not after a reconnect',
     disturbance: DISTURBANCES.drop,
     rule: 'configure-missing',
     made: (run) =>
@@ -233,12 +244,14 @@ export const MISTAKE_CASES: readonly MistakeCase[] = [
   },
   {
     mistake: 'topic-twice',
+    what: 'the same topic in two filters',
     disturbance: DISTURBANCES.quiet,
     rule: 'duplicate-subscription',
     made: (run) => saw(run, 'send the Port filter twice', count(run, 'configure', (l) => l.filters === 4) >= 1),
   },
   {
     mistake: 'topic-typo',
+    what: 'a misspelt topic',
     disturbance: DISTURBANCES.quiet,
     rule: 'filter-matches-nothing',
     made: (run) =>
@@ -250,18 +263,21 @@ export const MISTAKE_CASES: readonly MistakeCase[] = [
   },
   {
     mistake: 'filter-wildcard',
+    what: 'a filter in a syntax the device refuses (a glob)',
     disturbance: DISTURBANCES.quiet,
     rule: 'invalid-filter',
     made: (run) => saw(run, 'be refused its configure', count(run, 'configure-error') >= 1),
   },
   {
     mistake: 'session-leak',
+    what: 'a new session on a timer without closing the old one',
     disturbance: DISTURBANCES.quiet,
     rule: 'concurrent-sessions',
     made: (run) => saw(run, 'open three sessions without closing one', opensBeforeAClose(run) >= 3),
   },
   {
     mistake: 'slow-reader',
+    what: 'a reader that sleeps on every event',
     disturbance: DISTURBANCES.smallStorm,
     rule: 'slow-consumer',
     made: (run) => saw(run, 'read the storm slowly (under 100 events a second)', stormReadRate(run) < 100),
@@ -272,6 +288,7 @@ export const MISTAKE_CASES: readonly MistakeCase[] = [
   },
   {
     mistake: 'api-version-2',
+    what: 'apiVersion "2.0", which the device does not support',
     disturbance: DISTURBANCES.quiet,
     rule: 'unsupported-api-version',
     made: (run) => {
@@ -281,6 +298,7 @@ export const MISTAKE_CASES: readonly MistakeCase[] = [
   },
   {
     mistake: 'token-per-call',
+    what: 'a session token fetched for every CGI call and never used',
     disturbance: DISTURBANCES.smallQuiet,
     rule: 'token-unused',
     made: (run) =>
@@ -288,18 +306,21 @@ export const MISTAKE_CASES: readonly MistakeCase[] = [
   },
   {
     mistake: 'poll-50ms',
+    what: '`listAll` every 50 ms',
     disturbance: DISTURBANCES.quiet,
     rule: 'polling',
     made: (run) => saw(run, 'poll listAll every 50 ms', medianGap(run.client.events('poll')) < 0.1),
   },
   {
     mistake: 'flag-string',
+    what: 'a flag set to the string "true"',
     disturbance: DISTURBANCES.quiet,
     rule: 'rpc-error',
     made: (run) => saw(run, 'be refused its flag (2104)', count(run, 'rpc-error', (l) => l.code === 2104) === 1),
   },
   {
     mistake: 'configure-110kib',
+    what: 'a 110 KiB `events:configure`',
     disturbance: DISTURBANCES.quiet,
     rule: 'message-refused',
     made: (run) =>
@@ -311,6 +332,7 @@ export const MISTAKE_CASES: readonly MistakeCase[] = [
   },
   {
     mistake: 'refused-resent',
+    what: 'a refused request sent again and again',
     disturbance: DISTURBANCES.quiet,
     rule: 'refused-repeated',
     made: (run) => saw(run, 'send the refused set again', count(run, 'rpc-error', (l) => l.what === 'enable') >= 4),

@@ -14,6 +14,13 @@ export const CLIENT_KINDS = ['python', 'node'] as const;
 /** One of {@link CLIENT_KINDS}. */
 export type ClientKind = (typeof CLIENT_KINDS)[number];
 
+/** What each client is built on, as docs/grading.md lists them. */
+export const CLIENT_LIBRARIES: Record<ClientKind, string> = {
+  python:
+    'Python (`python/well_behaved_client.py`): requests with `HTTPDigestAuth` on one `Session`, websocket-client (`WebSocketApp`)',
+  node: 'Node (`node/well-behaved-client.js`): `ws`, and `node:http` with a digest helper that keeps its nonce',
+};
+
 /** One line a client logged: seconds since its start, the event, and the event's fields. */
 export interface ClientLine {
   readonly t: number;
