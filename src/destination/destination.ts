@@ -17,7 +17,7 @@ import { refusalFileIn } from './refusal-file';
 import { MAX_HEADER_LINE_BYTES, MAX_HEADER_LINES } from '../protocol/swift-request-limits';
 import { capabilitiesDocument, RESERVED_CONTAINERS, SYSTEM_OBJECTS } from '../protocol/body-worn';
 import { selfSignedCertificate } from '../base/tls';
-import { buildDestinationApp } from './destination-app';
+import { buildDestinationListener } from './destination-app';
 import type { DestinationContext } from './destination-context';
 import {
   type DestinationOptions,
@@ -130,7 +130,7 @@ export async function startDestination(options: DestinationOptions = {}): Promis
     log,
     scheme: tls ? 'https' : 'http',
   };
-  const app = buildDestinationApp(ctx);
+  const app = buildDestinationListener(ctx);
   // `Expect: 100-continue` goes to the app, which sends the 100 only when a PUT passed
   // every check: a refused upload's body is never sent (Swift's proxy does the same).
   const listening = await listenApp(app, {

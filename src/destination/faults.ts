@@ -71,6 +71,11 @@ export class FaultInjector {
     return ok(undefined);
   }
 
+  /** True while no rule is set: a request then needs no {@link decide}. */
+  get empty(): boolean {
+    return this.rules.length === 0;
+  }
+
   /** The rules with how often each has fired. */
   list(): (FaultRule & { hits: number })[] {
     return this.rules.map(({ rule, hits }) => ({ ...rule, hits }));

@@ -2,14 +2,28 @@
  * `GET /auth/v1.0`: Swift v1 auth, as tempauth answers it. The key may come as
  * `X-Auth-Key` (tempauth, swiftclient, rclone) or `Auth-Key` (the spec); the answer
  * carries the token twice, its lifetime, and the storage URL clients must use as given.
+ *
+ * A refused login costs little, so a flood of them does not slow the others (issue 29): one
+ * hash of the key given (the users' keys are kept hashed), no log line past the refusal log's
+ * share, no disk, and memory only within the throttle's bounds. The handler needs nothing of
+ * Express, so a plain login skips it (destination-app.ts).
  */
-import type { RequestHandler } from 'express';
-import { sameSecret } from '../../auth/same-secret';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { KnownSecret } from '../../auth/same-secret';
 import type { DestinationContext } from '../destination-context';
+import type { ResolvedUser } from '../destination-options';
 import { sendError } from './swift-response';
 
+/** The auth route's handler, on Node's own request and response. */
+export type AuthHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
 /** The auth route's handler. */
-export function authRoute(ctx: DestinationContext): RequestHandler {
+export function authRoute(ctx: DestinationContext): AuthHandler {
+  const logins = new Map<string, { user: ResolvedUser; key: KnownSecret }>(
+    ctx.options.users.map((user) => [user.user, { user, key: new KnownSecret(user.key) }]),
+  );
+  // What an unknown login's key is compared with, so that the answer takes as long either way.
+  const noSuchLogin = new KnownSecret('\u0000no such login');
   return (req, res) => {
     const header = (name: string): string | undefined => {
       const value = req.headers[name];
@@ -19,11 +33,12 @@ export function authRoute(ctx: DestinationContext): RequestHandler {
     const key = header('x-auth-key') ?? header('auth-key') ?? header('x-storage-pass');
     const remote = req.socket.remoteAddress;
     if (!login || key === undefined) {
-      ctx.log.info({ login }, 'auth refused: X-Auth-User and X-Auth-Key (or Auth-Key) are required');
+      if (ctx.loginLog.admit(remote))
+        ctx.log.info({ login }, 'auth refused: X-Auth-User and X-Auth-Key (or Auth-Key) are required');
       sendError(req, res, 401, 'Unauthorized: send X-Auth-User and X-Auth-Key (or Auth-Key)');
       return;
     }
-    // Past the wrong-key limit an address (or a login) is refused unchecked until its window ends.
+    // Past the wrong-key limit an address (or its guesses at a login) is refused unchecked until its window ends.
     const throttled = ctx.loginThrottle.check(remote, login);
     if (throttled) {
       if (ctx.loginLog.admit(remote)) ctx.log.warn({ login, remote }, `auth refused: ${throttled.message}`);
@@ -31,9 +46,9 @@ export function authRoute(ctx: DestinationContext): RequestHandler {
       sendError(req, res, 429, `Too Many Requests: ${throttled.message}`);
       return;
     }
-    const user = ctx.options.users.find((u) => u.user === login);
-    // Compared even for an unknown user, so the answer takes as long either way.
-    const keyMatches = sameSecret(key, user?.key ?? '');
+    const known = logins.get(login);
+    const user = known?.user;
+    const keyMatches = (known?.key ?? noSuchLogin).matches(key);
     if (!user || !keyMatches) {
       ctx.loginThrottle.failed(remote, login);
       if (ctx.loginLog.admit(remote))

@@ -1,4 +1,4 @@
-import { sameDigest, sameSecret } from '../../../src/auth/same-secret';
+import { KnownSecret, sameDigest, sameSecret } from '../../../src/auth/same-secret';
 
 describe('sameSecret', () => {
   it('is true for equal secrets', () => {
@@ -62,5 +62,15 @@ describe('sameDigest', () => {
     const forged = `\u0161${expected.slice(1)}`;
     expect(sameDigest(forged, `a${expected.slice(1)}`)).toBe(false);
     expect(sameDigest(`\u0161${expected.slice(2)}`, `a${expected.slice(1)}`)).toBe(false);
+  });
+});
+
+describe('KnownSecret', () => {
+  it('answers as sameSecret does, for every pair', () => {
+    const secrets = ['', 'pass', 'PASS', 'pas', 'passs', 'pässwörd', 'pass'.repeat(100)];
+    for (const expected of secrets) {
+      const known = new KnownSecret(expected);
+      for (const given of secrets) expect(known.matches(given)).toBe(sameSecret(given, expected));
+    }
   });
 });

@@ -1,20 +1,17 @@
 /**
- * `GET /auth/v1.0` in isolation: the key is compared with sameSecret (constant
- * time, any length), for known and unknown users alike.
+ * `GET /auth/v1.0` in isolation: the key is compared as a KnownSecret (constant time, any
+ * length, one hash of the key given), for known and unknown users alike; a throttled
+ * attempt is not compared at all.
  */
-import { DEFAULT_THROTTLE, LoginThrottle } from '../../../src/auth/login-throttle';
-import type { Request, Response } from 'express';
-import * as secrets from '../../../src/auth/same-secret';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LoginThrottle } from '../../../src/auth/login-throttle';
+import { KnownSecret } from '../../../src/auth/same-secret';
 import { ManualClock } from '../../../src/base/clock';
 import type { DestinationContext } from '../../../src/destination/destination-context';
 import { authRoute } from '../../../src/destination/routes/swift-auth-route';
 import { SwiftTokens } from '../../../src/destination/swift-tokens';
 
-jest.mock('../../../src/auth/same-secret', () => {
-  const actual = jest.requireActual<typeof secrets>('../../../src/auth/same-secret');
-  return { sameSecret: jest.fn(actual.sameSecret) };
-});
-const sameSecret = jest.mocked(secrets.sameSecret);
+const matches = jest.spyOn(KnownSecret.prototype, 'matches');
 
 interface Answer {
   status: number;
@@ -23,7 +20,7 @@ interface Answer {
 }
 
 /** Runs the handler on a fake request with these headers and returns what it answered. */
-function ask(headers: Record<string, string>): Answer {
+function ask(headers: Record<string, string>, throttle = new LoginThrottle(RULES)): Answer {
   const clock = new ManualClock(0);
   const ctx = {
     options: {
@@ -32,13 +29,18 @@ function ask(headers: Record<string, string>): Answer {
       host: '127.0.0.1',
     },
     tokens: new SwiftTokens(clock, 900_000),
-    loginThrottle: new LoginThrottle({ clock, ...DEFAULT_THROTTLE }),
+    loginThrottle: throttle,
     loginLog: { admit: () => true },
     log: { info: jest.fn(), warn: jest.fn() },
     scheme: 'http',
   } as unknown as DestinationContext;
   const answer: Answer = { status: 0, headers: {}, body: '' };
-  const req = { method: 'GET', complete: true, headers: { host: 'dest', ...lower(headers) }, socket: {} };
+  const req = {
+    method: 'GET',
+    complete: true,
+    headers: { host: 'dest', ...lower(headers) },
+    socket: { remoteAddress: '10.0.0.1' },
+  };
   const res = {
     headersSent: false,
     setHeader: (name: string, value: string) => (answer.headers[name.toLowerCase()] = value),
@@ -48,7 +50,7 @@ function ask(headers: Record<string, string>): Answer {
     },
     end: (body?: string) => (answer.body = body ?? ''),
   };
-  void authRoute(ctx)(req as unknown as Request, res as unknown as Response, jest.fn());
+  authRoute(ctx)(req as unknown as IncomingMessage, res as unknown as ServerResponse);
   return answer;
 }
 
@@ -56,14 +58,21 @@ function lower(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
-beforeEach(() => sameSecret.mockClear());
+/** A throttle past which one wrong key blocks its address. */
+const RULES = {
+  clock: new ManualClock(0),
+  perRemote: { failures: 1, windowMs: 10_000 },
+  perRemoteUser: { failures: 1, windowMs: 10_000 },
+};
+
+beforeEach(() => matches.mockClear());
 
 describe('authRoute key check', () => {
-  it('issues a token for the right key, compared with sameSecret', () => {
+  it('issues a token for the right key, compared once', () => {
     const answer = ask({ 'X-Auth-User': 'bws', 'X-Auth-Key': 'secret' });
     expect(answer.status).toBe(200);
     expect(answer.headers['x-auth-token']).toMatch(/^AUTH_tk[0-9a-f]{32}$/);
-    expect(sameSecret).toHaveBeenCalledWith('secret', 'secret');
+    expect(matches.mock.calls).toEqual([['secret']]);
   });
 
   it('refuses wrong keys of any length, shorter, longer or empty, without throwing', () => {
@@ -72,13 +81,24 @@ describe('authRoute key check', () => {
       expect(() => (answer = ask({ 'X-Auth-User': 'bws', 'Auth-Key': key }))).not.toThrow();
       expect(answer?.status).toBe(401);
       expect(answer?.body).toBe('Unauthorized: unknown user or wrong key\n');
-      expect(sameSecret).toHaveBeenLastCalledWith(key, 'secret');
+      expect(matches).toHaveBeenLastCalledWith(key);
     }
   });
 
   it('compares the key even for an unknown user, so the answer takes as long', () => {
     const answer = ask({ 'X-Auth-User': 'mallory', 'X-Auth-Key': 'secret' });
     expect(answer.status).toBe(401);
-    expect(sameSecret).toHaveBeenCalledTimes(1);
+    expect(matches).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers a throttled address 429 without comparing its key', () => {
+    const throttle = new LoginThrottle(RULES);
+    throttle.failed('10.0.0.1', 'mallory');
+    const answer = ask({ 'X-Auth-User': 'bws', 'X-Auth-Key': 'secret' }, throttle);
+    expect({ status: answer.status, retryAfter: answer.headers['retry-after'] }).toEqual({
+      status: 429,
+      retryAfter: '10',
+    });
+    expect(matches).not.toHaveBeenCalled();
   });
 });
