@@ -25,6 +25,7 @@ const BENCHMARKS = [
   { name: 'scenario-timing', file: './scenario-timing.js' },
   { name: 'fleet', file: './fleet.js' },
   { name: 'feeds', file: './feeds.js' },
+  { name: 'login-flood', file: './login-flood.js' },
 ];
 const README = path.join(__dirname, 'README.md');
 const START = '<!-- figures:start (written by npm run bench:readme) -->';
