@@ -1,13 +1,15 @@
 /**
  * The node:http(s) server every wing runs its Express app on: listens with errors a
- * user can act on, answers malformed requests with 400, tracks sockets so `close()`
- * really ends every connection.
+ * user can act on, answers malformed requests with 400, closes a connection under a client
+ * still sending lingering (./lingering-close), tracks sockets so `close()` really ends every
+ * connection.
  */
 import { once } from 'node:events';
 import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { EmulatorError } from './errors';
+import { isLingering, LingeringClose, type LingerLimits, lingerOnClose } from './lingering-close';
 import type { Logger } from './log';
 import type { TlsMaterial } from './tls';
 
@@ -45,6 +47,8 @@ export interface ListenOptions {
   appContinues?: boolean;
   /** Header limits; a request beyond them is answered 431 (default: 1,000 lines, lines as long as Node takes). */
   headerLimits?: HeaderLimits;
+  /** How long and how much a connection closed under a client still sending reads on (./lingering-close). */
+  linger?: LingerLimits;
 }
 
 /** How many header lines a request may have, and the length (with `: ` and CRLF) from which one is refused. */
@@ -59,7 +63,14 @@ const DEFAULT_HEADER_LIMITS: HeaderLimits = { maxLines: 1000 };
 export async function listenApp(app: RequestListener, options: ListenOptions): Promise<ListeningServer> {
   const { tls, log } = options;
   const limits = options.headerLimits ?? DEFAULT_HEADER_LIMITS;
+  const closing = new LingeringClose(options.linger);
   const guarded: RequestListener = (req, res) => {
+    // Bytes after a refused request that happen to parse as one: thrown away, never answered.
+    if (isLingering(req.socket)) {
+      closing.requestWhileLingering(req.socket);
+      req.resume();
+      return;
+    }
     const problem = headerProblem(req.rawHeaders, limits);
     if (problem === undefined) return app(req, res);
     log.info({ method: req.method, url: req.url, reason: problem }, 'request refused: headers too large');
@@ -69,6 +80,7 @@ export async function listenApp(app: RequestListener, options: ListenOptions): P
       'Content-Length': String(Buffer.byteLength(body)),
       Connection: 'close',
     });
+    lingerOnClose(req.socket);
     res.end(body);
     req.resume();
   };
@@ -85,14 +97,16 @@ export async function listenApp(app: RequestListener, options: ListenOptions): P
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', forget);
+    closing.adopt(socket);
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    // What a lingering connection still receives is no request: Node reports it chunk by chunk, it is counted.
+    if (isLingering(socket)) return void closing.clientError(socket, '');
     log.info({ code: err.code, reason: err.message }, 'malformed HTTP request');
     // Headers past Node's size limit are 431, as for too many lines; everything else malformed is 400.
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
-    if (socket.writable && !socket.destroyed)
-      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-    else socket.destroy();
+    // Answered (unless an answer is under way, which is then the last), then closed lingering.
+    closing.clientError(socket, `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
   await listen(server, options.port, options.host);
   const port = (server.address() as AddressInfo).port;

@@ -1,5 +1,6 @@
 /** Reads a request body into memory with a size limit (device APIs take small JSON bodies). */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { lingerOnClose } from '../base/lingering-close';
 import { type Err, type ErrorInfo, fail, ok, type Result } from '../base/result';
 
 /** Why a body was not read whole. */
@@ -65,6 +66,8 @@ export const DISCARD_LIMITS: DiscardLimits = { maxBytes: 64 * 1024 * 1024, maxMs
  */
 export function closeAfterBody(req: IncomingMessage, res: ServerResponse, limits = DISCARD_LIMITS): void {
   res.setHeader('Connection', 'close');
+  // After the answer, what still comes (past the declared body, or past these limits) is read for a while too.
+  if (req.socket) lingerOnClose(req.socket);
   const declared = Number(req.headers['content-length']);
   if (req.complete || req.destroyed || (Number.isFinite(declared) && declared > limits.maxBytes)) return;
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;

@@ -11,6 +11,7 @@ import { EMULATOR_CLIENT_SESSIONS, EMULATOR_CLIENT_TERMS } from '../events/sessi
 import { DEFAULT_THROTTLE } from '../auth/login-throttle';
 import { DEVICE_LIMITS } from './device-limits';
 import { DISCARD_LIMITS } from './http-body';
+import { LINGER_LIMITS } from '../base/lingering-close';
 
 /** Where the page lives, from the package root. */
 export const LIMITS_DOC_FILE = join(__dirname, '..', '..', 'docs', 'limits.md');
@@ -89,6 +90,13 @@ export function limitsDoc(): string {
           'a JSON request body past `maxBodyBytes`',
           `${DISCARD_LIMITS.maxBytes / 1024 / 1024} MiB, ${DISCARD_LIMITS.maxMs / 1000} s`,
           'read and thrown away after the 2107 answer, so the client sees the answer instead of a reset',
+        ],
+        [
+          'what a client still sends after an answer that closes the connection (a refused body, bytes past a short ' +
+            '`Content-Length`, a malformed request answered 400)',
+          `${LINGER_LIMITS.maxBytes / 1024 / 1024} MiB, ${LINGER_LIMITS.maxMs / 1000} s`,
+          'a lingering close, as nginx does: the answer goes out whole, then the device ends its side and reads and ' +
+            'throws away what still comes until the client closes its side; past the bound the connection is cut',
         ],
       ],
     ),

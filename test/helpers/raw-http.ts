@@ -45,3 +45,43 @@ export function rawHttpExchange(port: number, bytes: Buffer, timeoutMs = WAIT_MS
     socket.write(bytes);
   });
 }
+
+/** What a client that sends its whole request before it reads saw. */
+export interface BlockingOutcome extends RawHttpOutcome {
+  /** The error of a send (`ECONNRESET`, `EPIPE`): a blocking client fails there and never reads. */
+  sendError: string | undefined;
+}
+
+/**
+ * A blocking client (Python's `requests`, curl without `Expect`): writes `bytes` in pieces, each
+ * only once the kernel took the one before, reads nothing until all are sent, then reads until
+ * the device ends the connection. Fails after `timeoutMs`.
+ */
+export function sendAllThenRead(port: number, bytes: Buffer, timeoutMs = WAIT_MS): Promise<BlockingOutcome> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    socket.pause();
+    const chunks: Buffer[] = [];
+    let error: string | undefined;
+    let sendError: string | undefined;
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`timed out after ${timeoutMs} ms waiting for the device to answer and end the connection`));
+    }, timeoutMs);
+    socket.on('error', (err: NodeJS.ErrnoException) => (error = err.code ?? err.message));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ received: Buffer.concat(chunks), error, sendError });
+    });
+    socket.on('connect', () => {
+      void (async () => {
+        for (let at = 0; at < bytes.length && sendError === undefined; at += 64 * 1024)
+          sendError = await new Promise<string | undefined>((done) =>
+            socket.write(bytes.subarray(at, at + 64 * 1024), (err) => done((err as NodeJS.ErrnoException)?.code)),
+          );
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.resume();
+      })();
+    });
+  });
+}
