@@ -78,6 +78,19 @@ function keepSending(chunk: Buffer, everyMs: number): Promise<Kept> {
   });
 }
 
+/** Sends `bytes` and the client's FIN at once; resolves with what came back and the socket error, at the close. */
+function sendAndClose(bytes: Buffer): Promise<{ received: Buffer; error: string | undefined }> {
+  return new Promise((resolve) => {
+    const socket = connect({ port: server.port, host: '127.0.0.1' });
+    const chunks: Buffer[] = [];
+    let error: string | undefined;
+    socket.on('data', (data: Buffer) => chunks.push(data));
+    socket.on('error', (err: NodeJS.ErrnoException) => (error = err.code));
+    socket.on('close', () => resolve({ received: Buffer.concat(chunks), error }));
+    socket.end(bytes);
+  });
+}
+
 /** Asserts `received` is the whole refusal and nothing else. */
 function expectWholeRefusal(received: Buffer): void {
   const answer = parseResponse(received);
@@ -87,17 +100,11 @@ function expectWholeRefusal(received: Buffer): void {
 
 describe('after a refused body', () => {
   it('closes at once, without a reset, once the client has sent the rest and closed its side', async () => {
-    const socket = connect({ port: server.port, host: '127.0.0.1' });
-    const chunks: Buffer[] = [];
-    let error: string | undefined;
-    socket.on('data', (data: Buffer) => chunks.push(data));
-    socket.on('error', (err: NodeJS.ErrnoException) => (error = err.code));
     const started = performance.now();
     // The declared body and 100 KiB past it (a short Content-Length), then the client's FIN.
-    socket.end(Buffer.concat([HEAD, Buffer.alloc(100 + 100 * 1024, 'x')]));
-    await new Promise((resolve) => socket.on('close', resolve));
+    const { received, error } = await sendAndClose(Buffer.concat([HEAD, Buffer.alloc(100 + 100 * 1024, 'x')]));
     expect(error).toBeUndefined();
-    expectWholeRefusal(Buffer.concat(chunks));
+    expectWholeRefusal(received);
     expect(performance.now() - started).toBeLessThan(LINGER.maxMs);
   });
 
@@ -122,16 +129,10 @@ describe('after a refused body', () => {
 
 describe('after a malformed request', () => {
   it('answers 400, reads on what follows, and closes once the client has closed its side', async () => {
-    const socket = connect({ port: server.port, host: '127.0.0.1' });
-    const chunks: Buffer[] = [];
-    let error: string | undefined;
-    socket.on('data', (data: Buffer) => chunks.push(data));
-    socket.on('error', (err: NodeJS.ErrnoException) => (error = err.code));
     const bad = Buffer.from('POST /x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \r\n\r\n', 'latin1');
-    socket.end(Buffer.concat([bad, Buffer.alloc(512 * 1024, 'x')]));
-    await new Promise((resolve) => socket.on('close', resolve));
+    const { received, error } = await sendAndClose(Buffer.concat([bad, Buffer.alloc(512 * 1024, 'x')]));
     expect(error).toBeUndefined();
-    expect(Buffer.concat(chunks).toString('latin1')).toBe(
+    expect(received.toString('latin1')).toBe(
       'HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
     );
   });
