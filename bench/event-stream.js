@@ -300,7 +300,12 @@ async function runOne(kind, clients) {
     auth: 'none',
     maxBufferedBytes: 1024 * 1024 * 1024,
     initialStates: [],
-    limits: { maxSessions: clients, maxSessionsPerAccount: clients, maxAccountTerms: clients * 16 },
+    limits: {
+      maxSessions: clients,
+      maxSessionsPerAccount: clients,
+      maxAccountTerms: clients * 16,
+      maxDeviceTerms: clients * 16,
+    },
   });
   const raw = await startRawServer(clients);
   const clientProc = forkChild(path.join(__dirname, 'event-stream-clients.js'), [], { name: 'client process' });

@@ -33,7 +33,9 @@ const { URL } = require('node:url');
 const { performance } = require('node:perf_hooks');
 const { forkChild } = require('./child');
 const { choiceEnv, intEnv } = require('./env');
-const { figure, printAligned } = require('./figures');
+const { printAligned } = require('./figures');
+const { latencyCells, latencyFigures, runMainOrChild } = require('./latency');
+const { openSession } = require('./stream-session');
 
 const DIST = path.join(__dirname, '..', 'dist');
 const SELF = path.join(__dirname, 'feeds.js');
@@ -66,7 +68,7 @@ async function serve(maxFeeds, dist, everyMs) {
     process.send({ type: 'closed' });
     process.disconnect();
   });
-  process.send({ type: 'ready', url: device.url, flags: device.urls.featureFlags, stream: device.urls.eventStream });
+  process.send({ type: 'ready', url: device.url, port: device.port, flags: device.urls.featureFlags });
 }
 
 /** Child: opens `count` feeds of `url` at once, reading them or not; closes them when told. */
@@ -136,39 +138,20 @@ async function goodClient(flags, seconds, intervalMs) {
   return latencies;
 }
 
-/** A session of the event stream at `url` subscribed to every event (each notification is a journal entry). */
-function subscribe(url) {
-  const WebSocket = require('ws');
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { perMessageDeflate: false });
-    ws.once('error', reject);
-    ws.once('open', () => {
-      ws.send(
-        JSON.stringify({
-          apiVersion: '1.0',
-          method: 'events:configure',
-          params: { eventFilterList: [{ topicFilter: '' }] },
-        }),
-      );
-      ws.once('message', () => resolve(ws));
-    });
-  });
-}
-
-/** The `p`-th percentile of `values` (ms). */
-function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
 /** One server's phases: the client alone, then with the feeds, BENCH_ROUNDS times; every latency of each. */
 async function measureServer({ label, maxFeeds, dist }, settings) {
   const args = ['serve', String(maxFeeds), dist, String(settings.everyMs)];
   const server = forkChild(SELF, args, { name: `${label} emulator` });
-  const { url, flags, stream } = await server.next('ready');
-  const subscriber = await subscribe(stream);
+  const { url, port, flags } = await server.next('ready');
+  // A session subscribed to every event: each notification is a journal entry.
+  const everything = {
+    apiVersion: '1.0',
+    method: 'events:configure',
+    params: { eventFilterList: [{ topicFilter: '' }] },
+  };
+  const { ws: subscriber } = await openSession(port, undefined, everything);
   const alone = [];
-  const withFeeds = [];
+  const loaded = [];
   let held = { ok: 0, refused: 0, failed: 0 };
   try {
     await goodClient(flags, 1, settings.intervalMs); // warm-up
@@ -177,7 +160,7 @@ async function measureServer({ label, maxFeeds, dist }, settings) {
       const feeds = forkChild(SELF, ['feeds', url, String(settings.feeds), settings.mode], { name: 'feeds' });
       try {
         held = await feeds.next('open');
-        withFeeds.push(...(await goodClient(flags, settings.seconds, settings.intervalMs)));
+        loaded.push(...(await goodClient(flags, settings.seconds, settings.intervalMs)));
       } finally {
         await feeds.close({ cmd: 'close' }, 'closed');
       }
@@ -186,7 +169,7 @@ async function measureServer({ label, maxFeeds, dist }, settings) {
     subscriber.terminate();
     await server.close({ cmd: 'close' }, 'closed');
   }
-  return { label, held, alone, withFeeds };
+  return { label, held, alone, loaded };
 }
 
 async function main() {
@@ -212,44 +195,20 @@ async function main() {
   const results = [];
   for (const server of servers) results.push(await measureServer(server, settings));
   const rows = [['server', 'feeds open / refused', 'requests', 'alone p50', 'alone p95', 'with p50', 'with p95']];
-  const ms = (value) => value.toFixed(2);
-  for (const r of results)
-    rows.push([
-      r.label,
-      `${r.held.ok} / ${r.held.refused}${r.held.failed ? ` (${r.held.failed} failed)` : ''}`,
-      `${r.alone.length} / ${r.withFeeds.length}`,
-      ms(percentile(r.alone, 50)),
-      ms(percentile(r.alone, 95)),
-      ms(percentile(r.withFeeds, 50)),
-      ms(percentile(r.withFeeds, 95)),
-    ]);
+  for (const r of results) {
+    const { ok, refused, failed } = r.held;
+    const held = `${ok} / ${refused}${failed ? ` (${failed} failed)` : ''}`;
+    rows.push([r.label, held, `${r.alone.length} / ${r.loaded.length}`, ...latencyCells(r)]);
+  }
   console.log('\nlatency of the good client, ms:');
   printAligned(rows);
-  const figures = results.flatMap((r) =>
-    [50, 95].map((p) => {
-      const product = percentile(r.withFeeds, p);
-      const baseline = percentile(r.alone, p);
-      return figure(
-        `feeds, p${p} of a good client's request with ${settings.feeds} ${settings.mode} feeds, ${r.label}`,
-        {
-          product: ms(product),
-          baseline: ms(baseline),
-          unit: 'ms (lower is better)',
-          ratio: product / baseline,
-        },
-      );
-    }),
+  const figures = latencyFigures(
+    results,
+    (p, label) => `feeds, p${p} of a good client's request with ${settings.feeds} ${settings.mode} feeds, ${label}`,
   );
   return { name: 'feeds', figures, results: results.map(({ label, held }) => ({ label, held })) };
 }
 
 module.exports = { name: 'feeds', main };
 
-if (require.main === module && process.send === undefined) {
-  main().catch((err) => {
-    console.error(err);
-    process.exitCode = 1;
-  });
-} else if (require.main === module) {
-  childMain()?.catch((err) => process.send({ type: 'error', message: err.stack ?? String(err) }));
-}
+runMainOrChild(module, main, childMain);

@@ -5,17 +5,17 @@
  * either fails:
  *  1. nothing is lost: every session receives exactly the notifications its filters
  *     select (computed with the emulator's own compiled filters), none missing, none extra;
- *  2. a hostile account cannot slow the others: in the second half a "hostile" client
- *     address opens as many sessions as its share allows and fills its filter budget
- *     with content filters that are costly to evaluate and match nothing (plus one
- *     configure past the budget, which must be refused with 2104). The normal clients'
- *     p99 notification latency in the hostile half must stay within 2x of the quiet
- *     half's (the same-run baseline).
+ *  2. a hostile client cannot slow the others: in the second half a "hostile" client
+ *     address opens sessions and fills what the device's filter budget (`maxDeviceTerms`)
+ *     has left with content filters that are costly to evaluate and match nothing, until
+ *     a configure past the budget is refused with 2104 (which it must be). The normal
+ *     clients' p99 notification latency in the hostile half must stay within 2x of the
+ *     quiet half's (the same-run baseline).
  *
  * The device runs in a child process (bench/load-device.js) with auth none and every
- * limit at its default; without accounts the per-account limits apply per remote
- * address, so the normal sessions come from 127.0.0.2-5 (a quarter each) and the
- * hostile ones from 127.0.0.9.
+ * limit at its default; without accounts sessions are counted per remote address (and
+ * terms per session, all of them within the device's budget), so the normal sessions come
+ * from 127.0.0.2-5 (a quarter each) and the hostile ones from 127.0.0.9.
  *
  * Knobs (arguments or environment): --sessions (LOAD_SESSIONS, 1000), --seconds
  * (LOAD_SECONDS, 60: half quiet, half hostile), --rate (LOAD_RATE, events/s, 100),
@@ -23,8 +23,8 @@
  */
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
-const WebSocket = require('ws');
 const { forkChild } = require('./child');
+const { openSession } = require('./stream-session');
 const { DIST, configureRequest, makeEvents } = require('./event-mix');
 
 const NORMAL_ADDRESSES = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5'];
@@ -68,35 +68,20 @@ class Samples {
   }
 }
 
-/** Opens one session from `localAddress` and configures it; resolves with the socket. */
-function openSession(port, localAddress, configure, onMessage) {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/svc/ws-data-stream?sources=events`, {
-      localAddress,
-      perMessageDeflate: false,
-    });
-    ws.once('error', reject);
-    ws.once('unexpected-response', (_req, res) => reject(new Error(`handshake refused: ${res.statusCode}`)));
-    ws.once('open', () => {
-      ws.once('message', (data) => {
-        const answer = JSON.parse(data.toString());
-        ws.on('message', onMessage);
-        resolve({ ws, answer });
-      });
-      ws.send(JSON.stringify(configure));
-    });
-  });
-}
-
-/** A content filter of `terms` comparisons that matches none of the mix's events. */
-function costlyFilter(terms, salt) {
-  const values = Array.from({ length: terms }, (_, i) => `@Value='never-${salt}-${i}'`).join(' or ');
-  return `boolean(//SimpleItem[${values}])`;
+/** Content filters of `terms` comparisons in all (at most 256 a filter) that match none of the mix's events. */
+function costlyFilters(terms, salt) {
+  const filters = [];
+  for (let from = 0; from < terms; from += 256) {
+    const count = Math.min(256, terms - from);
+    const values = Array.from({ length: count }, (_, i) => `@Value='never-${salt}-${from + i}'`).join(' or ');
+    filters.push({ contentFilter: `boolean(//SimpleItem[${values}])` });
+  }
+  return filters;
 }
 
 async function main() {
   const { compileConfigure, filterMatches } = require(path.join(DIST, 'events', 'configure.js'));
-  const { DEFAULT_SESSION_LIMITS } = require(path.join(DIST, 'events', 'session-limits.js'));
+  const { DEFAULT_SESSION_LIMITS, SESSION_FREE_TERMS } = require(path.join(DIST, 'events', 'session-limits.js'));
   const device = forkChild(path.join(__dirname, 'load-device.js'), [], { name: 'device process' });
   const { port } = await device.next('ready');
 
@@ -145,38 +130,30 @@ async function main() {
 
   const quiet = await device.ask({ cmd: 'publish', from: 0, count: half, rate: CONFIG.rate }, 'published');
 
-  // The hostile account: its share of sessions, its budget of terms spread over them.
-  const budget = DEFAULT_SESSION_LIMITS.maxAccountTerms;
+  // The hostile client: sessions that ask for the device's whole budget between them (beyond
+  // their free terms; all but the last session would take it), until one is refused.
+  const budget = DEFAULT_SESSION_LIMITS.maxDeviceTerms;
   const hostile = [];
-  const perSession = Math.max(1, Math.floor(budget / CONFIG.hostileSessions));
+  const perSession = SESSION_FREE_TERMS + Math.ceil(budget / Math.max(1, CONFIG.hostileSessions - 1));
   let held = 0;
+  let over = { error: 'the device budget was never reached' };
   for (let h = 0; h < CONFIG.hostileSessions; h++) {
-    const terms = Math.min(perSession, budget - held);
-    if (terms <= 0) break;
     const request = {
       apiVersion: '1.0',
       method: 'events:configure',
-      params: { eventFilterList: [{ contentFilter: costlyFilter(terms, h) }] },
+      params: { eventFilterList: costlyFilters(perSession, h) },
     };
     const { ws, answer } = await openSession(port, HOSTILE_ADDRESS, request, () => undefined);
-    if (answer.error) throw new Error(`hostile configure ${h} refused early: ${JSON.stringify(answer.error)}`);
-    held += terms;
     hostile.push(ws);
+    if (answer.error) {
+      over = answer;
+      break;
+    }
+    held += perSession;
   }
-  // Past the budget: a reconfigure of one hostile session asking for more must get 2104.
-  const over = await new Promise((resolve) => {
-    hostile[0].once('message', (data) => resolve(JSON.parse(data.toString())));
-    hostile[0].send(
-      JSON.stringify({
-        apiVersion: '1.0',
-        method: 'events:configure',
-        params: { eventFilterList: [{ contentFilter: costlyFilter(200, 'over') }] },
-      }),
-    );
-  });
   const overRefused = over.error?.code === 2104;
   console.log(
-    `load: hostile ${HOSTILE_ADDRESS}: ${hostile.length} sessions holding ${held} terms; a reconfigure past the budget: ${JSON.stringify(over.error ?? over)}`,
+    `load: hostile ${HOSTILE_ADDRESS}: ${hostile.length} sessions holding ${held} terms; the configure past the device's budget: ${JSON.stringify(over.error)}`,
   );
 
   const loud = await device.ask({ cmd: 'publish', from: half, count: total - half, rate: CONFIG.rate }, 'published');

@@ -25,6 +25,7 @@ const BENCHMARKS = [
   { name: 'scenario-timing', file: './scenario-timing.js' },
   { name: 'fleet', file: './fleet.js' },
   { name: 'feeds', file: './feeds.js' },
+  { name: 'filter-budget', file: './filter-budget.js' },
   { name: 'login-flood', file: './login-flood.js' },
 ];
 const README = path.join(__dirname, 'README.md');

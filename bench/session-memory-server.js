@@ -26,7 +26,12 @@ async function startEmu(sessions) {
   const device = await startDevice({
     port: 0,
     auth: 'none',
-    limits: { maxSessions: sessions, maxSessionsPerAccount: sessions, maxAccountTerms: sessions * 16 },
+    limits: {
+      maxSessions: sessions,
+      maxSessionsPerAccount: sessions,
+      maxAccountTerms: sessions * 16,
+      maxDeviceTerms: sessions * 16,
+    },
   });
   return `ws://127.0.0.1:${device.port}${device.options.wsPrefix}/ws-data-stream?sources=events`;
 }

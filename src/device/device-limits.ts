@@ -19,7 +19,7 @@ import { EmulatorError } from '../base/errors';
 import { wholeNumberOption } from '../base/option-checks';
 import { DEFAULT_MAX_FILTER_TERMS } from '../events/configure';
 import { MAX_CONTENT_FILTER_NESTING } from '../events/content-filter';
-import { DEFAULT_SESSION_LIMITS, type SessionLimitSettings } from '../events/session-limits';
+import { DEFAULT_SESSION_LIMITS, SESSION_FREE_TERMS, type SessionLimitSettings } from '../events/session-limits';
 
 /** The limits; each is a whole number, absent ones take their default. */
 export interface DeviceLimits {
@@ -27,8 +27,10 @@ export interface DeviceLimits {
   maxSessions?: number;
   /** Open event stream sessions per account, or per remote address with `auth: 'none'` (429 past it). */
   maxSessionsPerAccount?: number;
-  /** Filter terms the sessions of one account hold together: the per-event evaluation budget (2104 past it). */
+  /** Filter terms the sessions of one account hold together, one session's with `auth: 'none'` (2104 past it). */
   maxAccountTerms?: number;
+  /** Filter terms all the clients' sessions of the device hold together beyond a few each: its per-event evaluation budget (2104 past it). */
+  maxDeviceTerms?: number;
   /** Terms of one filter: topic alternatives plus content comparisons (2104 past it). */
   maxFilterTerms?: number;
   /** Nesting of '(', 'not(' and '[' in one content filter (2104 past it). */
@@ -83,7 +85,15 @@ export const DEVICE_LIMITS: readonly LimitSpec[] = [
     defaultValue: DEFAULT_SESSION_LIMITS.maxAccountTerms,
     min: 1,
     max: 100_000_000,
-    what: "filter terms all of an account's sessions hold together: the per-event evaluation budget",
+    what: "filter terms all of an account's sessions hold together: the per-event evaluation budget (one session's with auth none)",
+    past: '`events:configure` answered 2104 naming the budget and what the other sessions hold',
+  },
+  {
+    name: 'maxDeviceTerms',
+    defaultValue: DEFAULT_SESSION_LIMITS.maxDeviceTerms,
+    min: 1,
+    max: 100_000_000,
+    what: `filter terms all the clients' sessions of the device hold together beyond the first ${SESSION_FREE_TERMS} of each, whatever their accounts or addresses: the device's per-event evaluation budget (the dashboard's quota apart)`,
     past: '`events:configure` answered 2104 naming the budget and what the other sessions hold',
   },
   {
@@ -167,8 +177,8 @@ export function resolveDeviceLimits(limits: DeviceLimits = {}): ResolvedDeviceLi
 
 /** The session limits of the event stream. */
 export function sessionLimitsOf(limits: ResolvedDeviceLimits): SessionLimitSettings {
-  const { maxSessions, maxSessionsPerAccount, maxAccountTerms } = limits;
-  return { maxSessions, maxSessionsPerAccount, maxAccountTerms };
+  const { maxSessions, maxSessionsPerAccount, maxAccountTerms, maxDeviceTerms } = limits;
+  return { maxSessions, maxSessionsPerAccount, maxAccountTerms, maxDeviceTerms };
 }
 
 /** The login throttle's rules (the same checks as the destination's `loginThrottle`). */

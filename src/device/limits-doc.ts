@@ -7,7 +7,7 @@ import { CLIENT_HEADER, IGNORED_TAG_LOG_INTERVAL_MS, LOGGED_IGNORED_TAGS } from 
 import { markdownTable } from '../base/markdown-table';
 import { CLOSE_TIMEOUT_MS, SLOW_CLOSE_TIMEOUT_MS } from '../events/event-session';
 import { DEFAULT_PING_LIMIT } from '../events/ping-limit';
-import { EMULATOR_CLIENT_SESSIONS, EMULATOR_CLIENT_TERMS } from '../events/session-limits';
+import { EMULATOR_CLIENT_SESSIONS, EMULATOR_CLIENT_TERMS, SESSION_FREE_TERMS } from '../events/session-limits';
 import { DEFAULT_THROTTLE } from '../auth/login-throttle';
 import { DEVICE_LIMITS } from './device-limits';
 import { DISCARD_LIMITS } from './http-body';
@@ -30,8 +30,17 @@ export function limitsDoc(): string {
     '',
     "Filter *terms* are what evaluating a filter costs per published event: a topic filter's alternatives",
     "(`a|b|c` is 3) plus a content filter's comparisons (`@Name=`, `@Value=`); every filter counts at least 1.",
-    "`maxAccountTerms` is the per-event evaluation budget of an account: all of its sessions' filters together.",
-    'Without authentication (`auth: none`) the per-account limits apply per remote address.',
+    "`maxAccountTerms` is the per-event evaluation budget of an account: all of its sessions' filters together;",
+    "`maxDeviceTerms` bounds all the clients' sessions of the device together, so no number of accounts or addresses",
+    `can raise what one device spends per event. It counts what each session holds beyond its first ${SESSION_FREE_TERMS} terms:`,
+    "a client's few filters (a handful of topics, a short content filter) always fit, however full the device, and",
+    'cost no more than any session does (their total is bounded by `maxSessions`).',
+    'Without authentication (`auth: none`) there are no accounts: sessions are counted per remote address, but',
+    'terms per session, since an address tells no client apart (every local client is 127.0.0.1, and a stranger',
+    'may use any of 127.0.0.0/8): each session may hold `maxAccountTerms`, and all of them `maxDeviceTerms`',
+    'together. One client holding its share leaves the others of its address theirs, and strangers from any',
+    'number of addresses can neither take the device past its budget nor keep a client from its first filters (a client',
+    "asking for more than those may find the device's budget taken: only accounts tell clients apart).",
     '',
     ...markdownTable(
       ['limit', 'default', 'range', 'what it limits', 'past it'],

@@ -28,6 +28,7 @@ export async function startFuzzDevice(options: DeviceOptions = {}, errors = new 
       maxSessions: 1_000_000,
       maxSessionsPerAccount: 1_000_000,
       maxAccountTerms: 100_000_000,
+      maxDeviceTerms: 100_000_000,
       ...options.limits,
     },
   });

@@ -6,6 +6,7 @@
 import type { DeviceOptions } from '../../src';
 import { deviceStarter } from '../helpers/devices';
 import {
+  openStream,
   openWithToken,
   refusedHandshake,
   type StreamClient,
@@ -145,6 +146,54 @@ describe('event stream limits', () => {
     await expect(start({ limits: { maxFilterNesting: 65 } })).rejects.toThrow(
       'limits.maxFilterNesting must be a whole number from 1 to 64, not 65',
     );
+  });
+});
+
+describe('event stream limits without authentication', () => {
+  /** A session of `device` (auth none) from `address`. */
+  async function anonymous(device: Awaited<ReturnType<typeof start>>, address: string): Promise<StreamClient> {
+    const client = await openStream(wsUrl(device, streamTarget(device)), { localAddress: address });
+    clients.push(client);
+    return client;
+  }
+  /** A share of 40 terms per session; 60 past the free 16 per session for the device. */
+  const LIMITS = { maxAccountTerms: 40, maxDeviceTerms: 60 };
+
+  it('gives each session a share of its own: one client holding it leaves another of its address free to subscribe', async () => {
+    const device = await start({ auth: 'none', limits: LIMITS });
+    const greedy = await anonymous(device, '127.0.0.1');
+    expect((await greedy.configure([{ contentFilter: contentFilter(20) }])).error).toBeUndefined(); // 40 terms
+    expect((await greedy.configure([{ contentFilter: contentFilter(21) }])).error).toEqual({
+      code: 2104,
+      message:
+        'Invalid parameter: eventFilterList: the filters hold 42 terms, and a session may hold at most 40 without authentication',
+    });
+    const normal = await anonymous(device, '127.0.0.1');
+    expect((await normal.configure([{ contentFilter: contentFilter(20) }])).error).toBeUndefined();
+  });
+
+  it("bounds every address together by the device's budget, and leaves a newcomer its first filters", async () => {
+    const device = await start({ auth: 'none', limits: LIMITS });
+    let granted = 0;
+    for (let i = 10; i < 20; i++) {
+      const stranger = await anonymous(device, `127.0.0.${i}`);
+      const answer = await stranger.configure([{ contentFilter: contentFilter(20) }]);
+      if (answer.error === undefined) granted++;
+      else
+        expect(answer.error.message).toBe(
+          'Invalid parameter: eventFilterList: the filters hold 40 terms, and beyond 16 each the sessions of this device may hold at most 60 together (48 held by the other sessions)',
+        );
+    }
+    // 24 of each 40 count: two fit.
+    expect(granted).toBe(2);
+    const normal = await anonymous(device, '127.0.0.2');
+    const filters = [{ topicFilter: 'tns1:VideoSource/MotionAlarm|tns1:Device' }, { contentFilter: contentFilter(3) }];
+    expect((await normal.configure(filters)).error).toBeUndefined();
+    // A session that goes frees its terms for the next.
+    await clients[0].close();
+    await waitFor(() => device.sessions().length === 10);
+    const next = await anonymous(device, '127.0.0.30');
+    expect((await next.configure([{ contentFilter: contentFilter(20) }])).error).toBeUndefined();
   });
 });
 
