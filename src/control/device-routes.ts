@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { DeviceEvent } from '../events/event-bus';
 import { isCloseCode, MAX_CLOSE_REASON_BYTES } from '../protocol/websocket-close';
 import { ControlError } from './control-error';
-import type { ControlledEmulator } from './controlled-emulator';
+import { sessionsAnswer } from './feed-snapshots';
 import { defineRoute } from './route';
 import {
   FlagsSchema,
@@ -17,11 +17,6 @@ import {
 /** An event as the control API answers it. */
 function published(event: DeviceEvent): z.input<typeof PublishedSchema>['events'][number] {
   return { topic: event.topic, timestamp: event.timestamp ?? null, stateful: event.stateful, message: event.message };
-}
-
-/** The event stream sessions of `device`, as `GET /sessions` answers them. */
-export function sessionsAnswer(emulator: ControlledEmulator, device: string): z.input<typeof SessionsSchema> {
-  return { sessions: emulator.sessions({ device }) };
 }
 
 const CloseQuerySchema = z.strictObject({

@@ -25,7 +25,7 @@
 import type { ServerResponse } from 'node:http';
 import { errorOf, type Logger } from '../base/log';
 import type { ControlledEmulator } from './controlled-emulator';
-import type { FeedHub, SharedSnapshot, SnapshotName } from './feed-hub';
+import type { SharedSnapshot, SnapshotName } from './feed-snapshots';
 import { commentFrame, eventFrame, writeEventStreamHead } from './server-sent-events';
 
 /** How every feed paces itself: a dashboard sees changes within a second and is never flooded. */
@@ -102,7 +102,7 @@ export class EventFeed {
 
   constructor(
     private readonly res: ServerResponse,
-    private readonly hub: FeedSource & Pick<FeedHub, 'leave'>,
+    private readonly hub: FeedSource & { leave(feed: EventFeed): void },
     private readonly options: FeedOptions,
   ) {
     const { emulator } = hub;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { jsonSchemaOf } from '../base/json-schema';
 import { FAULT_CATALOGUE, FAULT_NAMES, type FaultName } from '../protocol/fault-catalogue';
-import type { ControlledEmulator } from './controlled-emulator';
+import { activeFaults } from './feed-snapshots';
 import { defineRoute } from './route';
 
 const FaultNameSchema = z.enum(FAULT_NAMES as [FaultName, ...FaultName[]]);
@@ -28,11 +28,6 @@ const ActiveFaultSchema = z.object({
 
 /** The fault switches that are on (`GET /faults`, and the live feed's `faults` event). */
 const FaultsSchema = z.object({ faults: z.array(ActiveFaultSchema) });
-
-/** The fault switches on `device` that are on, as `GET /faults` answers them. */
-export function activeFaults(emulator: ControlledEmulator, device: string): z.input<typeof FaultsSchema> {
-  return { faults: emulator.faults({ device }).map((f) => ({ ...f, until: f.until ?? null })) };
-}
 
 const SwitchesSchema = z.object({
   switches: z.array(

@@ -18,42 +18,9 @@ import type { ServerResponse } from 'node:http';
 import { errorOf, type Logger } from '../base/log';
 import type { Scheduler } from '../scenario/scheduler';
 import type { ControlledEmulator } from './controlled-emulator';
-import { sessionsAnswer } from './device-routes';
 import { EventFeed, FEED_TIMING, type FeedOptions, type FeedSource } from './event-feed';
-import { activeFaults } from './fault-routes';
-import { scenarioAnswer } from './scenario-routes';
+import { type SharedSnapshot, type Snapshot, SNAPSHOTS, type SnapshotName } from './feed-snapshots';
 import { eventFrame } from './server-sent-events';
-
-/** A snapshot as read: its data, and the JSON text of what of it counts as a change (default: all of it). */
-interface Snapshot {
-  data: unknown;
-  change?: string;
-}
-
-/** The snapshot events, in the order they are sent. */
-const SNAPSHOTS = {
-  sessions: (emulator, device) => ({ data: sessionsAnswer(emulator, device) }),
-  faults: (emulator, device) => ({ data: activeFaults(emulator, device) }),
-  scenario: (emulator, device) => {
-    // The position of a playing scenario moves all the time, which is no news (the page
-    // counts it on); each change of course bumps the revision.
-    const status = scenarioAnswer(emulator, device);
-    const { name, state, speed, revision } = status;
-    return { data: status, change: JSON.stringify({ name, state, speed, revision }) };
-  },
-} satisfies Record<string, (emulator: ControlledEmulator, device: string) => Snapshot>;
-
-/** The name of a snapshot event. */
-export type SnapshotName = keyof typeof SNAPSHOTS;
-
-/** A snapshot as every feed of the hub writes it: a version that moves when it changes, and its frame. */
-export interface SharedSnapshot {
-  readonly version: number;
-  /** What counts as a change, as JSON. */
-  readonly change: string;
-  /** The whole SSE event, serialised once. */
-  readonly frame: string;
-}
 
 /** What a hub needs: the emulator, its device, time and the log. */
 export interface HubContext {

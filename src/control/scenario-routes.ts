@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { loadScenario } from '../scenario/load';
 import { ControlError } from './control-error';
-import { type ControlledEmulator, SCENARIO_STATES } from './controlled-emulator';
+import { SCENARIO_STATES } from './controlled-emulator';
+import { scenarioAnswer } from './feed-snapshots';
 import { defineRoute } from './route';
 
 /** The media types a scenario may be sent as, as YAML text. */
@@ -44,11 +45,6 @@ const ScenarioStatusSchema = z
       .meta({ description: 'the topics it publishes, initial states included, in the device namespace, sorted' }),
   })
   .meta({ id: 'ScenarioStatus' });
-
-/** Where the scenario of `device` is, as `GET /scenario` answers it. */
-export function scenarioAnswer(emulator: ControlledEmulator, device: string): z.input<typeof ScenarioStatusSchema> {
-  return emulator.scenarioStatus({ device });
-}
 
 /** The routes of this file. */
 export const SCENARIO_ROUTES = [
