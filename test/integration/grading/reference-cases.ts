@@ -110,8 +110,10 @@ export const MATRIX_CASES: readonly MatrixCase[] = [
   },
   {
     name: 'reboot refusing logins',
-    fault: { name: 'reboot', params: { downMs: 400, refuseLoginsMs: 1000 } },
-    lastsMs: 1000,
+    // Logins refused for longer than the clients' back-off cap (1.2 s) and a slow request, so that
+    // a client meets a refusal however late a loaded machine makes its tries.
+    fault: { name: 'reboot', params: { downMs: 400, refuseLoginsMs: 1800 } },
+    lastsMs: 1800,
     exercised: (run) => {
       saw(run, 'be refused a login', count(run, 'http-error', (l) => l.status === 401) >= 1);
       reconnected(run);

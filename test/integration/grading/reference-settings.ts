@@ -26,8 +26,9 @@ export const CLIENT_TIMINGS = {
 
 /**
  * The grading thresholds scaled to {@link CLIENT_TIMINGS} as the defaults are to the real-life
- * timings: retries at least half the first back-off apart; back within twice the cap (plus the
- * 1 s of refused logins); a stall noticed within two ping intervals, websocket-client's fixed 3 s
+ * timings: retries at least half the first back-off apart; back within 4 s of the device's
+ * return (at most the 1.8 s of refused logins, one back-off at its 1.2 s cap and a slow request
+ * are needed); a stall noticed within two ping intervals, websocket-client's fixed 3 s
  * wait for the answer to its close and a back-off (20 + 3 + 2 = 25 s of the default 30 s in real
  * life, 2 + 3 + 0.15 s of 7 s here); CGI
  * calls measured against ten times the client's rate (60 a minute for a poll every 10 s).
