@@ -10,4 +10,8 @@ module.exports = {
   // browser; the same relative import without `.js` finds the `.ts` file, or a `.js` one as before.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 20000,
+  // Two workers on the 2-core machines this runs on (Jest's default keeps one core free, which
+  // runs the files one after another); the client matrices go first (see the sequencer).
+  maxWorkers: 2,
+  testSequencer: '<rootDir>/test/helpers/matrix-first-sequencer.js',
 };
