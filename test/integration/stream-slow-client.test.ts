@@ -71,17 +71,27 @@ async function pausedClient(device: { port: number; issueToken: () => string }):
   return slow;
 }
 
+/** A device that gives up on a client once MAX_BUFFERED wait for it, its log and journal, and a paused client. */
+async function slowClientSetup(): Promise<{
+  log: LogTap;
+  journal: Journal;
+  device: DeviceHandle;
+  slow: RawWebSocket;
+}> {
+  const log = new LogTap();
+  const journal = new Journal(systemClock);
+  const device = await start({ maxBufferedBytes: MAX_BUFFERED, logger: log.logger, journal });
+  return { log, journal, device, slow: await pausedClient(device) };
+}
+
 /** Fake timers for what the device sets from now on (its close timers); I/O and immediates stay real. */
 function fakeTimers(): void {
   jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask'] });
 }
 
 it('gets the 1013 close frame behind what the kernel held, not behind all that waited', async () => {
-  const log = new LogTap();
-  const journal = new Journal(systemClock);
-  const device = await start({ maxBufferedBytes: MAX_BUFFERED, logger: log.logger, journal });
+  const { log, journal, device, slow } = await slowClientSetup();
   let gotBeforeClose = -1;
-  const slow = await pausedClient(device);
   try {
     await publishUntilTooSlow(device, log);
     slow.resume();
@@ -103,10 +113,7 @@ it('gets the 1013 close frame behind what the kernel held, not behind all that w
 });
 
 it('waits for a client back after twice the usual close timeout: it reads the 1013 frame and answers it', async () => {
-  const log = new LogTap();
-  const journal = new Journal(systemClock);
-  const device = await start({ maxBufferedBytes: MAX_BUFFERED, logger: log.logger, journal });
-  const slow = await pausedClient(device);
+  const { log, device, slow } = await slowClientSetup();
   try {
     fakeTimers();
     await publishUntilTooSlow(device, log);
@@ -130,10 +137,7 @@ it('waits for a client back after twice the usual close timeout: it reads the 10
 });
 
 it('cuts a client too slow to read that does not come back within 30 s, the 1013 recorded', async () => {
-  const log = new LogTap();
-  const journal = new Journal(systemClock);
-  const device = await start({ maxBufferedBytes: MAX_BUFFERED, logger: log.logger, journal });
-  const slow = await pausedClient(device);
+  const { log, journal, device, slow } = await slowClientSetup();
   try {
     fakeTimers();
     await publishUntilTooSlow(device, log);
