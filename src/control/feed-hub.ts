@@ -35,9 +35,10 @@ export class FeedHub implements FeedSource {
   private readonly feeds = new Set<EventFeed>();
   /** The seq the next shared batch reads after. */
   private cursor: number;
-  /** Entries of the device written since the last batch (the journal's count, not copies). */
-  private unsent = 0;
-  counted = 0;
+  /** Entries of the device written since the hub began (the journal's count, not copies). */
+  private entries = 0;
+  /** {@link entries} when the last shared batch was read: those since are not sent yet. */
+  private batchedAt = 0;
   /** Each snapshot as last read; a version moves only when it changed. */
   private readonly snapshots = new Map<SnapshotName, SharedSnapshot>();
   private readonly openedAt: number;
@@ -74,6 +75,11 @@ export class FeedHub implements FeedSource {
     return this.context.log;
   }
 
+  /** See {@link FeedSource.counted}. */
+  get counted(): number {
+    return this.entries;
+  }
+
   now(): number {
     return this.context.scheduler.now();
   }
@@ -93,7 +99,7 @@ export class FeedHub implements FeedSource {
     const feed = new EventFeed(res, this, options);
     this.feeds.add(feed);
     // With no entry of the device since the hub's cursor, the feed is where the other feeds are.
-    if (options.since === undefined && this.unsent === 0) feed.follow(this.cursor);
+    if (options.since === undefined && this.entries === this.batchedAt) feed.follow(this.cursor);
     // A client that went before the listener was set would leave the feed open for good.
     if (feed.gone) {
       feed.end('client');
@@ -127,8 +133,7 @@ export class FeedHub implements FeedSource {
    * journal as the entry is written (by a device's socket code): it must never throw.
    */
   private onEntry(): void {
-    this.unsent++;
-    this.counted++;
+    this.entries++;
     if (this.cancelFlush !== undefined) return;
     const { scheduler } = this.context;
     this.cancelFlush = scheduler.setTimer(scheduler.now() + FEED_TIMING.batchMs, () =>
@@ -148,8 +153,8 @@ export class FeedHub implements FeedSource {
     const from = this.cursor;
     const found = emulator.newestEntries(FEED_TIMING.maxBatch, { device, after: from });
     // More were written than the journal still holds when it pushed some out (or was cleared).
-    const skipped = Math.max(found.skipped, this.unsent - found.entries.length);
-    this.unsent = 0;
+    const skipped = Math.max(found.skipped, this.entries - this.batchedAt - found.entries.length);
+    this.batchedAt = this.entries;
     const to = found.entries.at(-1)?.seq ?? from;
     this.cursor = to;
     let frame: string | undefined;
