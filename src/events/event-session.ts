@@ -160,8 +160,9 @@ export class EventSession {
    */
   wsError(err: Error): void {
     this.settings.log.info({ session: this.id, reason: err.message }, 'event stream error');
-    const refused = this.settings.journal && unreadableFrame(this.id, err);
-    if (refused) this.settings.journal?.(refused);
+    const { journal } = this.settings;
+    const refused = journal && unreadableFrame(this.id, err);
+    if (refused) journal(refused);
   }
 
   /** The WebSocket closed (called by its listener, {@link onWsClose}). */
