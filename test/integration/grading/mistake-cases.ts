@@ -11,6 +11,7 @@ import type { RuleId } from '../../../src/grading/rules';
 import type { FaultName } from '../../../src/protocol/fault-catalogue';
 import { type CaseRun, count, notifications, reconnected, refusedWith, saw } from './reference-checks';
 import type { ClientLine } from './reference-client';
+import { STALL_WITHOUT_PINGS } from './reference-cases';
 import { THRESHOLDS, VIRTUAL } from './reference-settings';
 
 /**
@@ -112,15 +113,7 @@ export const DISTURBANCES = {
     lastsMs: 1000,
     exercised: (run) => saw(run, 'meet expired nonces', refusedWith(run, 'STALE_NONCE', (e) => e.stale) >= 1),
   },
-  stall: {
-    name: 'stall without pings',
-    fault: { name: 'stall', params: { pings: false, forMs: 7500 } },
-    lastsMs: 7500,
-    exercised: (run) => {
-      saw(run, 'notice the unanswered pings', count(run, 'ping-timeout') >= 1);
-      reconnected(run);
-    },
-  },
+  stall: STALL_WITHOUT_PINGS,
   smallQuiet: { name: 'no fault, 1 s tokens', small: true, lastsMs: 2000, exercised: (run) => reconfigured(run, 1) },
   smallDropLate: {
     name: 'drop after 1.2 s, 1 s tokens',

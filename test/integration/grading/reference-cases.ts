@@ -58,6 +58,17 @@ const dropAfter = async (run: CaseRun): Promise<void> => {
   await run.emulator.fault('drop', { mode: 'close', code: 1001, reason: 'going away' }, { device: run.serial });
 };
 
+/** A stall without pings, which a client must notice and reconnect from: a disturbance of the mistake matrix too. */
+export const STALL_WITHOUT_PINGS = {
+  name: 'stall without pings',
+  fault: { name: 'stall', params: { pings: false, forMs: 7500 } },
+  lastsMs: 7500,
+  exercised: (run: CaseRun) => {
+    saw(run, 'notice the unanswered pings', count(run, 'ping-timeout') >= 1);
+    reconnected(run);
+  },
+} as const satisfies MatrixCase;
+
 /** The cases, in catalogue order, then the scenario steps. */
 
 export const MATRIX_CASES: readonly MatrixCase[] = [
@@ -78,15 +89,7 @@ export const MATRIX_CASES: readonly MatrixCase[] = [
       saw(run, 'get notifications again after the stall', notifiedAfter(run, 'stall', 'off'));
     },
   },
-  {
-    name: 'stall without pings',
-    fault: { name: 'stall', params: { pings: false, forMs: 7500 } },
-    lastsMs: 7500,
-    exercised: (run) => {
-      saw(run, 'notice the unanswered pings', count(run, 'ping-timeout') >= 1);
-      reconnected(run);
-    },
-  },
+  STALL_WITHOUT_PINGS,
   {
     name: 'drop (reset)',
     fault: { name: 'drop', params: { mode: 'reset' } },
