@@ -11,14 +11,7 @@ import { type DeviceFacts, JournalIndex } from './journal-index';
 import { DEFAULT_THRESHOLDS, type Finding, type GradingReport, type GradingThresholds } from './report';
 import { assembleReport, firstSegment, type GradedSlice } from './report-assembly';
 import { RULE_IDS, type Severity } from './rules';
-import {
-  authFailed,
-  authRecovered,
-  nonceNotReused,
-  staleNotRetried,
-  tokenExpired,
-  tokenReused,
-} from './rules/auth-rules';
+import { authFailedOrRecovered, nonceNotReused, staleNotRetried, tokenExpired, tokenReused } from './rules/auth-rules';
 import { configureMissing, reconnectAfterDrop, reconnectNoBackoff, stallUndetected } from './rules/reconnect-rules';
 import { messageRefused, refusedRepeated, rpcError } from './rules/refusal-rules';
 import {
@@ -31,12 +24,11 @@ import {
 } from './rules/subscription-rules';
 import { polling, tokenUnused } from './rules/waste-rules';
 
-/** Every rule function (one may produce findings of two rule ids: no-reconnect and reconnect-slow). */
+/** Every rule function (one may produce findings of two rule ids: no-reconnect and reconnect-slow, auth-failed and auth-recovered). */
 const RULE_FUNCTIONS: readonly Rule[] = [
   tokenExpired,
   tokenReused,
-  authFailed,
-  authRecovered,
+  authFailedOrRecovered,
   staleNotRetried,
   nonceNotReused,
   reconnectNoBackoff,

@@ -68,24 +68,29 @@ function tokenEntries(
   };
 }
 
-/** `auth-failed`: refusals a working client never gets and did not get past, one finding per client and code. */
-export const authFailed: Rule = (context) =>
-  byClientAndCode(credentialRefusals(context).failed).map((group) => {
-    const { device, remote, code, reason, user } = group[0].entry;
-    const who = user === undefined ? '' : ` as "${user}"`;
-    const message = `${plural(group.length, 'request')}${who} refused with ${code}: ${reason}`;
-    return finding('auth-failed', device, context.index.client(remote), message, group);
-  });
-
-/** `auth-recovered`: the same refusals, where the next try of the request got past the credentials in time. */
-export const authRecovered: Rule = (context) =>
-  byClientAndCode(credentialRefusals(context).recovered).map((group) => {
-    const { device, remote, code } = group[0].entry;
-    const message =
-      `${plural(group.length, 'request')} refused with ${code} ${group.length === 1 ? 'was' : 'were'} ` +
-      `tried again and got past the credentials within ${formatMs(context.thresholds.recoverWithinMs)}`;
-    return finding('auth-recovered', device, context.index.client(remote), message, group);
-  });
+/**
+ * `auth-failed` and `auth-recovered`: refusals a working client never gets, one finding per client
+ * and code; `auth-recovered` where the next try of the request got past the credentials in time.
+ * One rule function for both ids, so the refusals are split once per report.
+ */
+export const authFailedOrRecovered: Rule = (context) => {
+  const { failed, recovered } = credentialRefusals(context);
+  return [
+    ...byClientAndCode(failed).map((group) => {
+      const { device, remote, code, reason, user } = group[0].entry;
+      const who = user === undefined ? '' : ` as "${user}"`;
+      const message = `${plural(group.length, 'request')}${who} refused with ${code}: ${reason}`;
+      return finding('auth-failed', device, context.index.client(remote), message, group);
+    }),
+    ...byClientAndCode(recovered).map((group) => {
+      const { device, remote, code } = group[0].entry;
+      const message =
+        `${plural(group.length, 'request')} refused with ${code} ${group.length === 1 ? 'was' : 'were'} ` +
+        `tried again and got past the credentials within ${formatMs(context.thresholds.recoverWithinMs)}`;
+      return finding('auth-recovered', device, context.index.client(remote), message, group);
+    }),
+  ];
+};
 
 /**
  * The refusals a working client never gets, split by what came next: `recovered` when the
