@@ -82,6 +82,7 @@ export function callOf(entry: HttpEntry): string {
   return entry.call === undefined ? pathOf(entry.path) : `${pathOf(entry.path)} ${entry.call}`;
 }
 
+/** The JSON-RPC error code of an answer, to group the answers of one call by it. */
 function code(h: Timed<HttpEntry>): number | undefined {
   return h.entry.error?.code;
 }
@@ -111,10 +112,12 @@ function sameRequestKey(r: Refusal, remoteOfEntry: (t: Refusal) => string): stri
   return `${who} message ${entry.code} ${entry.binary} ${entry.closed ? entry.message : excerptKey(entry.sent)}`;
 }
 
+/** An excerpt as a key: two sends are the same when their size and kept text are. */
 function excerptKey(sent: BodyExcerpt | undefined): string {
   return sent === undefined ? '-' : `${sent.bytes}:${sent.text}`;
 }
 
+/** The code a refusal was answered with: the stream's close or refusal code, else the JSON-RPC error's. */
 function refusedCode(r: Refusal): number | undefined {
   return r.entry.kind === 'message-refused' ? r.entry.code : r.entry.error?.code;
 }

@@ -111,6 +111,7 @@ function tokenOf({ entry }: Timed): number | undefined {
   return 'token' in entry ? entry.token : undefined;
 }
 
+/** The address of the client that took a token step, when its entry names one. */
 function remoteOfStep({ entry }: Timed): string | undefined {
   return 'remote' in entry ? entry.remote : undefined;
 }
