@@ -20,7 +20,7 @@ const LAYERS = [
   ['base'],
 ];
 
-/** `src/cli/...` or `src/emulator.ts` -> its folder's regular expression. */
+/** `src/cli/...` or `src/index.ts` -> its folder's regular expression. */
 const path = (name) => (name === 'index' ? '^src/index\\.ts$' : `^src/${name}(/|\\.ts$)`);
 const below = (i) => LAYERS.slice(i + 1).flat();
 

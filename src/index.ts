@@ -32,7 +32,7 @@ import type * as DeviceModule from './device/device';
 import type * as DeviceLimitsModule from './device/device-limits';
 import type * as DeviceOptionsModule from './device/device-options';
 import type * as FeatureFlagsModule from './device/feature-flags';
-import type * as EmulatorModule from './emulator';
+import type * as EmulatorModule from './emulator/start-emulator';
 import type * as PlayOnDeviceModule from './emulator/play-on-device';
 import type * as ConnectionFileModule from './protocol/connection-file';
 import type * as FaultCatalogueModule from './protocol/fault-catalogue';
@@ -60,7 +60,7 @@ export type {
   ScenarioStatus,
   SegmentInfo,
   WaitOptions,
-} from './emulator';
+} from './emulator/start-emulator';
 // What report() answers (docs/grading.md)
 export type {
   ExpectationResult,
@@ -73,7 +73,7 @@ export type {
   SegmentRef,
   SegmentSummary,
 } from './grading/report';
-export type { RuleId, Severity } from './grading/rules';
+export type { RuleId, Severity } from './grading/rule-catalogue';
 /** @deprecated The earlier name of {@link ScenarioState}; use that. */
 export type ScenarioPlayState = EmulatorModule.ScenarioState;
 export { DEFAULT_JOURNAL_CAPACITY, JOURNAL_KINDS } from './base/journal';
@@ -111,7 +111,7 @@ export type { TlsMaterial } from './base/tls';
 export type { SessionInfo, SessionState } from './events/event-session';
 export type { SessionChange, SessionListener } from './events/stream-server';
 export type { DeviceEvent, PublishOptions, TimestampMode } from './events/event-bus';
-export type { NotificationMessage } from './events/content-filter';
+export type { NotificationMessage } from './events/notification-message';
 
 // Scenarios: the format, its loader, and the player (docs/scenarios.md)
 export declare const loadScenario: typeof LoadScenarioModule.loadScenario;
@@ -152,14 +152,17 @@ export declare const parseConnectionFile: typeof ConnectionFileModule.parseConne
 export type { ConnectionFileResult } from './protocol/connection-file';
 export declare const runConformance: typeof ConformanceModule.runConformance;
 export declare const formatFindings: typeof ConformanceModule.formatFindings;
-export type { ConformanceResult, Finding } from './bws/conformance';
+import type { ConformanceFinding } from './bws/conformance';
+export type { ConformanceFinding, ConformanceResult } from './bws/conformance';
+/** @deprecated the old name of {@link ConformanceFinding}; kept so that code written against it still compiles. */
+export type Finding = ConformanceFinding;
 export declare const DEFAULT_PLAN: typeof PlanModule.DEFAULT_PLAN;
 export declare const loadPlan: typeof PlanModule.loadPlan;
 export declare const loadPlanFile: typeof PlanModule.loadPlanFile;
 export declare const PlanSchema: typeof PlanModule.PlanSchema;
 export type { LoadPlanResult, Plan, PlanInput, PlanRecording } from './bws/plan';
 export type { ExpandedPlan, PlannedRecording } from './bws/expand-plan';
-export type { FailedRequest, RecordingReport, RecordingStatus as UploadStatus } from './bws/upload-recording';
+export type { FailedRequest, RecordingReport, UploadStatus } from './bws/upload-recording';
 export declare const DEFAULT_RETRY: typeof SwiftClientModule.DEFAULT_RETRY;
 export declare const SwiftClientError: typeof SwiftClientModule.SwiftClientError;
 export type SwiftClientError = SwiftClientModule.SwiftClientError;
@@ -214,7 +217,7 @@ function lazy<M>(load: () => M, ...names: (keyof M & string)[]): void {
 }
 
 /* eslint-disable @typescript-eslint/no-require-imports -- lazy loading: see the file comment */
-lazy(() => require('./emulator') as typeof EmulatorModule, 'startEmulator');
+lazy(() => require('./emulator/start-emulator') as typeof EmulatorModule, 'startEmulator');
 lazy(() => require('./device/device') as typeof DeviceModule, 'startDevice');
 lazy(
   () => require('./device/device-options') as typeof DeviceOptionsModule,

@@ -10,7 +10,7 @@ import { type Authenticator, requestTarget } from './authenticator';
 export type DeviceAuthLocals = AuthLocals<Account>;
 
 /** A request refused for its credentials, for a journal. */
-export interface AuthRefusal {
+export interface CredentialRefusal {
   method: string;
   /** Path and query, session tokens redacted. */
   path: string;
@@ -42,7 +42,7 @@ export function checkCredentials(
   req: LoggedRequest,
   res: LoggedResponse,
   authenticator: Authenticator,
-  onRefused: ((refusal: AuthRefusal, res: LoggedResponse) => void) | undefined,
+  onRefused: ((refusal: CredentialRefusal, res: LoggedResponse) => void) | undefined,
 ): boolean {
   const verdict = authenticator.verify(req);
   if (verdict.ok) {

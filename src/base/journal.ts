@@ -145,7 +145,7 @@ export interface AuthRefusedEntry extends ClientEntry {
 }
 
 /** A fault switch turned on or off, or a fault action (a reboot, a drop) begun or over. */
-export interface FaultEntry extends EntryBase {
+export interface FaultChangeEntry extends EntryBase {
   readonly kind: 'fault';
   readonly name: string;
   readonly state: 'on' | 'off' | 'start' | 'end';
@@ -176,7 +176,7 @@ export type JournalEntry =
   | MessageRefusedEntry
   | NotificationEntry
   | AuthRefusedEntry
-  | FaultEntry
+  | FaultChangeEntry
   | ExpectEntry;
 
 /** The kinds of {@link JournalEntry}. */

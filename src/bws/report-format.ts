@@ -6,7 +6,7 @@
 import { writeFileAtomic } from '../base/atomic-file';
 import { formatBytes } from '../base/size';
 import type { UploadReport } from './body-worn-system';
-import type { Finding } from './conformance';
+import type { ConformanceFinding } from './conformance';
 import type { FailedRequest, RecordingReport } from './upload-recording';
 
 /** `PUT /container/clip.mkv -> 507 quota exceeded`, or `-> message` when there was no answer. */
@@ -34,7 +34,7 @@ export function formatReport(report: UploadReport): string {
 export async function writeReportJson(
   file: string,
   report: UploadReport,
-  conformance?: { passed: boolean; findings: Finding[] },
+  conformance?: { passed: boolean; findings: ConformanceFinding[] },
 ): Promise<void> {
   await writeFileAtomic(file, `${JSON.stringify(conformance ? { ...report, conformance } : report, null, 2)}\n`);
 }

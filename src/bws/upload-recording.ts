@@ -14,7 +14,7 @@ import { clipMd5, clipStream } from './media';
 import { type BodySource, header, type SwiftClient, type SwiftResponse } from './swift-client';
 
 /** What became of a recording. */
-export type RecordingStatus = 'transferred' | 'not transferred' | 'failed';
+export type UploadStatus = 'transferred' | 'not transferred' | 'failed';
 
 /** The request that decided a recording's fate. */
 export interface FailedRequest {
@@ -35,7 +35,7 @@ export interface RecordingReport {
   container: string;
   userId: string;
   serial: string;
-  status: RecordingStatus;
+  status: UploadStatus;
   clips: number;
   /** Clip bytes stored. */
   bytes: number;

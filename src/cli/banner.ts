@@ -6,7 +6,7 @@ import { DEFAULT_ACCOUNT } from '../auth/accounts';
 import { acceptedSchemes } from '../auth/authenticator';
 import type { DestinationHandle } from '../destination/destination';
 import { DEFAULT_DESTINATION_USER } from '../destination/destination-options';
-import type { EmulatedDevice } from '../emulator';
+import type { EmulatedDevice } from '../emulator/start-emulator';
 import type { ConnectionFile } from '../protocol/connection-file';
 import type { Scenario } from '../scenario/schema';
 import {

@@ -11,7 +11,7 @@ import { type DigestAlgorithm, DIGEST_ALGORITHMS } from '../auth/digest';
 import { EmulatorError } from '../base/errors';
 import type { LogLevel } from '../base/log';
 import { type DeviceOptions, PERSONA_NAMES, PERSONAS, type PersonaName } from '../device/device-options';
-import { type EmulatorHandle, type EmulatorOptions, MAX_DEVICES, startEmulator } from '../emulator';
+import { type EmulatorHandle, type EmulatorOptions, MAX_DEVICES, startEmulator } from '../emulator/start-emulator';
 import type { TimestampMode } from '../events/event-bus';
 import { devicesBanner } from './banner';
 import { secretsView } from './credentials';

@@ -8,7 +8,7 @@
 import { rm } from 'node:fs/promises';
 import { DEFAULT_ACCOUNT } from '../auth/accounts';
 import { writeFileAtomic } from '../base/atomic-file';
-import type { DeviceAccess, EmulatorHandle } from '../emulator';
+import type { DeviceAccess, EmulatorHandle } from '../emulator/start-emulator';
 
 /** What the ready line and the ready file say. */
 export interface ReadyDocument {

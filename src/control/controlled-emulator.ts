@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { JournalEntry, JournalFilter, NewestEntries } from '../base/journal';
 import type { DeviceUrls } from '../device/endpoints';
 import type { FlagState } from '../device/feature-flags';
-import type { NotificationMessage } from '../events/content-filter';
+import type { NotificationMessage } from '../events/notification-message';
 import type { DeviceEvent, PublishOptions } from '../events/event-bus';
 import type { SessionInfo } from '../events/event-session';
 import type { ActiveFault, FaultName, FaultParamsInput } from '../protocol/fault-catalogue';

@@ -5,7 +5,7 @@
 import type { RequestListener } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Authenticator } from '../auth/authenticator';
-import { type AuthRefusal, checkCredentials } from '../auth/middleware';
+import { type CredentialRefusal, checkCredentials } from '../auth/middleware';
 import { clientVia, type IgnoredTagLog } from '../base/client-tag';
 import { bodyExcerpt } from '../base/body-excerpt';
 import { type HttpEntry, type JournalAuth, type JournalWriter, writeVia } from '../base/journal';
@@ -153,7 +153,7 @@ function refused(status: number | undefined, error: HttpEntry['error']): boolean
  * Journals a refused login as the request's (marked with its `via`), unless its route said the
  * request is not the client's. One function for every device: it finds the journal through `res`.
  */
-function journalRefusal(refusal: AuthRefusal, res: LoggedResponse): void {
+function journalRefusal(refusal: CredentialRefusal, res: LoggedResponse): void {
   const locals = requestLocals(res);
   const { journal } = deviceOf<DeviceRoutes>(res);
   if (journal && locals.journaled) writeVia(journal, { kind: 'auth-refused', ...refusal }, locals.via);

@@ -14,7 +14,7 @@ import { wholeNumberOption } from '../base/option-checks';
 import type { Logger, LogLevel } from '../base/log';
 import { DEFAULT_MAX_FILTERS } from '../events/configure';
 import { type DeviceLimits, resolveDeviceLimits, type ResolvedDeviceLimits } from './device-limits';
-import type { NotificationMessage } from '../events/content-filter';
+import type { NotificationMessage } from '../events/notification-message';
 import type { TimestampMode } from '../events/event-bus';
 import { DEFAULT_TOPIC_ALIASES, NEUTRAL_NAMESPACE, renameTopicPrefix } from '../events/topic-filter';
 import { DEFAULT_FLAGS, type FlagDefinition } from './feature-flags';

@@ -11,7 +11,7 @@ import { IgnoredTagLog } from '../base/client-tag';
 import { EmulatorError } from '../base/errors';
 import { err, ok } from '../base/result';
 import type { Expectation, JournalWriter } from '../base/journal';
-import type { NotificationMessage } from '../events/content-filter';
+import type { NotificationMessage } from '../events/notification-message';
 import { type DeviceEvent, EventBus, type PublishOptions } from '../events/event-bus';
 import type { SessionInfo } from '../events/event-session';
 import { FilterCache } from '../events/filter-cache';

@@ -1,6 +1,6 @@
 /**
  * The face of a running emulator: what a test (in-process, or through the control API)
- * uses to drive devices and see what its client did. Implemented in ./emulator-handle.ts;
+ * uses to drive devices and see what its client did. Implemented in ./create-handle.ts;
  * what the control API uses of it is declared in ../control/controlled-emulator.ts.
  */
 import type { NotificationEntry } from '../base/journal';
@@ -17,7 +17,7 @@ export type {
   SegmentInfo,
 } from '../control/controlled-emulator';
 import type { GradingReport, GradingThresholds } from '../grading/report';
-import type { RuleId } from '../grading/rules';
+import type { RuleId } from '../grading/rule-catalogue';
 import type { SegmentScope } from '../grading/segment-report';
 import type { Scenario } from '../scenario/schema';
 import type {

@@ -17,7 +17,8 @@
 import type { LogFields } from '../base/log';
 import { fail, ok, type Result } from '../base/result';
 import { isPlainObject, RpcErrorCode, type RpcApiSpec, type RpcError, type RpcRequest } from '../protocol/rpc';
-import { type ContentFilter, compileContentFilter, type NotificationMessage } from './content-filter';
+import { type ContentFilter, compileContentFilter } from './content-filter';
+import type { NotificationMessage } from './notification-message';
 import { isSpace } from './filter-syntax';
 import type { FilterCache } from './filter-cache';
 import { type TopicFilter, compileTopicFilter } from './topic-filter';

@@ -18,13 +18,7 @@
  */
 import { ok, type Err, type Result } from '../base/result';
 import { FilterCursor, type FilterSyntaxError, syntaxError, truncate } from './filter-syntax';
-
-/** The part of an `events:notify` notification a content filter looks at. */
-export interface NotificationMessage {
-  source?: Readonly<Record<string, string>>;
-  key?: Readonly<Record<string, string>>;
-  data?: Readonly<Record<string, string>>;
-}
+import type { NotificationMessage } from './notification-message';
 
 /** A compiled content filter. */
 export interface ContentFilter {

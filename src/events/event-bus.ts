@@ -6,7 +6,7 @@
  */
 import type { Clock } from '../base/clock';
 import { EmulatorError } from '../base/errors';
-import type { NotificationMessage } from './content-filter';
+import type { NotificationMessage } from './notification-message';
 import type { EventFaults } from './event-faults';
 
 /** How notifications are timestamped: device UTC clock, no timestamp, or local time. */

@@ -10,7 +10,7 @@ import { type GradingContext, type Rule, topicFilters } from './grading-context'
 import { type DeviceFacts, JournalIndex } from './journal-index';
 import { DEFAULT_THRESHOLDS, type Finding, type GradingReport, type GradingThresholds } from './report';
 import { assembleReport, firstSegment, type GradedSlice } from './report-assembly';
-import { RULE_IDS, type Severity } from './rules';
+import { RULE_IDS, type Severity } from './rule-catalogue';
 import { authFailedOrRecovered, nonceNotReused, staleNotRetried, tokenExpired, tokenReused } from './rules/auth-rules';
 import { configureMissing, reconnectAfterDrop, reconnectNoBackoff, stallUndetected } from './rules/reconnect-rules';
 import { messageRefused, refusedRepeated, rpcError } from './rules/refusal-rules';

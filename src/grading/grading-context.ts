@@ -3,7 +3,7 @@ import type { JournalEntry } from '../base/journal';
 import { compileTopicFilter, type TopicFilter } from '../events/topic-filter';
 import type { DeviceFacts, JournalIndex, Timed } from './journal-index';
 import { type Finding, type GradedClient, type GradingThresholds, MAX_EVIDENCE } from './report';
-import { RULES, type RuleId } from './rules';
+import { RULES, type RuleId } from './rule-catalogue';
 
 /** The inputs of every rule. */
 export interface GradingContext {

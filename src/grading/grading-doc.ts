@@ -7,7 +7,7 @@ import { markdownTable } from '../base/markdown-table';
 import { EMULATOR_CLIENT_SESSIONS, EMULATOR_CLIENT_TERMS } from '../events/session-limits';
 import { DEFAULT_THRESHOLDS, type GradingThresholds } from './report';
 import { segmentsDoc, selectionDoc } from './report-options-doc';
-import { RULE_IDS, RULES, type RuleId } from './rules';
+import { RULE_IDS, RULES, type RuleId } from './rule-catalogue';
 
 /**
  * How the rules were tried, for the page: the cases under which the reference well-behaved
@@ -98,7 +98,7 @@ export function gradingDoc(coverage: GradingCoverage): string {
   const out: string[] = [
     '# Grading the client under test',
     '',
-    '<!-- Generated from src/grading/rules.ts and src/grading/report.ts by `npm run docs`; do not edit by hand. -->',
+    '<!-- Generated from src/grading/rule-catalogue.ts and src/grading/report.ts by `npm run docs`; do not edit by hand. -->',
     '',
     'bwc-emu sees everything that crosses its sockets (the journal) and grades the client against how',
     'a device expects to be used. Each finding names the rule, its severity, the client (remote address',

@@ -7,7 +7,7 @@
 import { isEmulatorClientEntry } from '../base/client-tag';
 import type {
   ConfigureEntry,
-  FaultEntry,
+  FaultChangeEntry,
   JournalEntry,
   MessageRefusedEntry,
   NotificationEntry,
@@ -199,7 +199,7 @@ export function openAt(session: SessionRecord, at: number): boolean {
 const READ_AT_STALL_END_MS = 1000;
 
 /** Sets {@link SessionRecord.heldUntil} and the {@link SessionRecord.endAt} of closes read late, from the stall faults. */
-function markHeld(sessions: readonly SessionRecord[], faults: readonly Timed<FaultEntry>[]): void {
+function markHeld(sessions: readonly SessionRecord[], faults: readonly Timed<FaultChangeEntry>[]): void {
   const stalls = faults.filter((f) => f.entry.name === 'stall');
   for (const on of stalls) {
     if (on.entry.state !== 'on' || on.entry.params.pings !== false) continue;

@@ -14,7 +14,7 @@ import type {
   SegmentRef,
   SegmentSummary,
 } from './report';
-import { RULE_IDS, RULES, type RuleId, type Severity } from './rules';
+import { RULE_IDS, RULES, type RuleId, type Severity } from './rule-catalogue';
 
 /** What the rules and the expectations made of one journal slice (a segment), before any selection. */
 export interface GradedSlice {

@@ -9,7 +9,7 @@
 import { EmulatorError } from '../base/errors';
 import { checkedThresholds } from './grade';
 import { DEFAULT_THRESHOLDS, type GradingThresholds } from './report';
-import { RULE_IDS, type RuleId } from './rules';
+import { RULE_IDS, type RuleId } from './rule-catalogue';
 
 /** What a caller asks for; every field optional. */
 export interface GradingChoice {

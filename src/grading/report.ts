@@ -1,6 +1,6 @@
 /** What the grader produces: findings with their evidence, the rules' verdicts and the scenario's expectations. */
 import type { JournalEntry } from '../base/journal';
-import type { RuleId, Severity } from './rules';
+import type { RuleId, Severity } from './rule-catalogue';
 
 /** The client a finding is about: its address and the user names it authenticated (or tried) as. */
 export interface GradedClient {

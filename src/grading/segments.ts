@@ -14,7 +14,7 @@ import { gradeSlice } from './grade';
 import type { DeviceFacts } from './journal-index';
 import type { GradingThresholds } from './report';
 import type { DroppedTally, GradedSlice } from './report-assembly';
-import type { RuleId } from './rules';
+import type { RuleId } from './rule-catalogue';
 
 /** Ended segments kept by default: a test suite of this many tests is reported whole. */
 export const DEFAULT_SEGMENT_CAPACITY = 1000;

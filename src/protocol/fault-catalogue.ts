@@ -11,7 +11,7 @@ import { isCloseCode, MAX_CLOSE_REASON_BYTES } from './websocket-close';
 export type FaultKind = 'state' | 'action';
 
 /** One switch as documented. */
-export interface FaultEntry<S extends z.ZodType = z.ZodType> {
+export interface FaultSpec<S extends z.ZodType = z.ZodType> {
   kind: FaultKind;
   /** What the device does while it is on. */
   does: string;
@@ -36,7 +36,7 @@ const closeReason = z.string().refine((text) => Buffer.byteLength(text) <= MAX_C
 const topic = z.string().min(1);
 const stringMap = z.record(z.string(), z.string());
 
-const entry = <S extends z.ZodType>(e: FaultEntry<S>): FaultEntry<S> => e;
+const entry = <S extends z.ZodType>(e: FaultSpec<S>): FaultSpec<S> => e;
 
 /** Every switch, by name. */
 export const FAULT_CATALOGUE = {

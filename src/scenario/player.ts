@@ -17,7 +17,7 @@
  */
 import { EmulatorError } from '../base/errors';
 import type { LogFields } from '../base/log';
-import type { NotificationMessage } from '../events/content-filter';
+import type { NotificationMessage } from '../events/notification-message';
 import { seededRandom } from '../base/random';
 import { realScheduler, type Scheduler } from './scheduler';
 import type { FaultName } from '../protocol/fault-catalogue';

@@ -4,7 +4,7 @@
  */
 import type { Exchange } from '../swift-client';
 import { answered, is2xx, requestHeader, responseHeader } from './exchanges';
-import { type Check, fail, type Finding, pass, type SeenRequest } from './finding';
+import { type Check, fail, type ConformanceFinding, pass, type SeenRequest } from './finding';
 
 const STATUS: Check = { id: 'auth.status', title: 'auth answered 2xx' };
 const TOKEN: Check = { id: 'auth.token', title: 'auth answer carries X-Auth-Token' };
@@ -21,7 +21,7 @@ const TOKEN_EXPIRES: Check = {
 };
 
 /** The auth findings; only `auth.status` when there was no usable answer to read headers from. */
-export function authFindings(exchanges: Exchange[]): Finding[] {
+export function authFindings(exchanges: Exchange[]): ConformanceFinding[] {
   const isAuth = (e: Exchange): boolean => requestHeader(e, 'x-auth-user') !== undefined;
   const auth = exchanges.find((e) => isAuth(e) && answered(e));
   if (!auth) return [noAuthAnswer(exchanges.find(isAuth))];
@@ -39,19 +39,19 @@ export function authFindings(exchanges: Exchange[]): Finding[] {
 }
 
 /** Why there is no auth answer: none was asked for, or the last try got no answer. */
-function noAuthAnswer(tried: Exchange | undefined): Finding {
+function noAuthAnswer(tried: Exchange | undefined): ConformanceFinding {
   if (!tried) return fail(STATUS, 'no auth request was made');
   return fail(STATUS, `no answer: ${tried.error ?? `status ${tried.status}`}`);
 }
 
 /** Without X-Auth-Token no later request can be authorized. */
-function tokenFinding(token: string | undefined, request: SeenRequest): Finding {
+function tokenFinding(token: string | undefined, request: SeenRequest): ConformanceFinding {
   if (!token) return fail(TOKEN, 'no X-Auth-Token header', request);
   return pass(TOKEN);
 }
 
 /** Every later request goes to X-Storage-Url, so it must be an absolute http(s) URL. */
-function storageUrlFinding(storage: string | undefined, request: SeenRequest): Finding {
+function storageUrlFinding(storage: string | undefined, request: SeenRequest): ConformanceFinding {
   if (storage === undefined) return fail(STORAGE_URL, 'no X-Storage-Url header', request);
   if (!/^https?:\/\//i.test(storage) || !URL.canParse(storage))
     return fail(STORAGE_URL, `X-Storage-Url "${storage}" is not an http(s) URL`, request);
@@ -59,14 +59,14 @@ function storageUrlFinding(storage: string | undefined, request: SeenRequest): F
 }
 
 /** Older Swift clients read X-Storage-Token instead of X-Auth-Token. */
-function storageTokenFinding(storageToken: string | undefined, token: string | undefined): Finding {
+function storageTokenFinding(storageToken: string | undefined, token: string | undefined): ConformanceFinding {
   if (storageToken === undefined) return fail(STORAGE_TOKEN, 'no X-Storage-Token header');
   if (storageToken !== token) return fail(STORAGE_TOKEN, 'X-Storage-Token differs from X-Auth-Token');
   return pass(STORAGE_TOKEN);
 }
 
 /** Clients renew the token before X-Auth-Token-Expires (whole seconds) runs out. */
-function expiresFinding(expires: string | undefined): Finding {
+function expiresFinding(expires: string | undefined): ConformanceFinding {
   if (expires === undefined) return fail(TOKEN_EXPIRES, 'no X-Auth-Token-Expires header');
   if (!/^\d+$/.test(expires.trim())) return fail(TOKEN_EXPIRES, `"${expires}" is not whole seconds`);
   return pass(TOKEN_EXPIRES);

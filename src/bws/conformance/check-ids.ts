@@ -1,5 +1,5 @@
 /** The order of the findings: the list reads from login to the end of the upload, whatever order the checks ran in. */
-import type { Finding } from './finding';
+import type { ConformanceFinding } from './finding';
 
 /** Every check's id, in the order of the list (a check that does not apply, e.g. `system.categories` without ReadCategories, is left out). */
 export const CHECK_IDS: readonly string[] = [
@@ -30,6 +30,6 @@ export const CHECK_IDS: readonly string[] = [
 ];
 
 /** Sorts findings into the order of {@link CHECK_IDS} (in place, stable). */
-export function sortFindings(findings: Finding[]): Finding[] {
+export function sortFindings(findings: ConformanceFinding[]): ConformanceFinding[] {
   return findings.sort((a, b) => CHECK_IDS.indexOf(a.id) - CHECK_IDS.indexOf(b.id));
 }

@@ -10,7 +10,7 @@ import { RESERVED_CONTAINERS } from '../../protocol/body-worn';
 import type { ExpandedPlan } from '../expand-plan';
 import type { Exchange } from '../swift-client';
 import { decode, is2xx, kindOf, requestHeader, responseHeader, splitPath } from './exchanges';
-import { type Check, fail, type Finding, pass, type SeenRequest } from './finding';
+import { type Check, fail, type ConformanceFinding, pass, type SeenRequest } from './finding';
 
 const MATCHES: Check = {
   id: 'object.put-etag',
@@ -35,7 +35,7 @@ const EMPTY_BODIES = new Set<string>([
  * data is not what was sent); a missing one only warns. Neither is checked when no
  * object PUT succeeded.
  */
-export function etagFindings(exchanges: Exchange[], plan: ExpandedPlan | undefined): Finding[] {
+export function etagFindings(exchanges: Exchange[], plan: ExpandedPlan | undefined): ConformanceFinding[] {
   const puts = exchanges.filter((e) => e.method === 'PUT' && kindOf(e) === 'object' && is2xx(e.status));
   if (puts.length === 0) return [MATCHES, PRESENT].map((check) => fail(check, 'not checked: no object PUT succeeded'));
   const md5ByName = sentBodies(plan);

@@ -8,7 +8,7 @@ export interface SeenRequest {
 }
 
 /** One check: what was expected, and whether the destination did it. */
-export interface Finding {
+export interface ConformanceFinding {
   /** Stable id, e.g. `auth.storage-url`. */
   id: string;
   title: string;
@@ -22,15 +22,15 @@ export interface Finding {
 }
 
 /** What a check is, whatever it finds: its id, its title, and whether it is only advisory. */
-export type Check = Pick<Finding, 'id' | 'title' | 'advisory'>;
+export type Check = Pick<ConformanceFinding, 'id' | 'title' | 'advisory'>;
 
 /** The check passed; `detail` is a note on what was seen. */
-export function pass(check: Check, detail?: string, request?: SeenRequest): Finding {
+export function pass(check: Check, detail?: string, request?: SeenRequest): ConformanceFinding {
   return finding(check, true, detail, request);
 }
 
 /** The check failed; `detail` says why, so a failure is never unexplained. */
-export function fail(check: Check, detail: string, request?: SeenRequest): Finding {
+export function fail(check: Check, detail: string, request?: SeenRequest): ConformanceFinding {
   return finding(check, false, detail, request);
 }
 
@@ -41,8 +41,13 @@ export function firstOf(items: string[], max: number): string {
 }
 
 /** Keys always in one order and never undefined, so the JSON report reads the same from run to run. */
-function finding(check: Check, passed: boolean, detail: string | undefined, request: SeenRequest | undefined): Finding {
-  const result: Finding = { ...check, passed };
+function finding(
+  check: Check,
+  passed: boolean,
+  detail: string | undefined,
+  request: SeenRequest | undefined,
+): ConformanceFinding {
+  const result: ConformanceFinding = { ...check, passed };
   if (detail !== undefined) result.detail = detail;
   if (request !== undefined) result.request = request;
   return result;

@@ -1,20 +1,20 @@
 /** The findings as people read them after the upload table. */
-import type { Finding, SeenRequest } from './finding';
+import type { ConformanceFinding, SeenRequest } from './finding';
 
 /** The findings as a pass/fail list, one line each (PASS, FAIL, or WARN for a failed advisory check), and a summary line. */
-export function formatFindings(findings: Finding[]): string {
+export function formatFindings(findings: ConformanceFinding[]): string {
   const width = Math.max(0, ...findings.map((f) => f.id.length));
   return [...findings.map((f) => findingLine(f, width)), summaryLine(findings)].join('\n');
 }
 
 /** One finding on one line: its detail is flattened, so the list stays one check per line. */
-function findingLine(finding: Finding, width: number): string {
+function findingLine(finding: ConformanceFinding, width: number): string {
   const detail = finding.detail ? `: ${finding.detail.replace(/\s*\n\s*/g, ' ')}` : '';
   return `${mark(finding)}  ${finding.id.padEnd(width)}  ${finding.title}${detail}${requestText(finding.request)}`;
 }
 
 /** A failed advisory check warns instead of failing: it does not fail the run. */
-function mark(finding: Finding): 'PASS' | 'WARN' | 'FAIL' {
+function mark(finding: ConformanceFinding): 'PASS' | 'WARN' | 'FAIL' {
   if (finding.passed) return 'PASS';
   return finding.advisory ? 'WARN' : 'FAIL';
 }
@@ -27,7 +27,7 @@ function requestText(request: SeenRequest | undefined): string {
 }
 
 /** `FAIL: 18 passed, 2 failed, 1 advisory warning (21 checks)`: the verdict first. */
-function summaryLine(findings: Finding[]): string {
+function summaryLine(findings: ConformanceFinding[]): string {
   const failed = findings.filter((f) => !f.passed && !f.advisory).length;
   const warned = findings.filter((f) => !f.passed && f.advisory).length;
   const passed = findings.length - failed - warned;

@@ -10,7 +10,7 @@
  * a request without token, the probes' cleanup).
  */
 export { CHECK_IDS } from './check-ids';
-export type { Finding } from './finding';
+export type { ConformanceFinding } from './finding';
 export { formatFindings } from './format';
 export { CHECK_UNKNOWN_SERIAL, CHECK_UNKNOWN_USER, PROBE_CAMERA, PROBE_USER } from './probes';
 export { type ConformanceResult, runConformance } from './run';

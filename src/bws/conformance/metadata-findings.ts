@@ -8,7 +8,7 @@ import { RESERVED_CONTAINERS } from '../../protocol/body-worn';
 import type { UploadReport } from '../body-worn-system';
 import { type Exchange, header, type SwiftClient } from '../swift-client';
 import { is2xx, metaOf, sameMetaValue, written } from './exchanges';
-import { fail, type Finding, firstOf, pass } from './finding';
+import { fail, type ConformanceFinding, firstOf, pass } from './finding';
 
 /** Something stored whose HEAD is compared with what was sent; `stored` is missing when the run stored none. */
 interface MetadataTarget {
@@ -37,8 +37,8 @@ export async function metadataFindings(
   exchanges: Exchange[],
   report: UploadReport,
   user: Exchange | undefined,
-): Promise<Finding[]> {
-  const findings: Finding[] = [];
+): Promise<ConformanceFinding[]> {
+  const findings: ConformanceFinding[] = [];
   for (const target of metadataTargets(exchanges, report, user)) findings.push(await metadataFinding(client, target));
   return findings;
 }
@@ -70,7 +70,7 @@ function clipOf(exchanges: Exchange[], container: string): Exchange | undefined 
 }
 
 /** One target: HEAD it and compare every header sent with what came back. */
-async function metadataFinding(client: SwiftClient, target: MetadataTarget): Promise<Finding> {
+async function metadataFinding(client: SwiftClient, target: MetadataTarget): Promise<ConformanceFinding> {
   const check = { id: target.id, title: `HEAD of ${target.what} returns its X-*-Meta-* headers as sent` };
   if (!target.stored) return fail(check, `not checked: no ${target.what} was stored`);
   const { path, sent } = target.stored;

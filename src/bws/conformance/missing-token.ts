@@ -7,13 +7,13 @@ import { type RequestOptions, request as httpsRequest } from 'node:https';
 import { rootCertificates } from 'node:tls';
 import { RESERVED_CONTAINERS, SYSTEM_OBJECTS } from '../../protocol/body-worn';
 import { type ConnectionFile, trustedCertificates } from '../../protocol/connection-file';
-import { type Check, type Finding } from './finding';
+import { type Check, type ConformanceFinding } from './finding';
 import { statusFinding } from './status-finding';
 
 const CHECK: Check = { id: 'auth.missing-token', title: 'a request without X-Auth-Token is answered 401' };
 
 /** GETs Capabilities.json without a token. */
-export async function missingTokenFinding(storageUrl: string, connection: ConnectionFile): Promise<Finding> {
+export async function missingTokenFinding(storageUrl: string, connection: ConnectionFile): Promise<ConformanceFinding> {
   const url = new URL(`${storageUrl}/${RESERVED_CONTAINERS.system}/${SYSTEM_OBJECTS.capabilities}`);
   const answer = await getWithoutToken(url, connection);
   return statusFinding(CHECK, answer, { method: 'GET', path: url.pathname }, [401]);

@@ -10,7 +10,7 @@ import type { UploadReport } from '../body-worn-system';
 import type { Plan } from '../plan';
 import type { Exchange, SwiftClient } from '../swift-client';
 import { decode, is2xx, kindOf, requestHeader, written } from './exchanges';
-import { type Check, fail, type Finding, firstOf, pass } from './finding';
+import { type Check, fail, type ConformanceFinding, firstOf, pass } from './finding';
 import { PROBE_REASON } from './probes';
 
 const CHECK: Check = {
@@ -25,7 +25,7 @@ export async function probeCleanupFinding(
   exchanges: Exchange[],
   report: UploadReport,
   identities: Pick<Plan, 'users' | 'devices'>,
-): Promise<Finding> {
+): Promise<ConformanceFinding> {
   const paths = probeContainers(exchanges).flatMap((c) => [...storedObjects(exchanges, c), c]);
   paths.push(...storedRegistrations(exchanges, identities));
   const left: { path: string; problem: string }[] = [];

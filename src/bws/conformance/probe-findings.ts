@@ -4,7 +4,7 @@
  */
 import type { UploadReport } from '../body-worn-system';
 import type { FailedRequest } from '../upload-recording';
-import { type Check, fail, type Finding, pass, type SeenRequest } from './finding';
+import { type Check, fail, type ConformanceFinding, pass, type SeenRequest } from './finding';
 import type { Probe } from './probes';
 
 const PROBE_TITLES: Record<Probe, string> = {
@@ -14,7 +14,7 @@ const PROBE_TITLES: Record<Probe, string> = {
 };
 
 /** How one probe ended: refused with 400, accepted, or failed some other way. */
-export function probeFinding(probe: Probe, report: UploadReport): Finding {
+export function probeFinding(probe: Probe, report: UploadReport): ConformanceFinding {
   const check: Check = { id: `probe.${probe}`, title: PROBE_TITLES[probe] };
   const r = report.recordings.find((x) => x.probe === probe);
   if (!r) return fail(check, 'the probe was not uploaded');

@@ -5,7 +5,7 @@
  */
 import { type Exchange, header, type SwiftClient, type SwiftResponse } from '../swift-client';
 import { decode, is2xx, metaOf, sameMetaValue } from './exchanges';
-import { fail, type Finding, pass } from './finding';
+import { fail, type ConformanceFinding, pass } from './finding';
 
 const CHECK = {
   id: 'object.post-replaces',
@@ -15,7 +15,7 @@ const CHECK = {
 const MARKER = 'X-Object-Meta-Bwcemucheck';
 
 /** Renames the stored user object `put` and back; not checked when no user object was stored. */
-export async function renameFinding(client: SwiftClient, put: Exchange | undefined): Promise<Finding> {
+export async function renameFinding(client: SwiftClient, put: Exchange | undefined): Promise<ConformanceFinding> {
   if (!put) return fail(CHECK, 'not checked: no user object was stored');
   const original = metaOf([put]);
   const nameKey = Object.keys(original).find((k) => k.toLowerCase() === 'x-object-meta-name') ?? 'X-Object-Meta-Name';

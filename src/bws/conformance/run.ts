@@ -11,7 +11,7 @@ import { authFindings } from './auth-findings';
 import { sortFindings } from './check-ids';
 import { emptyReport } from './empty-report';
 import { etagFindings } from './etag-finding';
-import type { Finding } from './finding';
+import type { ConformanceFinding } from './finding';
 import { metadataFindings, storedUser } from './metadata-findings';
 import { missingTokenFinding } from './missing-token';
 import { probeFinding } from './probe-findings';
@@ -26,7 +26,7 @@ import { writeStatusFindings } from './write-findings';
 /** The upload's report, the findings, and whether every non-advisory finding passed. */
 export interface ConformanceResult {
   report: UploadReport;
-  findings: Finding[];
+  findings: ConformanceFinding[];
   passed: boolean;
 }
 
@@ -86,7 +86,7 @@ async function requestFindings(
   report: UploadReport,
   plan: ExpandedPlan | undefined,
   identities: Pick<Plan, 'users' | 'devices'>,
-): Promise<Finding[]> {
+): Promise<ConformanceFinding[]> {
   const { connection, retry, sleep, random, clock, onExchange } = options;
   const client = new SwiftClient({ connection, retry, sleep, random, clock, onExchange });
   try {

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { RESERVED_CONTAINERS } from '../../protocol/body-worn';
 import type { SwiftClient } from '../swift-client';
-import { type Check, fail, type Finding, pass } from './finding';
+import { type Check, fail, type ConformanceFinding, pass } from './finding';
 
 const MISSING_OBJECT: Check = { id: 'object.head-missing', title: 'HEAD of a missing object answered 404' };
 
@@ -12,7 +12,7 @@ export function statusFinding(
   answer: { status: number } | Error,
   request: { method: string; path: string },
   expected: readonly number[],
-): Finding {
+): ConformanceFinding {
   if (answer instanceof Error) return fail(check, answer.message, request);
   const detail = `answered ${answer.status}`;
   if (expected.includes(answer.status)) return pass(check, detail);
@@ -20,7 +20,7 @@ export function statusFinding(
 }
 
 /** A HEAD of an object that cannot exist (a random name) must be answered 404, which is how clients test for one. */
-export async function missingObjectFinding(client: SwiftClient): Promise<Finding> {
+export async function missingObjectFinding(client: SwiftClient): Promise<ConformanceFinding> {
   const path = `/${RESERVED_CONTAINERS.users}/${encodeURIComponent(`bwc-emu-check_missing-${randomUUID()}`)}`;
   const head = await client.request('HEAD', path).catch((err: Error) => err);
   return statusFinding(MISSING_OBJECT, head, { method: 'HEAD', path }, [404]);

@@ -8,7 +8,7 @@ import type { ConnectionFile } from '../../protocol/connection-file';
 import { etagMatches, type UploadReport } from '../body-worn-system';
 import { type Exchange, header, type SwiftClient, type SwiftResponse } from '../swift-client';
 import { answered, responseHeader } from './exchanges';
-import { fail, type Finding, pass } from './finding';
+import { fail, type ConformanceFinding, pass } from './finding';
 
 /** A GET of a System object, as far as the check needs it. */
 interface SystemAnswer {
@@ -26,7 +26,7 @@ export async function systemFindings(
   exchanges: Exchange[],
   report: UploadReport,
   connection: ConnectionFile,
-): Promise<Finding[]> {
+): Promise<ConformanceFinding[]> {
   // With FullStoreAndReadSupport the run does not GET Capabilities.json: there is nothing of its own to read.
   const ownGet = connection.FullStoreAndReadSupport
     ? undefined
@@ -44,7 +44,7 @@ async function systemObjectFinding(
   id: string,
   name: string,
   seen: SystemAnswer | undefined,
-): Promise<Finding> {
+): Promise<ConformanceFinding> {
   const path = systemPath(name);
   const check = { id, title: `GET System/${name} answered 200 with an ETag that is the MD5 of its body` };
   const answer = seen ?? (await fetchSystemObject(client, path));

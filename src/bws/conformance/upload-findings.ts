@@ -2,14 +2,17 @@
 import type { UploadReport } from '../body-worn-system';
 import type { Plan } from '../plan';
 import type { FailedRequest } from '../upload-recording';
-import { type Check, fail, type Finding, firstOf, pass } from './finding';
+import { type Check, fail, type ConformanceFinding, firstOf, pass } from './finding';
 
 /**
  * Every registration and every plan recording was accepted; else the first three
  * problems. The probes' own user and camera (`probeIdentities`) are not the plan's:
  * the probe cleanup finding tells of them.
  */
-export function completedFinding(report: UploadReport, probeIdentities?: Pick<Plan, 'users' | 'devices'>): Finding {
+export function completedFinding(
+  report: UploadReport,
+  probeIdentities?: Pick<Plan, 'users' | 'devices'>,
+): ConformanceFinding {
   const check: Check = {
     id: 'upload.completed',
     title: 'the plan was uploaded: every registration and recording accepted',
@@ -32,7 +35,7 @@ export function completedFinding(report: UploadReport, probeIdentities?: Pick<Pl
 }
 
 /** A run that threw before the upload ended: nothing else about the upload can be judged. */
-export function stoppedFinding(error: Error): Finding {
+export function stoppedFinding(error: Error): ConformanceFinding {
   return fail({ id: 'upload.completed', title: 'the plan was uploaded' }, `the run stopped: ${error.message}`);
 }
 

@@ -6,7 +6,7 @@
 import type { UploadReport } from '../body-worn-system';
 import type { Exchange } from '../swift-client';
 import { answered, kindOf } from './exchanges';
-import { type Check, fail, type Finding, pass } from './finding';
+import { type Check, fail, type ConformanceFinding, pass } from './finding';
 
 /** One kind of write and the statuses the interface gives it. */
 interface StatusRule {
@@ -50,7 +50,7 @@ const STATUS_RULES: readonly StatusRule[] = [
 ];
 
 /** One finding per kind of write. */
-export function writeStatusFindings(exchanges: Exchange[], report: UploadReport): Finding[] {
+export function writeStatusFindings(exchanges: Exchange[], report: UploadReport): ConformanceFinding[] {
   const probes = new Set(report.recordings.filter((r) => r.probe).map((r) => `/${encodeURIComponent(r.container)}`));
   const probeRefusal = (e: Exchange): boolean => e.status === 400 && probes.has(e.path.replace(/^(\/[^/]*).*$/, '$1'));
   // A 401 makes the client log in again and repeat the write; a probe's 400 is what its own check wants.
@@ -61,7 +61,7 @@ export function writeStatusFindings(exchanges: Exchange[], report: UploadReport)
 }
 
 /** A rule over the writes it counts: the statuses seen, and the first one the interface does not give. */
-function statusRuleFinding(rule: StatusRule, counted: Exchange[]): Finding {
+function statusRuleFinding(rule: StatusRule, counted: Exchange[]): ConformanceFinding {
   if (counted.length === 0) return fail(rule.check, 'not checked: no such request was answered');
   const allowed = (status: number | undefined): boolean =>
     status !== undefined && (rule.ok.includes(status) || rule.errors.includes(status));

@@ -5,7 +5,7 @@
  */
 import { EmulatorError } from '../../base/errors';
 import { errorOf } from '../../base/log';
-import type { FaultEntry } from '../../base/journal';
+import type { FaultChangeEntry } from '../../base/journal';
 import {
   type ActiveFault,
   FAULT_CATALOGUE,
@@ -114,7 +114,7 @@ export class DeviceFaults {
   }
 
   /** Tells the journal (the grader measures the client's reconnects from these). */
-  private record(name: FaultName, state: FaultEntry['state'], params: Record<string, unknown> = {}): void {
+  private record(name: FaultName, state: FaultChangeEntry['state'], params: Record<string, unknown> = {}): void {
     this.target.journal?.({ kind: 'fault', name, state, params });
   }
 

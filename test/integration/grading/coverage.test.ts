@@ -2,7 +2,7 @@
  * Every grading rule has an end-to-end test: the ids in the `describeRule(...)` calls of
  * this folder's test files are exactly the rule table's.
  */
-import { RULE_IDS } from '../../../src/grading/rules';
+import { RULE_IDS } from '../../../src/grading/rule-catalogue';
 import { describedNames } from '../../helpers/described-names';
 
 const described = () => describedNames(__dirname, 'describeRule', __filename);

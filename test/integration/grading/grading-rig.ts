@@ -9,7 +9,7 @@ import { ManualClock } from '../../../src/base/clock';
 import type { JournalEntry } from '../../../src/base/journal';
 import type { DeviceOptions } from '../../../src/device/device-options';
 import type { Finding } from '../../../src/grading/report';
-import type { RuleId } from '../../../src/grading/rules';
+import type { RuleId } from '../../../src/grading/rule-catalogue';
 import { openWithToken, type StreamClient } from '../../helpers/event-stream-client';
 
 /** The e2e tests of rule `id`: `describe('rule <id>')`. coverage.test.ts counts these. */

@@ -7,7 +7,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { DEFAULT_THRESHOLDS } from '../../../src/grading/report';
-import type { RuleId } from '../../../src/grading/rules';
+import type { RuleId } from '../../../src/grading/rule-catalogue';
 import type { FaultName } from '../../../src/protocol/fault-catalogue';
 import { type CaseRun, count, notifications, reconnected, refusedWith, saw } from './reference-checks';
 import type { ClientLine } from './reference-client';

@@ -18,7 +18,7 @@ import { inspect } from 'node:util';
 import { z } from 'zod';
 import { type EmulatorHandle, loadScenario, startEmulator } from '../../../src';
 import type { GradingReport } from '../../../src/grading/report';
-import { RULE_IDS } from '../../../src/grading/rules';
+import { RULE_IDS } from '../../../src/grading/rule-catalogue';
 import { FAULT_CATALOGUE, FAULT_NAMES, type FaultName } from '../../../src/protocol/fault-catalogue';
 import { ACTION_KEYS, type Scenario, type Step } from '../../../src/scenario/schema';
 import { pythonModules } from '../../helpers/python-script';

@@ -7,7 +7,7 @@ import { type EmulatorHandle, loadScenario, startEmulator } from '../../../src';
 import { ManualClock } from '../../../src/base/clock';
 import { ReportSchema } from '../../../src/control/report-schemas';
 import { DEFAULT_THRESHOLDS, type GradingReport } from '../../../src/grading/report';
-import { RULE_IDS } from '../../../src/grading/rules';
+import { RULE_IDS } from '../../../src/grading/rule-catalogue';
 import { openWithToken, type StreamClient } from '../../helpers/event-stream-client';
 import { sendRequest } from '../../helpers/http';
 import { MOTION, gradingRig } from './grading-rig';

@@ -27,7 +27,7 @@ import type {
 } from '../../../src/emulator/handle';
 import { grade } from '../../../src/grading/grade';
 import type { GradingReport } from '../../../src/grading/report';
-import type { NotificationMessage } from '../../../src/events/content-filter';
+import type { NotificationMessage } from '../../../src/events/notification-message';
 import { type DeviceEvent, EventBus, type PublishOptions } from '../../../src/events/event-bus';
 import type { Scenario } from '../../../src/scenario/schema';
 

@@ -14,7 +14,7 @@ import {
   filterMatches,
   isBlankFilter,
 } from '../../../src/events/configure';
-import type { NotificationMessage } from '../../../src/events/content-filter';
+import type { NotificationMessage } from '../../../src/events/notification-message';
 import { DEFAULT_TOPIC_ALIASES } from '../../../src/events/topic-filter';
 import { RpcErrorCode, type RpcRequest } from '../../../src/protocol/rpc';
 import { propertyRuns } from '../../helpers/fast-check-config';

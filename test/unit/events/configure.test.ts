@@ -9,7 +9,7 @@ import {
   EVENT_STREAM_API,
   filterMatches,
 } from '../../../src/events/configure';
-import type { NotificationMessage } from '../../../src/events/content-filter';
+import type { NotificationMessage } from '../../../src/events/notification-message';
 import { DEFAULT_TOPIC_ALIASES } from '../../../src/events/topic-filter';
 import { RpcErrorCode, type RpcRequest } from '../../../src/protocol/rpc';
 

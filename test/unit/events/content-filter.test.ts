@@ -3,8 +3,8 @@ import {
   compileContentFilter,
   MAX_CONTENT_FILTER_NESTING,
   type ContentFilter,
-  type NotificationMessage,
 } from '../../../src/events/content-filter';
+import type { NotificationMessage } from '../../../src/events/notification-message';
 import type { FilterSyntaxError } from '../../../src/events/filter-syntax';
 
 function compile(expression: string): ContentFilter {

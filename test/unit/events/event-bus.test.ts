@@ -1,6 +1,6 @@
 import { ManualClock } from '../../../src/base/clock';
 import { EmulatorError } from '../../../src/base/errors';
-import type { NotificationMessage } from '../../../src/events/content-filter';
+import type { NotificationMessage } from '../../../src/events/notification-message';
 import { type DeviceEvent, EventBus } from '../../../src/events/event-bus';
 import type { NotifyParams } from '../../helpers/event-stream-client';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { compileConfigure, type CompiledFilter, filterMatches } from '../../../src/events/configure';
-import type { NotificationMessage } from '../../../src/events/content-filter';
+import type { NotificationMessage } from '../../../src/events/notification-message';
 import type { DeviceEvent } from '../../../src/events/event-bus';
 import { FilterCache } from '../../../src/events/filter-cache';
 import { FilterIndex, type FilterSubscriber } from '../../../src/events/filter-index';

@@ -2,7 +2,7 @@ import { reportFails } from '../../../src/grading/grade';
 import { reportJunit } from '../../../src/grading/junit';
 import type { GradingReport } from '../../../src/grading/report';
 import { reportTable } from '../../../src/grading/report-table';
-import { RULE_IDS } from '../../../src/grading/rules';
+import { RULE_IDS } from '../../../src/grading/rule-catalogue';
 import { IO_PORT, JournalBuilder, MOTION, ruleIds, TOKEN_PATH } from './journal-builder';
 
 describe('expectations', () => {

@@ -4,7 +4,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { GRADING_DOC_FILE, type GradingCoverage, gradingDoc } from '../../../src/grading/grading-doc';
-import { RULE_IDS } from '../../../src/grading/rules';
+import { RULE_IDS } from '../../../src/grading/rule-catalogue';
 import { MISTAKE_CASES } from '../../integration/grading/mistake-cases';
 import { MATRIX_CASES } from '../../integration/grading/reference-cases';
 import { CLIENT_KINDS, CLIENT_LIBRARIES } from '../../integration/grading/reference-client';

@@ -8,7 +8,7 @@ import type {
   AuthRefusedEntry,
   ConfigureEntry,
   ExpectEntry,
-  FaultEntry,
+  FaultChangeEntry,
   HttpEntry,
   JournalAuth,
   JournalEntry,
@@ -22,7 +22,7 @@ import type { BodyExcerpt } from '../../../src/base/body-excerpt';
 import { grade } from '../../../src/grading/grade';
 import type { DeviceFacts } from '../../../src/grading/journal-index';
 import type { Finding, GradingReport, GradingThresholds } from '../../../src/grading/report';
-import type { RuleId } from '../../../src/grading/rules';
+import type { RuleId } from '../../../src/grading/rule-catalogue';
 
 /** When every builder's clock starts (epoch ms). */
 export const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -229,11 +229,11 @@ export class JournalBuilder {
 
   fault(
     name: string,
-    state: FaultEntry['state'],
+    state: FaultChangeEntry['state'],
     params: Readonly<Record<string, unknown>> = {},
     o: { device?: string } = {},
-  ): FaultEntry {
-    return this.push<FaultEntry>({ kind: 'fault', name, state, params, device: o.device });
+  ): FaultChangeEntry {
+    return this.push<FaultChangeEntry>({ kind: 'fault', name, state, params, device: o.device });
   }
 
   expect(

@@ -10,7 +10,7 @@ import { reportJunit } from '../../../src/grading/junit';
 import { DEFAULT_THRESHOLDS, type GradingReport } from '../../../src/grading/report';
 import { DEFAULT_SELECTION, gradingSelection } from '../../../src/grading/report-selection';
 import { reportTable } from '../../../src/grading/report-table';
-import { RULE_IDS } from '../../../src/grading/rules';
+import { RULE_IDS } from '../../../src/grading/rule-catalogue';
 import { type SegmentScope, segmentedReport } from '../../../src/grading/segment-report';
 import { SegmentLog } from '../../../src/grading/segments';
 import { IO_PORT, JournalBuilder, T0 } from './journal-builder';

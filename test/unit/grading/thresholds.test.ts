@@ -7,7 +7,7 @@ import {
   gradingSelection,
   type GradingSelection,
 } from '../../../src/grading/report-selection';
-import { RULE_IDS } from '../../../src/grading/rules';
+import { RULE_IDS } from '../../../src/grading/rule-catalogue';
 import { JournalBuilder, ruleIds } from './journal-builder';
 
 /** A session opened at 0 and never configured, graded at 15 s. */

@@ -4,29 +4,29 @@
  * that composes devices, scenario players and watchers; the command line and test
  * fixtures both start it through {@link startEmulator} and drive it through its handle.
  */
-import { systemClock } from './base/clock';
-import { EmulatorError } from './base/errors';
-import { wholeNumberOption } from './base/option-checks';
-import { DEFAULT_JOURNAL_CAPACITY, Journal } from './base/journal';
-import { hostAllowList } from './base/host-allow-list';
-import { createLogger, type Logger } from './base/log';
-import type * as ControlRouterModule from './control/control-router';
-import type { ControlState } from './control/route';
-import { deviceOf } from './device/device-context';
-import { DEFAULT_HOST, DEFAULT_SERIAL, type DeviceOptions } from './device/device-options';
-import { emulatorHandle } from './emulator/emulator-handle';
-import type { EmulatorHandle, GradingOptions } from './emulator/handle';
-import { runGrading } from './emulator/run-grading';
-import { type LoadedScenario, type RunningDevice, startRunningDevice } from './emulator/running-device';
-import { type ScenarioReload, watchScenarioFiles, type WatchedFile } from './emulator/scenario-watches';
-import { gradingSelection } from './grading/report-selection';
-import type { ConnectionFile } from './protocol/connection-file';
-import { loadScenarioFile } from './scenario/load';
-import type { Scheduler } from './scenario/scheduler';
-import { scenarioPath } from './scenario/shipped';
-import type { Scenario } from './scenario/schema';
-import { fillPlaceholders, hasPlaceholders } from './scenario/template';
-import type { ScenarioWatcher } from './scenario/watcher';
+import { systemClock } from '../base/clock';
+import { EmulatorError } from '../base/errors';
+import { wholeNumberOption } from '../base/option-checks';
+import { DEFAULT_JOURNAL_CAPACITY, Journal } from '../base/journal';
+import { hostAllowList } from '../base/host-allow-list';
+import { createLogger, type Logger } from '../base/log';
+import type * as ControlRouterModule from '../control/control-router';
+import type { ControlState } from '../control/route';
+import { deviceOf } from '../device/device-context';
+import { DEFAULT_HOST, DEFAULT_SERIAL, type DeviceOptions } from '../device/device-options';
+import { emulatorHandle } from './create-handle';
+import type { EmulatorHandle, GradingOptions } from './handle';
+import { runGrading } from './run-grading';
+import { type LoadedScenario, type RunningDevice, startRunningDevice } from './running-device';
+import { type ScenarioReload, watchScenarioFiles, type WatchedFile } from './scenario-watches';
+import { gradingSelection } from '../grading/report-selection';
+import type { ConnectionFile } from '../protocol/connection-file';
+import { loadScenarioFile } from '../scenario/load';
+import type { Scheduler } from '../scenario/scheduler';
+import { scenarioPath } from '../scenario/shipped';
+import type { Scenario } from '../scenario/schema';
+import { fillPlaceholders, hasPlaceholders } from '../scenario/template';
+import type { ScenarioWatcher } from '../scenario/watcher';
 
 /** The most devices one emulator runs. */
 export const MAX_DEVICES = 10_000;
@@ -37,9 +37,9 @@ export const MAX_INDEX_BASE = 1_000_000_000;
 /** A control token: visible ASCII, no spaces (it travels in an Authorization header). */
 const CONTROL_TOKEN = /^[\x21-\x7e]+$/;
 
-export type { LoadedScenario } from './emulator/running-device';
-export type { ReloadedFile, ScenarioReload, ScenarioReloadError } from './emulator/scenario-watches';
-export type * from './emulator/handle';
+export type { LoadedScenario } from './running-device';
+export type { ReloadedFile, ScenarioReload, ScenarioReloadError } from './scenario-watches';
+export type * from './handle';
 
 /** A scenario to play: a shipped name (`motion`), a file path, or one already loaded. */
 export type ScenarioSource = string | LoadedScenario;
@@ -144,7 +144,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   // every device: a request's device is the one whose port it came to.
   // The control API (its routes' zod schemas among them) is loaded only when it is on.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const control = () => require('./control/control-router') as typeof ControlRouterModule;
+  const control = () => require('../control/control-router') as typeof ControlRouterModule;
   // One cap on the live feeds for every port: they share one event loop.
   const feeds = options.control === false ? undefined : new (control().FeedHubs)(options.control?.maxFeeds);
   const routers =
