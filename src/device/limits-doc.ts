@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { CLIENT_HEADER, IGNORED_TAG_LOG_INTERVAL_MS, LOGGED_IGNORED_TAGS } from '../base/client-tag';
 import { markdownTable } from '../base/markdown-table';
-import { CLOSE_TIMEOUT_MS, SLOW_CLOSE_TIMEOUT_MS } from '../events/event-session';
+import { CLOSE_TIMEOUT_MS, SLOW_CLOSE_TIMEOUT_MS } from '../events/close-handshake';
 import { DEFAULT_PING_LIMIT } from '../events/ping-limit';
 import { EMULATOR_CLIENT_SESSIONS, EMULATOR_CLIENT_TERMS, SESSION_FREE_TERMS } from '../events/session-limits';
 import { DEFAULT_THROTTLE } from '../auth/login-throttle';

@@ -10,13 +10,14 @@ import { type Clock, systemClock } from '../base/clock';
 import type { JournalWriter } from '../base/journal';
 import type { Logger } from '../base/log';
 import { fail } from '../base/result';
-import { parseRpcRequest, RpcErrorCode, rpcFailure, rpcSuccess, type RpcResponse } from '../protocol/rpc';
+import { RpcErrorCode, rpcFailure, type RpcRequest, rpcSuccess, type RpcResponse } from '../protocol/rpc';
+import { readClientMessage, type SentFilter, sentFilters } from './client-message';
+import { CLOSE_TIMEOUT_MS, CloseHandshake, SLOW_CLOSE_TIMEOUT_MS } from './close-handshake';
 import {
   type CompiledFilter,
   compileConfigure,
   type ConfigureResult,
   type ConfigureRules,
-  EVENT_STREAM_API,
   filterMatches,
   listTerms,
 } from './configure';
@@ -25,6 +26,7 @@ import type { EventFaults } from './event-faults';
 import { refusedMessage, unreadableFrame } from './refused-message';
 import { CLOSE_POLICY_VIOLATION, DEFAULT_PING_LIMIT, type PingLimit, PingWindow, pingFloodReason } from './ping-limit';
 import type { SessionAccount } from './session-limits';
+import { listenTo } from './session-listeners';
 import { SessionOutbox } from './session-outbox';
 
 /** OPEN: connected, no filters yet; CONFIGURED: receiving events; CLOSED: gone. */
@@ -39,7 +41,7 @@ export interface SessionInfo {
   sources: string[];
   connectedAt: number;
   /** The current filters, as the client wrote them. */
-  filters: { topicFilter?: string; contentFilter?: string }[];
+  filters: SentFilter[];
   /** Notifications sent (one per matching filter). */
   sent: number;
   /** Notifications dropped because the client did not read fast enough. */
@@ -103,19 +105,6 @@ const NO_FILTERS: readonly CompiledFilter[] = Object.freeze([]);
 /** WebSocket close code for "try again later", used for a client too slow to read. */
 export const CLOSE_TOO_SLOW = 1013;
 
-/** How long the device waits for the client to answer its close (ws would wait 30 s). */
-export const CLOSE_TIMEOUT_MS = 5000;
-
-/**
- * How long the device waits for a client too slow to read to answer its close (1013): as long
- * as a `ws` server waits for any close handshake (its `closeTimeout`, 30 s). Such a client has
- * stopped reading for a while by definition, and must read what its socket holds before it
- * sees the close frame; cut after 5 s, one that resumes later would see a cut connection
- * instead of the reason. What it holds meanwhile is bounded: its backlog is dropped, only the
- * socket's buffers remain.
- */
-export const SLOW_CLOSE_TIMEOUT_MS = 30_000;
-
 /** Binds a WebSocket to the event bus through the client's filters. */
 export class EventSession {
   private state: SessionState = 'OPEN';
@@ -126,14 +115,10 @@ export class EventSession {
   private readonly connectedAt = Date.now();
   /** What the session sends, on its way to the socket. */
   private readonly outbox: SessionOutbox;
-  /** The close the device sent, and the timer that cuts a client that does not answer it. */
-  private closing: { code: number; reason: string; timer: NodeJS.Timeout } | undefined;
+  /** The close handshake, and who waits for the end of the connection. */
+  private readonly end: CloseHandshake;
   /** The client's pings, counted against the limit: made on the first ping. */
   private pings: PingWindow | undefined;
-  /** True once the connection is gone, whoever closed it. */
-  private gone = false;
-  /** Made on the first wait for the close only: most sessions never have one. */
-  private whenGone: { promise: Promise<void>; resolve: () => void } | undefined;
 
   constructor(
     readonly id: string,
@@ -145,16 +130,12 @@ export class EventSession {
     private readonly observer: SessionObserver,
   ) {
     this.outbox = new SessionOutbox(ws, socket, settings.maxBufferedBytes);
-    sessionOf.set(ws, this);
-    ws.on('message', onWsMessage);
-    ws.on('ping', onWsPing);
-    ws.on('error', onWsError);
-    // `on`, not `once`: ws emits 'close' once, and a `once` wrapper costs more per session.
-    ws.on('close', onWsClose);
+    this.end = new CloseHandshake(id, ws, socket, settings.log);
+    listenTo(ws, this);
   }
 
   /**
-   * The WebSocket failed (called by its listener, {@link onWsError}). A frame ws could not read
+   * The WebSocket failed (called by its listener, see {@link listenTo}). A frame ws could not read
    * (too big for any message, invalid UTF-8, a protocol error) is the client's message refused:
    * ws closes the session for it, and the journal says so.
    */
@@ -165,30 +146,18 @@ export class EventSession {
     if (refused) journal(refused);
   }
 
-  /** The WebSocket closed (called by its listener, {@link onWsClose}). */
+  /** The WebSocket closed (called by its listener, see {@link listenTo}). */
   wsClosed(code: number, reason: string): void {
     // The device's own close, reset and terminate mark the session closed first.
     const by = this.state === 'CLOSED' ? 'device' : 'client';
-    // The device's close counts with the code it sent, answered or not (ws says 1006 for one never answered).
-    if (this.closing) {
-      clearTimeout(this.closing.timer);
-      ({ code, reason } = this.closing);
-    }
+    const end = this.end.ended(code, reason);
     this.state = 'CLOSED';
-    this.gone = true;
-    this.whenGone?.resolve();
-    this.observer.sessionClosed(this, code, reason, by);
+    this.observer.sessionClosed(this, end.code, end.reason, by);
   }
 
   /** Resolves when the connection is gone, whoever closed it. */
   get closed(): Promise<void> {
-    if (this.gone) return Promise.resolve();
-    if (!this.whenGone) {
-      let resolve!: () => void;
-      const promise = new Promise<void>((r) => (resolve = r));
-      this.whenGone = { promise, resolve };
-    }
-    return this.whenGone.promise;
+    return this.end.closed;
   }
 
   /**
@@ -248,14 +217,7 @@ export class EventSession {
     if (this.state === 'CLOSED') return;
     this.state = 'CLOSED';
     this.outbox.flush();
-    this.ws.close(code, reason);
-    // ws ends its side once the client's close frame is in ('finish'), then waits for the client's
-    // FIN, which some clients never send (websocket-client 1.2 keeps the socket until collected).
-    // RFC 6455 7.1.1: the server closes the TCP connection first, so the session ends there.
-    this.socket.once('finish', () => this.socket.destroy());
-    const timer = setTimeout(() => this.cut(), timeoutMs);
-    timer.unref();
-    this.closing = { code, reason, timer };
+    this.end.start(code, reason, timeoutMs);
   }
 
   /**
@@ -302,63 +264,47 @@ export class EventSession {
     };
   }
 
-  /** A message from the client (called by the WebSocket's listener, {@link onWsMessage}). */
+  /** A message from the client (called by the WebSocket's listener, see {@link listenTo}). */
   onMessage(data: Buffer, isBinary: boolean): void {
     if (this.state === 'CLOSED') return;
-    const { log, rules, bus } = this.settings;
-    if (isBinary)
-      return this.refuse(data, true, {
-        apiVersion: '1.0',
-        error: {
-          code: RpcErrorCode.INVALID_JSON,
-          message: 'Invalid JSON: binary frames are not accepted; send JSON as text',
-        },
-      });
-    if (data.length > this.settings.maxMessageBytes) {
-      return this.refuse(data, false, {
-        apiVersion: '1.0',
-        error: {
-          code: RpcErrorCode.REQUEST_TOO_LARGE,
-          message: `Request too large: ${data.length} bytes; the limit is ${this.settings.maxMessageBytes}`,
-        },
-      });
-    }
-    const parsed = parseRpcRequest(data, EVENT_STREAM_API);
-    if (!parsed.ok) {
-      const { response, params } = parsed.error;
-      // Not a configure request at all (not JSON, no or another method): the message is refused.
-      if (response.method === undefined || !EVENT_STREAM_API.methods.includes(response.method))
-        return this.refuse(data, false, response);
-      // A configure refused at its envelope (its version): the grader must see it as a configure.
-      const filters = params ? sentFilters(params) : [];
+    const message = readClientMessage(data, isBinary, this.settings.maxMessageBytes);
+    if (message.kind === 'refused') return this.refuse(data, message.binary, message.response);
+    if (message.kind === 'configure-refused') {
+      const { filters, response } = message;
       if (response.error)
         this.settings.journal?.({ kind: 'configure', session: this.id, filters, error: response.error });
       return this.answer(response);
     }
+    this.configure(message.request);
+  }
+
+  /** Filter terms the current filters hold (counted against the account's budget). */
+  get heldTerms(): number {
+    return this.terms;
+  }
+
+  /** Compiles a configure request's filters: they replace the current ones, or the request is refused. */
+  private configure(request: RpcRequest): void {
+    const { log, rules, bus } = this.settings;
     const compiled = this.withinBudget(
-      compileConfigure(parsed.value, rules, (message, fields) => log.debug({ session: this.id, ...fields }, message)),
+      compileConfigure(request, rules, (message, fields) => log.debug({ session: this.id, ...fields }, message)),
     );
     this.settings.journal?.({
       kind: 'configure',
       session: this.id,
-      filters: sentFilters(parsed.value.params),
+      filters: sentFilters(request.params),
       error: compiled.ok ? undefined : { code: compiled.error.code, message: compiled.error.message },
     });
-    if (!compiled.ok) return this.answer(rpcFailure(parsed.value, compiled.error.code, compiled.error.message));
+    if (!compiled.ok) return this.answer(rpcFailure(request, compiled.error.code, compiled.error.message));
     const previous = this.filters;
     this.filters = compiled.value;
     this.state = 'CONFIGURED';
     // The snapshot is built only for a log that shows it: a configure is on every connection's path.
     if (log.isLevelEnabled('info'))
       log.info({ session: this.id, filters: this.info().filters.map(filterText) }, 'events configured');
-    this.answer(rpcSuccess(parsed.value, {}));
+    this.answer(rpcSuccess(request, {}));
     if (!this.settings.faults?.noInitialStates) for (const state of bus.currentStates()) this.deliver(state);
     this.observer.sessionConfigured(this, previous);
-  }
-
-  /** Filter terms the current filters hold (counted against the account's budget). */
-  get heldTerms(): number {
-    return this.terms;
   }
 
   /**
@@ -384,6 +330,7 @@ export class EventSession {
     this.answer(response);
   }
 
+  /** Sends `response`, logged when it refuses. */
   private answer(response: RpcResponse): void {
     if (response.error)
       this.settings.log.info(
@@ -413,7 +360,7 @@ export class EventSession {
     return false;
   }
 
-  /** A ping from the client (called by its listener, {@link onWsPing}): a pong, or a close past the ping limit. */
+  /** A ping from the client (called by its listener, see {@link listenTo}): a pong, or a close past the ping limit. */
   wsPing(data: Buffer): void {
     if (this.state === 'CLOSED') return;
     const limit = this.settings.pingLimit ?? DEFAULT_PING_LIMIT;
@@ -425,60 +372,9 @@ export class EventSession {
     );
     this.close(CLOSE_POLICY_VIOLATION, pingFloodReason(limit));
   }
-
-  /** The client did not answer the device's close in time: the connection is cut. */
-  private cut(): void {
-    this.settings.log.info(
-      { session: this.id, code: this.closing?.code },
-      'close not answered in time: connection cut',
-    );
-    this.ws.terminate();
-  }
-}
-
-/**
- * The session of each WebSocket, for the listeners below: one set of listeners (`this` is
- * the WebSocket) serves every session, where closures would cost each session their own.
- */
-const sessionOf = new WeakMap<WebSocket, EventSession>();
-
-function onWsMessage(this: WebSocket, data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean): void {
-  sessionOf.get(this)?.onMessage(toBuffer(data), isBinary);
-}
-
-function onWsPing(this: WebSocket, data: Buffer): void {
-  sessionOf.get(this)?.wsPing(data);
-}
-
-function onWsError(this: WebSocket, err: Error): void {
-  sessionOf.get(this)?.wsError(err);
-}
-
-function onWsClose(this: WebSocket, code: number, reason: Buffer): void {
-  sessionOf.get(this)?.wsClosed(code, reason.toString());
-}
-
-function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {
-  if (Buffer.isBuffer(data)) return data;
-  if (Array.isArray(data)) return Buffer.concat(data);
-  return Buffer.from(data);
-}
-
-/** The string filters of a configure request's `eventFilterList`, as the client sent them, for the journal. */
-function sentFilters(params: Readonly<Record<string, unknown>>): { topicFilter?: string; contentFilter?: string }[] {
-  const list = params.eventFilterList;
-  if (!Array.isArray(list)) return [];
-  return list.map((entry: unknown) => {
-    if (typeof entry !== 'object' || entry === null) return {};
-    const { topicFilter, contentFilter } = entry as Record<string, unknown>;
-    return {
-      ...(typeof topicFilter === 'string' ? { topicFilter } : {}),
-      ...(typeof contentFilter === 'string' ? { contentFilter } : {}),
-    };
-  });
 }
 
 /** A filter of a configure in one line for the log: its topic filter, and its content filter after `|`. */
-function filterText(filter: { topicFilter?: string; contentFilter?: string }): string {
+function filterText(filter: SentFilter): string {
   return [filter.topicFilter ?? '', filter.contentFilter].filter((part) => part !== undefined).join(' | ');
 }

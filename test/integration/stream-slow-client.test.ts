@@ -13,7 +13,7 @@ import { Journal } from '../../src/base/journal';
 import type { DeviceHandle } from '../../src';
 import { deviceStarter } from '../helpers/devices';
 import { configureMessage } from '../helpers/event-stream-client';
-import { CLOSE_TIMEOUT_MS, SLOW_CLOSE_TIMEOUT_MS } from '../../src/events/event-session';
+import { CLOSE_TIMEOUT_MS, SLOW_CLOSE_TIMEOUT_MS } from '../../src/events/close-handshake';
 import { type LogEntry, LogTap } from '../helpers/event-stream-log';
 import { RawWebSocket } from '../helpers/event-stream-raw';
 

@@ -7,13 +7,8 @@
 import { ManualClock } from '../../../src/base/clock';
 import { createLogger } from '../../../src/base/log';
 import { EventBus } from '../../../src/events/event-bus';
-import {
-  CLOSE_TIMEOUT_MS,
-  EventSession,
-  SLOW_CLOSE_TIMEOUT_MS,
-  type SessionObserver,
-  type SessionSettings,
-} from '../../../src/events/event-session';
+import { CLOSE_TIMEOUT_MS, SLOW_CLOSE_TIMEOUT_MS } from '../../../src/events/close-handshake';
+import { EventSession, type SessionObserver, type SessionSettings } from '../../../src/events/event-session';
 import { sessionAccount } from '../../../src/events/session-limits';
 import { FakeWebSocket, fakeSocket } from '../../helpers/fake-websocket';
 
