@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../base/clock';
 import type { LogFields, Logger } from '../base/log';
 import type { LogSummary } from '../base/log-summary';
+import type { RefusalCode } from '../base/refusal-codes';
 import { err, type Err, type ErrorInfo, ok, type Result } from '../base/result';
 import { type Account, AccountDirectory } from './accounts';
 import { authScheme, credentialUser } from './auth-params';
@@ -53,15 +54,12 @@ export interface Authenticated {
 /**
  * Why a request is refused; `stale` asks the 401 to say the nonce is stale (digest only).
  * With `retryAfterSeconds` the client must wait (throttled, or over a per-account limit): 429.
+ * Every code is one of the catalogue's (base/refusal-codes), so the journal and the grader read it typed.
  */
 export interface AuthRefusal extends ErrorInfo<
   | DigestRefusalCode
   | BasicRefusal['code']
-  | 'REJECTING'
-  | 'NO_CREDENTIALS'
-  | 'SCHEME_NOT_ACCEPTED'
-  | 'BASIC_OVER_HTTP'
-  | 'THROTTLED'
+  | Extract<RefusalCode, 'REJECTING' | 'NO_CREDENTIALS' | 'SCHEME_NOT_ACCEPTED' | 'BASIC_OVER_HTTP' | 'THROTTLED'>
 > {
   readonly stale: boolean;
   readonly retryAfterSeconds?: number;
@@ -100,7 +98,7 @@ export interface Unauthorized {
 
 /** What {@link Authenticator.answer} and {@link Authenticator.logRefusal} read of a refusal (a token's too). */
 export type RefusalInfo = Pick<AuthRefusal, 'message' | 'stale' | 'retryAfterSeconds'> & {
-  readonly code: string;
+  readonly code: RefusalCode;
   /** A session token's number (never its value), when the device still knows the token refused. */
   readonly token?: number;
 };
@@ -113,7 +111,7 @@ export interface RefusalAnswer {
 }
 
 /** Refusal codes counted as a wrong password by the throttle (not a digest first leg, not a stale nonce). */
-const WRONG_CREDENTIALS: ReadonlySet<string> = new Set(['WRONG_PASSWORD', 'UNKNOWN_USER']);
+const WRONG_CREDENTIALS: ReadonlySet<RefusalCode> = new Set<RefusalCode>(['WRONG_PASSWORD', 'UNKNOWN_USER']);
 
 /** Verifies credentials on any Node request. */
 export class Authenticator {

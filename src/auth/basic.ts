@@ -1,11 +1,12 @@
 /** HTTP Basic authentication (RFC 7617): challenge and verification. */
+import type { RefusalCode } from '../base/refusal-codes';
 import { type ErrorInfo, fail, ok, type Result } from '../base/result';
 import { parseCredentials, quote } from './auth-params';
 import { sameSecret } from './same-secret';
 
-/** Why Basic credentials were refused. */
+/** Why Basic credentials were refused (codes of the one catalogue, base/refusal-codes). */
 export type BasicRefusal = ErrorInfo<
-  'MALFORMED' | 'WRONG_SCHEME' | 'NOT_BASE64' | 'NO_COLON' | 'UNKNOWN_USER' | 'WRONG_PASSWORD'
+  Extract<RefusalCode, 'MALFORMED' | 'WRONG_SCHEME' | 'NOT_BASE64' | 'NO_COLON' | 'UNKNOWN_USER' | 'WRONG_PASSWORD'>
 >;
 
 /** Outcome of a Basic check: the user name, or why not. */

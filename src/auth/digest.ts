@@ -5,6 +5,7 @@
  * so Express routes and raw WebSocket upgrade requests share it.
  */
 import type { Clock } from '../base/clock';
+import type { RefusalCode } from '../base/refusal-codes';
 import { err, type Err, type ErrorInfo, ok, type Result } from '../base/result';
 import { parseCredentials, quote } from './auth-params';
 import { sameDigest } from './same-secret';
@@ -49,8 +50,9 @@ export interface DigestTuning {
   nonceOnce?: boolean;
 }
 
-/** Why digest credentials were refused. */
-export type DigestRefusalCode =
+/** Why digest credentials were refused (codes of the one catalogue, base/refusal-codes). */
+export type DigestRefusalCode = Extract<
+  RefusalCode,
   | 'MALFORMED'
   | 'WRONG_SCHEME'
   | 'MISSING_PARAMETER'
@@ -62,7 +64,8 @@ export type DigestRefusalCode =
   | 'WRONG_PASSWORD'
   | 'STALE_NONCE'
   | 'REPLAYED'
-  | 'REPLAY_LIMIT';
+  | 'REPLAY_LIMIT'
+>;
 
 /**
  * A refusal; `stale` is true only for a correct answer to an expired nonce (`STALE_NONCE`).

@@ -1,6 +1,7 @@
 /** Express glue for the {@link Authenticator}: 401 with challenges, or the account in `res.locals`. */
 import type { Request, Response } from 'express';
 import { redactUrl } from '../base/log';
+import type { RefusalCode } from '../base/refusal-codes';
 import type { AuthLocals, LoggedRequest, LoggedResponse } from '../base/request-log';
 import type { Account } from './accounts';
 import { authScheme, credentialUser } from './auth-params';
@@ -16,8 +17,8 @@ export interface CredentialRefusal {
   path: string;
   /** The scheme the client tried, undefined without an Authorization header. */
   scheme: string | undefined;
-  /** The refusal's code (NO_CREDENTIALS, STALE_NONCE, WRONG_PASSWORD, ...). */
-  code: string;
+  /** The refusal's code (NO_CREDENTIALS, STALE_NONCE, WRONG_PASSWORD, ...: base/refusal-codes). */
+  code: RefusalCode;
   reason: string;
   /** Whether the 401 said `stale=true`. */
   stale: boolean;

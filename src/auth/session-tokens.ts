@@ -15,14 +15,16 @@ import type { ClientVia } from '../base/client-tag';
 import type { Clock } from '../base/clock';
 import { ExpiryQueue } from '../base/expiry-queue';
 import { type ByteSource, randomString } from '../base/random';
+import type { TokenRefusalKind } from '../base/refusal-codes';
 import { err, type ErrorInfo, ok, type Result } from '../base/result';
 import { pooledRandomBytes } from './random-pool';
 
 /**
  * Why a token was refused: the code, and `session token <code>` as the message; `number` is the
  * token's (see {@link TokenGrant.number}) when the device still knows it (expired, reused).
+ * Each code has its journal code in base/refusal-codes' `TOKEN_REFUSAL_CODES`.
  */
-export type TokenRefusal = ErrorInfo<'unknown' | 'expired' | 'reused'> & { readonly number?: number };
+export type TokenRefusal = ErrorInfo<TokenRefusalKind> & { readonly number?: number };
 
 /** Whether a token is valid: the user it was issued to, or why it is refused (what `consumeToken` answers). */
 export type TokenVerdict = Result<string, TokenRefusal>;

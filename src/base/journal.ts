@@ -8,6 +8,7 @@ import type { BodyExcerpt } from './body-excerpt';
 import { type ClientVia, isEmulatorClientEntry } from './client-tag';
 import type { Clock } from './clock';
 import { EmulatorError } from './errors';
+import type { RefusalCode } from './refusal-codes';
 
 /** How a request authenticated: digest, Basic, a session token, or no credentials needed. */
 export type JournalAuth = 'digest' | 'basic' | 'token' | 'none';
@@ -132,8 +133,9 @@ export interface AuthRefusedEntry extends ClientEntry {
   /**
    * Why, as a code: NO_CREDENTIALS (the normal first leg of digest), STALE_NONCE, REJECTING
    * (a reboot), WRONG_PASSWORD, UNKNOWN_USER, TOKEN_EXPIRED, TOKEN_REUSED, TOKEN_UNKNOWN, ...
+   * (every code and its meaning: ./refusal-codes).
    */
-  readonly code: string;
+  readonly code: RefusalCode;
   readonly reason: string;
   /** Whether the 401 said `stale=true`. */
   readonly stale: boolean;

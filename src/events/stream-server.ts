@@ -11,6 +11,7 @@ import type { Authenticator, RefusalInfo } from '../auth/authenticator';
 import type { SessionTokens } from '../auth/session-tokens';
 import { type ClientVia, clientVia, type IgnoredTagLog } from '../base/client-tag';
 import { EmulatorError } from '../base/errors';
+import { TOKEN_REFUSAL_CODES } from '../base/refusal-codes';
 import { type JournalWriter, viaWriter, writeVia } from '../base/journal';
 import { errorOf, type Logger } from '../base/log';
 import { closeFrameProblem } from '../protocol/websocket-close';
@@ -219,13 +220,17 @@ export class StreamServer implements SessionObserver {
     /** The number of the session token that opens the session (the journal names it, never the token). */
     let tokenNumber: number | undefined;
     if (authenticator.rejecting) {
-      const refusal = { code: 'REJECTING', message: 'logins are refused for a while (simulated reboot)', stale: false };
+      const refusal: RefusalInfo = {
+        code: 'REJECTING',
+        message: 'logins are refused for a while (simulated reboot)',
+        stale: false,
+      };
       return refuseLogin(refusal, schemeOf(req, token));
     } else if (authenticator.mode !== 'none' && token !== null) {
       const use = tokens.consume(token);
       if (!use.ok) {
         const { code, message, number } = use.error;
-        const refusal = { code: `TOKEN_${code.toUpperCase()}`, message, stale: false, token: number };
+        const refusal: RefusalInfo = { code: TOKEN_REFUSAL_CODES[code], message, stale: false, token: number };
         return refuseLogin(refusal, 'token');
       }
       user = use.value.username;

@@ -5,7 +5,7 @@
  * A Swift token does not open the pages: a browser cannot send one on a link.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Authenticator, requestTarget } from '../../auth/authenticator';
+import { Authenticator, type RefusalInfo, requestTarget } from '../../auth/authenticator';
 import type { DestinationContext } from '../destination-context';
 
 /** Who opened a page: the login and the account it sees. */
@@ -39,7 +39,9 @@ export function pageLogin(ctx: DestinationContext, what = 'recordings page'): Pa
     const verdict = authenticator.verify(req);
     const user = verdict.ok ? ctx.options.users.find((u) => u.user === verdict.value.account?.name) : undefined;
     if (verdict.ok && user) return { user: user.user, account: user.account };
-    const refusal = verdict.ok ? { code: 'UNKNOWN_USER', message: 'no such login', stale: false } : verdict.error;
+    const refusal: RefusalInfo = verdict.ok
+      ? { code: 'UNKNOWN_USER', message: 'no such login', stale: false }
+      : verdict.error;
     authenticator.logRefusal(refusal, { path: requestTarget(req) }, `${what}: login refused`, req.socket.remoteAddress);
     // 401 with the challenges, or 429 with Retry-After for an address or login past the throttle.
     const answer = authenticator.answer(req, refusal);

@@ -19,6 +19,7 @@ import type {
   WsRefusedEntry,
 } from '../../../src/base/journal';
 import type { BodyExcerpt } from '../../../src/base/body-excerpt';
+import type { RefusalCode } from '../../../src/base/refusal-codes';
 import { grade } from '../../../src/grading/grade';
 import type { DeviceFacts } from '../../../src/grading/journal-index';
 import type { Finding, GradingReport, GradingThresholds } from '../../../src/grading/report';
@@ -202,7 +203,7 @@ export class JournalBuilder {
 
   authRefused(
     o: {
-      code: string;
+      code: RefusalCode;
       method?: string;
       path?: string;
       scheme?: string | undefined;
