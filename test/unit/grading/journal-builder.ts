@@ -19,6 +19,7 @@ import type {
   WsRefusedEntry,
 } from '../../../src/base/journal';
 import type { BodyExcerpt } from '../../../src/base/body-excerpt';
+import type { FaultName } from '../../../src/base/fault-names';
 import type { RefusalCode } from '../../../src/base/refusal-codes';
 import { grade } from '../../../src/grading/grade';
 import type { DeviceFacts } from '../../../src/grading/journal-index';
@@ -229,7 +230,7 @@ export class JournalBuilder {
   }
 
   fault(
-    name: string,
+    name: FaultName,
     state: FaultChangeEntry['state'],
     params: Readonly<Record<string, unknown>> = {},
     o: { device?: string } = {},
