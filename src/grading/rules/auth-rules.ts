@@ -1,13 +1,20 @@
 /** Rules about credentials: session tokens, digest nonces, `stale=true`, refused logins. */
 import type { AuthRefusedEntry, HttpEntry, WsOpenEntry } from '../../base/journal';
+import type { RefusalCode } from '../../base/refusal-codes';
 import { finding, formatMs, type GradingContext, groupBy, plural, type Rule } from '../grading-context';
 import { lastBefore, positionOf, remoteOf, type Timed } from '../journal-index';
 import type { Finding } from '../report';
 
 /** Codes that are part of a working exchange, or judged by a rule of their own. */
-const NORMAL_OR_OWN_RULE = new Set(['NO_CREDENTIALS', 'STALE_NONCE', 'REJECTING', 'TOKEN_EXPIRED', 'TOKEN_REUSED']);
+const NORMAL_OR_OWN_RULE: ReadonlySet<RefusalCode> = new Set<RefusalCode>([
+  'NO_CREDENTIALS',
+  'STALE_NONCE',
+  'REJECTING',
+  'TOKEN_EXPIRED',
+  'TOKEN_REUSED',
+]);
 /** Refusals of a try whose credentials were right, or not looked at: the try answered the challenge. */
-const NO_FAULT_OF_CREDENTIALS = new Set(['STALE_NONCE', 'REJECTING']);
+const NO_FAULT_OF_CREDENTIALS: ReadonlySet<RefusalCode> = new Set<RefusalCode>(['STALE_NONCE', 'REJECTING']);
 /** How close a 401 must come before a digest request to count as its first leg. */
 const FIRST_LEG_MS = 2000;
 /** Digest requests a client must make before its nonce habit is judged. */
@@ -192,7 +199,7 @@ export const nonceNotReused: Rule = (context) => {
 };
 
 /** Refusals with `code`, grouped by device and client: [refusals, device, remote]. */
-function refusalsWith(context: GradingContext, code: string): [Timed<AuthRefusedEntry>[], string, string][] {
+function refusalsWith(context: GradingContext, code: RefusalCode): [Timed<AuthRefusedEntry>[], string, string][] {
   const refused = context.index.ofKind('auth-refused').filter((r) => r.entry.code === code);
   return [...groupBy(refused, (r) => `${r.entry.device} ${remoteOf(r.entry.remote)}`).values()].map((group) => [
     group,
