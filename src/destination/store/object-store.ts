@@ -3,7 +3,7 @@
  * rebuilt at start. An object is whole or absent: its body streams into a part file
  * (receive-body.ts: MD5 computed on the way by a worker thread) and is fsynced; its
  * record (name, ETag, metadata, data file) is written to a temporary file and fsynced
- * meanwhile (once the body is hashed), so a PUT waits for one round of fsyncs, not two
+ * meanwhile (once the body is hashed: object-version.ts), so a PUT waits for one round of fsyncs, not two
  * in a row. At commit the part file is renamed to its data file, then the record over
  * the old one, and the directory is fsynced: only the record makes the object exist.
  * Commits of one name are serialised, so concurrent PUTs end with the last complete
@@ -33,40 +33,19 @@ import {
   refuseLink,
   removeContainerDir,
   type StoredMetadata,
-  uniqueId,
   writeAccountRecord,
-  writeTemporary,
 } from './disk-layout';
 import { DiskRoom } from './disk-room';
 import { KeyedLock } from './keyed-lock';
 import { Md5WorkerPool } from './md5-pool';
-import {
-  type BodyLimits,
-  type BodySum,
-  type OpenWrite,
-  type PutError,
-  type PutFailure,
-  putFailure,
-  receiveBody,
-} from './receive-body';
+import { prepareVersion, type PutRequest } from './object-version';
+import { type OpenWrite, type PutError, type PutFailure, putFailure } from './receive-body';
 
 export type { ContainerRecord, ObjectRecord, StoredMetadata };
 export type { NoRoomCode, StorageState } from './disk-room';
 
 /** The result of {@link ObjectStore.putObject}: the new record and the one it replaced, or why nothing was stored. */
 export type PutOutcome = Result<{ record: ObjectRecord; replaced: ObjectRecord | undefined }, PutError>;
-
-/** What a PUT brings besides its body. */
-export interface PutRequest extends BodyLimits {
-  contentType: string;
-  metadata: StoredMetadata;
-  /** Headers kept with the object and returned with it (see `STORED_OBJECT_HEADERS`). */
-  headers?: StoredMetadata;
-  /** The client's `ETag` (MD5 hex): a body with another MD5 is refused and not stored. */
-  expectedEtag?: string;
-  /** Content-Length, when the body is not chunked: a shorter body is an interrupted upload. */
-  contentLength?: number;
-}
 
 export type { OpenWrite, PutError, PutFailure };
 
@@ -237,45 +216,12 @@ export class ObjectStore {
     const owner = this.account(account);
     if (!owner.containers.has(container)) return fail('no-container', 'Container not found');
     const objectsDir = join(owner.dir, fileKey(container), 'objects');
-    const key = fileKey(name);
-    const id = uniqueId();
-    const part = join(objectsDir, `.${key}.${id}.part`);
-    const dataFile = `${key}.${id}.data`;
-    // The record is written (to a temporary file, fsynced) while the part file is flushed,
-    // so a commit waits for one fsync round, not two in a row; it is renamed in at commit.
-    const prepared: { record?: { object: ObjectRecord; temp: string } } = {};
-    const prepare = async ({ bytes, etag }: BodySum): Promise<void> => {
-      if (refusalOf(request, bytes, etag)) return;
-      const object: ObjectRecord = {
-        name,
-        etag,
-        bytes,
-        contentType: request.contentType,
-        lastModified: this.options.clock.now(),
-        metadata: request.metadata,
-        ...(request.headers && Object.keys(request.headers).length > 0 ? { headers: request.headers } : {}),
-        dataFile,
-      };
-      prepared.record = { object, temp: await writeTemporary(objectsDir, `${key}.json`, JSON.stringify(object)) };
-    };
-    // Thrown (a crashed MD5 worker: a 500) or not, a failed PUT leaves no temporary record behind.
-    const received = await receiveBody(body, part, request, this.md5, this.options.openWrite, prepare).catch(
-      (err: unknown) => ({ ok: false, thrown: err }) as const,
-    );
-    if (!received.ok) {
-      if (prepared.record) await rm(prepared.record.temp, { force: true });
-      if ('thrown' in received) throw received.thrown;
-      return this.notedFull(received);
-    }
-    const { bytes, etag } = received.value;
-    const refusal = refusalOf(request, bytes, etag);
-    if (refusal) {
-      await rm(part, { force: true });
-      return refusal;
-    }
-    // receiveBody ran `prepare` once the body was hashed: without a refusal, it wrote the record.
-    if (!prepared.record) throw new Error(`the record of ${name} was not prepared`);
-    const { object, temp } = prepared.record;
+    const { clock, openWrite } = this.options;
+    const prepared = await prepareVersion(objectsDir, name, body, request, { clock, md5: this.md5, openWrite });
+    // A refusal of the body (its length or ETag) has no full disk to note.
+    if (!prepared.ok) return this.notedFull(prepared);
+    const { object, part, temp, key } = prepared.value;
+    const dataFile = object.dataFile;
     return this.lock.run(`o:${account}/${container}/${name}`, async () => {
       const record = owner.containers.get(container);
       if (!record) {
@@ -292,7 +238,7 @@ export class ObjectStore {
         await rm(part, { force: true });
         await rm(temp, { force: true });
         await rm(join(objectsDir, dataFile), { force: true });
-        return this.notedFull(putFailure(err, bytes));
+        return this.notedFull(putFailure(err, object.bytes));
       }
       const replaced = record.objects.get(name);
       this.commit(record, object, replaced);
@@ -411,13 +357,4 @@ function mergeMetadata(current: StoredMetadata, set: StoredMetadata, remove: rea
   const merged: StoredMetadata = { ...current, ...set };
   for (const name of remove) delete merged[name];
   return merged;
-}
-
-/** Why a whole body of `bytes` with MD5 `etag` is refused: its length or its MD5 is not what the client said. */
-function refusalOf(request: PutRequest, bytes: number, etag: string): PutOutcome | undefined {
-  if (request.contentLength !== undefined && bytes !== request.contentLength)
-    return fail('length-mismatch', `body ended after ${bytes} of ${request.contentLength} bytes`);
-  if (request.expectedEtag !== undefined && request.expectedEtag.toLowerCase() !== etag)
-    return fail('etag-mismatch', 'Unprocessable Entity: the body does not match the ETag sent');
-  return undefined;
 }
