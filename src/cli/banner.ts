@@ -2,13 +2,15 @@
  * The start-up banners: what a newcomer needs to see when a device or a destination runs.
  * Secrets show only as ./credentials allows; otherwise the banner says where they are.
  */
-import { DEFAULT_ACCOUNT } from '../auth/accounts';
 import { acceptedSchemes } from '../auth/authenticator';
-import type { DestinationHandle } from '../destination/destination';
-import { DEFAULT_DESTINATION_USER } from '../destination/destination-options';
-import type { EmulatedDevice } from '../emulator/start-emulator';
-import type { ConnectionFile } from '../protocol/connection-file';
-import type { Scenario } from '../scenario/schema';
+import {
+  type ConnectionFile,
+  DEFAULT_ACCOUNT,
+  DEFAULT_DESTINATION_USER,
+  type DestinationHandle,
+  type EmulatedDevice,
+  type Scenario,
+} from '../index';
 import {
   connectionKeyCommand,
   type SecretsView,

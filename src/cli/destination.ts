@@ -6,12 +6,18 @@ import yargs from 'yargs';
 import { type CliIo, logFlags, loggerFor, parseCommandLine, tlsFlags, tlsFrom, tlsPairProblem } from './parse';
 import { destinationBanner } from './banner';
 import { secretsView } from './credentials';
-import { type DestinationHandle, startDestination } from '../destination/destination';
-import type { DestinationOptions, DestinationUser } from '../destination/destination-options';
-import { checkRule, type FaultRule } from '../destination/faults';
-import { EmulatorError } from '../base/errors';
-import type { Result } from '../base/result';
-import { CAPABILITY_NAMES, type CapabilityName } from '../protocol/body-worn';
+import {
+  CAPABILITY_NAMES,
+  type CapabilityName,
+  type DestinationHandle,
+  type DestinationOptions,
+  type DestinationUser,
+  EmulatorError,
+  type FaultRule,
+  type Result,
+  startDestination,
+} from '../index';
+import { checkRule } from '../destination/faults';
 import { parseDuration } from '../base/duration';
 import { writeFileAtomic } from '../base/atomic-file';
 import { parseSize } from '../base/size';

@@ -5,7 +5,7 @@
  * checks them (../grading/report-selection), before anything starts.
  */
 import type { Options } from 'yargs';
-import type { GradingOptions } from '../emulator/start-emulator';
+import type { GradingOptions } from '../index';
 import { DEFAULT_THRESHOLDS } from '../grading/report';
 import { gradingSelection } from '../grading/report-selection';
 

@@ -4,14 +4,18 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
-import { createLogger, LOG_LEVELS, type Logger, type LogLevel } from '../base/log';
-import { loadCertificate, type TlsMaterial } from '../base/tls';
+import { LOG_LEVELS } from '../base/log';
+import { loadCertificate } from '../base/tls';
 import {
   type ConnectionFile,
-  connectionFileError,
   type ConnectionFileResult,
+  createLogger,
+  type Logger,
+  type LogLevel,
   parseConnectionFile,
-} from '../protocol/connection-file';
+  type TlsMaterial,
+} from '../index';
+import { connectionFileError } from '../protocol/connection-file';
 
 /** Where a command writes and how it learns to stop; tests pass their own. */
 export interface CliIo {

@@ -6,9 +6,8 @@
  * it is out.
  */
 import { rm } from 'node:fs/promises';
-import { DEFAULT_ACCOUNT } from '../auth/accounts';
 import { writeFileAtomic } from '../base/atomic-file';
-import type { DeviceAccess, EmulatorHandle } from '../emulator/start-emulator';
+import { DEFAULT_ACCOUNT, type DeviceAccess, type EmulatorHandle } from '../index';
 
 /** What the ready line and the ready file say. */
 export interface ReadyDocument {

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../base/atomic-file';
-import type { EmulatorHandle } from '../emulator/start-emulator';
+import type { EmulatorHandle } from '../index';
 import { reportFails } from '../grading/grade';
 import { reportJunit } from '../grading/junit';
 import { reportTable } from '../grading/report-table';

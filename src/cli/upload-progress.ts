@@ -4,10 +4,9 @@
  * Elsewhere (CI logs, files): plain lines, one when the upload starts and one per
  * finished recording, never one per chunk of bytes.
  */
-import type { Progress } from './body-worn-system';
 import { formatBytes } from '../base/size';
-import { formatRequest } from './report-format';
-import type { RecordingReport } from './upload-recording';
+import type { Progress, RecordingReport } from '../index';
+import { formatRequest } from './upload-report';
 
 /** What a finished-recording line shows. */
 export type FinishedRecording = Pick<RecordingReport, 'container' | 'status' | 'bytes' | 'seconds'> &

@@ -5,9 +5,7 @@
  */
 import { writeFileAtomic } from '../base/atomic-file';
 import { formatBytes } from '../base/size';
-import type { UploadReport } from './body-worn-system';
-import type { ConformanceFinding } from './conformance';
-import type { FailedRequest, RecordingReport } from './upload-recording';
+import type { ConformanceFinding, FailedRequest, RecordingReport, UploadReport } from '../index';
 
 /** `PUT /container/clip.mkv -> 507 quota exceeded`, or `-> message` when there was no answer. */
 export function formatRequest(request: FailedRequest): string {

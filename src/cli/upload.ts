@@ -7,13 +7,23 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import yargs from 'yargs';
 import { stringify } from 'yaml';
-import { type BodyWornOptions, runBodyWornSystem, type UploadReport } from '../bws/body-worn-system';
-import { type ConformanceResult, formatFindings, runConformance } from '../bws/conformance';
-import { DEFAULT_PLAN, loadPlanFile, PLAN_SCHEMA_FILE } from '../bws/plan';
-import { createProgressOutput } from '../bws/progress';
-import { formatReport, writeReportJson } from '../bws/report-format';
-import { DEFAULT_RETRY, MAX_ATTEMPTS, type RetryPolicy } from '../bws/retry-policy';
-import { SwiftClientError } from '../bws/swift-client';
+import {
+  type BodyWornOptions,
+  type ConformanceResult,
+  DEFAULT_PLAN,
+  DEFAULT_RETRY,
+  formatFindings,
+  loadPlanFile,
+  type RetryPolicy,
+  runBodyWornSystem,
+  runConformance,
+  SwiftClientError,
+  type UploadReport,
+} from '../index';
+import { PLAN_SCHEMA_FILE } from '../bws/plan';
+import { MAX_ATTEMPTS } from '../bws/retry-policy';
+import { createProgressOutput } from './upload-progress';
+import { formatReport, writeReportJson } from './upload-report';
 import { type CliIo, logFlags, loggerFor, parseCommandLine, readConnectionFile, sayConnectionFile } from './parse';
 import { formatDuration, parseDuration } from '../base/duration';
 

@@ -1,5 +1,5 @@
 /** `bwc-emu validate FILE...`: checks scenario files and prints every error as `file:line:col: message`. */
-import { loadScenarioFile } from '../scenario/load';
+import { loadScenarioFile } from '../index';
 import { scenarioPath } from '../scenario/shipped';
 import type { CliIo } from './parse';
 

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Progress, UploadReport } from '../../../src/bws/body-worn-system';
-import { createProgressOutput, finishedLine, progressLine } from '../../../src/bws/progress';
-import { formatReport, formatRequest, writeReportJson } from '../../../src/bws/report-format';
+import { createProgressOutput, finishedLine, progressLine } from '../../../src/cli/upload-progress';
+import { formatReport, formatRequest, writeReportJson } from '../../../src/cli/upload-report';
 import { CAPABILITY_NAMES, type CapabilityName } from '../../../src/protocol/body-worn';
 
 const progress = (
