@@ -5,13 +5,13 @@ import { FAULT_CATALOGUE, FAULT_NAMES, type FaultName } from '../protocol/fault-
 import { activeFaults } from './feed-snapshots';
 import { defineRoute } from './route';
 
-const FaultNameSchema = z.enum(FAULT_NAMES as [FaultName, ...FaultName[]]);
+const FaultNameSchema = z.enum(FAULT_NAMES);
 
 /** `{ name, ...parameters }`: one body shape per switch, told apart by `name`. */
 const FaultBodySchema = z.discriminatedUnion(
   'name',
   FAULT_NAMES.map((name) =>
-    (FAULT_CATALOGUE[name].params as z.ZodObject).extend({ name: z.literal(name) }).meta({ title: name }),
+    FAULT_CATALOGUE[name].params.extend({ name: z.literal(name) }).meta({ title: name }),
   ) as unknown as [z.ZodObject, ...z.ZodObject[]],
 );
 

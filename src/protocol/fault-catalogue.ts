@@ -5,14 +5,15 @@
  * steps, the control API documents its body, and docs/faults.md is generated from it.
  */
 import { z } from 'zod';
+import { FAULT_NAMES, type FaultName } from '../base/fault-names';
 import { isCloseCode, MAX_CLOSE_REASON_BYTES } from './websocket-close';
 
 /** `state`: stays on until cleared (or for `forMs`); `action`: happens once. */
 export type FaultKind = 'state' | 'action';
 
-/** One switch as documented. */
-export interface FaultSpec<S extends z.ZodType = z.ZodType> {
-  kind: FaultKind;
+/** One switch as documented (its kind kept literal, so the device's switch table follows it). */
+export interface FaultSpec<S extends z.ZodObject = z.ZodObject, K extends FaultKind = FaultKind> {
+  kind: K;
   /** What the device does while it is on. */
   does: string;
   /** The client bug it brings out. */
@@ -36,9 +37,9 @@ const closeReason = z.string().refine((text) => Buffer.byteLength(text) <= MAX_C
 const topic = z.string().min(1);
 const stringMap = z.record(z.string(), z.string());
 
-const entry = <S extends z.ZodType>(e: FaultSpec<S>): FaultSpec<S> => e;
+const entry = <K extends FaultKind, S extends z.ZodObject>(e: FaultSpec<S, K>): FaultSpec<S, K> => e;
 
-/** Every switch, by name. */
+/** Every switch, by name: one entry per name of ../base/fault-names (a missing or extra one is a compile error). */
 export const FAULT_CATALOGUE = {
   stall: entry({
     kind: 'state',
@@ -174,19 +175,28 @@ export const FAULT_CATALOGUE = {
     source: "Self-signed certificates and a closed port 443 made a client's WebSocket event support fail.",
     params: z.strictObject({ hostname: z.string().min(1).default('wrong-host.invalid'), forMs }),
   }),
-} as const;
+} as const satisfies Record<FaultName, FaultSpec>;
 
-/** A switch's name. */
-export type FaultName = keyof typeof FAULT_CATALOGUE;
-
-/** The names, in catalogue order. */
-export const FAULT_NAMES = Object.keys(FAULT_CATALOGUE) as FaultName[];
+/** The names (../base/fault-names, where the journal finds them too), in catalogue order. */
+export { FAULT_NAMES, type FaultName };
 
 /** The parameters of switch `N` as given (defaults may be left out). */
 export type FaultParamsInput<N extends FaultName> = z.input<(typeof FAULT_CATALOGUE)[N]['params']>;
 
 /** The parameters of switch `N` with defaults filled in. */
 export type FaultParams<N extends FaultName> = z.output<(typeof FAULT_CATALOGUE)[N]['params']>;
+
+/** Switch `N`'s kind. */
+export type FaultKindOf<N extends FaultName> = (typeof FAULT_CATALOGUE)[N]['kind'];
+
+/**
+ * `params` checked against switch `name`'s schema, defaults filled in: typed by the name, so a
+ * caller generic in it gets {@link FaultParams} of that name back.
+ */
+export function parseFaultParams<N extends FaultName>(name: N, params: unknown): z.ZodSafeParseResult<FaultParams<N>> {
+  const schemas: { readonly [M in FaultName]: { readonly params: z.ZodType<FaultParams<M>> } } = FAULT_CATALOGUE;
+  return schemas[name].params.safeParse(params);
+}
 
 /** A switch that is on: its name, parameters, and when it switches off by itself (epoch ms). */
 export interface ActiveFault {

@@ -29,7 +29,7 @@ import { TOPIC_PATH } from '../events/event-bus';
 import { DurationSchema } from '../base/duration';
 import { isCloseCode, MAX_CLOSE_REASON_BYTES } from '../protocol/websocket-close';
 import { schemaFile } from '../base/json-schema';
-import { FAULT_CATALOGUE, FAULT_NAMES, type FaultName } from '../protocol/fault-catalogue';
+import { FAULT_CATALOGUE, FAULT_NAMES } from '../protocol/fault-catalogue';
 import { PlanDeviceSchema, PlanRecordingSchema, PlanUserSchema } from '../bws/plan';
 
 /** Keys that say when a step runs. */
@@ -74,7 +74,7 @@ const timestamp = z.union([z.literal('device'), z.literal('none'), z.number().in
  */
 export const FaultStepSchema = z
   .looseObject({
-    name: z.enum(FAULT_NAMES as [FaultName, ...FaultName[]], {
+    name: z.enum(FAULT_NAMES, {
       error: `name is one of the fault switches: ${FAULT_NAMES.join(', ')}`,
     }),
     for: duration.optional(),

@@ -11,9 +11,11 @@ import {
   FAULT_CATALOGUE,
   FAULT_NAMES,
   type FaultName,
+  type FaultParams,
   type FaultParamsInput,
+  parseFaultParams,
 } from '../../protocol/fault-catalogue';
-import { FAULT_SWITCHES } from './fault-switches';
+import { type ActionSwitch, FAULT_SWITCHES, type StateSwitch } from './fault-switches';
 import type { FaultTarget } from './fault-target';
 
 /** A state switch that is on. */
@@ -46,20 +48,22 @@ export class DeviceFaults {
    */
   async set<N extends FaultName>(name: N, params?: FaultParamsInput<N>): Promise<ActiveFault> {
     if (this.closed) throw new EmulatorError('CLOSED', 'the device is closed');
-    const entry = (FAULT_CATALOGUE as Record<string, (typeof FAULT_CATALOGUE)[FaultName] | undefined>)[name];
-    if (!entry) throw new EmulatorError('BAD_FAULT', `no fault switch "${name}"; switches: ${FAULT_NAMES.join(', ')}`);
-    const parsed = entry.params.safeParse(params ?? {});
+    if (!Object.hasOwn(FAULT_CATALOGUE, name))
+      throw new EmulatorError('BAD_FAULT', `no fault switch "${name}"; switches: ${FAULT_NAMES.join(', ')}`);
+    const parsed = parseFaultParams(name, params ?? {});
     if (!parsed.success)
       throw new EmulatorError('BAD_FAULT', `fault ${name}: ${parsed.error.issues.map(describeIssue).join('; ')}`);
-    const values = parsed.data as Record<string, unknown>;
+    const typed: FaultParams<N> = parsed.data;
+    const values: Record<string, unknown> = typed;
     const since = this.target.clock.now();
-    if (entry.kind === 'action') {
+    const implementation: StateSwitch<N> | ActionSwitch<N> = FAULT_SWITCHES[name];
+    if ('run' in implementation) {
       if (this.running.has(name)) throw new EmulatorError('BAD_FAULT', `fault ${name} is already under way`);
       this.running.add(name);
       this.target.log.info({ fault: name, params: paramsText(values) }, 'fault switch');
       this.record(name, 'start', values);
       try {
-        await (FAULT_SWITCHES[name] as (t: FaultTarget, p: unknown) => Promise<void>)(this.target, values);
+        await implementation.run(this.target, typed);
         this.record(name, 'end');
       } catch (err) {
         // A reboot whose port was taken meanwhile stays down: say so where the operator looks.
@@ -71,10 +75,7 @@ export class DeviceFaults {
       return { name, params: values, since, until: this.target.clock.now() };
     }
     this.clear(name);
-    const off = await (FAULT_SWITCHES[name] as (t: FaultTarget, p: unknown) => Promise<() => void> | (() => void))(
-      this.target,
-      values,
-    );
+    const off = await implementation.on(this.target, typed);
     const forMs = typeof values.forMs === 'number' ? values.forMs : undefined;
     const info: ActiveFault = { name, params: values, since, until: forMs === undefined ? undefined : since + forMs };
     const cancelTimer = forMs === undefined ? undefined : this.later(forMs, () => this.clear(name));

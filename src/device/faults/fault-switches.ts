@@ -1,126 +1,142 @@
 /**
- * What each fault switch does to a device. A `state` switch returns the function that
- * switches it off again; an `action` resolves when it is over (a reboot when the device is
+ * What each fault switch does to a device. A `state` switch's `on` returns the function that
+ * switches it off again; an `action`'s `run` resolves when it is over (a reboot when the device is
  * back, a storm when it has blown). The catalogue (../../protocol/fault-catalogue) says
  * what each one is for.
  */
 import { EmulatorError } from '../../base/errors';
 import type { EventFaults } from '../../events/event-faults';
 import { NEUTRAL_NAMESPACE, renameTopicPrefix } from '../../events/topic-filter';
-import type { FaultName, FaultParams } from '../../protocol/fault-catalogue';
+import type { FaultKindOf, FaultName, FaultParams } from '../../protocol/fault-catalogue';
 import type { FaultTarget } from './fault-target';
 
-/** A state switch: on now, off with the returned function. */
-type StateSwitch<N extends FaultName> = (
-  target: FaultTarget,
-  params: FaultParams<N>,
-) => Promise<() => void> | (() => void);
-/** An action: resolves once done. */
-type ActionSwitch<N extends FaultName> = (target: FaultTarget, params: FaultParams<N>) => Promise<void>;
+/** What switches a state switch off again. */
+export type SwitchOff = () => void;
 
-/** Every switch's implementation; the compiler insists on one per catalogue entry. */
-export const FAULT_SWITCHES: {
-  stall: StateSwitch<'stall'>;
-  drop: ActionSwitch<'drop'>;
-  reboot: ActionSwitch<'reboot'>;
-  digest: StateSwitch<'digest'>;
-  slots: StateSwitch<'slots'>;
-  'stuck-states': StateSwitch<'stuck-states'>;
-  'no-initial-states': StateSwitch<'no-initial-states'>;
-  flap: ActionSwitch<'flap'>;
-  storm: ActionSwitch<'storm'>;
-  clock: StateSwitch<'clock'>;
-  'no-websocket': StateSwitch<'no-websocket'>;
-  cgi: StateSwitch<'cgi'>;
-  'tls-host': StateSwitch<'tls-host'>;
-} = {
-  stall: (target, { pings }) => {
-    target.events.stall = { pings };
-    if (!pings) target.stream.holdSessions(true);
-    return () => {
-      target.events.stall = undefined;
-      if (!pings) target.stream.holdSessions(false);
-    };
+/** A state switch: on now, off with the returned function. */
+export interface StateSwitch<N extends FaultName> {
+  on(target: FaultTarget, params: FaultParams<N>): Promise<SwitchOff> | SwitchOff;
+}
+/** An action: resolves once done. */
+export interface ActionSwitch<N extends FaultName> {
+  run(target: FaultTarget, params: FaultParams<N>): Promise<void>;
+}
+
+/** Switch `N`'s implementation, its shape decided by the catalogue's kind, its parameters by its schema. */
+export type FaultSwitch<N extends FaultName> = FaultKindOf<N> extends 'action' ? ActionSwitch<N> : StateSwitch<N>;
+
+/**
+ * Every switch's implementation, typed by the catalogue: a switch missing here, one the
+ * catalogue does not have, the wrong kind or a parameter it does not declare is a compile error.
+ */
+export const FAULT_SWITCHES: { readonly [N in FaultName]: FaultSwitch<N> } = {
+  stall: {
+    on: (target, { pings }) => {
+      target.events.stall = { pings };
+      if (!pings) target.stream.holdSessions(true);
+      return () => {
+        target.events.stall = undefined;
+        if (!pings) target.stream.holdSessions(false);
+      };
+    },
   },
-  drop: async (target, { mode, code, reason }) => {
-    if (mode === 'reset') target.stream.resetSessions();
-    else target.stream.closeSessions(code, reason);
-    await Promise.resolve();
+  drop: {
+    run: async (target, { mode, code, reason }) => {
+      if (mode === 'reset') target.stream.resetSessions();
+      else target.stream.closeSessions(code, reason);
+      await Promise.resolve();
+    },
   },
-  reboot: async (target, { downMs, refuseLoginsMs }) => {
-    target.log.info({ downMs }, 'rebooting: port closed');
-    // The sessions go first, as the device's own doing (the journal says by: device).
-    target.stream.resetSessions();
-    await target.listening.suspend((socket) => target.spares(socket));
-    target.authenticator.renewNonceSecret();
-    target.tokens.revokeAll();
-    // The initial states are a fresh boot's, not changes: with stuck-states on they would be
-    // swallowed (a state stuck before the reboot would vanish) or stick themselves. The
-    // switch stays on, its stuck states forgotten with the rest.
-    const stuck = target.events.stuckStates;
-    target.events.stuckStates = undefined;
-    try {
-      target.restartStates();
-    } finally {
-      if (stuck) {
-        stuck.clear();
-        target.events.stuckStates = stuck;
+  reboot: {
+    run: async (target, { downMs, refuseLoginsMs }) => {
+      target.log.info({ downMs }, 'rebooting: port closed');
+      // The sessions go first, as the device's own doing (the journal says by: device).
+      target.stream.resetSessions();
+      await target.listening.suspend((socket) => target.spares(socket));
+      target.authenticator.renewNonceSecret();
+      target.tokens.revokeAll();
+      // The initial states are a fresh boot's, not changes: with stuck-states on they would be
+      // swallowed (a state stuck before the reboot would vanish) or stick themselves. The
+      // switch stays on, its stuck states forgotten with the rest.
+      const stuck = target.events.stuckStates;
+      target.events.stuckStates = undefined;
+      try {
+        target.restartStates();
+      } finally {
+        if (stuck) {
+          stuck.clear();
+          target.events.stuckStates = stuck;
+        }
       }
-    }
-    if (!(await target.wait(downMs))) return;
-    await target.listening.resume();
-    if (refuseLoginsMs > 0) target.authenticator.rejectFor(refuseLoginsMs);
-    target.log.info('rebooted: listening again');
+      if (!(await target.wait(downMs))) return;
+      await target.listening.resume();
+      if (refuseLoginsMs > 0) target.authenticator.rejectFor(refuseLoginsMs);
+      target.log.info('rebooted: listening again');
+    },
   },
-  digest: (target, { nonceLifetimeMs, stale, nonceOnce }) => {
-    target.authenticator.tuneDigest({ nonceLifetimeMs, stale, nonceOnce });
-    return () => target.authenticator.tuneDigest(undefined);
+  digest: {
+    on: (target, { nonceLifetimeMs, stale, nonceOnce }) => {
+      target.authenticator.tuneDigest({ nonceLifetimeMs, stale, nonceOnce });
+      return () => target.authenticator.tuneDigest(undefined);
+    },
   },
-  slots: (target, { max, overflow, code, reason }) => eventFault(target, 'slots', { max, overflow, code, reason }),
-  'stuck-states': (target) => eventFault(target, 'stuckStates', new Set()),
-  'no-initial-states': (target) => eventFault(target, 'noInitialStates', true),
-  flap: async (target, { topic, source, item, times, withinMs }) => {
-    const start = target.clock.now();
-    const step = times > 1 ? withinMs / (times - 1) : 0;
-    // Published in one go with their timestamps spread over the span: what the client
-    // receives is one burst of edges, as from a bouncing contact.
-    for (let i = 0; i < times; i++) {
-      const data = { [item]: i % 2 === 0 ? '1' : '0' };
-      target.bus.publish(
-        deviceTopic(target, topic),
-        { source, data },
-        { stateful: true, timestamp: start + Math.round(i * step) },
-      );
-    }
-    await Promise.resolve();
+  slots: {
+    on: (target, { max, overflow, code, reason }) => eventFault(target, 'slots', { max, overflow, code, reason }),
   },
-  storm: async (target, { topic, ratePerSecond, forMs }) => {
-    // Paced by a counted number of timer ticks, not timed against the device clock: a device
-    // on a ManualClock would storm until closed, and late timers would change the count.
-    // It is exact: ratePerSecond * forMs / 1000 events (rounded), spread evenly over the ticks.
-    const tickMs = 10;
-    const ticks = Math.max(1, Math.ceil(forMs / tickMs));
-    const total = Math.round((ratePerSecond * forMs) / 1000);
-    let sent = 0;
-    for (let tick = 1; tick <= ticks; tick++) {
-      const due = tick === ticks ? total : Math.floor((total * tick) / ticks);
-      while (sent < due) target.bus.publish(deviceTopic(target, topic), { data: { seq: String(sent++) } });
-      if (tick < ticks && !(await target.wait(tickMs))) break;
-    }
-    target.log.info({ topic, sent }, 'event storm over');
+  'stuck-states': { on: (target) => eventFault(target, 'stuckStates', new Set()) },
+  'no-initial-states': { on: (target) => eventFault(target, 'noInitialStates', true) },
+  flap: {
+    run: async (target, { topic, source, item, times, withinMs }) => {
+      const start = target.clock.now();
+      const step = times > 1 ? withinMs / (times - 1) : 0;
+      // Published in one go with their timestamps spread over the span: what the client
+      // receives is one burst of edges, as from a bouncing contact.
+      for (let i = 0; i < times; i++) {
+        const data = { [item]: i % 2 === 0 ? '1' : '0' };
+        target.bus.publish(
+          deviceTopic(target, topic),
+          { source, data },
+          { stateful: true, timestamp: start + Math.round(i * step) },
+        );
+      }
+      await Promise.resolve();
+    },
   },
-  clock: (target, { skewMs, missing, backwardsStepMs }) =>
-    eventFault(target, 'clock', { skewMs, missing, backwardsStepMs }),
-  'no-websocket': (target) => eventFault(target, 'noWebSocket', true),
-  cgi: (target, { delayMs, status }) => {
-    target.http.cgi = { delayMs, status };
-    return () => (target.http.cgi = undefined);
+  storm: {
+    run: async (target, { topic, ratePerSecond, forMs }) => {
+      // Paced by a counted number of timer ticks, not timed against the device clock: a device
+      // on a ManualClock would storm until closed, and late timers would change the count.
+      // It is exact: ratePerSecond * forMs / 1000 events (rounded), spread evenly over the ticks.
+      const tickMs = 10;
+      const ticks = Math.max(1, Math.ceil(forMs / tickMs));
+      const total = Math.round((ratePerSecond * forMs) / 1000);
+      let sent = 0;
+      for (let tick = 1; tick <= ticks; tick++) {
+        const due = tick === ticks ? total : Math.floor((total * tick) / ticks);
+        while (sent < due) target.bus.publish(deviceTopic(target, topic), { data: { seq: String(sent++) } });
+        if (tick < ticks && !(await target.wait(tickMs))) break;
+      }
+      target.log.info({ topic, sent }, 'event storm over');
+    },
   },
-  'tls-host': async (target, { hostname }) => {
-    const certificateFor = target.certificateFor;
-    if (!certificateFor) throw new EmulatorError('BAD_FAULT', 'tls-host needs an HTTPS device (start it with --tls)');
-    await certificateFor(hostname);
-    return () => void certificateFor(undefined);
+  clock: {
+    on: (target, { skewMs, missing, backwardsStepMs }) =>
+      eventFault(target, 'clock', { skewMs, missing, backwardsStepMs }),
+  },
+  'no-websocket': { on: (target) => eventFault(target, 'noWebSocket', true) },
+  cgi: {
+    on: (target, { delayMs, status }) => {
+      target.http.cgi = { delayMs, status };
+      return () => (target.http.cgi = undefined);
+    },
+  },
+  'tls-host': {
+    on: async (target, { hostname }) => {
+      const certificateFor = target.certificateFor;
+      if (!certificateFor) throw new EmulatorError('BAD_FAULT', 'tls-host needs an HTTPS device (start it with --tls)');
+      await certificateFor(hostname);
+      return () => void certificateFor(undefined);
+    },
   },
 };
 
