@@ -14,11 +14,12 @@ import { wholeNumberOption } from '../base/option-checks';
 import type { Logger, LogLevel } from '../base/log';
 import { DEFAULT_MAX_FILTERS } from '../events/configure';
 import { type DeviceLimits, resolveDeviceLimits, type ResolvedDeviceLimits } from './device-limits';
-import type { NotificationMessage } from '../events/notification-message';
 import type { TimestampMode } from '../events/event-bus';
-import { DEFAULT_TOPIC_ALIASES, NEUTRAL_NAMESPACE, renameTopicPrefix } from '../events/topic-filter';
+import { DEFAULT_TOPIC_ALIASES, NEUTRAL_NAMESPACE } from '../events/topic-filter';
 import { DEFAULT_FLAGS, type FlagDefinition } from './feature-flags';
 import { DEFAULT_IDENTITY, type DeviceIdentity, type IdentityOptions, resolveIdentity } from './identity';
+import { DEFAULT_INITIAL_STATES, type InitialState, inNamespace } from './initial-states';
+import { DEFAULT_PERSONA, PERSONA_NAMES, PERSONAS, type PersonaName, vendorWord } from './persona';
 import type { TlsMaterial } from '../base/tls';
 
 /** Everything a device can be told; every field is optional. */
@@ -135,30 +136,9 @@ export const DEFAULT_HOST = '127.0.0.1';
 /** The serial of a device no option or scenario names one for. */
 export const DEFAULT_SERIAL = 'ACCC8E000001';
 
-/** A stateful event present when the device starts. */
-export interface InitialState {
-  topic: string;
-  message: NotificationMessage;
-}
-
-/**
- * What a freshly booted device reports as its state. Frozen through and through, so that
- * the events a device publishes from it share its messages (see EventBus.publish).
- */
-export const DEFAULT_INITIAL_STATES = deepFreeze<readonly InitialState[]>([
-  { topic: 'tns1:Device/tnsvendor:Status/SystemReady', message: { source: {}, key: {}, data: { ready: '1' } } },
-  { topic: 'tns1:Device/tnsvendor:IO/Port', message: { source: { port: '1' }, key: {}, data: { state: '0' } } },
-  { topic: 'tns1:Device/tnsvendor:IO/Port', message: { source: { port: '2' }, key: {}, data: { state: '0' } } },
-]);
-
-/** `value` with every object in it frozen. */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
+// Part of the public face: src/index.ts loads them from here (lazily, with this module).
+export { DEFAULT_INITIAL_STATES, type InitialState } from './initial-states';
+export { PERSONA_NAMES, PERSONAS, type Persona, type PersonaName } from './persona';
 
 /** Options with every default filled in and checked. */
 export interface ResolvedDeviceOptions extends Required<
@@ -264,55 +244,6 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
   };
 }
 
-/** `svc` from `/svc-cgi`, `axis` from `/axis-cgi`: the word real realms start with. */
-export function vendorWord(cgiPrefix: string): string {
-  const first = cgiPrefix.split('/').filter(Boolean)[0] ?? 'svc';
-  return first.replace(/-cgi$/i, '') || 'svc';
-}
-
-/** What a persona sets together. */
-export interface Persona {
-  /** One line for `--help` and the docs. */
-  readonly description: string;
-  readonly cgiPrefix: string;
-  readonly wsPrefix: string;
-  /** The realm is `<realmWord>_<serial>`. */
-  readonly realmWord: string;
-  /** The word published for the neutral `tnsvendor:` namespace. */
-  readonly namespace: string;
-}
-
-/**
- * The device families the emulator can look like. `svc` is the spec's neutral default;
- * `axis` is the widely used family whose clients the reference describes
- * (shared/reference/device-apis.md, "The vendor word").
- */
-export const PERSONAS = Object.freeze({
-  svc: Object.freeze({
-    description: "the spec's neutral words",
-    cgiPrefix: '/svc-cgi',
-    wsPrefix: '/svc',
-    realmWord: 'SVC',
-    namespace: NEUTRAL_NAMESPACE,
-  }),
-  axis: Object.freeze({
-    description: 'the device family public clients are written for',
-    cgiPrefix: '/axis-cgi',
-    wsPrefix: '/vapix',
-    realmWord: 'AXIS',
-    namespace: 'tnsaxis',
-  }),
-}) satisfies Readonly<Record<string, Persona>>;
-
-/** A persona's name: `svc` or `axis`. */
-export type PersonaName = keyof typeof PERSONAS;
-
-/** Every persona name, for `--help` and messages. */
-export const PERSONA_NAMES: readonly PersonaName[] = Object.freeze(Object.keys(PERSONAS) as PersonaName[]);
-
-/** The persona whose words apply when none is named. */
-const DEFAULT_PERSONA: PersonaName = 'svc';
-
 /** Whether `realm` can be quoted into a header: 1-128 characters, none of them a control character. */
 function isRealm(realm: unknown): boolean {
   if (typeof realm !== 'string' || realm.length === 0 || realm.length > 128) return false;
@@ -363,14 +294,6 @@ function aliasesFor(namespace: string, given: Readonly<Record<string, string>>):
     );
   if (!Object.hasOwn(aliases, NEUTRAL_NAMESPACE)) aliases[NEUTRAL_NAMESPACE] = namespace;
   return aliases;
-}
-
-/** The states with their `tnsvendor:` topics in `namespace`, as the device publishes them. */
-function inNamespace(states: readonly InitialState[], namespace: string): InitialState[] {
-  return states.map((s) => {
-    const topic = renameTopicPrefix(s.topic, NEUTRAL_NAMESPACE, namespace);
-    return topic === s.topic ? s : { ...s, topic };
-  });
 }
 
 function checkPrefix(name: string, prefix: string): string {

@@ -1,13 +1,9 @@
 /** Personas and the namespace word: what resolveDeviceOptions makes of them, and what it refuses. */
 import fc from 'fast-check';
 import { EmulatorError } from '../../../src/base/errors';
-import {
-  DEFAULT_INITIAL_STATES,
-  type DeviceOptions,
-  PERSONA_NAMES,
-  PERSONAS,
-  resolveDeviceOptions,
-} from '../../../src/device/device-options';
+import { type DeviceOptions, resolveDeviceOptions } from '../../../src/device/device-options';
+import { DEFAULT_INITIAL_STATES } from '../../../src/device/initial-states';
+import { PERSONA_NAMES, PERSONAS } from '../../../src/device/persona';
 import { compileTopicFilter } from '../../../src/events/topic-filter';
 import { propertyRuns } from '../../helpers/fast-check-config';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { listParameters, paramArguments, parseGroupPattern, selectParameters } from '../../../src/device/param-query';
 import { type Parameter, parameterTree } from '../../../src/device/parameter-tree';
-import { DEFAULT_INITIAL_STATES } from '../../../src/device/device-options';
+import { DEFAULT_INITIAL_STATES } from '../../../src/device/initial-states';
 import { resolveIdentity } from '../../../src/device/identity';
 import { propertyRuns } from '../../helpers/fast-check-config';
 

@@ -6,7 +6,7 @@ import {
   type Parameter,
   parameterTree,
 } from '../../../src/device/parameter-tree';
-import { DEFAULT_INITIAL_STATES, type InitialState } from '../../../src/device/device-options';
+import { DEFAULT_INITIAL_STATES, type InitialState } from '../../../src/device/initial-states';
 import { resolveIdentity, socSerialNumber } from '../../../src/device/identity';
 
 const identity = resolveIdentity('ACCC8E00BEEF', { Version: '12.1.5' });
