@@ -14,47 +14,23 @@ import {
 } from 'zod-openapi';
 import { GUARD_SECURITY } from './access-guard';
 import type { ControlRoute } from './route';
-import { ErrorSchema } from './schemas';
+import { declaredAnswers } from './route-answers';
 import { EVENT_STREAM_MEDIA_TYPE } from './server-sent-events';
 
 /** Where the router is mounted on a device's server. */
 export const CONTROL_BASE = '/_emu';
 
-/** The refusals every route may answer with, by status. */
-function refusalsOf(route: ControlRoute): Record<number, string> {
-  const refusals: Record<number, string> = {
-    401: 'UNAUTHORIZED: no bearer token, or the wrong one (when a control token is set)',
-    403:
-      'FORBIDDEN: not from a loopback address (when no control token is set); ' +
-      "HOST_NOT_ALLOWED: a Host that is not one of the server's names (when no control token is set; " +
-      'DNS rebinding: --allowed-host adds one); ' +
-      'CROSS_ORIGIN: sent by a page of another origin (Origin, Sec-Fetch-Site: cross-site)',
-  };
-  if (route.whenReady || route.body || route.query)
-    refusals[400] = 'BAD_REQUEST naming the field at fault, or the code of the error the emulator threw';
-  if (route.body) refusals[413] = 'PAYLOAD_TOO_LARGE: the body is over 1 MiB';
-  if (route.whenReady) refusals[503] = 'NOT_READY: the emulator is starting or closing';
-  for (const [status, description] of Object.entries(route.refusals)) {
-    const known = refusals[Number(status)];
-    refusals[Number(status)] = known ? `${known}; ${description}` : description;
-  }
-  return refusals;
-}
-
-/** The usual answer, the other answers and the refusals of `route`. */
+/** The answers of `route` as the document lists them: its usual answer, its other answers and its refusals. */
 function responsesOf(route: ControlRoute): ZodOpenApiResponsesObject {
   const responses: Record<string, ZodOpenApiResponseObject> = {};
-  const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
-  responses[`${route.status}`] =
-    route.kind === 'event-stream'
-      ? { description: 'Server-Sent Events', content: eventStream(route.events) }
-      : route.status === 204 || !route.response
-        ? { description: 'done' }
-        : { description: 'OK', content: json(route.response) };
-  for (const other of route.otherAnswers)
-    responses[`${other.status}`] = { description: other.description, content: json(other.schema) };
-  for (const [status, description] of Object.entries(refusalsOf(route)))
-    responses[`${Number(status)}`] = { description, content: json(ErrorSchema) };
+  for (const [status, { description, body }] of declaredAnswers(route)) {
+    responses[`${status}`] =
+      body.kind === 'json'
+        ? { description, content: { 'application/json': { schema: body.schema } } }
+        : body.kind === 'event-stream'
+          ? { description, content: eventStream(body.events) }
+          : { description };
+  }
   return responses;
 }
 

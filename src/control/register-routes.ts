@@ -7,6 +7,7 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { type Logger, redactUrl } from '../base/log';
 import type { Scheduler } from '../scenario/scheduler';
+import { answerChecker, answersChecked, checkNoAnswer } from './answer-check';
 import type { ControlledEmulator } from './controlled-emulator';
 import { ControlError, sendError } from './control-error';
 import type { FeedHubs } from './feed-hubs';
@@ -26,7 +27,12 @@ export interface DispatchContext {
   document: () => object;
   scheduler: Scheduler;
   feeds: FeedHubs;
+  /** Check every JSON answer against the route's schema for its status (./answer-check). Default: under the tests only. */
+  checkAnswers?: boolean;
 }
+
+/** The context with the check decided. */
+type Checked = DispatchContext & { readonly checkAnswers: boolean };
 
 /** `/devices/{serial}/events` -> `/devices/:serial/events` (braces mean "optional" to Express 5). */
 function expressPath(path: string): string {
@@ -54,16 +60,16 @@ function deviceOf(route: ControlRoute, req: Request, res: Response, ctx: Dispatc
   if (!route.params) return typeof ctx.device === 'string' ? ctx.device : ctx.device(res);
   const serial = String(validate(route.params, req.params, 'path').serial);
   if (!ctx.emulator.access().some((device) => device.serial === serial))
-    throw new ControlError(404, 'NO_SUCH_DEVICE', `no device has the serial "${serial}"`);
+    throw new ControlError('NO_SUCH_DEVICE', `no device has the serial "${serial}"`);
   return serial;
 }
 
 /** Runs `route` for a request and answers it (an event stream route answers by itself). */
-async function dispatch(route: ControlRoute, req: Request, res: Response, ctx: DispatchContext): Promise<void> {
+async function dispatch(route: ControlRoute, req: Request, res: Response, ctx: Checked): Promise<void> {
   try {
     const state = ctx.state();
     if (route.whenReady && state !== 'ready')
-      throw new ControlError(503, 'NOT_READY', `the emulator is ${state}; GET /_emu/health answers 200 once ready`);
+      throw new ControlError('NOT_READY', `the emulator is ${state}; GET /_emu/health answers 200 once ready`);
     const device = deviceOf(route, req, res, ctx);
     const body = route.body ? validate(route.body, bodyOf(route, req), 'body') : undefined;
     const query = route.query ? validate(route.query, req.query, 'query') : undefined;
@@ -74,7 +80,10 @@ async function dispatch(route: ControlRoute, req: Request, res: Response, ctx: D
     const answer = await route.handler(call);
     ctx.log.debug({ method: req.method, url: redactUrl(req.originalUrl), device }, 'control API: done');
     if (answer instanceof Reply) return void res.status(answer.status).json(answer.body);
-    if (route.status === 204) return void res.status(204).end();
+    if (route.status === 204) {
+      checkNoAnswer(route, answer, ctx.checkAnswers);
+      return void res.status(204).end();
+    }
     res.status(route.status).json(answer);
   } catch (err) {
     sendError(req, res, ctx.log, err);
@@ -82,11 +91,18 @@ async function dispatch(route: ControlRoute, req: Request, res: Response, ctx: D
 }
 
 /** Registers every route of `routes`, then a 405 for the other methods of each of their paths. */
-export function registerRoutes(router: express.Router, routes: readonly ControlRoute[], ctx: DispatchContext): void {
+export function registerRoutes(
+  router: express.Router,
+  routes: readonly ControlRoute[],
+  context: DispatchContext,
+): void {
+  const ctx: Checked = { ...context, checkAnswers: context.checkAnswers ?? answersChecked() };
   const methods = new Map<string, string[]>();
   for (const route of routes) {
     const path = expressPath(route.path);
-    router[route.method](path, ...bodyParsers(route), (req, res) => dispatch(route, req, res, ctx));
+    // The check comes first, so that it sees the body parsers' refusals too.
+    const check = ctx.checkAnswers ? [answerChecker(route, ctx.log)] : [];
+    router[route.method](path, ...check, ...bodyParsers(route), (req, res) => dispatch(route, req, res, ctx));
     const allowed = methods.get(path) ?? [];
     methods.set(path, [...allowed, ...(route.method === 'get' ? ['GET', 'HEAD'] : [route.method.toUpperCase()])]);
   }
@@ -94,7 +110,7 @@ export function registerRoutes(router: express.Router, routes: readonly ControlR
     router.all(path, (req, res) => {
       res.setHeader('Allow', allowed.join(', '));
       const message = `${req.method} is not allowed here; allowed: ${allowed.join(', ')}`;
-      sendError(req, res, ctx.log, new ControlError(405, 'METHOD_NOT_ALLOWED', message));
+      sendError(req, res, ctx.log, new ControlError('METHOD_NOT_ALLOWED', message));
     });
   }
 }

@@ -119,7 +119,8 @@ export interface RouteSpec<B, Q, R> {
   body?: B;
   textBody?: TextBody;
   query?: Q;
-  status?: 200 | 204;
+  /** 200 for a route that declares its answer's schema, 204 for one that does not: a JSON answer is always declared. */
+  status?: R extends z.ZodType ? 200 : 204;
   response?: R;
   otherAnswers?: readonly OtherAnswer[];
   refusals?: Readonly<Record<number, string>>;
@@ -187,9 +188,8 @@ export function defineEventStream<Q extends z.ZodObject | undefined = undefined>
   } = defineRoute({
     ...declared,
     method: 'get',
-    status: 200,
     handler: () => undefined,
   });
-  // The router calls it with what the route's own schemas parsed.
-  return { ...route, kind: 'event-stream', events, open: open as EventStreamRoute['open'] };
+  // The router calls it with what the route's own schemas parsed; its 200 answer is the stream.
+  return { ...route, status: 200, kind: 'event-stream', events, open: open as EventStreamRoute['open'] };
 }

@@ -1,0 +1,66 @@
+/**
+ * The answers a route is declared to give, by status: its usual answer, its other answers
+ * and the refusals it may answer with. The OpenAPI document (./openapi) documents them, and
+ * under the tests the answers sent are checked against them (./answer-check), so the two
+ * read one declaration.
+ */
+import type { z } from 'zod';
+import type { ControlRoute } from './route';
+import { ErrorSchema } from './schemas';
+
+/** What a declared answer carries: JSON of a schema, nothing, or the event stream. */
+export type AnswerBody =
+  | { readonly kind: 'json'; readonly schema: z.ZodType }
+  | { readonly kind: 'none' }
+  | { readonly kind: 'event-stream'; readonly events: string };
+
+/** One declared answer of a route. */
+export interface DeclaredAnswer {
+  readonly description: string;
+  readonly body: AnswerBody;
+}
+
+/** The refusals every route may answer with, by status, and the route's own. */
+function refusalsOf(route: ControlRoute): Record<number, string> {
+  const refusals: Record<number, string> = {
+    401: 'UNAUTHORIZED: no bearer token, or the wrong one (when a control token is set)',
+    403:
+      'FORBIDDEN: not from a loopback address (when no control token is set); ' +
+      "HOST_NOT_ALLOWED: a Host that is not one of the server's names (when no control token is set; " +
+      'DNS rebinding: --allowed-host adds one); ' +
+      'CROSS_ORIGIN: sent by a page of another origin (Origin, Sec-Fetch-Site: cross-site)',
+  };
+  if (route.whenReady || route.body || route.query)
+    refusals[400] = 'BAD_REQUEST naming the field at fault, or the code of the error the emulator threw';
+  if (route.body) refusals[413] = 'PAYLOAD_TOO_LARGE: the body is over 1 MiB';
+  if (route.whenReady) {
+    // What ./control-error answers for the emulator's own TIMEOUT and LIMIT errors.
+    refusals[408] = 'TIMEOUT: the emulator gave up waiting (the error it threw)';
+    refusals[429] = 'LIMIT: a limit of the emulator was reached (the error it threw)';
+    refusals[503] = 'NOT_READY: the emulator is starting or closing';
+  }
+  for (const [status, description] of Object.entries(route.refusals)) {
+    const known = refusals[Number(status)];
+    refusals[Number(status)] = known ? `${known}; ${description}` : description;
+  }
+  return refusals;
+}
+
+/** The usual answer, the other answers and the refusals of `route` (a refusal's status wins over another answer's). */
+export function declaredAnswers(route: ControlRoute): Map<number, DeclaredAnswer> {
+  const answers = new Map<number, DeclaredAnswer>();
+  answers.set(route.status, usualAnswer(route));
+  for (const other of route.otherAnswers)
+    answers.set(other.status, { description: other.description, body: { kind: 'json', schema: other.schema } });
+  for (const [status, description] of Object.entries(refusalsOf(route)))
+    answers.set(Number(status), { description, body: { kind: 'json', schema: ErrorSchema } });
+  return answers;
+}
+
+/** The answer `route` gives when all goes well. */
+function usualAnswer(route: ControlRoute): DeclaredAnswer {
+  if (route.kind === 'event-stream')
+    return { description: 'Server-Sent Events', body: { kind: 'event-stream', events: route.events } };
+  if (route.status === 204 || !route.response) return { description: 'done', body: { kind: 'none' } };
+  return { description: 'OK', body: { kind: 'json', schema: route.response } };
+}
