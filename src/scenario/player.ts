@@ -22,6 +22,7 @@ import { seededRandom } from '../base/random';
 import { realScheduler, type Scheduler } from './scheduler';
 import type { FaultName } from '../protocol/fault-catalogue';
 import type { EmitAction, ExpectAction, Scenario, StateAction, Step } from './schema';
+import { type StepLengths, stepLengthsOf } from './step-lengths';
 
 /** What a scenario acts on: the device's event bus, flags, sessions and auth. */
 export interface ScenarioTarget {
@@ -94,7 +95,7 @@ export class ScenarioPlayer {
   private resolveDone: () => void = () => undefined;
   private donePromise: Promise<void>;
   /** The lengths of the scenario's lists, shared with every player of the same scenario. */
-  private lengths: Map<Step[], number>;
+  private lengths: StepLengths;
 
   constructor(
     private scenario: Scenario,
@@ -110,7 +111,7 @@ export class ScenarioPlayer {
     this.onFinish = options.onFinish;
     this.random = undefined;
     this.donePromise = this.newDone();
-    this.lengths = lengthsOf(scenario);
+    this.lengths = stepLengthsOf(scenario);
   }
 
   /** Resolves when a finite timeline has played every step (loops included), or on stop(). */
@@ -188,7 +189,7 @@ export class ScenarioPlayer {
   restart(scenario?: Scenario): void {
     this.stop();
     if (scenario) this.scenario = scenario;
-    this.lengths = lengthsOf(this.scenario);
+    this.lengths = stepLengthsOf(this.scenario);
     this.random = undefined;
     this.donePromise = this.newDone();
     this.start();
@@ -204,12 +205,14 @@ export class ScenarioPlayer {
     this.fireTriggers((step) => typeof step.on === 'object' && step.on !== null && matches(step.on.configure));
   }
 
+  /** A fresh `done` promise, resolved by stop() or the timeline's end. */
   private newDone(): Promise<void> {
     return new Promise<void>((resolve) => {
       this.resolveDone = resolve;
     });
   }
 
+  /** Plays the `on:` steps `select` picks, from now; none while stopped or paused. */
   private fireTriggers(select: (step: Step) => boolean): void {
     if (!this.running || this.pausedAt !== undefined) return;
     const steps = (this.scenario.timeline ?? []).filter((step) => step.on !== undefined && select(step));
@@ -222,7 +225,7 @@ export class ScenarioPlayer {
   /** Schedules timeline iteration `k` and, if the loop goes on, the start of the next one. */
   private startIteration(k: number): void {
     const timeline = (this.scenario.timeline ?? []).filter((step) => step.on === undefined);
-    const length = this.listLength(timeline);
+    const length = this.lengths.listLength(timeline);
     const base = k === 0 ? 0 : k * length; // 0 * Infinity is NaN
     if (k > 0) this.log('scenario loop', { iteration: k + 1 });
     this.playList(timeline, base, 'timeline');
@@ -244,7 +247,7 @@ export class ScenarioPlayer {
       if (!Number.isFinite(start)) continue; // after a step that never ends
       if (step.every !== undefined) this.scheduleEvery(step, base + start, 1, part);
       else this.schedule(base + start + this.jitter(step), part, (at) => this.runAction(step, at, part));
-      cursor = start + this.stepSpan(step);
+      cursor = start + this.lengths.stepSpan(step);
     }
   }
 
@@ -259,6 +262,7 @@ export class ScenarioPlayer {
     });
   }
 
+  /** Does what `step` does, at scenario time `at`: acts on the target, or plays a group or inline steps. */
   private runAction(step: Step, at: number, part: PlayedBy): void {
     if (step.emit) this.guard('emit', () => this.publishEmit(step.emit as EmitAction));
     else if (step.set) this.guard('set', () => this.publishState(step.set as StateAction));
@@ -287,6 +291,7 @@ export class ScenarioPlayer {
     // `pause` does nothing when it runs: it only moves the cursor.
   }
 
+  /** Publishes an `emit` step's event, with the timestamp it asks for. */
   private publishEmit(emit: EmitAction): void {
     const timestamp =
       emit.timestamp === undefined || emit.timestamp === 'device'
@@ -297,10 +302,12 @@ export class ScenarioPlayer {
     this.target.publish(emit.topic, messageOf(emit), { stateful: false, timestamp });
   }
 
+  /** Publishes a stateful event (a `states` entry or a `set` step). */
   private publishState(state: StateAction): void {
     this.target.publish(state.topic, messageOf(state), { stateful: true });
   }
 
+  /** Sets feature flags on the target, a failure logged. */
   private setFlags(values: Record<string, boolean>): void {
     this.guard('set-flag', () => this.target.setFlags(values));
   }
@@ -320,6 +327,7 @@ export class ScenarioPlayer {
     }
   }
 
+  /** The random delay of one run of `step` (0 without `jitter`), from the seeded PRNG. */
   private jitter(step: Step): number {
     if (!step.jitter) return 0;
     this.random ??= seededRandom(this.seed);
@@ -358,47 +366,6 @@ export class ScenarioPlayer {
   private livePosition(): number {
     return ((this.pausedAt ?? this.scheduler.now()) - this.startedAt) * this.speed;
   }
-
-  /** How long a step lasts from its start to its end, in scenario ms (Infinity for `every` without `times`). */
-  private stepSpan(step: Step): number {
-    let action = 0;
-    if (step.pause !== undefined) action = step.pause;
-    else if (step.run !== undefined) action = this.listLength(this.scenario.groups?.[step.run] ?? []);
-    else if (step.steps) action = this.listLength(step.steps);
-    if (step.every === undefined) return action;
-    return step.times === undefined ? Infinity : step.times * step.every + action;
-  }
-
-  /** The latest end of the steps of a list, from the list start. */
-  private listLength(steps: Step[]): number {
-    const known = this.lengths.get(steps);
-    if (known !== undefined) return known;
-    let cursor = 0;
-    let end = 0;
-    for (const step of steps) {
-      if (step.on !== undefined) continue;
-      const start = step.at !== undefined ? step.at : cursor + (step.after ?? 0);
-      cursor = start + this.stepSpan(step);
-      end = Math.max(end, cursor);
-    }
-    this.lengths.set(steps, end);
-    return end;
-  }
-}
-
-/**
- * The lengths of a scenario's lists (a function of the scenario alone), by list: one map
- * for every player of the scenario, so that a fleet playing it computes and keeps them once.
- */
-const scenarioLengths = new WeakMap<Scenario, Map<Step[], number>>();
-
-function lengthsOf(scenario: Scenario): Map<Step[], number> {
-  let lengths = scenarioLengths.get(scenario);
-  if (!lengths) {
-    lengths = new Map();
-    scenarioLengths.set(scenario, lengths);
-  }
-  return lengths;
 }
 
 /** The message parts of an emit or state, leaving out absent ones. */
