@@ -48,12 +48,12 @@ export function accessGuard(token: string | undefined, log: Logger, clock: Clock
     const remote = req.socket.remoteAddress;
     if (token === undefined) {
       if (isLoopback(remote)) return next();
-      return sendError(req, res, log, new ControlError(403, 'FORBIDDEN', LOOPBACK_ONLY));
+      return sendError(req, res, log, new ControlError('FORBIDDEN', LOOPBACK_ONLY));
     }
     const throttled = throttle.check(remote, undefined);
     if (throttled) {
       res.setHeader('Retry-After', String(throttled.retryAfterSeconds));
-      return sendError(req, res, log, new ControlError(429, 'THROTTLED', throttled.message));
+      return sendError(req, res, log, new ControlError('THROTTLED', throttled.message));
     }
     const given = bearerToken(req.headers.authorization);
     if (given !== undefined && sameSecret(given, token)) return next();
@@ -61,6 +61,6 @@ export function accessGuard(token: string | undefined, log: Logger, clock: Clock
     res.setHeader('WWW-Authenticate', 'Bearer realm="bwc-emu control"');
     const message =
       given === undefined ? 'the control API needs Authorization: Bearer <token>' : 'the bearer token is not the one';
-    sendError(req, res, log, new ControlError(401, 'UNAUTHORIZED', message));
+    sendError(req, res, log, new ControlError('UNAUTHORIZED', message));
   };
 }

@@ -1,36 +1,40 @@
 /**
  * How the control API refuses: every error is `{ error: { code, message } }` with a 4xx
  * (503 while the emulator is not ready), logged at info. A handler throws a
- * {@link ControlError}; an {@link EmulatorError} from the emulator handle becomes a 400
- * with its own code (408 for `TIMEOUT`, 429 for `LIMIT`); anything else is a bug, answered 500.
+ * {@link ControlError} naming its code, whose status is the catalogue's (./control-codes); an
+ * {@link EmulatorError} from the emulator handle is answered with its own code and the status
+ * the catalogue lists for it (400, 408 for `TIMEOUT`, 429 for `LIMIT`); anything else is a
+ * bug, answered 500 `INTERNAL`.
  */
 import type { Request, Response } from 'express';
 import { EmulatorError } from '../base/errors';
 import { errorOf, type Logger, redactUrl } from '../base/log';
+import { type AnsweredCode, CONTROL_CODES, statusOf, statusOfEmulatorError } from './control-codes';
 
-/** A refusal: the HTTP status, a stable code, a message, and any extra fields of `error`. */
+/** A refusal: a stable code, a message, any extra fields of `error`, and the code's HTTP status. */
 export class ControlError extends Error {
+  /**
+   * `status` is the code's in the catalogue; only a refusal that passes on another's status (a
+   * body parser's 4xx) gives its own.
+   */
   constructor(
-    readonly status: number,
-    readonly code: string,
+    readonly code: AnsweredCode,
     message: string,
     readonly extra: Readonly<Record<string, unknown>> = {},
+    readonly status: number = statusOf(code),
   ) {
     super(message);
     this.name = 'ControlError';
   }
 }
 
-/** The HTTP status an {@link EmulatorError} code is answered with. */
-function statusOfEmulatorError(code: EmulatorError['code']): number {
-  if (code === 'TIMEOUT') return 408;
-  return code === 'LIMIT' ? 429 : 400;
-}
+/** What a bug is answered with: the fixed body of 500 `INTERNAL`. */
+export const INTERNAL_ERROR_BODY = { error: { code: 'INTERNAL', message: 'internal error; see the log' } } as const;
 
 /** Turns whatever a handler threw into the refusal to answer; undefined for a bug. */
 function asControlError(err: unknown): ControlError | undefined {
   if (err instanceof ControlError) return err;
-  if (err instanceof EmulatorError) return new ControlError(statusOfEmulatorError(err.code), err.code, err.message);
+  if (err instanceof EmulatorError) return new ControlError(err.code, err.message, {}, statusOfEmulatorError(err));
   return undefined;
 }
 
@@ -43,7 +47,7 @@ export function sendError(req: Request, res: Response, log: Logger, err: unknown
   if (!refusal) {
     log.error({ method, url, remote, err: errorOf(err) }, 'control API: internal error');
     if (res.headersSent) return void res.destroy();
-    return void res.status(500).json({ error: { code: 'INTERNAL', message: 'internal error; see the log' } });
+    return void res.status(CONTROL_CODES.INTERNAL.status).json(INTERNAL_ERROR_BODY);
   }
   log.info(
     { method, url, remote, status: refusal.status, code: refusal.code, reason: refusal.message },

@@ -55,7 +55,7 @@ export interface ControlOptions {
 function notFound(log: Logger): RequestHandler {
   return (req, res) => {
     const message = `no control route ${req.method} /_emu${req.path}; see /_emu/openapi.json`;
-    sendError(req, res, log, new ControlError(404, 'NOT_FOUND', message));
+    sendError(req, res, log, new ControlError('NOT_FOUND', message));
   };
 }
 
@@ -67,10 +67,10 @@ function bodyErrors(log: Logger): ErrorRequestHandler {
     const text = typeof message === 'string' ? message : 'bad body';
     const refusal =
       type === 'entity.too.large'
-        ? new ControlError(413, 'PAYLOAD_TOO_LARGE', 'the body is over 1 MiB')
+        ? new ControlError('PAYLOAD_TOO_LARGE', 'the body is over 1 MiB')
         : type === 'entity.parse.failed'
-          ? new ControlError(400, 'BAD_REQUEST', `body: not JSON: ${text}`)
-          : new ControlError(status, status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST', `body: ${text}`);
+          ? new ControlError('BAD_REQUEST', `body: not JSON: ${text}`)
+          : new ControlError(status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST', `body: ${text}`, {}, status);
     sendError(req, res, log, refusal);
   };
 }

@@ -81,8 +81,7 @@ export const DEVICE_ROUTES = [
     handler: async ({ emulator, device, body }) => {
       const known = new Set(emulator.flags({ device }).map((flag) => flag.name));
       const unknown = Object.keys(body).filter((name) => !known.has(name));
-      if (unknown.length > 0)
-        throw new ControlError(400, 'FLAG_NOT_FOUND', `Flag(s) does not exist: ${unknown.join(', ')}`);
+      if (unknown.length > 0) throw new ControlError('FLAG_NOT_FOUND', `Flag(s) does not exist: ${unknown.join(', ')}`);
       await emulator.setFlags(body, { device });
       return { flags: emulator.flags({ device }) };
     },

@@ -9,6 +9,7 @@
 import type { Request, Response } from 'express';
 import { LogSummary } from '../base/log-summary';
 import { wholeNumberOption } from '../base/option-checks';
+import type { ControlCode } from './control-codes';
 import { ControlError, refuse, sendError } from './control-error';
 import { type EventFeed, FEED_TIMING } from './event-feed';
 import { FeedHub, type HubContext } from './feed-hub';
@@ -20,7 +21,7 @@ export const DEFAULT_MAX_FEEDS = 100;
 export const MAX_MAX_FEEDS = 100_000;
 
 /** The code of the refusal past the cap. */
-export const TOO_MANY_FEEDS = 'TOO_MANY_FEEDS';
+export const TOO_MANY_FEEDS = 'TOO_MANY_FEEDS' satisfies ControlCode;
 
 /** Refusals past the cap logged one by one per interval; the rest are counted. */
 const LOGGED_REFUSALS = { intervalMs: 10_000, burst: 10 };
@@ -81,7 +82,6 @@ export class FeedHubs {
     const retryAfter = Math.ceil(FEED_TIMING.stallMs / 1000);
     res.setHeader('Retry-After', String(retryAfter));
     const refusal = new ControlError(
-      503,
       TOO_MANY_FEEDS,
       `${this.maxFeeds} live feeds are open, the most this emulator serves at once; close one, or try again in ${retryAfter} s`,
     );

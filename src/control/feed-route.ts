@@ -53,7 +53,7 @@ export const FEED_ROUTES = [
       `A ": keepalive" comment after ${keepaliveMs} ms without an event.`,
     open: ({ emulator, device, scheduler, log, query, feeds }, { req, res }) => {
       const resumed = lastEventId(req.get('Last-Event-ID'));
-      if (!resumed.ok) throw new ControlError(400, 'BAD_REQUEST', resumed.error.message);
+      if (!resumed.ok) throw new ControlError('BAD_REQUEST', resumed.error.message);
       if (req.method === 'HEAD') {
         writeEventStreamHead(res);
         return void res.end();

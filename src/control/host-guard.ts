@@ -11,10 +11,11 @@ import { type Clock, systemClock } from '../base/clock';
 import type { HostAllowList } from '../base/host-allow-list';
 import { HostCheck, hostNotAllowedMessage } from '../base/host-check';
 import type { Logger } from '../base/log';
+import type { ControlCode } from './control-codes';
 import { ControlError, refuse } from './control-error';
 
 /** The code of the 403 answered for a Host that is not one of the server's. */
-export const HOST_NOT_ALLOWED = 'HOST_NOT_ALLOWED';
+export const HOST_NOT_ALLOWED = 'HOST_NOT_ALLOWED' satisfies ControlCode;
 
 /** Refuses a request for a Host not allowed (when no token is set); the check logs it. */
 export function hostGuard(
@@ -26,6 +27,6 @@ export function hostGuard(
   const check = new HostCheck(hosts, log, clock, 'control API');
   return (req, res, next) => {
     if (token !== undefined || check.admit(req)) return next();
-    refuse(res, new ControlError(403, HOST_NOT_ALLOWED, hostNotAllowedMessage(req.headers.host, true)));
+    refuse(res, new ControlError(HOST_NOT_ALLOWED, hostNotAllowedMessage(req.headers.host, true)));
   };
 }

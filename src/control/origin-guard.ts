@@ -12,10 +12,11 @@ import type { RequestHandler } from 'express';
 import { type Clock, systemClock } from '../base/clock';
 import type { Logger } from '../base/log';
 import { LogSummary } from '../base/log-summary';
+import type { ControlCode } from './control-codes';
 import { ControlError, refuse, sendError } from './control-error';
 
 /** The code of the 403 answered to a request from another origin. */
-export const CROSS_ORIGIN = 'CROSS_ORIGIN';
+export const CROSS_ORIGIN = 'CROSS_ORIGIN' satisfies ControlCode;
 
 /** The longest `Origin` quoted back in a message. */
 const MAX_QUOTED = 200;
@@ -71,7 +72,7 @@ export function originGuard(log: Logger, clock: Clock = systemClock): RequestHan
     if (origin === undefined && fetchSite === undefined) return next();
     const reason = crossOriginReason({ protocol: req.protocol, host: req.headers.host, origin, fetchSite });
     if (reason === undefined) return next();
-    const refusal = new ControlError(403, CROSS_ORIGIN, reason);
+    const refusal = new ControlError(CROSS_ORIGIN, reason);
     if (summary.admit(req.socket.remoteAddress)) sendError(req, res, log, refusal);
     else refuse(res, refusal);
   };

@@ -71,7 +71,7 @@ export const SCENARIO_ROUTES = [
       const loaded = loadScenario(body.yaml, fileName);
       if (!loaded.ok) {
         const errors = loaded.error.errors.map(({ line, col, message, text }) => ({ line, col, message, text }));
-        throw new ControlError(400, 'BAD_SCENARIO', loaded.error.message, { errors });
+        throw new ControlError('BAD_SCENARIO', loaded.error.message, { errors });
       }
       emulator.setScenario(loaded.value, { device });
       return { name: loaded.value.name ?? fileName };

@@ -46,11 +46,7 @@ export function resetSegment(
   const inQuery = query.segment;
   const inBody = body?.segment;
   if (inQuery !== undefined && inBody !== undefined && inQuery !== inBody)
-    throw new ControlError(
-      400,
-      'BAD_REQUEST',
-      'segment: give the name once, in the query or in the body, not two names',
-    );
+    throw new ControlError('BAD_REQUEST', 'segment: give the name once, in the query or in the body, not two names');
   return inQuery ?? inBody;
 }
 

@@ -31,5 +31,5 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, part: s
   const issues = leafIssues(parsed.error.issues);
   const shown = issues.slice(0, MAX_ISSUES).map((issue) => describe(part, issue));
   const more = issues.length > MAX_ISSUES ? ` (and ${issues.length - MAX_ISSUES} more)` : '';
-  throw new ControlError(400, 'BAD_REQUEST', `${shown.join('; ')}${more}`);
+  throw new ControlError('BAD_REQUEST', `${shown.join('; ')}${more}`);
 }
