@@ -10,43 +10,24 @@ import { type GradingContext, type Rule, topicFilters } from './grading-context'
 import { type DeviceFacts, JournalIndex } from './journal-index';
 import { DEFAULT_THRESHOLDS, type Finding, type GradingReport, type GradingThresholds } from './report';
 import { assembleReport, firstSegment, type GradedSlice } from './report-assembly';
-import { RULE_IDS, type Severity } from './rule-catalogue';
-import { authFailedOrRecovered, nonceNotReused, staleNotRetried, tokenExpired, tokenReused } from './rules/auth-rules';
-import { configureMissing, reconnectAfterDrop, reconnectNoBackoff, stallUndetected } from './rules/reconnect-rules';
-import { messageRefused, refusedRepeated, rpcError } from './rules/refusal-rules';
-import {
-  concurrentSessions,
-  duplicateSubscription,
-  filterMatchesNothing,
-  invalidFilter,
-  slowConsumer,
-  unsupportedApiVersion,
-} from './rules/subscription-rules';
-import { polling, tokenUnused } from './rules/waste-rules';
+import { RULE_IDS, type RuleId, type Severity } from './rule-catalogue';
+import { AUTH_RULES } from './rules/auth-rules';
+import { RECONNECT_RULES } from './rules/reconnect-rules';
+import { REFUSAL_RULES } from './rules/refusal-rules';
+import { SUBSCRIPTION_RULES } from './rules/subscription-rules';
+import { WASTE_RULES } from './rules/waste-rules';
 
-/** Every rule function (one may produce findings of two rule ids: no-reconnect and reconnect-slow, auth-failed and auth-recovered). */
-const RULE_FUNCTIONS: readonly Rule[] = [
-  tokenExpired,
-  tokenReused,
-  authFailedOrRecovered,
-  staleNotRetried,
-  nonceNotReused,
-  reconnectNoBackoff,
-  reconnectAfterDrop,
-  stallUndetected,
-  configureMissing,
-  duplicateSubscription,
-  filterMatchesNothing,
-  invalidFilter,
-  concurrentSessions,
-  slowConsumer,
-  unsupportedApiVersion,
-  rpcError,
-  messageRefused,
-  refusedRepeated,
-  polling,
-  tokenUnused,
-];
+/** Each rule id's function, joined from the rule files' tables: a rule of the catalogue without one is a compile error. */
+const RULE_FUNCTION_OF: Readonly<Record<RuleId, Rule>> = {
+  ...AUTH_RULES,
+  ...RECONNECT_RULES,
+  ...REFUSAL_RULES,
+  ...SUBSCRIPTION_RULES,
+  ...WASTE_RULES,
+};
+
+/** Every rule function once, in the catalogue's order (one named at two ids, as auth-failed and auth-recovered, runs once). */
+const RULE_FUNCTIONS: readonly Rule[] = [...new Set(RULE_IDS.map((id) => RULE_FUNCTION_OF[id]))];
 
 /** What the grader reads. */
 export interface GradingInput {

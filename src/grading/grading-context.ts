@@ -43,6 +43,13 @@ export function topicFilters(devices: ReadonlyMap<string, DeviceFacts>): Grading
 /** A rule: reads the context, returns its findings. */
 export type Rule = (context: GradingContext) => Finding[];
 
+/**
+ * Rule functions by the ids whose findings they make: a rule file's part of the grader's table.
+ * A function that finds two ids in one pass (`auth-failed` and `auth-recovered`) is named at
+ * both, and runs once.
+ */
+export type RuleTable = Partial<Record<RuleId, Rule>>;
+
 /** A finding of `rule`, its severity and fix from the rule table, its evidence capped. */
 export function finding(
   rule: RuleId,

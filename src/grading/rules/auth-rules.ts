@@ -1,7 +1,7 @@
 /** Rules about credentials: session tokens, digest nonces, `stale=true`, refused logins. */
 import type { AuthRefusedEntry, HttpEntry, WsOpenEntry } from '../../base/journal';
 import type { RefusalCode } from '../../base/refusal-codes';
-import { finding, formatMs, type GradingContext, groupBy, plural, type Rule } from '../grading-context';
+import { finding, formatMs, type GradingContext, groupBy, plural, type Rule, type RuleTable } from '../grading-context';
 import { lastBefore, positionOf, remoteOf, type Timed } from '../journal-index';
 import type { Finding } from '../report';
 
@@ -197,6 +197,16 @@ export const nonceNotReused: Rule = (context) => {
   }
   return findings;
 };
+
+/** The rules of this file by the ids they find (../grade joins the files' tables). */
+export const AUTH_RULES = {
+  'token-expired': tokenExpired,
+  'token-reused': tokenReused,
+  'auth-failed': authFailedOrRecovered,
+  'auth-recovered': authFailedOrRecovered,
+  'stale-not-retried': staleNotRetried,
+  'nonce-not-reused': nonceNotReused,
+} satisfies RuleTable;
 
 /** Refusals with `code`, grouped by device and client: [refusals, device, remote]. */
 function refusalsWith(context: GradingContext, code: RefusalCode): [Timed<AuthRefusedEntry>[], string, string][] {

@@ -1,7 +1,7 @@
 /** Rules about coming back: back-off between refused attempts, reconnecting, noticing a stall, configuring again. */
 import type { AuthRefusedEntry, WsCloseEntry, WsRefusedEntry } from '../../base/journal';
 import type { Finding } from '../report';
-import { finding, formatMs, type GradingContext, groupBy, type Rule } from '../grading-context';
+import { finding, formatMs, type GradingContext, groupBy, type Rule, type RuleTable } from '../grading-context';
 import { configuredAt, openAt, refusedBy, remoteOf, type SessionRecord, type Timed } from '../journal-index';
 import { pathOf } from './auth-rules';
 
@@ -118,6 +118,15 @@ export const configureMissing: Rule = (context) => {
   }
   return findings;
 };
+
+/** The rules of this file by the ids they find (../grade joins the files' tables). */
+export const RECONNECT_RULES = {
+  'reconnect-no-backoff': reconnectNoBackoff,
+  'no-reconnect': reconnectAfterDrop,
+  'reconnect-slow': reconnectAfterDrop,
+  'stall-undetected': stallUndetected,
+  'configure-missing': configureMissing,
+} satisfies RuleTable;
 
 /** A client's sessions ended by the device at about one time, and when the device was there again. */
 interface DropEpisode {

@@ -5,7 +5,7 @@
 import type { BodyExcerpt } from '../../base/body-excerpt';
 import type { ConfigureEntry, HttpEntry, MessageRefusedEntry } from '../../base/journal';
 import { RpcErrorCode } from '../../protocol/rpc';
-import { finding, formatMs, type GradingContext, groupBy, plural, type Rule } from '../grading-context';
+import { finding, formatMs, type GradingContext, groupBy, plural, type Rule, type RuleTable } from '../grading-context';
 import { remoteOf, type Timed } from '../journal-index';
 import type { Finding } from '../report';
 import { pathOf } from './auth-rules';
@@ -71,6 +71,13 @@ export const refusedRepeated: Rule = (context) => {
   }
   return findings;
 };
+
+/** The rules of this file by the ids they find (../grade joins the files' tables). */
+export const REFUSAL_RULES = {
+  'rpc-error': rpcError,
+  'message-refused': messageRefused,
+  'refused-repeated': refusedRepeated,
+} satisfies RuleTable;
 
 /** JSON-RPC errors that are the client's: 2xxx (a 1xxx is the device's own), but 2100, which has its own rule. */
 function isClientsError(code: number): boolean {

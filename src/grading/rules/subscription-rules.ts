@@ -1,7 +1,7 @@
 /** Rules about what the client subscribes to and how it reads: filters, sessions, slow reading, API versions. */
 import type { TopicFilter } from '../../events/topic-filter';
 import { RpcErrorCode } from '../../protocol/rpc';
-import { finding, type GradingContext, groupBy, plural, type Rule } from '../grading-context';
+import { finding, type GradingContext, groupBy, plural, type Rule, type RuleTable } from '../grading-context';
 import { configuredAt, openAt, remoteOf, type SessionRecord, type Timed } from '../journal-index';
 import type { Finding } from '../report';
 import { CLOSE_TOO_SLOW } from '../../events/event-session';
@@ -148,6 +148,16 @@ export const duplicateSubscription: Rule = (context) => {
   }
   return findings;
 };
+
+/** The rules of this file by the ids they find (../grade joins the files' tables). */
+export const SUBSCRIPTION_RULES = {
+  'duplicate-subscription': duplicateSubscription,
+  'filter-matches-nothing': filterMatchesNothing,
+  'invalid-filter': invalidFilter,
+  'concurrent-sessions': concurrentSessions,
+  'slow-consumer': slowConsumer,
+  'unsupported-api-version': unsupportedApiVersion,
+} satisfies RuleTable;
 
 /** The topics each device can publish: its scenario's, and any it sent in the journal (one pass). */
 function publishedTopics(context: GradingContext): (device: string) => string[] {

@@ -3,7 +3,7 @@
  * a second, session tokens fetched and never used.
  */
 import type { HttpEntry } from '../../base/journal';
-import { finding, formatMs, type GradingContext, groupBy, plural, type Rule } from '../grading-context';
+import { finding, formatMs, type GradingContext, groupBy, plural, type Rule, type RuleTable } from '../grading-context';
 import { remoteOf, type Timed } from '../journal-index';
 import type { Finding } from '../report';
 import { pathOf } from './auth-rules';
@@ -66,6 +66,12 @@ export const tokenUnused: Rule = (context) => {
   }
   return findings;
 };
+
+/** The rules of this file by the ids they find (../grade joins the files' tables). */
+export const WASTE_RULES = {
+  polling: polling,
+  'token-unused': tokenUnused,
+} satisfies RuleTable;
 
 /**
  * Whether a request counts as a call: answered (one the client gave up on, as under a `cgi` delay,
