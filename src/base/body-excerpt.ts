@@ -4,6 +4,7 @@
  * keeping a password or a token. Only refused requests pay for it: an answered request's body
  * is never read here.
  */
+import { z } from 'zod';
 
 /** Characters of a body an excerpt keeps at most. */
 export const MAX_EXCERPT_CHARS = 512;
@@ -11,16 +12,21 @@ export const MAX_EXCERPT_CHARS = 512;
 /** What stands in for a secret. */
 export const REDACTED = '[redacted]';
 
-/** What was sent, as the journal keeps it. */
-export interface BodyExcerpt {
+/** What was sent, as the journal keeps it (and the control API answers it). */
+export const BodyExcerptSchema = z.object({
   /** The whole body's (or message's) size in bytes. */
-  readonly bytes: number;
+  bytes: z.number().int().meta({ description: 'the whole size in bytes' }),
   /**
    * Its start as UTF-8 text, at most {@link MAX_EXCERPT_CHARS} characters (an `…` at the end
    * marks a cut), with the value of every field whose name looks like a secret redacted.
    */
-  readonly text: string;
-}
+  text: z.string().meta({
+    description: `the start as UTF-8 text (at most ${MAX_EXCERPT_CHARS} characters, \`…\` marks a cut), secret-looking values redacted`,
+  }),
+});
+
+/** What was sent, as the journal keeps it. */
+export type BodyExcerpt = Readonly<z.output<typeof BodyExcerptSchema>>;
 
 /**
  * Bytes read before redacting: more than the excerpt keeps, so that a field whose name starts
