@@ -4,31 +4,19 @@
  * identity, registers users and cameras, and uploads recordings in parallel, then
  * reports what became of each.
  */
-import { createHash } from 'node:crypto';
 import { type Clock, systemClock } from '../base/clock';
 import type { Logger } from '../base/log';
-import {
-  CAPABILITY_NAMES,
-  CAPABILITY_SECTIONS,
-  type CapabilityName,
-  type Category,
-  RESERVED_CONTAINERS,
-  SYSTEM_OBJECTS,
-} from '../protocol/body-worn';
+import { type CapabilityName, type Category, RESERVED_CONTAINERS } from '../protocol/body-worn';
 import type { ConnectionFile } from '../protocol/connection-file';
-import { type ExpandedPlan, expandPlan, type PlannedRecording, type Registration } from './expand-plan';
+import { type CapabilitiesSource, readCapabilities, readCategories } from './destination-capabilities';
+import { type ExpandedPlan, expandPlan, type PlannedRecording } from './expand-plan';
 import { DEFAULT_PLAN, type Plan, PlanSchema } from './plan';
-import { type Exchange, header, type RetryPolicy, SwiftClient, type SwiftResponse } from './swift-client';
-import {
-  type FailedRequest,
-  failedRequestText,
-  metaHeaders,
-  type RecordingReport,
-  uploadRecording,
-} from './upload-recording';
+import { putEmptyObject, registerAll, type RegistrationFailure } from './registration';
+import { type Exchange, type RetryPolicy, SwiftClient } from './swift-client';
+import { failedRequestText, type RecordingReport, uploadRecording } from './upload-recording';
 
-/** Where the capabilities in force came from. */
-export type CapabilitiesSource = 'file' | 'FullStoreAndReadSupport' | 'missing' | 'malformed' | 'corrupt';
+// Part of the public face: src/index.ts exports the type from here.
+export type { CapabilitiesSource } from './destination-capabilities';
 
 /** Progress, reported as it changes. */
 export interface Progress {
@@ -45,7 +33,7 @@ export interface UploadReport {
   capabilitiesSource: CapabilitiesSource;
   categories: Category[];
   /** Registrations that failed (user or camera id, and the request). */
-  registrationFailures: { kind: 'user' | 'device' | 'system'; id: string; request: FailedRequest }[];
+  registrationFailures: RegistrationFailure[];
   usersRegistered: number;
   devicesRegistered: number;
   recordings: RecordingReport[];
@@ -99,7 +87,7 @@ export interface BodyWornOptions {
 
 /** A connected body worn system: logged in, capabilities read; registers and uploads on demand. */
 export class BodyWornSystem {
-  readonly registrationFailures: UploadReport['registrationFailures'] = [];
+  readonly registrationFailures: RegistrationFailure[] = [];
 
   private constructor(
     /** HTTP exchanges so far, how many of them were retries, and the ms waited before them. */
@@ -167,7 +155,7 @@ export class BodyWornSystem {
       });
       if (failure) this.registrationFailures.push({ kind: 'system', id: plan.system.id, request: failure });
     }
-    const users = await register(
+    const users = await registerAll(
       this.client,
       RESERVED_CONTAINERS.users,
       plan.users,
@@ -175,7 +163,7 @@ export class BodyWornSystem {
       this.registrationFailures,
       this.options.log,
     );
-    const devices = await register(
+    const devices = await registerAll(
       this.client,
       RESERVED_CONTAINERS.devices,
       plan.devices,
@@ -286,103 +274,6 @@ export async function runBodyWornSystem(options: BodyWornOptions): Promise<Uploa
 /** A plan with nothing in it, to expand extra registrations with the run's options. */
 const EMPTY_PLAN: Plan = PlanSchema.parse({});
 
-/**
- * `System/Capabilities.json`: its ETag must be the body's MD5 (else corrupt), and a
- * missing or malformed file means nothing is supported. `FullStoreAndReadSupport`
- * in the connection file means everything is, whatever the file says.
- */
-export async function readCapabilities(
-  client: SwiftClient,
-  connection: ConnectionFile,
-): Promise<{ capabilities: Record<CapabilityName, boolean>; source: CapabilitiesSource }> {
-  const none = Object.fromEntries(CAPABILITY_NAMES.map((n) => [n, false])) as Record<CapabilityName, boolean>;
-  if (connection.FullStoreAndReadSupport)
-    return {
-      capabilities: Object.fromEntries(CAPABILITY_NAMES.map((n) => [n, true])) as Record<CapabilityName, boolean>,
-      source: 'FullStoreAndReadSupport',
-    };
-  const answer = await client.request('GET', `/${RESERVED_CONTAINERS.system}/${SYSTEM_OBJECTS.capabilities}`);
-  if (answer.status !== 200) return { capabilities: none, source: 'missing' };
-  if (!etagMatches(answer)) return { capabilities: none, source: 'corrupt' };
-  try {
-    const document = JSON.parse(answer.body.toString('utf8')) as Record<string, Record<string, unknown>>;
-    const capabilities = { ...none };
-    for (const [section, names] of Object.entries(CAPABILITY_SECTIONS))
-      for (const name of names) capabilities[name] = document?.[section]?.[name] === true;
-    return { capabilities, source: 'file' };
-  } catch {
-    return { capabilities: none, source: 'malformed' };
-  }
-}
-
-/** `System/Categories.json` as a list of `{Name, Id}`; empty when absent, corrupt or malformed. */
-async function readCategories(client: SwiftClient): Promise<Category[]> {
-  const answer = await client.request('GET', `/${RESERVED_CONTAINERS.system}/${SYSTEM_OBJECTS.categories}`);
-  if (answer.status !== 200 || !etagMatches(answer)) return [];
-  try {
-    const list = JSON.parse(answer.body.toString('utf8')) as unknown;
-    return Array.isArray(list) ? list.filter(isCategory) : [];
-  } catch {
-    return [];
-  }
-}
-
-/** True when the answer's ETag is the MD5 of its body. */
-export function etagMatches(answer: SwiftResponse): boolean {
-  const etag = header(answer.headers, 'etag')?.replace(/"/g, '').toLowerCase();
-  return etag !== undefined && etag === createHash('md5').update(answer.body).digest('hex');
-}
-
-/** PUTs the container, then each registration object; returns how many were stored. */
-async function register(
-  client: SwiftClient,
-  container: string,
-  entries: Registration[],
-  kind: 'user' | 'device',
-  failures: UploadReport['registrationFailures'],
-  log: Logger | undefined,
-): Promise<number> {
-  if (entries.length === 0) return 0;
-  const put = await client.request('PUT', `/${container}`).catch((err: Error) => err);
-  if (put instanceof Error || (put.status !== 201 && put.status !== 202)) {
-    const request = {
-      method: 'PUT',
-      path: `/${container}`,
-      ...(put instanceof Error
-        ? { message: put.message }
-        : { status: put.status, message: put.body.toString('utf8').trim().slice(0, 300) }),
-    };
-    for (const entry of entries) failures.push({ kind, id: entry.id, request });
-    return 0;
-  }
-  let stored = 0;
-  for (const entry of entries) {
-    const failure = await putEmptyObject(client, container, entry.id, entry.metadata);
-    if (failure) {
-      failures.push({ kind, id: entry.id, request: failure });
-      log?.warn({ kind, id: entry.id, status: failure.status, message: failure.message }, 'registration failed');
-    } else stored += 1;
-  }
-  return stored;
-}
-
-/** PUTs an empty object with metadata; the failed request, or undefined on 201. */
-async function putEmptyObject(
-  client: SwiftClient,
-  container: string,
-  name: string,
-  metadata: Record<string, string>,
-): Promise<FailedRequest | undefined> {
-  const path = `/${container}/${encodeURIComponent(name)}`;
-  try {
-    const answer = await client.request('PUT', path, metaHeaders('object', metadata), () => Buffer.alloc(0));
-    if (answer.status >= 200 && answer.status < 300) return undefined;
-    return { method: 'PUT', path, status: answer.status, message: answer.body.toString('utf8').trim().slice(0, 300) };
-  } catch (err) {
-    return { method: 'PUT', path, message: (err as Error).message };
-  }
-}
-
 /** A retry (info: the wait and why) or giving up (warn: why), for an exchange that was busy or got no answer. */
 function logRetry(log: Logger | undefined, exchange: Exchange): void {
   const { next } = exchange;
@@ -392,11 +283,4 @@ function logRetry(log: Logger | undefined, exchange: Exchange): void {
   if (next.action === 'retry')
     log.info({ method, path, attempt, status, error, waitMs: next.waitMs, reason: next.reason }, 'retrying');
   else log.warn({ method, path, attempt, status, error, reason: next.reason }, 'gave up retrying');
-}
-
-/** A `Categories.json` entry with the two fields a bookmark needs. */
-function isCategory(entry: unknown): entry is Category {
-  if (typeof entry !== 'object' || entry === null) return false;
-  const { Name, Id } = entry as Record<string, unknown>;
-  return typeof Name === 'string' && typeof Id === 'string';
 }

@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { RESERVED_CONTAINERS, SYSTEM_OBJECTS } from '../../protocol/body-worn';
 import type { ConnectionFile } from '../../protocol/connection-file';
-import { etagMatches, type UploadReport } from '../body-worn-system';
+import type { UploadReport } from '../body-worn-system';
+import { etagMatches } from '../destination-capabilities';
 import { type Exchange, header, type SwiftClient, type SwiftResponse } from '../swift-client';
 import { answered, responseHeader } from './exchanges';
 import { fail, type ConformanceFinding, pass } from './finding';
