@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { DeviceEvent } from '../events/event-bus';
 import { isCloseCode, MAX_CLOSE_REASON_BYTES } from '../protocol/websocket-close';
+import { refusalDocs } from './control-codes';
 import { ControlError } from './control-error';
 import { sessionsAnswer } from './feed-snapshots';
 import { defineRoute } from './route';
@@ -77,7 +78,7 @@ export const DEVICE_ROUTES = [
     summary: 'Set feature flags of the device, all or nothing',
     body: FlagValuesSchema,
     response: FlagsSchema,
-    refusals: { 400: 'FLAG_NOT_FOUND: a flag the device does not have (nothing is changed)' },
+    refusals: refusalDocs('FLAG_NOT_FOUND'),
     handler: async ({ emulator, device, body }) => {
       const known = new Set(emulator.flags({ device }).map((flag) => flag.name));
       const unknown = Object.keys(body).filter((name) => !known.has(name));

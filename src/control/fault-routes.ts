@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { jsonSchemaOf } from '../base/json-schema';
 import { FAULT_CATALOGUE, FAULT_NAMES, type FaultName } from '../protocol/fault-catalogue';
+import { refusalDocs } from './control-codes';
 import { activeFaults } from './feed-snapshots';
 import { defineRoute } from './route';
 
@@ -93,7 +94,7 @@ export const FAULT_ROUTES = [
       'The body is the switch name and its parameters; see GET /faults/switches and docs/faults.md.',
     body: FaultBodySchema,
     response: FaultsSchema,
-    refusals: { 400: 'BAD_FAULT: unknown switch, bad parameters, or the action is already under way' },
+    refusals: refusalDocs(['BAD_FAULT', 'unknown switch, bad parameters, or the action is already under way']),
     handler: async ({ emulator, device, body }) => {
       const { name, ...params } = body as { name: FaultName } & Record<string, unknown>;
       const faults = await emulator.fault(name, params, { device });

@@ -1,6 +1,7 @@
 /** The live feed route: Server-Sent Events of what happens on the device (./event-feed), for the dashboard. */
 import { z } from 'zod';
 import { fail, ok, type Result } from '../base/result';
+import { refusalDocs } from './control-codes';
 import { ControlError } from './control-error';
 import { FEED_TIMING } from './event-feed';
 import { TOO_MANY_FEEDS } from './feed-hubs';
@@ -42,9 +43,7 @@ export const FEED_ROUTES = [
       'feeds at once (`control.maxFeeds`, default 100, over all its devices); a reader that takes nothing of ' +
       `what waits for it for ${stallMs / 1000} s is closed (an EventSource reconnects with its Last-Event-ID).`,
     query: FeedQuerySchema,
-    refusals: {
-      503: `${TOO_MANY_FEEDS}: as many feeds are open as the emulator serves at once (the message names the cap); Retry-After says when to try again`,
-    },
+    refusals: refusalDocs(TOO_MANY_FEEDS),
     events:
       `event journal: { entries: JournalEntry[], skipped, reset? } - the device's new entries, a batch at most every ` +
       `${batchMs} ms carrying the newest ${maxBatch} (skipped: how many older ones were left out); id: the last seq. ` +

@@ -5,6 +5,7 @@
  * read one declaration.
  */
 import type { z } from 'zod';
+import { refusalDocs } from './control-codes';
 import type { ControlRoute } from './route';
 import { ErrorSchema } from './schemas';
 
@@ -22,23 +23,20 @@ export interface DeclaredAnswer {
 
 /** The refusals every route may answer with, by status, and the route's own. */
 function refusalsOf(route: ControlRoute): Record<number, string> {
-  const refusals: Record<number, string> = {
-    401: 'UNAUTHORIZED: no bearer token, or the wrong one (when a control token is set)',
-    403:
-      'FORBIDDEN: not from a loopback address (when no control token is set); ' +
-      "HOST_NOT_ALLOWED: a Host that is not one of the server's names (when no control token is set; " +
-      'DNS rebinding: --allowed-host adds one); ' +
-      'CROSS_ORIGIN: sent by a page of another origin (Origin, Sec-Fetch-Site: cross-site)',
-  };
+  const refusals = refusalDocs('UNAUTHORIZED', 'FORBIDDEN', 'HOST_NOT_ALLOWED', 'CROSS_ORIGIN');
   if (route.whenReady || route.body || route.query)
     refusals[400] = 'BAD_REQUEST naming the field at fault, or the code of the error the emulator threw';
-  if (route.body) refusals[413] = 'PAYLOAD_TOO_LARGE: the body is over 1 MiB';
-  if (route.whenReady) {
-    // What ./control-error answers for the emulator's own TIMEOUT and LIMIT errors.
-    refusals[408] = 'TIMEOUT: the emulator gave up waiting (the error it threw)';
-    refusals[429] = 'LIMIT: a limit of the emulator was reached (the error it threw)';
-    refusals[503] = 'NOT_READY: the emulator is starting or closing';
-  }
+  if (route.body) Object.assign(refusals, refusalDocs('PAYLOAD_TOO_LARGE'));
+  if (route.whenReady)
+    Object.assign(
+      refusals,
+      // What ./control-error answers for the emulator's own TIMEOUT and LIMIT errors.
+      refusalDocs(
+        ['TIMEOUT', 'the emulator gave up waiting (the error it threw)'],
+        ['LIMIT', 'a limit of the emulator was reached (the error it threw)'],
+        'NOT_READY',
+      ),
+    );
   for (const [status, description] of Object.entries(route.refusals)) {
     const known = refusals[Number(status)];
     refusals[Number(status)] = known ? `${known}; ${description}` : description;

@@ -4,6 +4,7 @@
  * Both the router and the OpenAPI document are made from it.
  */
 import { z } from 'zod';
+import { refusalDocs } from './control-codes';
 import { DEVICE_ROUTES } from './device-routes';
 import { FAULT_ROUTES } from './fault-routes';
 import { FEED_ROUTES } from './feed-route';
@@ -37,7 +38,7 @@ export function fleetRoute(route: ControlRoute): ControlRoute {
     ...route,
     path: `/devices/{serial}${route.path}`,
     params: SerialParamsSchema,
-    refusals: { ...route.refusals, 404: 'NO_SUCH_DEVICE: no device has this serial' },
+    refusals: { ...route.refusals, ...refusalDocs('NO_SUCH_DEVICE') },
   };
 }
 

@@ -1,6 +1,7 @@
 /** The scenario routes: where it is, replace the device's scenario (YAML, validated first), pause, play, restart. */
 import { z } from 'zod';
 import { loadScenario } from '../scenario/load';
+import { refusalDocs } from './control-codes';
 import { ControlError } from './control-error';
 import { SCENARIO_STATES } from './controlled-emulator';
 import { scenarioAnswer } from './feed-snapshots';
@@ -65,7 +66,7 @@ export const SCENARIO_ROUTES = [
     body: ScenarioBodySchema,
     textBody: { types: YAML_TYPES, field: 'yaml' },
     response: z.object({ name: z.string().meta({ description: "the scenario's name, or the name it was sent as" }) }),
-    refusals: { 400: 'BAD_SCENARIO: the scenario has errors (each in `errors`, with its line and column)' },
+    refusals: refusalDocs('BAD_SCENARIO'),
     handler: ({ emulator, device, body }) => {
       const fileName = body.name ?? DEFAULT_NAME;
       const loaded = loadScenario(body.yaml, fileName);
