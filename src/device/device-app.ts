@@ -16,29 +16,16 @@ import { dashboardRoute, type DashboardDevice } from './dashboard-route';
 import { controlSockets, type DeviceContext, deviceOf, requestLocals, setDevice } from './device-context';
 import type { HttpFaults } from './faults/fault-target';
 import { devicePaths } from './endpoints';
-import { EVENT_STREAM_API } from '../events/configure';
-import { API_DISCOVERY_API, apiDiscoveryCgi, type DiscoverableApi } from './apidiscovery-cgi';
-import { BASIC_DEVICE_INFO_API, basicDeviceInfoCgi } from './basicdeviceinfo-cgi';
-import { FEATURE_FLAG_API, featureFlagCgi } from './featureflag-cgi';
-import { PARAM_CGI_API, paramCgi } from './param-cgi';
+import { CGI_NAMES, type CgiAuth, type CgiSpec, DEVICE_CGIS, SERVED_APIS } from './cgi-table';
 import { type LoggedRequest, type LoggedResponse, logRequest } from '../base/request-log';
 import { allowMethods } from './rpc-endpoint';
-import { serveSessionToken, wssessionCgi } from './wssession-cgi';
+import { serveSessionToken } from './wssession-cgi';
 
 /** Where the emulator's control API is served on every device port. */
 const CONTROL_PATH = '/_emu';
 
 /** A request target of the control API (its requests come from the test, not the client under test). */
 const CONTROL_REQUEST = /^\/_emu(\/|\?|$)/;
-
-/** Every API a device serves, as apidiscovery.cgi lists them. */
-export const SERVED_APIS: readonly DiscoverableApi[] = [
-  EVENT_STREAM_API,
-  FEATURE_FLAG_API,
-  API_DISCOVERY_API,
-  BASIC_DEVICE_INFO_API,
-  PARAM_CGI_API,
-];
 
 /** The parts of a device its HTTP routes use. */
 export interface DeviceParts extends DeviceContext {
@@ -176,7 +163,8 @@ const discoveryAuth: RequestHandler = (req, res, next) => {
   else auth(req, res, next);
 };
 
-const discoveryCgi = apiDiscoveryCgi(SERVED_APIS);
+/** The authentication step of each kind of CGI. */
+const AUTH_STEPS: Record<CgiAuth, RequestHandler> = { device: auth, discovery: discoveryAuth };
 
 /** The CGI routes of every device with these prefixes, made once per prefix pair. */
 const dispatchers = new Map<string, RequestHandler>();
@@ -188,13 +176,12 @@ function dispatcherFor(cgiPrefix: string, wsPrefix: string): RequestHandler {
   const paths = devicePaths(cgiPrefix, wsPrefix);
   // One lookup by path instead of an Express route each: a route answers every HTTP method
   // and costs ~15 KB.
-  dispatch = dispatchByPath([
-    [paths.featureFlags, [allowMethods(['POST']), auth, featureFlagCgi]],
-    [paths.sessionToken, [allowMethods(['GET', 'POST']), auth, wssessionCgi]],
-    [paths.apiDiscovery, [allowMethods(['POST']), discoveryAuth, discoveryCgi]],
-    [paths.basicDeviceInfo, [allowMethods(['POST']), discoveryAuth, basicDeviceInfoCgi]],
-    [paths.param, [allowMethods(['GET', 'POST']), auth, paramCgi]],
-  ]);
+  dispatch = dispatchByPath(
+    CGI_NAMES.map((name) => {
+      const cgi: CgiSpec = DEVICE_CGIS[name];
+      return [paths[name], [allowMethods(cgi.methods), AUTH_STEPS[cgi.auth], cgi.handler(SERVED_APIS)]];
+    }),
+  );
   dispatchers.set(key, dispatch);
   return dispatch;
 }

@@ -2,22 +2,16 @@
  * Where a device serves each interface: paths from its CGI and stream prefixes, and
  * the full URLs a client (or a banner, or a test) uses. The one place they are built.
  */
+import { CGI_NAMES, type CgiName, DEVICE_CGIS } from './cgi-table';
 
-/** Request paths of a device's endpoints (no scheme, host or query). */
-export interface DevicePaths {
-  /** `featureflag.cgi`: JSON-RPC feature flags (POST). */
-  featureFlags: string;
-  /** `wssession.cgi`: a session token for the event stream (GET or POST). */
-  sessionToken: string;
-  /** `apidiscovery.cgi`: the APIs the device serves (POST). */
-  apiDiscovery: string;
-  /** `basicdeviceinfo.cgi`: the device's identity properties (POST). */
-  basicDeviceInfo: string;
-  /** `param.cgi`: identity parameters as `root.Group.Name=value` lines (GET or POST). */
-  param: string;
+/**
+ * Request paths of a device's endpoints (no scheme, host or query): one per CGI of the CGI
+ * table (./cgi-table, each documented there), and the event stream.
+ */
+export type DevicePaths = { -readonly [K in keyof typeof DEVICE_CGIS]: string } & {
   /** `ws-data-stream`: the WebSocket event stream (upgrade). */
   eventStream: string;
-}
+};
 
 /** Full URLs of a device's endpoints; `eventStream` is the `ws(s)://` URL with `?sources=events`. */
 export interface DeviceUrls extends DevicePaths {
@@ -27,14 +21,7 @@ export interface DeviceUrls extends DevicePaths {
 
 /** The paths under `cgiPrefix` and `wsPrefix` (both start with `/`, no trailing `/`). */
 export function devicePaths(cgiPrefix: string, wsPrefix: string): DevicePaths {
-  return {
-    featureFlags: `${cgiPrefix}/featureflag.cgi`,
-    sessionToken: `${cgiPrefix}/wssession.cgi`,
-    apiDiscovery: `${cgiPrefix}/apidiscovery.cgi`,
-    basicDeviceInfo: `${cgiPrefix}/basicdeviceinfo.cgi`,
-    param: `${cgiPrefix}/param.cgi`,
-    eventStream: `${wsPrefix}/ws-data-stream`,
-  };
+  return { ...perCgi((name) => `${cgiPrefix}/${DEVICE_CGIS[name].file}`), eventStream: `${wsPrefix}/ws-data-stream` };
 }
 
 /** The URLs of `paths` on a device whose base URL is `base` (`http://...` or `https://...`). */
@@ -42,11 +29,12 @@ export function deviceUrls(base: string, paths: DevicePaths): DeviceUrls {
   const ws = base.replace(/^http/, 'ws');
   return {
     base,
-    featureFlags: `${base}${paths.featureFlags}`,
-    sessionToken: `${base}${paths.sessionToken}`,
-    apiDiscovery: `${base}${paths.apiDiscovery}`,
-    basicDeviceInfo: `${base}${paths.basicDeviceInfo}`,
-    param: `${base}${paths.param}`,
+    ...perCgi((name) => `${base}${paths[name]}`),
     eventStream: `${ws}${paths.eventStream}?sources=events`,
   };
+}
+
+/** One text per CGI, by name, in table order. */
+function perCgi(text: (name: CgiName) => string): Record<CgiName, string> {
+  return Object.fromEntries(CGI_NAMES.map((name) => [name, text(name)])) as Record<CgiName, string>;
 }

@@ -1,5 +1,5 @@
 import { apiList, DOC_LINK_BASE } from '../../../src/device/apidiscovery-cgi';
-import { SERVED_APIS } from '../../../src/device/device-app';
+import { SERVED_APIS } from '../../../src/device/cgi-table';
 
 describe('apiList', () => {
   it('lists every served API once, newest version, sorted by id, each with a doc link', () => {
