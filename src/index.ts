@@ -25,6 +25,7 @@ import type * as RetryPolicyModule from './bws/retry-policy';
 import type * as SwiftClientModule from './bws/swift-client';
 import type * as DigestModule from './auth/digest';
 import type * as DigestClientModule from './auth/digest-client';
+import type * as JournalModule from './base/journal';
 import type * as LogModule from './base/log';
 import type * as DestinationModule from './destination/destination';
 import type * as DestinationOptionsModule from './destination/destination-options';
@@ -76,7 +77,8 @@ export type {
 export type { RuleId, Severity } from './grading/rule-catalogue';
 /** @deprecated The earlier name of {@link ScenarioState}; use that. */
 export type ScenarioPlayState = EmulatorModule.ScenarioState;
-export { DEFAULT_JOURNAL_CAPACITY, JOURNAL_KINDS } from './base/journal';
+export declare const DEFAULT_JOURNAL_CAPACITY: typeof JournalModule.DEFAULT_JOURNAL_CAPACITY;
+export declare const JOURNAL_KINDS: typeof JournalModule.JOURNAL_KINDS;
 export type {
   AuthRefusedEntry,
   ConfigureEntry,
@@ -193,65 +195,89 @@ export type { ErrorInfo, Result } from './base/result';
 export declare const createLogger: typeof LogModule.createLogger;
 export type { Logger, LoggerOptions, LogLevel } from './base/log';
 
-// The values declared above, each a getter that requires its module when read (require
-// caches it: the first read loads it, the others look it up). Node's ESM loader finds a
-// CommonJS module's named exports by reading its source (cjs-module-lexer), which sees the
-// `exports.name =` placeholders below; the getters replace them at once, before any code
-// can read them, and `import { startDestination } from 'bwc-emu'` still works.
-/* eslint-disable @typescript-eslint/no-unsafe-member-access -- `exports` is typed any: placeholders for the lexer */
-exports.startEmulator = exports.startDevice = exports.DEFAULT_INITIAL_STATES = exports.PERSONA_NAMES = undefined;
-exports.PERSONAS = exports.DEVICE_LIMITS = exports.FAULT_CATALOGUE = exports.FAULT_NAMES = undefined;
-exports.DEFAULT_FLAGS = exports.loadScenario = exports.loadScenarioFile = exports.deviceOptionsForScenario = undefined;
-exports.playOnDevice = exports.startDestination = exports.DEFAULT_CATEGORIES = undefined;
-exports.DEFAULT_DESTINATION_USER = exports.buildConnectionFile = exports.checkConnectionFile = undefined;
-exports.parseConnectionFile = exports.BodyWornSystem = exports.runBodyWornSystem = exports.runConformance = undefined;
-exports.formatFindings = exports.DEFAULT_PLAN = exports.loadPlan = undefined;
-exports.loadPlanFile = exports.PlanSchema = undefined;
-exports.DEFAULT_RETRY = exports.SwiftClientError = exports.RETRIED_STATUSES = exports.DIGEST_ALGORITHMS = undefined;
-exports.digestAuthorization = exports.createLogger = undefined;
-/* eslint-enable @typescript-eslint/no-unsafe-member-access */
+// The values declared above: each `exports.name = later(...)` names the value for Node's ESM
+// loader (cjs-module-lexer reads these assignments to find a CommonJS module's named exports,
+// so `import { startDestination } from 'bwc-emu'` works) and says which module it comes from;
+// lazyExports() then makes each a getter that requires its module when first read (require
+// caches it: the first read loads it, the others look it up).
 
-/** Defines `names` on the exports as getters of the module `load` requires when one is read. */
-function lazy<M>(load: () => M, ...names: (keyof M & string)[]): void {
-  for (const name of names) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });
+/** A value still to be loaded: what {@link later} leaves on the exports until lazyExports() runs. */
+class Later {
+  constructor(readonly load: () => unknown) {}
 }
 
-/* eslint-disable @typescript-eslint/no-require-imports -- lazy loading: see the file comment */
-lazy(() => require('./emulator/start-emulator') as typeof EmulatorModule, 'startEmulator');
-lazy(() => require('./device/device') as typeof DeviceModule, 'startDevice');
-lazy(
-  () => require('./device/device-options') as typeof DeviceOptionsModule,
-  'DEFAULT_INITIAL_STATES',
-  'PERSONA_NAMES',
-  'PERSONAS',
-);
-lazy(() => require('./device/device-limits') as typeof DeviceLimitsModule, 'DEVICE_LIMITS');
-lazy(() => require('./protocol/fault-catalogue') as typeof FaultCatalogueModule, 'FAULT_CATALOGUE', 'FAULT_NAMES');
-lazy(() => require('./device/feature-flags') as typeof FeatureFlagsModule, 'DEFAULT_FLAGS');
-lazy(() => require('./scenario/load') as typeof LoadScenarioModule, 'loadScenario', 'loadScenarioFile');
-lazy(
-  () => require('./emulator/play-on-device') as typeof PlayOnDeviceModule,
-  'deviceOptionsForScenario',
-  'playOnDevice',
-);
-lazy(() => require('./destination/destination') as typeof DestinationModule, 'startDestination');
-lazy(
-  () => require('./destination/destination-options') as typeof DestinationOptionsModule,
-  'DEFAULT_CATEGORIES',
-  'DEFAULT_DESTINATION_USER',
-);
-lazy(
-  () => require('./protocol/connection-file') as typeof ConnectionFileModule,
-  'buildConnectionFile',
-  'checkConnectionFile',
-  'parseConnectionFile',
-);
-lazy(() => require('./bws/body-worn-system') as typeof BodyWornSystemModule, 'BodyWornSystem', 'runBodyWornSystem');
-lazy(() => require('./bws/conformance') as typeof ConformanceModule, 'runConformance', 'formatFindings');
-lazy(() => require('./bws/plan') as typeof PlanModule, 'DEFAULT_PLAN', 'loadPlan', 'loadPlanFile', 'PlanSchema');
-lazy(() => require('./bws/swift-client') as typeof SwiftClientModule, 'DEFAULT_RETRY', 'SwiftClientError');
-lazy(() => require('./bws/retry-policy') as typeof RetryPolicyModule, 'RETRIED_STATUSES');
-lazy(() => require('./auth/digest') as typeof DigestModule, 'DIGEST_ALGORITHMS');
-lazy(() => require('./auth/digest-client') as typeof DigestClientModule, 'digestAuthorization');
-lazy(() => require('./base/log') as typeof LogModule, 'createLogger');
+/** Marks an export as loaded on first read; typed as the value so that the line reads as what it is. */
+function later<T>(load: () => T): T {
+  return new Later(load) as T;
+}
+
+/** Turns every export left by {@link later} into a getter of its module's value. */
+function lazyExports(target: Record<string, unknown>): void {
+  for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(target)))
+    if (descriptor.value instanceof Later) {
+      const { load } = descriptor.value;
+      Object.defineProperty(target, name, { enumerable: true, get: load });
+    }
+}
+
+/* eslint-disable @typescript-eslint/no-require-imports -- the modules load on first use */
+const emulator = () => require('./emulator/start-emulator') as typeof EmulatorModule;
+const playOnDevice_ = () => require('./emulator/play-on-device') as typeof PlayOnDeviceModule;
+const journal = () => require('./base/journal') as typeof JournalModule;
+const device = () => require('./device/device') as typeof DeviceModule;
+const deviceOptions = () => require('./device/device-options') as typeof DeviceOptionsModule;
+const deviceLimits = () => require('./device/device-limits') as typeof DeviceLimitsModule;
+const faultCatalogue = () => require('./protocol/fault-catalogue') as typeof FaultCatalogueModule;
+const featureFlags = () => require('./device/feature-flags') as typeof FeatureFlagsModule;
+const scenarioLoad = () => require('./scenario/load') as typeof LoadScenarioModule;
+const destination = () => require('./destination/destination') as typeof DestinationModule;
+const destinationOptions = () => require('./destination/destination-options') as typeof DestinationOptionsModule;
+const connectionFile = () => require('./protocol/connection-file') as typeof ConnectionFileModule;
+const bodyWornSystem = () => require('./bws/body-worn-system') as typeof BodyWornSystemModule;
+const conformance = () => require('./bws/conformance') as typeof ConformanceModule;
+const plan = () => require('./bws/plan') as typeof PlanModule;
+const swiftClient = () => require('./bws/swift-client') as typeof SwiftClientModule;
+const retryPolicy = () => require('./bws/retry-policy') as typeof RetryPolicyModule;
+const digest = () => require('./auth/digest') as typeof DigestModule;
+const digestClient = () => require('./auth/digest-client') as typeof DigestClientModule;
+const log = () => require('./base/log') as typeof LogModule;
 /* eslint-enable @typescript-eslint/no-require-imports */
+
+/* eslint-disable @typescript-eslint/no-unsafe-member-access -- `exports` is typed any */
+exports.startEmulator = later(() => emulator().startEmulator);
+exports.DEFAULT_JOURNAL_CAPACITY = later(() => journal().DEFAULT_JOURNAL_CAPACITY);
+exports.JOURNAL_KINDS = later(() => journal().JOURNAL_KINDS);
+exports.startDevice = later(() => device().startDevice);
+exports.DEFAULT_INITIAL_STATES = later(() => deviceOptions().DEFAULT_INITIAL_STATES);
+exports.PERSONA_NAMES = later(() => deviceOptions().PERSONA_NAMES);
+exports.PERSONAS = later(() => deviceOptions().PERSONAS);
+exports.DEVICE_LIMITS = later(() => deviceLimits().DEVICE_LIMITS);
+exports.FAULT_CATALOGUE = later(() => faultCatalogue().FAULT_CATALOGUE);
+exports.FAULT_NAMES = later(() => faultCatalogue().FAULT_NAMES);
+exports.DEFAULT_FLAGS = later(() => featureFlags().DEFAULT_FLAGS);
+exports.loadScenario = later(() => scenarioLoad().loadScenario);
+exports.loadScenarioFile = later(() => scenarioLoad().loadScenarioFile);
+exports.deviceOptionsForScenario = later(() => playOnDevice_().deviceOptionsForScenario);
+exports.playOnDevice = later(() => playOnDevice_().playOnDevice);
+exports.startDestination = later(() => destination().startDestination);
+exports.DEFAULT_CATEGORIES = later(() => destinationOptions().DEFAULT_CATEGORIES);
+exports.DEFAULT_DESTINATION_USER = later(() => destinationOptions().DEFAULT_DESTINATION_USER);
+exports.buildConnectionFile = later(() => connectionFile().buildConnectionFile);
+exports.checkConnectionFile = later(() => connectionFile().checkConnectionFile);
+exports.parseConnectionFile = later(() => connectionFile().parseConnectionFile);
+exports.BodyWornSystem = later(() => bodyWornSystem().BodyWornSystem);
+exports.runBodyWornSystem = later(() => bodyWornSystem().runBodyWornSystem);
+exports.runConformance = later(() => conformance().runConformance);
+exports.formatFindings = later(() => conformance().formatFindings);
+exports.DEFAULT_PLAN = later(() => plan().DEFAULT_PLAN);
+exports.loadPlan = later(() => plan().loadPlan);
+exports.loadPlanFile = later(() => plan().loadPlanFile);
+exports.PlanSchema = later(() => plan().PlanSchema);
+exports.DEFAULT_RETRY = later(() => swiftClient().DEFAULT_RETRY);
+exports.SwiftClientError = later(() => swiftClient().SwiftClientError);
+exports.RETRIED_STATUSES = later(() => retryPolicy().RETRIED_STATUSES);
+exports.DIGEST_ALGORITHMS = later(() => digest().DIGEST_ALGORITHMS);
+exports.digestAuthorization = later(() => digestClient().digestAuthorization);
+exports.createLogger = later(() => log().createLogger);
+lazyExports(exports as Record<string, unknown>);
+/* eslint-enable @typescript-eslint/no-unsafe-member-access */

@@ -15,7 +15,7 @@ import { ControlError, sendError } from './control-error';
 import { hostGuard } from './host-guard';
 import { FeedHubs } from './feed-hubs';
 import { originGuard } from './origin-guard';
-import type * as OpenApiModule from './openapi';
+import { controlDocument } from './openapi';
 import { registerRoutes } from './register-routes';
 import type { ControlState } from './route';
 import { controlRoutes } from './route-table';
@@ -94,9 +94,9 @@ export function controlRouter(options: ControlOptions): express.Router {
     log,
     scheduler: options.scheduler ?? realScheduler,
     feeds: options.feeds ?? new FeedHubs(),
-    // Loaded by the first request for the document: zod-openapi is needed for nothing else.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    document: () => (document ??= (require('./openapi') as typeof OpenApiModule).controlDocument(routes)),
+    // Made by the first request for the document. The module loads at start: loading it on
+    // first use saved 0.7 MB and no measurable time (bench/lazy-load.js, case openapi).
+    document: () => (document ??= controlDocument(routes)),
   });
   router.use(notFound(log));
   router.use(bodyErrors(log));

@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { EmulatorError } from '../base/errors';
 import { createLogger, type Logger } from '../base/log';
 import type { Result } from '../base/result';
-import type * as ConnectionFileModule from '../protocol/connection-file';
+import { buildConnectionFile } from '../protocol/connection-file';
 import type { ConnectionFile } from '../protocol/connection-file';
 import { listenApp } from '../base/listening-server';
 import { refusalFileIn } from './refusal-file';
@@ -165,10 +165,6 @@ export async function startDestination(options: DestinationOptions = {}): Promis
     storageUrl: (user) => `${url}/v1/${findUser(resolved, user).account}`,
     connectionFile: (user) => {
       const login = findUser(resolved, user);
-      // Loaded on first use, not at start: the module's parser brings zod, megabytes of
-      // memory a destination never needs otherwise.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { buildConnectionFile } = require('../protocol/connection-file') as typeof ConnectionFileModule;
       return buildConnectionFile({
         authUrl: `${url}/auth/v1.0`,
         user: login.user,

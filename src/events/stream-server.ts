@@ -5,13 +5,11 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { type WebSocket, WebSocketServer } from 'ws';
-import { authScheme } from '../auth/auth-params';
-import type { Authenticator, RefusalInfo } from '../auth/authenticator';
+import type { WebSocket, WebSocketServer } from 'ws';
+import type { Authenticator } from '../auth/authenticator';
 import type { SessionTokens } from '../auth/session-tokens';
 import { type ClientVia, clientVia, type IgnoredTagLog } from '../base/client-tag';
 import { EmulatorError } from '../base/errors';
-import { TOKEN_REFUSAL_CODES } from '../base/refusal-codes';
 import { type JournalWriter, viaWriter, writeVia } from '../base/journal';
 import { errorOf, type Logger } from '../base/log';
 import { closeFrameProblem } from '../protocol/websocket-close';
@@ -19,8 +17,11 @@ import type { CompiledFilter, ConfigureRules } from './configure';
 import type { DeviceEvent, EventBus } from './event-bus';
 import type { EventFaults } from './event-faults';
 import { FilterIndex } from './filter-index';
+import { handshakeLogin } from './handshake-login';
 import { abortHandshake, refuseCredentials } from './handshake-refusal';
+import { checkUpgradeRequest } from './upgrade-request-check';
 import { parseUpgradeTarget } from './upgrade-target';
+import { handshaker } from './ws-handshaker';
 import {
   EventSession,
   type SessionIdentity,
@@ -30,26 +31,10 @@ import {
 } from './event-session';
 import { DEFAULT_SESSION_LIMITS, sessionAccount, type SessionLimitSettings, SessionLimits } from './session-limits';
 
-/**
- * What {@link StreamServer.watch} listeners hear: the client's sessions coming, configuring,
- * going. The sessions of the emulator's own clients (`identity.via` set: the dashboard) are
- * never told: they are not the client under test, so they fire no scenario trigger and meet no
- * wait for a session. {@link StreamServer.sessions} still lists them.
- */
-export type SessionChange =
-  | { kind: 'connect'; session: SessionInfo }
-  | {
-      kind: 'configure';
-      session: SessionInfo;
-      /** True when the new filters can select `topic`. */ subscribesTo(topic: string): boolean;
-    }
-  | { kind: 'disconnect'; session: SessionInfo; code: number; reason: string };
+import type { SessionChange, SessionListener } from './session-change';
 
-/** A listener of {@link StreamServer.watch}; called synchronously. */
-export type SessionListener = (change: SessionChange) => void;
-
-/** Data sources the stream serves; `events` is event streaming. */
-export const STREAM_SOURCES = ['events'] as const;
+/** What watchers hear (./session-change), where the device and the public face have always found it. */
+export type { SessionChange, SessionListener } from './session-change';
 
 /** How the stream endpoint is set up. */
 export interface StreamServerOptions {
@@ -74,35 +59,6 @@ export interface StreamServerOptions {
   limits?: Readonly<SessionLimitSettings>;
 }
 
-const WS_KEY = /^[+/0-9A-Za-z]{22}==$/;
-/** Frames above this are refused by ws itself (close 1009); between the limit and this, 2107. */
-const HARD_FRAME_LIMIT_FACTOR = 16;
-
-/**
- * ws servers by their settings. In noServer mode without client tracking a ws server only
- * performs handshakes and keeps nothing, so every device with the same settings shares one
- * (a fleet of a thousand would otherwise hold a thousand).
- */
-const handshakers = new Map<string, WebSocketServer>();
-
-function handshaker(deflate: boolean, maxPayload: number): WebSocketServer {
-  const key = `${deflate} ${maxPayload}`;
-  let wss = handshakers.get(key);
-  if (!wss) {
-    wss = new WebSocketServer({
-      noServer: true,
-      clientTracking: false,
-      perMessageDeflate: deflate ? { threshold: 256 } : false,
-      maxPayload,
-      // Sessions answer pings themselves, up to a limit and then with a close (1008): ws's own
-      // answer drops a connection with 60 pongs not yet written, without a close frame.
-      autoPong: false,
-    });
-    handshakers.set(key, wss);
-  }
-  return wss;
-}
-
 /** Accepts upgrades and keeps the live sessions; it is the observer of its sessions. */
 export class StreamServer implements SessionObserver {
   private readonly wss: WebSocketServer;
@@ -118,7 +74,7 @@ export class StreamServer implements SessionObserver {
 
   constructor(private readonly options: StreamServerOptions) {
     this.limits = new SessionLimits(options.limits ?? DEFAULT_SESSION_LIMITS);
-    this.wss = handshaker(options.deflate, Math.max(options.maxMessageBytes * HARD_FRAME_LIMIT_FACTOR, 1024 * 1024));
+    this.wss = handshaker(options.deflate, options.maxMessageBytes);
     options.bus.subscribe(this.deliver);
   }
 
@@ -170,7 +126,7 @@ export class StreamServer implements SessionObserver {
 
   /** Handles a `server.on('upgrade')` request: guards, authentication, then the session. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const { authenticator, tokens } = this.options;
+    const { tokens } = this.options;
     socket.on('error', this.onHandshakeError);
     const url = parseUpgradeTarget(req.url);
     const token = url?.searchParams.get('wssession') ?? null;
@@ -180,69 +136,21 @@ export class StreamServer implements SessionObserver {
     /** Ends the handshake with `status` and `message` (logged and journaled as this handshake's). */
     const refuse = (status: number, message: string, extra?: Record<string, string>): void =>
       abortHandshake(socket, status, message, this.options, req, viaOfRefused(headerVia, token, tokens), extra);
-    /** Ends the handshake with the authenticator's answer to `refusal` (401, or 429); the connection may stay. */
-    const refuseLogin = (refusal: RefusalInfo, scheme: string | undefined): void =>
-      refuseCredentials(
+    const request = checkUpgradeRequest(req, url, this.options.path, this.options.faults?.noWebSocket === true);
+    if (!request.ok) return refuse(request.error.code, request.error.message, request.error.headers);
+    const sources = request.value;
+    const login = handshakeLogin(req, token, headerVia, this.options);
+    // The authenticator's answer (401, or 429); the connection may stay.
+    if (!login.ok)
+      return refuseCredentials(
         { socket, head, onError: this.onHandshakeError },
         this.options,
         req,
-        refusal,
-        scheme,
+        login.error,
+        login.error.scheme,
         viaOfRefused(headerVia, token, tokens),
       );
-    if (this.options.faults?.noWebSocket) return refuse(404, 'Not Found (this firmware has no WebSocket event stream)');
-    if (!url || url.pathname !== this.options.path)
-      return refuse(
-        404,
-        `No WebSocket endpoint at ${url?.pathname ?? req.url}; the event stream is ${this.options.path}`,
-      );
-    if (req.method !== 'GET') return refuse(400, 'The WebSocket handshake must be a GET request');
-    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket')
-      return refuse(400, 'Upgrade header must be "websocket"');
-    if (!WS_KEY.test(String(req.headers['sec-websocket-key'] ?? '').trim()))
-      return refuse(400, 'Missing or invalid Sec-WebSocket-Key');
-    const version = req.headers['sec-websocket-version'];
-    if (version === undefined) return refuse(400, 'Missing Sec-WebSocket-Version (must be 13)');
-    if (version.trim() !== '13')
-      return refuse(426, `Sec-WebSocket-Version ${version} is not supported; use 13`, {
-        'Sec-WebSocket-Version': '13',
-      });
-    const sourcesParam = url.searchParams.get('sources');
-    if (sourcesParam === null || sourcesParam.trim() === '')
-      return refuse(400, `Missing query parameter sources (e.g. ?sources=events)`);
-    const sources = sourcesParam.split(',').map((s) => s.trim());
-    const unknown = sources.filter((s) => !(STREAM_SOURCES as readonly string[]).includes(s));
-    if (unknown.length > 0)
-      return refuse(400, `Unknown data source(s): ${unknown.join(', ')}; known: ${STREAM_SOURCES.join(', ')}`);
-
-    let user: string | undefined;
-    let via = headerVia;
-    /** The number of the session token that opens the session (the journal names it, never the token). */
-    let tokenNumber: number | undefined;
-    if (authenticator.rejecting) {
-      const refusal: RefusalInfo = {
-        code: 'REJECTING',
-        message: 'logins are refused for a while (simulated reboot)',
-        stale: false,
-      };
-      return refuseLogin(refusal, schemeOf(req, token));
-    } else if (authenticator.mode !== 'none' && token !== null) {
-      const use = tokens.consume(token);
-      if (!use.ok) {
-        const { code, message, number } = use.error;
-        const refusal: RefusalInfo = { code: TOKEN_REFUSAL_CODES[code], message, stale: false, token: number };
-        return refuseLogin(refusal, 'token');
-      }
-      user = use.value.username;
-      via ??= use.value.via;
-      tokenNumber = use.value.number;
-    } else {
-      const verdict = authenticator.verify(req);
-      if (!verdict.ok) return refuseLogin(verdict.error, schemeOf(req, null));
-      user = verdict.value.account?.name;
-      // Without authentication a token is not used up, but whose it is still tells whose session this is.
-      if (token !== null) via ??= tokens.viaOf(token);
-    }
+    const { user, via, token: tokenNumber } = login.value;
     const slots = this.options.faults?.slots;
     const taken = slots && [...this.live.values()].filter((session) => session.open);
     if (slots && taken && taken.length >= slots.max) {
@@ -408,9 +316,4 @@ function viaOfRefused(
   tokens: SessionTokens,
 ): ClientVia | undefined {
   return headerVia ?? (token === null ? undefined : tokens.viaOf(token));
-}
-
-/** The scheme a handshake tried: a session token, the Authorization header's scheme, or none. */
-function schemeOf(req: IncomingMessage, token: string | null): string | undefined {
-  return token !== null ? 'token' : authScheme(req.headers.authorization);
 }
