@@ -6,14 +6,21 @@
  */
 import type { z } from 'zod';
 import type { JournalEntry, JournalFilter, NewestEntries } from '../base/journal';
+import type { Stated } from '../base/stated-keys';
 import type { DeviceUrls } from '../device/endpoints';
 import type { FlagState } from '../device/feature-flags';
 import type { NotificationMessage } from '../events/notification-message';
 import type { DeviceEvent, PublishOptions } from '../events/event-bus';
-import type { SessionInfo } from '../events/event-session';
 import type { ActiveFault, FaultName, FaultParamsInput } from '../protocol/fault-catalogue';
 import type { Scenario } from '../scenario/schema';
 import type { ReportSchema } from './report-schemas';
+import type { ScenarioStatus } from './scenario-status';
+import type { EmulatorSessionSchema } from './schemas';
+import type { SegmentInfo } from './segment-info';
+
+/** The shapes the control API answers, declared with their schemas. */
+export type { ScenarioState, ScenarioStatus } from './scenario-status';
+export type { SegmentInfo } from './segment-info';
 
 /** The report as the control API answers it (the grader's `GradingReport` fits it). */
 export type ControlReport = z.input<typeof ReportSchema>;
@@ -33,17 +40,6 @@ export interface ReportRequest {
   segments?: 'all' | 'current';
 }
 
-/** The segment of the report running now (since the start or the last reset). */
-export interface SegmentInfo {
-  /** 1 for the first, counting every reset. */
-  index: number;
-  /** The name the test gave it, else `segment <index>`. */
-  name: string;
-  named: boolean;
-  /** When it began. */
-  from: string;
-}
-
 /** A device of the emulator: its serial, or its index (0 = the first). */
 export type DeviceRef = string | number;
 
@@ -52,11 +48,8 @@ export interface OnDevice {
   device?: DeviceRef;
 }
 
-/** A session of one of the devices. */
-export interface EmulatorSession extends SessionInfo {
-  /** Serial of the device it is connected to. */
-  device: string;
-}
+/** A session of one of the devices (with the serial of the device it is connected to). */
+export type EmulatorSession = Stated<z.output<typeof EmulatorSessionSchema>, 'remoteAddress' | 'user'>;
 
 /** A fault switch of one of the devices. */
 export interface DeviceFault extends ActiveFault {
@@ -75,30 +68,6 @@ export interface DeviceAccess {
   realm: string;
   /** The control API of this device (`.../_emu`), undefined when it is off. */
   control: string | undefined;
-}
-
-/** Where a device's scenario can be; every device plays one (the shipped default when none is given). */
-export const SCENARIO_STATES = ['playing', 'paused', 'finished'] as const;
-
-/** One of {@link SCENARIO_STATES}. */
-export type ScenarioState = (typeof SCENARIO_STATES)[number];
-
-/** A device's scenario as it plays now. */
-export interface ScenarioStatus {
-  /** The scenario's `name:`, null when it has none. */
-  name: string | null;
-  state: ScenarioState;
-  /** Scenario milliseconds since its start (speed applied): held while paused, and at the end once finished. */
-  positionMs: number;
-  /** Playback speed (2 = twice as fast). */
-  speed: number;
-  /**
-   * Grows at each change of course: a new scenario, a restart, a reset, a pause, a play, the
-   * end. Equal revisions of a device: the scenario has only moved on as it plays.
-   */
-  revision: number;
-  /** The topics it publishes (initial states included), in the device's namespace, sorted. */
-  topics: string[];
 }
 
 /** The emulator as the control API drives it. */

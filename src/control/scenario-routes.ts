@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { loadScenario } from '../scenario/load';
 import { refusalDocs } from './control-codes';
 import { ControlError } from './control-error';
-import { SCENARIO_STATES } from './controlled-emulator';
 import { scenarioAnswer } from './feed-snapshots';
 import { defineRoute } from './route';
+import { ScenarioStatusSchema } from './scenario-status';
 
 /** The media types a scenario may be sent as, as YAML text. */
 export const YAML_TYPES = ['text/yaml', 'application/yaml', 'text/plain'] as const;
@@ -17,35 +17,6 @@ const ScenarioBodySchema = z.strictObject({
 
 /** The name scenario errors are reported under when the request gives none. */
 const DEFAULT_NAME = 'scenario.yaml';
-
-/** Where a device's scenario is (`GET /scenario`, and the live feed's `scenario` event). */
-const ScenarioStatusSchema = z
-  .object({
-    name: z.string().nullable().meta({ description: "the scenario's `name:`, null when it has none" }),
-    state: z.enum(SCENARIO_STATES),
-    positionMs: z
-      .number()
-      .nonnegative()
-      .meta({
-        description:
-          'scenario milliseconds since its start (speed applied): held while paused, at the end once finished, ' +
-          '0 after a restart',
-      }),
-    speed: z.number().positive().meta({ description: 'playback speed (2 = twice as fast)' }),
-    revision: z
-      .number()
-      .int()
-      .nonnegative()
-      .meta({
-        description:
-          'grows at each change of course: a new scenario, a restart, a reset, a pause, a play, the end ' +
-          '(the same revision: the scenario has only moved on as it plays)',
-      }),
-    topics: z
-      .array(z.string())
-      .meta({ description: 'the topics it publishes, initial states included, in the device namespace, sorted' }),
-  })
-  .meta({ id: 'ScenarioStatus' });
 
 /** The routes of this file. */
 export const SCENARIO_ROUTES = [

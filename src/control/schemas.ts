@@ -4,8 +4,9 @@
  * ./openapi, are the document's schemas.
  */
 import { z } from 'zod';
-import { CLIENT_VIAS } from '../base/client-tag';
+import { FlagStateSchema } from '../device/feature-flags';
 import { TOPIC_PATH } from '../events/event-bus';
+import { SessionInfoSchema } from '../events/session-info';
 
 /** One error of a scenario that does not load, at its line and column (from 1). */
 export const ScenarioProblemSchema = z.object({
@@ -77,38 +78,19 @@ export const PublishedEventSchema = z
 export const PublishedSchema = z.object({ events: z.array(PublishedEventSchema) });
 
 /** The feature flags of a device, as `featureflag.cgi` lists them. */
-export const FlagsSchema = z.object({
-  flags: z.array(
-    z.object({ name: z.string(), value: z.boolean(), description: z.string(), defaultValue: z.boolean() }),
-  ),
-});
+export const FlagsSchema = z.object({ flags: z.array(FlagStateSchema) });
 
 /** Flags to set, all or nothing. */
 export const FlagValuesSchema = z
   .record(z.string().min(1), z.boolean({ error: 'a flag is true or false' }))
   .meta({ example: { graphics_udvd: true } });
 
+/** A session of one of the devices: a device's session, with the device's serial after its `id`. */
+const { id: sessionId, ...sessionFields } = SessionInfoSchema.shape;
+export const EmulatorSessionSchema = z.object({ id: sessionId, device: z.string(), ...sessionFields });
+
 /** The event stream sessions of a device. */
-export const SessionsSchema = z.object({
-  sessions: z.array(
-    z.object({
-      id: z.string(),
-      device: z.string(),
-      state: z.enum(['OPEN', 'CONFIGURED', 'CLOSED']),
-      remoteAddress: z.string().optional(),
-      user: z.string().optional(),
-      sources: z.array(z.string()),
-      connectedAt: z.number(),
-      filters: z.array(z.object({ topicFilter: z.string().optional(), contentFilter: z.string().optional() })),
-      sent: z.number().int(),
-      dropped: z.number().int(),
-      via: z
-        .enum(CLIENT_VIAS)
-        .optional()
-        .meta({ description: "the emulator's own client (the dashboard), not graded; absent for a client's session" }),
-    }),
-  ),
-});
+export const SessionsSchema = z.object({ sessions: z.array(EmulatorSessionSchema) });
 
 /** How to reach and log in to each device. */
 export const DevicesSchema = z.array(

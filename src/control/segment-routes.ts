@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { MAX_SEGMENT_NAME, segmentNameProblem } from '../base/segment-name';
 import { ControlError } from './control-error';
 import { defineRoute } from './route';
+import { SegmentInfoSchema } from './segment-info';
 
 /** What a segment name may be. */
 const NAME_RULE = `1-${MAX_SEGMENT_NAME} characters, no control characters or line breaks`;
@@ -27,16 +28,6 @@ export const ResetSegmentSchema = z.strictObject({
     example,
   }),
 });
-
-/** The segment running now. */
-const SegmentInfoSchema = z
-  .object({
-    index: z.number().int().meta({ description: '1 for the first, counting every reset' }),
-    name: z.string().meta({ description: 'the name the test gave it, else `segment <index>`' }),
-    named: z.boolean(),
-    from: z.string().meta({ description: 'when it began' }),
-  })
-  .meta({ id: 'Segment' });
 
 /** The segment name of a reset, given in the query or the body (the same name in both is fine). */
 export function resetSegment(

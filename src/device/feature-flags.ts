@@ -3,20 +3,23 @@
  * updates, and optional persistence in a state file that is always whole.
  */
 import { readFileSync } from 'node:fs';
+import { z } from 'zod';
 import { writeFileAtomic } from '../base/atomic-file';
 import { err, type Err, type ErrorInfo, ok, type Result } from '../base/result';
 
-/** One flag as configured: its name, what it does, and its default. */
-export interface FlagDefinition {
-  name: string;
-  description: string;
-  defaultValue: boolean;
-}
+/** One flag as `listAll` reports it (and the control API, and the dashboard). */
+export const FlagStateSchema = z.object({
+  name: z.string(),
+  value: z.boolean(),
+  description: z.string(),
+  defaultValue: z.boolean(),
+});
 
 /** One flag as `listAll` reports it. */
-export interface FlagState extends FlagDefinition {
-  value: boolean;
-}
+export type FlagState = z.output<typeof FlagStateSchema>;
+
+/** One flag as configured: its name, what it does, and its default. */
+export type FlagDefinition = Omit<FlagState, 'value'>;
 
 /** A realistic built-in set, in the style of real devices' flag names. */
 export const DEFAULT_FLAGS: readonly FlagDefinition[] = [

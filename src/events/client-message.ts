@@ -3,14 +3,12 @@
  * too large, not JSON-RPC, another method), a configure refused at its envelope (its version), or
  * a configure request whose filters are still to compile. Pure: the session answers and journals.
  */
+import type { SentFilter } from '../base/sent-filter';
 import { parseRpcRequest, RpcErrorCode, type RpcRequest, type RpcResponse } from '../protocol/rpc';
 import { EVENT_STREAM_API } from './configure';
 
-/** A filter of a configure request as the client wrote it (its strings only). */
-export interface SentFilter {
-  topicFilter?: string;
-  contentFilter?: string;
-}
+/** A filter of a configure request as the client wrote it (its strings only): one shape with the journal's. */
+export type { SentFilter };
 
 /** What a client's message is, for the session to answer. */
 export type ClientMessage =

@@ -25,30 +25,13 @@ import type { DeviceEvent, EventBus } from './event-bus';
 import type { EventFaults } from './event-faults';
 import { refusedMessage, unreadableFrame } from './refused-message';
 import { CLOSE_POLICY_VIOLATION, DEFAULT_PING_LIMIT, type PingLimit, PingWindow, pingFloodReason } from './ping-limit';
+import type { SessionInfo, SessionState } from './session-info';
 import type { SessionAccount } from './session-limits';
 import { listenTo } from './session-listeners';
 import { SessionOutbox } from './session-outbox';
 
-/** OPEN: connected, no filters yet; CONFIGURED: receiving events; CLOSED: gone. */
-export type SessionState = 'OPEN' | 'CONFIGURED' | 'CLOSED';
-
-/** What {@link EventSession.info} reports, e.g. for `device.sessions()`. */
-export interface SessionInfo {
-  id: string;
-  state: SessionState;
-  remoteAddress: string | undefined;
-  user: string | undefined;
-  sources: string[];
-  connectedAt: number;
-  /** The current filters, as the client wrote them. */
-  filters: SentFilter[];
-  /** Notifications sent (one per matching filter). */
-  sent: number;
-  /** Notifications dropped because the client did not read fast enough. */
-  dropped: number;
-  /** Set for a session of the emulator's own dashboard (not graded); absent for a client's. */
-  via?: ClientVia;
-}
+/** What a session tells of itself: declared with its schema (./session-info). */
+export type { SessionInfo, SessionState } from './session-info';
 
 /** Who is at the other end of a session, as its handshake said. */
 export interface SessionIdentity {
