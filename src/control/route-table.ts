@@ -1,7 +1,8 @@
 /**
  * The route table of the control API: every route once, and with fleet routes each
  * per-device route again under `/devices/{serial}`, acting on the device named there.
- * Both the router and the OpenAPI document are made from it.
+ * Both the router and the OpenAPI document are made from it. A route file's list that is not
+ * spread here is neither served nor documented: test/unit/control/route-table.test.ts says so.
  */
 import { z } from 'zod';
 import { refusalDocs } from './control-codes';
