@@ -4,6 +4,7 @@
  * Pure: the same journal, facts and time give the same report.
  */
 import { EmulatorError } from '../base/errors';
+import { SEVERITIES, SEVERITY_RANK, severityCount, THRESHOLDS } from '../base/grading-report-shape';
 import type { JournalEntry } from '../base/journal';
 import { judgeExpectations } from './expectations';
 import { type GradingContext, type Rule, topicFilters } from './grading-context';
@@ -46,8 +47,6 @@ export interface GradingInput {
   clientStopped?: boolean;
 }
 
-const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
-
 /**
  * Grades the client: every rule over the journal, the scenario's expectations, and a summary,
  * as a report of one segment (the emulator's report of several: ./segment-report).
@@ -75,7 +74,7 @@ export function gradeSlice(input: Omit<GradingInput, 'thresholds'>, thresholds: 
   };
   const findings: Finding[] = RULE_FUNCTIONS.flatMap((rule) => rule(context)).sort(
     (a, b) =>
-      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || (a.evidence[0]?.seq ?? 0) - (b.evidence[0]?.seq ?? 0),
+      SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || (a.evidence[0]?.seq ?? 0) - (b.evidence[0]?.seq ?? 0),
   );
   const expectations = judgeExpectations(context);
   return { thresholds, findings, expectations, journal: { entries: input.entries.length, dropped: input.dropped } };
@@ -87,19 +86,9 @@ export function gradeSlice(input: Omit<GradingInput, 'thresholds'>, thresholds: 
  */
 export function reportFails(report: GradingReport, failOn: Severity | 'never'): boolean {
   if (failOn === 'never') return false;
-  const { errors, warnings, infos, expectationsBroken } = report.summary;
-  const worst = [errors, warnings, infos].slice(0, SEVERITY_ORDER[failOn] + 1);
-  return expectationsBroken > 0 || worst.some((count) => count > 0);
+  const worst = SEVERITIES.slice(0, SEVERITY_RANK[failOn] + 1);
+  return report.summary.expectationsBroken > 0 || worst.some((severity) => report.summary[severityCount(severity)] > 0);
 }
-
-/** Counts: whole numbers of 1 or more; the rest are durations (0 or more ms). */
-const COUNT_THRESHOLDS = new Set<keyof GradingThresholds>([
-  'minRetryRun',
-  'maxSessionsPerClient',
-  'pollingMaxRequests',
-  'minUnusedTokens',
-  'maxRefusedRepeats',
-]);
 
 /** `base` (the defaults) with `given` over them; `BAD_OPTION` for an unknown name or a value out of range. */
 export function checkedThresholds(
@@ -113,7 +102,8 @@ export function checkedThresholds(
         `no grading threshold "${name}"; thresholds: ${Object.keys(DEFAULT_THRESHOLDS).join(', ')}`,
       );
     if (value === undefined) continue;
-    const count = COUNT_THRESHOLDS.has(name);
+    // Counts are whole numbers of 1 or more; durations 0 or more ms.
+    const count = THRESHOLDS[name].unit === 'count';
     const valid =
       typeof value === 'number' &&
       Number.isFinite(value) &&

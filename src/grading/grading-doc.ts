@@ -3,9 +3,9 @@
  * drift from the code: a test compares the committed page with this text (`npm run docs`).
  */
 import { join } from 'node:path';
+import { THRESHOLDS } from '../base/grading-report-shape';
 import { markdownTable } from '../base/markdown-table';
 import { EMULATOR_CLIENT_SESSIONS, EMULATOR_CLIENT_TERMS } from '../events/session-limits';
-import { DEFAULT_THRESHOLDS, type GradingThresholds } from './report';
 import { segmentsDoc, selectionDoc } from './report-options-doc';
 import { RULE_IDS, RULES, type RuleId } from './rule-catalogue';
 
@@ -34,27 +34,6 @@ export interface GradingCoverage {
 
 /** Where the page lives, from the package root. */
 export const GRADING_DOC_FILE = join(__dirname, '..', '..', 'docs', 'grading.md');
-
-/** What each threshold means (the keys of {@link GradingThresholds}). */
-const THRESHOLD_MEANING: Record<keyof GradingThresholds, string> = {
-  minRetryIntervalMs: 'refused attempts in a row closer than this (median) are "no back-off"',
-  minRetryRun: 'refused attempts in a row before the back-off is judged',
-  reconnectWithinMs:
-    'after the device ended its session (or came back from a reboot), the client has a session again within this',
-  configureWithinMs: 'a new session is configured within this',
-  staleRetryWithinMs: 'after `stale=true` the request is repeated within this',
-  recoverWithinMs:
-    'a request refused for its credentials whose next try got past them within this recovered (`auth-recovered`, an info)',
-  stallDetectWithinMs: 'a stall whose pings go unanswered is noticed (a new session) within this',
-  maxSessionsPerClient: 'sessions one client holds on one device at once',
-  pollingWindowMs: "the window a client's requests to one CGI method are counted over (`polling`)",
-  pollingMaxRequests:
-    'requests to one CGI method (path and JSON-RPC `method`) one client makes within the window: one a second; a call every few seconds, or a 503 retried with back-off, stays far below',
-  minUnusedTokens:
-    'session tokens a client fetched and never used for a handshake before `token-unused` speaks: one is a client stopping between its fetch and its connect',
-  maxRefusedRepeats:
-    'times a refused request (the same body, the same error answer) may be sent again after its refusal before `refused-repeated` speaks: a retry or two',
-};
 
 /** What the page says of the emulator's own traffic (the dashboard), which is not graded. */
 const OWN_TRAFFIC: readonly string[] = [
@@ -157,11 +136,7 @@ export function gradingDoc(coverage: GradingCoverage): string {
     '',
     ...markdownTable(
       ['threshold', 'default', 'meaning'],
-      (Object.entries(DEFAULT_THRESHOLDS) as [keyof GradingThresholds, number][]).map(([key, value]) => [
-        `\`${key}\``,
-        String(value),
-        THRESHOLD_MEANING[key],
-      ]),
+      Object.entries(THRESHOLDS).map(([name, spec]) => [`\`${name}\``, String(spec.default), spec.meaning]),
     ),
     '',
     ...selectionDoc(),

@@ -3,6 +3,7 @@
  * the segment they belong to, a summary per segment and for the run (the dropped segments'
  * counts included), and each rule's verdict. Pure.
  */
+import { SEVERITIES, type Severity, type SeverityCount, severityCount } from '../base/grading-report-shape';
 import type {
   ExpectationResult,
   Finding,
@@ -14,7 +15,7 @@ import type {
   SegmentRef,
   SegmentSummary,
 } from './report';
-import { RULE_IDS, RULES, type RuleId, type Severity } from './rule-catalogue';
+import { RULE_IDS, RULES, type RuleId } from './rule-catalogue';
 
 /** What the rules and the expectations made of one journal slice (a segment), before any selection. */
 export interface GradedSlice {
@@ -104,9 +105,7 @@ export function assembleReport(assembly: Assembly): GradingReport {
     },
     thresholds: assembly.thresholds,
     summary: {
-      errors: sum('errors'),
-      warnings: sum('warnings'),
-      infos: sum('infos'),
+      ...severityCounts((severity) => sum(severityCount(severity))),
       expectationsBroken: sum('expectationsBroken'),
     },
     rules: RULE_IDS.filter((id) => applied.has(id)).map((id) => ({
@@ -125,18 +124,22 @@ export function assembleReport(assembly: Assembly): GradingReport {
 
 /** The summary of `findings` and `expectations`. */
 export function summaryOf(findings: readonly Finding[], expectations: readonly ExpectationResult[]): GradingSummary {
-  const counted = (severity: Severity): number => findings.filter((f) => f.severity === severity).length;
-  return {
-    errors: counted('error'),
-    warnings: counted('warning'),
-    infos: counted('info'),
-    expectationsBroken: expectations.filter((e) => e.status === 'broken').length,
-  };
+  const counts = severityCounts((severity) => findings.filter((f) => f.severity === severity).length);
+  return { ...counts, expectationsBroken: expectations.filter((e) => e.status === 'broken').length };
 }
 
 /** The summary of findings counted by rule (their severity is the rule's). */
 function tallySummary(byRule: readonly (readonly [RuleId, number])[], expectationsBroken: number): GradingSummary {
-  const counted = (severity: Severity): number =>
-    byRule.filter(([id]) => RULES[id].severity === severity).reduce((n, [, count]) => n + count, 0);
-  return { errors: counted('error'), warnings: counted('warning'), infos: counted('info'), expectationsBroken };
+  const counts = severityCounts((severity) =>
+    byRule.filter(([id]) => RULES[id].severity === severity).reduce((n, [, count]) => n + count, 0),
+  );
+  return { ...counts, expectationsBroken };
+}
+
+/** The summary's count of each severity (`errors`, `warnings`, `infos`), in the order of the severities. */
+function severityCounts(counted: (severity: Severity) => number): Record<SeverityCount, number> {
+  return Object.fromEntries(SEVERITIES.map((severity) => [severityCount(severity), counted(severity)])) as Record<
+    SeverityCount,
+    number
+  >;
 }

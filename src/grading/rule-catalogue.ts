@@ -4,11 +4,10 @@
  * when a rule has no end-to-end test.
  */
 
-/** How bad a finding is: `error` breaks clients in the field, `warning` wastes or risks, `info` tells. */
-export type Severity = 'error' | 'warning' | 'info';
+import type { Severity } from '../base/grading-report-shape';
 
-/** The severities, worst first. */
-export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+// A rule's severity is one of the report's (../base/grading-report-shape: the one list, worst first).
+export type { Severity };
 
 /** One rule as documented. */
 export interface RuleInfo {
