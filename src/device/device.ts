@@ -20,6 +20,7 @@ import { listenApp, type ListeningServer } from '../base/listening-server';
 import { createLogger, type Logger } from '../base/log';
 import { buildDeviceApp, type DeviceBoot } from './device-app';
 import { type DeviceOptions, resolveDeviceOptions, type ResolvedDeviceOptions } from './device-options';
+import type { DeviceHandle } from './device-handle';
 import { FeatureFlags, type FlagState } from './feature-flags';
 import { devicePaths, deviceUrls, type DeviceUrls } from './endpoints';
 import { selfSignedCertificate, type TlsMaterial, wrongHostCertificate } from '../base/tls';
@@ -31,74 +32,8 @@ import { controlSockets } from './device-context';
 import { DeviceFaults } from './faults/device-faults';
 import type { HttpFaults } from './faults/fault-target';
 
-/** A running device. */
-export interface DeviceHandle {
-  /** Base URL, e.g. `http://127.0.0.1:41234`. */
-  readonly url: string;
-  /** The URL of every endpoint: feature flags, session token, event stream (`ws://`), discovery, ... */
-  readonly urls: DeviceUrls;
-  readonly port: number;
-  readonly host: string;
-  readonly serial: string;
-  /** The digest realm the device challenges with. */
-  readonly realm: string;
-  /** The options in force, defaults filled in. */
-  readonly options: Readonly<ResolvedDeviceOptions>;
-  /** The PEM certificate the device serves (HTTPS only), to trust in a client. */
-  readonly certificate: string | undefined;
-  /** Current feature flags. */
-  flags(): FlagState[];
-  /** Sets feature flags all-or-nothing, as `featureflag.cgi` `set` does; rejects unknown names. */
-  setFlags(values: Readonly<Record<string, boolean>>): Promise<void>;
-  /**
-   * Issues a session token without the HTTP round trip (what `wssession.cgi` answers); throws
-   * `LIMIT` when the user holds its share of pending tokens.
-   */
-  issueToken(username?: string): string;
-  /** Uses up a session token: valid once, within its lifetime. */
-  consumeToken(token: string): TokenVerdict;
-  /**
-   * Publishes an event on the device's event system: every stream session gets it
-   * once per matching filter. `stateful` events are also kept as the current state.
-   */
-  publish(topic: string, message?: NotificationMessage, options?: PublishOptions): DeviceEvent;
-  /** Calls `listener` when a stream session connects, configures or disconnects; returns its remover. */
-  watchSessions(listener: SessionListener): () => void;
-  /**
-   * The live event stream sessions: id, remote address, filters, sent and dropped counts;
-   * with `topic`, only those configured with a filter that can select it.
-   */
-  sessions(topic?: string): SessionInfo[];
-  /**
-   * Refuses every login (digest, Basic, session tokens) with 401 for `ms`, as a
-   * rebooting device does; tokens issued before stay valid if they outlive it.
-   */
-  rejectAuth(ms: number): void;
-  /**
-   * Records in the journal that, from now, the client has `withinMs` to do `that` (a
-   * scenario's `expect:` step); the grader says whether it did. Without a journal, nothing.
-   */
-  expect(expectation: Expectation): void;
-  /**
-   * Back to how it started: fault switches off, sessions closed (1001), session tokens
-   * revoked, refused logins ended, states back to the initial ones, flags to their defaults.
-   */
-  reset(): Promise<void>;
-  /**
-   * Turns fault switch `name` on (docs/faults.md): a state switch until cleared or for
-   * `forMs`, an action (drop, reboot, flap, storm) at once, resolving when it is over.
-   * Throws `BAD_FAULT` for an unknown switch or bad parameters.
-   */
-  fault<N extends FaultName>(name: N, params?: FaultParamsInput<N>): Promise<ActiveFault>;
-  /** Switches fault `name` off (every one when undefined); returns the names switched off. */
-  clearFaults(name?: FaultName): FaultName[];
-  /** The fault switches that are on. */
-  faults(): ActiveFault[];
-  /** Closes every event stream session (default 1001 "closed by the emulator"); returns how many. */
-  closeSessions(code?: number, reason?: string): number;
-  /** Stops listening and ends every connection; resolves when all is closed. */
-  close(): Promise<void>;
-}
+// Part of the public face: src/index.ts exports the type from here.
+export type { DeviceHandle } from './device-handle';
 
 /** Lifecycle of a device, as a small explicit state. */
 type DeviceState = 'RUNNING' | 'CLOSING' | 'CLOSED';

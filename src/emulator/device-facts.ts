@@ -1,5 +1,5 @@
 /** What the grader needs to know of a device: its stream and token paths, and the topics its scenario publishes. */
-import type { DeviceHandle } from '../device/device';
+import type { DeviceHandle } from '../device/device-handle';
 import { NEUTRAL_NAMESPACE, renameTopicPrefix } from '../events/topic-filter';
 import type { DeviceFacts } from '../grading/journal-index';
 import { scenarioTopics } from '../scenario/scenario-topics';

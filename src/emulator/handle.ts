@@ -4,7 +4,7 @@
  * what the control API uses of it is declared in ../control/controlled-emulator.ts.
  */
 import type { NotificationEntry } from '../base/journal';
-import type { DeviceHandle } from '../device/device';
+import type { DeviceHandle } from '../device/device-handle';
 export type {
   ControlledEmulator,
   DeviceAccess,

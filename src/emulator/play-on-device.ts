@@ -6,7 +6,7 @@
  * (./play-recordings).
  */
 import type { RetryPolicy } from '../bws/swift-client';
-import type { DeviceHandle } from '../device/device';
+import type { DeviceHandle } from '../device/device-handle';
 import type { DeviceOptions } from '../device/device-options';
 import { DEFAULT_FLAGS } from '../device/feature-flags';
 import type { ConnectionFile } from '../protocol/connection-file';

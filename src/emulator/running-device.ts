@@ -3,7 +3,8 @@
  * on a reload, a new scenario or a reset), and the scenario controls (pause, play, restart) the handle and the control API use.
  */
 import type { LogFields, Logger } from '../base/log';
-import { type DeviceHandle, startDevice } from '../device/device';
+import { startDevice } from '../device/device';
+import type { DeviceHandle } from '../device/device-handle';
 import type { DeviceOptions } from '../device/device-options';
 import type { ConnectionFile } from '../protocol/connection-file';
 import type { Scheduler } from '../scenario/scheduler';
