@@ -51,8 +51,3 @@ export const TOKEN_REFUSAL_CODES = {
 
 /** How a session token is refused (see {@link TOKEN_REFUSAL_CODES}). */
 export type TokenRefusalKind = keyof typeof TOKEN_REFUSAL_CODES;
-
-/** Whether `code` is one of the catalogue's (for codes read back from the wire). */
-export function isRefusalCode(code: string): code is RefusalCode {
-  return Object.hasOwn(REFUSAL_CODE_MEANINGS, code);
-}
