@@ -1,7 +1,7 @@
 /** The routes of the device fault switches: which exist, which are on, switch one on, switch off. */
 import { z } from 'zod';
 import { jsonSchemaOf } from '../base/json-schema';
-import { FAULT_CATALOGUE, FAULT_NAMES, type FaultName } from '../protocol/fault-catalogue';
+import { FAULT_CATALOGUE, FAULT_KINDS, FAULT_NAMES, type FaultName } from '../protocol/fault-catalogue';
 import { refusalDocs } from './control-codes';
 import { activeFaults } from './feed-snapshots';
 import { defineRoute } from './route';
@@ -34,7 +34,7 @@ const SwitchesSchema = z.object({
   switches: z.array(
     z.object({
       name: FaultNameSchema,
-      kind: z.enum(['state', 'action']),
+      kind: z.enum(FAULT_KINDS),
       does: z.string(),
       exposes: z.string(),
       source: z.string(),

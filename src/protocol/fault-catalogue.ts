@@ -9,7 +9,10 @@ import { FAULT_NAMES, type FaultName } from '../base/fault-names';
 import { isCloseCode, MAX_CLOSE_REASON_BYTES } from './websocket-close';
 
 /** `state`: stays on until cleared (or for `forMs`); `action`: happens once. */
-export type FaultKind = 'state' | 'action';
+export const FAULT_KINDS = ['state', 'action'] as const;
+
+/** One of {@link FAULT_KINDS}. */
+export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** One switch as documented (its kind kept literal, so the device's switch table follows it). */
 export interface FaultSpec<S extends z.ZodObject = z.ZodObject, K extends FaultKind = FaultKind> {
