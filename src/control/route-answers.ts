@@ -26,7 +26,7 @@ function refusalsOf(route: ControlRoute): Record<number, string> {
   const refusals = refusalDocs('UNAUTHORIZED', 'FORBIDDEN', 'HOST_NOT_ALLOWED', 'CROSS_ORIGIN');
   if (route.whenReady || route.body || route.query)
     refusals[400] = 'BAD_REQUEST naming the field at fault, or the code of the error the emulator threw';
-  if (route.body) Object.assign(refusals, refusalDocs('PAYLOAD_TOO_LARGE'));
+  if (route.body) Object.assign(refusals, refusalDocs('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'));
   if (route.whenReady)
     Object.assign(
       refusals,

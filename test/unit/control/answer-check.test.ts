@@ -14,7 +14,7 @@ import { registerRoutes } from '../../../src/control/register-routes';
 import { type ControlRoute, defineRoute, Reply } from '../../../src/control/route';
 import { controlRoutes } from '../../../src/control/route-table';
 import { realScheduler } from '../../../src/scenario/scheduler';
-import { FakeEmulator, SERIALS } from './fake-emulator';
+import { FakeEmulator, SERIALS, startControl } from './fake-emulator';
 
 const Count = z.object({ count: z.number().int() });
 
@@ -157,6 +157,24 @@ describe('the answer check', () => {
   it('is off when the router is told so, whatever the variable', async () => {
     const { app } = serve(false);
     await request(app).get('/_emu/wrong').expect(200);
+  });
+});
+
+describe('the real routes under the check', () => {
+  it("document the body parsers' 415 (a charset the API does not read): the check let it through", async () => {
+    const ctl = await startControl();
+    try {
+      const res = await request(ctl.server)
+        .post('/_emu/events')
+        .set('Content-Type', 'application/json; charset=latin1')
+        .send('{"topic":"x"}');
+      expect({ status: res.status, code: (res.body as { error: { code: string } }).error.code }).toEqual({
+        status: 415,
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+      });
+    } finally {
+      await ctl.close();
+    }
   });
 });
 
