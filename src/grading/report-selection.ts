@@ -82,10 +82,11 @@ function ruleIds(texts: readonly string[], field: string): RuleId[] {
     .map((id) => id.trim())
     .filter((id) => id !== '');
   const known = new Set<string>(RULE_IDS);
-  const unknown = ids.find((id) => !known.has(id));
+  const isRuleId = (id: string): id is RuleId => known.has(id);
+  const unknown = ids.find((id) => !isRuleId(id));
   if (unknown !== undefined)
     throw new EmulatorError('BAD_OPTION', `${field}: no rule "${unknown}"; the rules: ${RULE_IDS.join(', ')}`);
-  return ids as RuleId[];
+  return ids.filter(isRuleId);
 }
 
 /** A threshold's value as a number when it is decimal text; anything else as it is, for checkedThresholds to name. */
