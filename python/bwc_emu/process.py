@@ -81,8 +81,7 @@ class EmulatorProcess:
             )
         if self._ready_line is None:
             code = self._wait_exit(5.0)
-            for thread in self._threads:
-                thread.join(1.0)
+            self.stop()
             raise EmulatorStartError(
                 f"bwc-emu exited ({'code %s' % code if code is not None else 'stdout closed'}) before it was ready: "
                 f"{' '.join(self.argv)}",
@@ -128,10 +127,12 @@ class EmulatorProcess:
         deadline = time.monotonic() + 2.0
         for thread in self._threads:
             thread.join(max(0.0, deadline - time.monotonic()))
-        for stream in (self.popen.stdout, self.popen.stderr):
-            try:
-                if stream is not None:
+        for thread, stream in zip(self._threads, (self.popen.stdout, self.popen.stderr)):
+            # a stream still read (a grandchild that left the group holds it) stays open: closing
+            # it would wait for that read
+            if stream is not None and not thread.is_alive():
+                try:
                     stream.close()
-            except OSError:
-                pass
+                except OSError:
+                    pass
         return self.popen.returncode
