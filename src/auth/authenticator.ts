@@ -35,6 +35,9 @@ export type AuthScheme = 'digest' | 'basic';
 export const BASIC_OVER_HTTP_REFUSED =
   'Basic credentials refused over plain HTTP; use digest, TLS, or --basic-over-http (option basicOverHttp)';
 
+/** What a login refused while the device refuses every one (a simulated reboot) is told. */
+export const REJECTING_MESSAGE = 'logins are refused for a while (simulated reboot)';
+
 /**
  * The schemes in force: `both` on plain HTTP is digest alone unless `basicOverHttp` asks for
  * Basic too, since Basic sends the password in clear; `basic` is an explicit ask and stays.
@@ -200,7 +203,7 @@ export class Authenticator {
    */
   verify(req: IncomingMessage): AuthVerdict {
     if (this.options.mode === 'none') return ok({ account: undefined, scheme: 'none' });
-    if (this.rejecting) return refuse('REJECTING', 'logins are refused for a while (simulated reboot)');
+    if (this.rejecting) return refuse('REJECTING', REJECTING_MESSAGE);
     const header = req.headers.authorization;
     if (!header) return refuse('NO_CREDENTIALS', 'no credentials');
     // A throttled address (or address and user) is refused unchecked: a guess must not learn anything. The

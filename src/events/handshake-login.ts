@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { authScheme } from '../auth/auth-params';
-import type { Authenticator, RefusalInfo } from '../auth/authenticator';
+import { type Authenticator, type RefusalInfo, REJECTING_MESSAGE } from '../auth/authenticator';
 import type { SessionTokens } from '../auth/session-tokens';
 import type { ClientVia } from '../base/client-tag';
 import { TOKEN_REFUSAL_CODES } from '../base/refusal-codes';
@@ -35,10 +35,8 @@ export function handshakeLogin(
   headerVia: ClientVia | undefined,
   { authenticator, tokens }: { authenticator: Authenticator; tokens: SessionTokens },
 ): Result<HandshakeLogin, LoginRefusal> {
-  if (authenticator.rejecting) {
-    const message = 'logins are refused for a while (simulated reboot)';
-    return err({ code: 'REJECTING', message, stale: false, scheme: schemeOf(req, token) });
-  }
+  if (authenticator.rejecting)
+    return err({ code: 'REJECTING', message: REJECTING_MESSAGE, stale: false, scheme: schemeOf(req, token) });
   if (authenticator.mode !== 'none' && token !== null) {
     const use = tokens.consume(token);
     if (!use.ok) {
