@@ -13,8 +13,9 @@ import { contentType } from 'mime-types';
 import { type HostCheck, hostNotAllowedMessage } from '../base/host-check';
 import { redactUrl } from '../base/log';
 import { PAGE_SECURITY_HEADERS, sendPageBody } from '../base/page-answer';
+import type { DashboardDeviceInfo } from './dashboard-info';
 import { type DeviceContext, deviceOf, requestLocals } from './device-context';
-import { devicePaths, type DevicePaths } from './endpoints';
+import { devicePaths } from './endpoints';
 import { allowMethods } from './rpc-endpoint';
 
 /** Where the built page is: dist/web/dashboard, two levels above src/device (Jest) and dist/device (the package). */
@@ -50,18 +51,8 @@ export interface DashboardDevice extends DeviceContext {
   readonly controlPath: string | undefined;
 }
 
-/** What `/dashboard/device.json` answers: who the device is and where its interfaces are. */
-export interface DashboardDeviceInfo {
-  serial: string;
-  realm: string;
-  identity: { model: string; name: string; firmware: string; brand: string };
-  /** Epoch ms the device started; with `now`, its uptime. */
-  startedAt: number;
-  /** Epoch ms on the device's clock when this was answered. */
-  now: number;
-  paths: DevicePaths;
-  control: string | null;
-}
+/** What `/dashboard/device.json` answers: declared with its schema (./dashboard-info). */
+export type { DashboardDeviceInfo };
 
 /** What a dashboard path asks for. */
 type Target = { kind: 'page' } | { kind: 'info' } | { kind: 'asset'; name: string };

@@ -6,7 +6,9 @@
  */
 import { type EmulatorHandle, loadScenario, startEmulator } from '../../src';
 import { ManualClock } from '../../src/base/clock';
-import { DASHBOARD_CSP, type DashboardDeviceInfo } from '../../src/device/dashboard-route';
+import { z } from 'zod';
+import { type DashboardDeviceInfo, DashboardDeviceInfoSchema } from '../../src/device/dashboard-info';
+import { DASHBOARD_CSP } from '../../src/device/dashboard-route';
 import { devicePaths } from '../../src/device/endpoints';
 import { digestRequest } from '../helpers/digest-request';
 import { challengesOf, sendRequest } from '../helpers/http';
@@ -23,11 +25,11 @@ async function start(options: Parameters<typeof startEmulator>[0] = {}): Promise
   return emulator.devices[0].device.url;
 }
 
-/** device.json as `user` reads it. */
+/** device.json as `user` reads it, checked against its schema (the page's types are made from it): no field more or less. */
 async function deviceJson(url: string, username = 'root', password = 'pass'): Promise<DashboardDeviceInfo> {
   const answer = await digestRequest(url, { path: '/dashboard/device.json', username, password });
   expect(answer.status).toBe(200);
-  return JSON.parse(answer.body) as DashboardDeviceInfo;
+  return z.strictObject(DashboardDeviceInfoSchema.shape).parse(JSON.parse(answer.body));
 }
 
 describe('the dashboard route', () => {

@@ -12,6 +12,7 @@ import { Backoff } from './backoff.js';
 import { messageOf } from './format.js';
 import { httpProblem, tagged } from './http.js';
 import type { Notification, SessionFilter } from './types.js';
+import type { DashboardDeviceInfo } from './wire-types.js';
 
 /** What the session is doing. */
 export type StreamState =
@@ -33,10 +34,7 @@ export interface StreamHandlers {
 }
 
 /** The paths the session uses (from device.json). */
-export interface StreamPaths {
-  sessionToken: string;
-  eventStream: string;
-}
+export type StreamPaths = Pick<DashboardDeviceInfo['paths'], 'sessionToken' | 'eventStream'>;
 
 /** One event stream session that keeps itself connected. */
 export class EventStream {

@@ -9,7 +9,7 @@ import { fill, h, say } from './dom.js';
 import { messageOf } from './format.js';
 import { errorLine, type PanelContext, statusLine } from './panel.js';
 import { callCgi } from './rpc.js';
-import type { Flag } from './types.js';
+import type { FlagState } from './wire-types.js';
 
 /** One flag's switch and its description. */
 interface FlagRow {
@@ -25,10 +25,10 @@ export function mountFlagsPanel(root: HTMLElement, ctx: PanelContext): void {
   const error = errorLine('flags-error');
   const status = statusLine('flags-status', true);
   const rows = new Map<string, FlagRow>();
-  let known: Flag[] = [];
+  let known: FlagState[] = [];
 
   /** Shows `flags`: in place when they are the flags shown, else drawn anew. */
-  const show = (flags: Flag[]): void => {
+  const show = (flags: FlagState[]): void => {
     const same = flags.length === rows.size && flags.every((flag) => rows.has(flag.name));
     if (!same) {
       rows.clear();
@@ -46,7 +46,7 @@ export function mountFlagsPanel(root: HTMLElement, ctx: PanelContext): void {
   };
   /** Reads listAll and shows it; rejects with what went wrong. */
   const load = async (): Promise<void> => {
-    const data = await callCgi<{ flags: Flag[] }>(path, 'listAll');
+    const data = await callCgi<{ flags: FlagState[] }>(path, 'listAll');
     known = data.flags;
     show(known);
     status.textContent = `${known.length} flags, read ${new Date().toLocaleTimeString()}`;

@@ -5,7 +5,7 @@
  */
 import { fill, h } from './dom.js';
 import type { PanelContext } from './panel.js';
-import type { DeviceAccess } from './types.js';
+import type { DeviceAccess } from './wire-types.js';
 
 /** Fills the picker's place `root` (hidden until there are several devices), once. */
 export function mountFleetPicker(root: HTMLElement, ctx: PanelContext): void {

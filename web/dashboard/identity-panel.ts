@@ -10,7 +10,7 @@ import { fetchDeviceInfo } from './device-info.js';
 import { fill, h, say } from './dom.js';
 import { duration, messageOf } from './format.js';
 import { controlNotice, errorLine, type PanelContext, setUsable, usable } from './panel.js';
-import type { DeviceInfo, ScenarioStatus } from './types.js';
+import type { DashboardDeviceInfo, ScenarioStatus } from './wire-types.js';
 import { everyWhileVisible } from './visibility.js';
 
 /** How often device.json is read again without the control API (with it, the journal has each reboot). */
@@ -30,7 +30,7 @@ export function mountIdentityPanel(root: HTMLElement, ctx: PanelContext): void {
   let upBase = 0;
   let upRead = performance.now();
 
-  const showInfo = (info: DeviceInfo): void => {
+  const showInfo = (info: DashboardDeviceInfo): void => {
     serial.textContent = info.serial;
     model.textContent = `${info.identity.name} (${info.identity.model})`;
     firmware.textContent = info.identity.firmware;

@@ -8,7 +8,7 @@ import { clipped, fill, h, prependBounded } from './dom.js';
 import { clockTime } from './format.js';
 import { controlNotice, type PanelContext, statusLine } from './panel.js';
 import { pauseControl, resumedText } from './pause-control.js';
-import { JOURNAL_KINDS, type JournalEntry } from './types.js';
+import { JOURNAL_KINDS, type JournalEntry } from './wire-types.js';
 
 /** The most entries kept (and shown, and held while paused). */
 const MAX_ENTRIES = 500;
@@ -109,41 +109,45 @@ function entryRow(entry: JournalEntry): HTMLLIElement {
 }
 
 /** `; sent: ...` with what a refused request or message sent (its `body` or `sent` excerpt), if kept. */
-function sent(e: JournalEntry): string {
-  const excerpt = (e.body ?? e.sent) as { text?: unknown } | undefined;
+function sent(excerpt: { text?: unknown } | undefined): string {
   return typeof excerpt?.text === 'string' ? `; sent: ${excerpt.text}` : '';
+}
+
+/** ` error code: message` for an answer that was a JSON-RPC error, else nothing. */
+function failed(error: { code: number; message: string } | undefined): string {
+  return error ? ` error ${error.code}: ${error.message}` : '';
+}
+
+/** A field as a summary shows it: nothing when absent, JSON for an object, else its text. */
+function text(value: unknown): string {
+  return value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : `${value as string}`;
 }
 
 /** What a journal entry says, in one line. */
 function summary(e: JournalEntry): string {
-  const s = (field: string): string => {
-    const value = e[field];
-    return value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : `${value as string}`;
-  };
-  const error = e.error as { code: number; message: string } | undefined;
-  const failed = error ? ` error ${error.code}: ${error.message}` : '';
   switch (e.kind) {
     case 'http':
-      return `${s('method')} ${s('path')}${e.call ? ` ${s('call')}` : ''} → ${s('status') || 'aborted'}${e.user ? ` as ${s('user')}` : ''} from ${s('remote')} (${s('ms')} ms)${failed}${sent(e)}`;
+      return `${text(e.method)} ${text(e.path)}${e.call ? ` ${text(e.call)}` : ''} → ${text(e.status) || 'aborted'}${e.user ? ` as ${text(e.user)}` : ''} from ${text(e.remote)} (${text(e.ms)} ms)${failed(e.error)}${sent(e.body)}`;
     case 'ws-open':
-      return `session ${s('session')} opened by ${s('user') || '?'} from ${s('remote')}`;
+      return `session ${text(e.session)} opened by ${text(e.user) || '?'} from ${text(e.remote)}`;
     case 'ws-close':
-      return `session ${s('session')} closed by the ${s('by')}: ${s('code')} ${s('reason')}`;
+      return `session ${text(e.session)} closed by the ${text(e.by)}: ${text(e.code)} ${text(e.reason)}`;
     case 'ws-refused':
-      return `${s('path')} refused ${s('status')}: ${s('reason')} (${s('remote')})`;
+      return `${text(e.path)} refused ${text(e.status)}: ${text(e.reason)} (${text(e.remote)})`;
     case 'configure':
-      return `session ${s('session')} configured ${JSON.stringify(e.filters)}${failed}`;
+      return `session ${text(e.session)} configured ${JSON.stringify(e.filters)}${failed(e.error)}`;
     case 'message-refused':
-      return `session ${s('session')} ${e.closed ? 'closed on' : 'refused'} a ${e.binary ? 'binary' : 'text'} message: ${s('code')} ${s('message')}${sent(e)}`;
+      return `session ${text(e.session)} ${e.closed ? 'closed on' : 'refused'} a ${e.binary ? 'binary' : 'text'} message: ${text(e.code)} ${text(e.message)}${sent(e.sent)}`;
     case 'notification':
-      return `session ${s('session')} ← ${s('topic')} (event ${s('event')})`;
+      return `session ${text(e.session)} ← ${text(e.topic)} (event ${text(e.event)})`;
     case 'auth-refused':
-      return `${s('method')} ${s('path')}: ${s('code')} ${s('reason')}${e.user ? ` (user ${s('user')})` : ''} from ${s('remote')}`;
+      return `${text(e.method)} ${text(e.path)}: ${text(e.code)} ${text(e.reason)}${e.user ? ` (user ${text(e.user)})` : ''} from ${text(e.remote)}`;
     case 'fault':
-      return `fault ${s('name')} ${s('state')} ${JSON.stringify(e.params ?? {})}`;
+      return `fault ${text(e.name)} ${text(e.state)} ${JSON.stringify(e.params ?? {})}`;
     case 'expect':
-      return `expect ${s('that')}${e.topic ? ` ${s('topic')}` : ''} within ${s('withinMs')} ms (${s('name')})`;
+      return `expect ${text(e.that)}${e.topic ? ` ${text(e.topic)}` : ''} within ${text(e.withinMs)} ms (${text(e.name)})`;
     default:
+      // A kind this page does not know (a newer device): shown whole.
       return JSON.stringify(e);
   }
 }

@@ -5,11 +5,11 @@
 import type { ControlApi, ControlState } from './control.js';
 import { h, say } from './dom.js';
 import type { Feed } from './feed.js';
-import type { DeviceInfo } from './types.js';
+import type { DashboardDeviceInfo } from './wire-types.js';
 
 /** The page's shared parts. */
 export interface PanelContext {
-  info: DeviceInfo;
+  info: DashboardDeviceInfo;
   control: ControlApi;
   feed: Feed;
 }

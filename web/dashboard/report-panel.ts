@@ -76,7 +76,7 @@ export function mountReportPanel(root: HTMLElement, ctx: PanelContext): void {
   const journalMoved = ({ entries, skipped, reset }: FeedEvents['journal']): void => {
     // The grader leaves the page's own entries (`via: 'dashboard'`, as its session's notifications) out:
     // a batch of only those changes nothing. One that left entries out (skipped) may have had the client's.
-    if (!reset && skipped === 0 && !entries.some((e) => e.via === undefined)) return;
+    if (!reset && skipped === 0 && !entries.some((e) => !('via' in e) || e.via === undefined)) return;
     if (document.visibilityState !== 'visible') {
       stale = true;
       return;

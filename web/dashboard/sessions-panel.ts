@@ -6,7 +6,8 @@
 import { fill, h } from './dom.js';
 import { clockTime } from './format.js';
 import { controlNotice, type PanelContext, statusLine } from './panel.js';
-import type { SessionFilter, SessionInfo } from './types.js';
+import type { SessionFilter } from './types.js';
+import type { EmulatorSession } from './wire-types.js';
 
 const COLUMNS = ['Remote', 'User', 'Filters', 'Sent', 'Dropped', 'State', 'Since'] as const;
 
@@ -14,7 +15,7 @@ const COLUMNS = ['Remote', 'User', 'Filters', 'Sent', 'Dropped', 'State', 'Since
 export function mountSessionsPanel(root: HTMLElement, ctx: PanelContext): void {
   const body = h('tbody', { id: 'session-rows' });
   const count = statusLine('sessions-count', false, 'Waiting for the feed…');
-  const show = (sessions: SessionInfo[]): void => {
+  const show = (sessions: EmulatorSession[]): void => {
     fill(body, ...sessions.map(sessionRow));
     if (sessions.length === 0) body.append(h('tr', {}, h('td', { colspan: COLUMNS.length }, 'No sessions.')));
     count.textContent = `${sessions.length} session${sessions.length === 1 ? '' : 's'}`;
@@ -35,7 +36,7 @@ export function mountSessionsPanel(root: HTMLElement, ctx: PanelContext): void {
 }
 
 /** One session as a row; each cell carries its column name for the narrow layout. */
-function sessionRow(session: SessionInfo): HTMLTableRowElement {
+function sessionRow(session: EmulatorSession): HTMLTableRowElement {
   const cells: [string, string][] = [
     ['Remote', session.remoteAddress ?? '?'],
     ['User', session.user ?? '—'],
