@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from typing import Any, Dict, Generator, List, Optional
+from typing import Any, Callable, Dict, Generator, List, Optional, TypeVar, cast
 
 import pytest
 
@@ -26,6 +26,10 @@ from .errors import BwcEmuError
 _USED: Dict[str, Emulator] = {}
 
 SECTION = "bwc-emu report"
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+#: pytest.hookimpl(hookwrapper=True), typed (older pluggy releases have no type hints).
+_hookwrapper = cast(Callable[[_F], _F], pytest.hookimpl(hookwrapper=True))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -89,7 +93,7 @@ def _report_text(emulator: Emulator, nodeid: str) -> str:
         return f"(the report could not be read: {error})"
 
 
-@pytest.hookimpl(hookwrapper=True)
+@_hookwrapper
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
     """Attaches the grading report to a failed test that used the emulator."""
     outcome = yield
