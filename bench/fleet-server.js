@@ -13,7 +13,8 @@ const http = require('node:http');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 
-const DIST = path.join(__dirname, '..', 'dist');
+// BENCH_FLEET_DIST: another build's dist/ (bench/shared-caches.js runs copies with a cache turned off).
+const DIST = process.env.BENCH_FLEET_DIST || path.join(__dirname, '..', 'dist');
 const STREAM_PATH = '/svc/ws-data-stream';
 
 /** COUNT bare servers; resolves with their ports. */

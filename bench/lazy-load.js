@@ -102,6 +102,12 @@ const SITES = [
     defer: ['control/control-router'],
     cases: [{ id: 'control-off', run: 'emulator-no-control' }],
   },
+  // Each of the face's lazily loaded modules alone: whether its own laziness pays.
+  ...INDEX_DEFERRED.map((m) => ({
+    site: `index.ts: ${m} loads when one of its exports is read`,
+    defer: [m],
+    cases: [{ id: `index:${m}`, run: 'require' }],
+  })),
 ];
 const ALL_CASES = SITES.flatMap((s) => s.cases.map((c) => c.id));
 const ROUNDS = intEnv('BENCH_ROUNDS', 7);
@@ -154,7 +160,9 @@ function preloads(modules) {
 function measure(theCase, defer, eager) {
   const flags = eager ? preloads(defer) : [];
   if (theCase.run) {
-    const out = execFileSync(process.execPath, [...flags, path.join(__dirname, 'lazy-load.js'), 'run', theCase.run], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, [...flags, path.join(__dirname, 'lazy-load.js'), 'run', theCase.run], {
+      encoding: 'utf8',
+    });
     const { ms, rss } = JSON.parse(out.trim().split('\n').pop());
     return { ms, mb: rss };
   }

@@ -27,6 +27,8 @@ const BENCHMARKS = [
   { name: 'feeds', file: './feeds.js' },
   { name: 'filter-budget', file: './filter-budget.js' },
   { name: 'login-flood', file: './login-flood.js' },
+  { name: 'lazy-load', file: './lazy-load.js' },
+  { name: 'shared-caches', file: './shared-caches.js' },
 ];
 const README = path.join(__dirname, 'README.md');
 const START = '<!-- figures:start (written by npm run bench:readme) -->';

@@ -1,7 +1,12 @@
 /**
  * The `bwc-emu` command line: picks the command from the first word; each command is its own
  * file, loaded only when it runs, so `bwc-emu destination` loads no device, no scenario
- * format, no control API (a command's file loads what it needs).
+ * format, no control API (a command's file loads what it needs): `bwc-emu validate` takes
+ * about half the time and 10 MB less than with every command loaded (bench/lazy-load.js).
+ *
+ * The commands are a thin shell over the public face: they take what a user could call from
+ * `../index`, and from the layers below only what no user needs (flag parsing helpers such
+ * as durations and sizes, the grading report's table and JUnit, the shipped scenarios' list).
  */
 import type * as DestinationModule from './destination';
 import type * as DeviceModule from './device';

@@ -63,24 +63,12 @@ export type FlagResult<T> = Result<T, UnknownFlags>;
 type Definitions = ReadonlyMap<string, FlagDefinition>;
 
 /**
- * Definitions by their content: every device with the same flags (a fleet: all of them)
- * shares one map, as it would otherwise hold a copy each.
+ * The definitions as a map, copied so that a caller changing its definitions later changes no
+ * device. One map per device: sharing one between the devices of a fleet saved no measurable
+ * memory (bench/shared-caches.js, flag-definitions).
  */
-const sharedDefinitions = new Map<string, Definitions>();
-/** Distinct flag sets kept for sharing; past it the oldest is forgotten (its devices keep their map). */
-const MAX_SHARED_DEFINITIONS = 64;
-
 function definitionsOf(list: readonly FlagDefinition[]): Definitions {
-  const key = JSON.stringify(list.map((d) => [d.name, d.description, d.defaultValue]));
-  let definitions = sharedDefinitions.get(key);
-  if (!definitions) {
-    // Copies, so that a caller changing its definitions later changes no device.
-    definitions = new Map(list.map((d) => [d.name, { ...d }]));
-    if (sharedDefinitions.size >= MAX_SHARED_DEFINITIONS)
-      sharedDefinitions.delete(sharedDefinitions.keys().next().value as string);
-    sharedDefinitions.set(key, definitions);
-  }
-  return definitions;
+  return new Map(list.map((d) => [d.name, { ...d }]));
 }
 
 /** Flag values for one device; writes `stateFile` (if any) after every change. */

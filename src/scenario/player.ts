@@ -22,7 +22,7 @@ import { seededRandom } from '../base/random';
 import { realScheduler, type Scheduler } from './scheduler';
 import type { FaultName } from '../protocol/fault-catalogue';
 import type { EmitAction, ExpectAction, Scenario, StateAction, Step } from './schema';
-import { type StepLengths, stepLengthsOf } from './step-lengths';
+import { StepLengths } from './step-lengths';
 
 /** What a scenario acts on: the device's event bus, flags, sessions and auth. */
 export interface ScenarioTarget {
@@ -111,7 +111,7 @@ export class ScenarioPlayer {
     this.onFinish = options.onFinish;
     this.random = undefined;
     this.donePromise = this.newDone();
-    this.lengths = stepLengthsOf(scenario);
+    this.lengths = new StepLengths(scenario);
   }
 
   /** Resolves when a finite timeline has played every step (loops included), or on stop(). */
@@ -189,7 +189,7 @@ export class ScenarioPlayer {
   restart(scenario?: Scenario): void {
     this.stop();
     if (scenario) this.scenario = scenario;
-    this.lengths = stepLengthsOf(this.scenario);
+    this.lengths = new StepLengths(this.scenario);
     this.random = undefined;
     this.donePromise = this.newDone();
     this.start();

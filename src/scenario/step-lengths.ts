@@ -1,7 +1,8 @@
 /**
  * How long a scenario's steps and lists last, in scenario ms (the timing rules are in
- * player.ts): a function of the scenario alone, so computed once per list and shared by
- * every player of the scenario, so that a fleet playing it computes and keeps them once.
+ * player.ts): a function of the scenario alone, computed once per list by each player.
+ * Sharing them between the players of a scenario saved no measurable memory or time in a
+ * fleet of 1,000 (bench/shared-caches.js, step-lengths).
  */
 import type { Scenario, Step } from './schema';
 
@@ -37,17 +38,4 @@ export class StepLengths {
     this.lengths.set(steps, end);
     return end;
   }
-}
-
-/** The lengths of each scenario played, for all its players. */
-const scenarioLengths = new WeakMap<Scenario, StepLengths>();
-
-/** The lengths of `scenario`'s lists, shared with every other player of it. */
-export function stepLengthsOf(scenario: Scenario): StepLengths {
-  let lengths = scenarioLengths.get(scenario);
-  if (!lengths) {
-    lengths = new StepLengths(scenario);
-    scenarioLengths.set(scenario, lengths);
-  }
-  return lengths;
 }
