@@ -29,11 +29,10 @@ async function main() {
   const parts = [input.header.trim()];
   const named = { ...input.schemas, ...input.defs };
   for (const [name, schema] of Object.entries(named)) {
-    // Every other named schema is reachable by `$ref` from this one, and declared on its own.
+    // Every other named schema is reachable by `$ref` from this one, and declared on its own;
+    // this one, when another refers to it (a report's evidence, a journal entry), is the root.
     const others = Object.fromEntries(
-      Object.entries(named)
-        .filter(([other]) => other !== name)
-        .map(([other, part]) => [other, { ...part, title: other }]),
+      Object.entries(named).map(([other, part]) => [other, other === name ? { $ref: '#' } : { ...part, title: other }]),
     );
     parts.push((await compile({ ...schema, title: name, $defs: others }, name, OPTIONS)).trim());
   }

@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { JOURNAL_KINDS, JournalEntrySchema } from '../../src/base/journal-entries';
+import { ReportSchema } from '../../src/control/report-schemas';
 import { ScenarioStatusSchema } from '../../src/control/scenario-status';
 import { DevicesSchema, EmulatorSessionSchema } from '../../src/control/schemas';
 import { DashboardDeviceInfoSchema } from '../../src/device/dashboard-info';
@@ -34,6 +35,7 @@ export const PAGE_WIRE_TYPES: Readonly<Record<string, { doc: string; schema: z.Z
     doc: "One journal entry (`GET /_emu/journal`, the feed's `journal` event).",
     schema: JournalEntrySchema,
   },
+  Report: { doc: '`GET /_emu/report`: the grading report of the client under test.', schema: ReportSchema },
 };
 
 /** Each list of values the page gets, with its doc comment. */

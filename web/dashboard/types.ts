@@ -1,9 +1,9 @@
 /**
  * The page's own shapes, and those the page reads that are not generated from the server's
- * schemas yet. The device's facts, the sessions, flags, scenario status and journal entries
- * are generated (./wire-types, `npm run docs`): import them from there.
+ * schemas yet. The device's facts, the sessions, flags, scenario status, journal entries and
+ * the grading report are generated (./wire-types, `npm run docs`): import them from there.
  */
-import type { EmulatorSession } from './wire-types.js';
+import type { EmulatorSession, Report } from './wire-types.js';
 
 /** `source`, `key` or `data` of an event message. */
 export type MessagePart = Record<string, string>;
@@ -50,20 +50,5 @@ export interface FaultSwitch {
   params?: ParamSchema;
 }
 
-/** One finding of the grading report. */
-export interface Finding {
-  rule: string;
-  severity: 'error' | 'warning' | 'info';
-  client: { remote: string; users: readonly string[] };
-  message: string;
-  fix: string;
-}
-
-/** `GET /_emu/report`, the parts the page shows. */
-export interface Report {
-  generatedAt: string;
-  journal: { entries: number; dropped: number };
-  summary: { errors: number; warnings: number; infos: number; expectationsBroken: number };
-  findings: Finding[];
-  expectations: { name: string; status: string; that: string; topic?: string }[];
-}
+/** One finding of the grading report (generated: ./wire-types `Report`). */
+export type Finding = Report['findings'][number];

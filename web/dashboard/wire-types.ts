@@ -362,6 +362,165 @@ export type JournalEntry =
       topic?: string;
     };
 
+/**
+ * `GET /_emu/report`: the grading report of the client under test.
+ */
+export interface Report {
+  generatedAt: string;
+  journal: {
+    entries: number;
+    dropped: number;
+  };
+  thresholds: {
+    minRetryIntervalMs: number;
+    minRetryRun: number;
+    reconnectWithinMs: number;
+    configureWithinMs: number;
+    staleRetryWithinMs: number;
+    recoverWithinMs: number;
+    stallDetectWithinMs: number;
+    maxSessionsPerClient: number;
+    pollingWindowMs: number;
+    pollingMaxRequests: number;
+    minUnusedTokens: number;
+    maxRefusedRepeats: number;
+  };
+  /**
+   * every segment's, the dropped segments' included
+   */
+  summary: {
+    errors: number;
+    warnings: number;
+    infos: number;
+    expectationsBroken: number;
+  };
+  /**
+   * the rules applied
+   */
+  rules: {
+    id: string;
+    severity: 'error' | 'warning' | 'info';
+    title: string;
+    findings: number;
+  }[];
+  /**
+   * the rules left out (rules=, skipRules=)
+   */
+  skippedRules: string[];
+  segments: {
+    /**
+     * 1 for the first, counting every reset
+     */
+    index: number;
+    /**
+     * the name the test gave it, else `segment <index>`
+     */
+    name: string;
+    /**
+     * whether the test named it
+     */
+    named: boolean;
+    /**
+     * when it began (the start, or the reset that began it)
+     */
+    from: string;
+    /**
+     * when it ended (the reset), or the time of the report while it runs
+     */
+    to: string;
+    ended: boolean;
+    journal: {
+      entries: number;
+      dropped: number;
+    };
+    /**
+     * the thresholds its findings were judged by
+     */
+    thresholds: {
+      minRetryIntervalMs: number;
+      minRetryRun: number;
+      reconnectWithinMs: number;
+      configureWithinMs: number;
+      staleRetryWithinMs: number;
+      recoverWithinMs: number;
+      stallDetectWithinMs: number;
+      maxSessionsPerClient: number;
+      pollingWindowMs: number;
+      pollingMaxRequests: number;
+      minUnusedTokens: number;
+      maxRefusedRepeats: number;
+    };
+    summary: {
+      errors: number;
+      warnings: number;
+      infos: number;
+      expectationsBroken: number;
+    };
+  }[];
+  /**
+   * the oldest ended segments no longer kept: only their counts are left
+   */
+  droppedSegments: {
+    segments: number;
+    summary: {
+      errors: number;
+      warnings: number;
+      infos: number;
+      expectationsBroken: number;
+    };
+  };
+  findings: {
+    /**
+     * rule id, documented in docs/grading.md
+     */
+    rule: string;
+    severity: 'error' | 'warning' | 'info';
+    device: string;
+    client: {
+      remote: string;
+      users: string[];
+    };
+    message: string;
+    evidence: JournalEntry[];
+    /**
+     * evidence entries left out
+     */
+    moreEvidence: number;
+    fix: string;
+    segment: {
+      /**
+       * 1 for the first, counting every reset
+       */
+      index: number;
+      /**
+       * the name the test gave it, else `segment <index>`
+       */
+      name: string;
+    };
+  }[];
+  expectations: {
+    device: string;
+    name: string;
+    that: 'connected' | 'configured';
+    topic?: string;
+    since: string;
+    withinMs: number;
+    status: 'held' | 'broken' | 'pending';
+    tookMs?: number;
+    evidence?: JournalEntry;
+    segment: {
+      /**
+       * 1 for the first, counting every reset
+       */
+      index: number;
+      /**
+       * the name the test gave it, else `segment <index>`
+       */
+      name: string;
+    };
+  }[];
+}
+
 /** The kinds of journal entries, for the journal filter. */
 export const JOURNAL_KINDS = [
   'http',
