@@ -9,24 +9,24 @@
  * Each measurement is a fresh process:
  *  - library cases (this file run with `run KIND`): the package loaded from dist/index.js as
  *    a user's code does, then `require` (nothing more), `destination` (startDestination on a
- *    temp dir), `device` (startDevice), `emulator` (startEmulator, the control API on, as
- *    `bwc-emu` runs) or `emulator-no-control` (startEmulator with control: false, as a test
- *    fixture may); measured when ready: milliseconds since the process started
- *    (performance.now(), node's own start included) and RSS;
+ *    temp dir) or `device` (startDevice); measured when ready: milliseconds since the process
+ *    started (performance.now(), node's own start included) and RSS;
  *  - CLI cases: `node bin/bwc-emu ARGS`, to its exit: milliseconds since the process started
  *    and peak RSS (process.resourceUsage().maxRSS), written by a preloaded probe
  *    (bench/lazy-load-probe.js).
  * The two variants of a case alternate (which goes first rotates every round) for
  * BENCH_ROUNDS rounds (7); the table shows medians, the ratio lazy / eager and the saving.
  *
- * The sites measured are those still lazy. Four more were measured lazy against eager in the
- * run that made them plain imports (bench/README.md, "Lazy loading"): zod-openapi in
- * control-router.ts, the fault switches in device.ts, the connection file's parser in
- * destination.ts and the recordings pages in destination-app.ts.
+ * The sites measured are those still lazy, and each module the public face defers alone.
+ * Five more were measured lazy against eager in the runs that made them plain imports
+ * (bench/README.md, "Lazy loading and shared caches"): the control API in start-emulator.ts
+ * (with control: false), zod-openapi in control-router.ts, the fault switches in device.ts,
+ * the connection file's parser in destination.ts and the recordings pages in
+ * destination-app.ts.
  *
  * A lazy site is worth keeping when one of its cases saves at least 5 % of the time or of
  * the RSS (THRESHOLD), and at least 5 ms or 2 MB (the spread between rounds on this shared
- * machine is about that much); otherwise it is a plain import.
+ * machine is about that much); otherwise it is a plain import. The verdicts are printed.
  *
  * Knobs (environment): BENCH_ROUNDS (7), BENCH_LAZY_CASES (all; a comma-separated list of
  * case ids).
@@ -97,11 +97,6 @@ const SITES = [
       { id: 'cli-scenarios', cli: ['scenarios'] },
     ],
   },
-  {
-    site: 'start-emulator.ts: the control API loads when it is on',
-    defer: ['control/control-router'],
-    cases: [{ id: 'control-off', run: 'emulator-no-control' }],
-  },
   // Each of the face's lazily loaded modules alone: whether its own laziness pays.
   ...INDEX_DEFERRED.map((m) => ({
     site: `index.ts: ${m} loads when one of its exports is read`,
@@ -125,14 +120,8 @@ async function run(kind) {
   } else if (kind === 'device') {
     const device = await pkg.startDevice({ port: 0, logger: silent(pkg) });
     close = () => device.close();
-  } else if (kind === 'emulator' || kind === 'emulator-no-control') {
-    const emulator = await pkg.startEmulator({
-      device: { port: 0, logger: silent(pkg) },
-      ...(kind === 'emulator-no-control' ? { control: false } : {}),
-    });
-    close = () => emulator.close();
   } else if (kind !== 'require') {
-    throw new Error(`kind must be require, destination, device, emulator or emulator-no-control, not "${kind}"`);
+    throw new Error(`kind must be require, destination or device, not "${kind}"`);
   }
   const measured = { ms: performance.now(), rss: process.memoryUsage().rss / MiB };
   await close();

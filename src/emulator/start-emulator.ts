@@ -10,7 +10,7 @@ import { wholeNumberOption } from '../base/option-checks';
 import { DEFAULT_JOURNAL_CAPACITY, Journal } from '../base/journal';
 import { hostAllowList } from '../base/host-allow-list';
 import { createLogger, type Logger } from '../base/log';
-import type * as ControlRouterModule from '../control/control-router';
+import { controlRouter, FeedHubs } from '../control/control-router';
 import type { ControlState } from '../control/route';
 import { deviceOf } from '../device/device-context';
 import { DEFAULT_HOST, DEFAULT_SERIAL, type DeviceOptions } from '../device/device-options';
@@ -142,16 +142,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   );
   // Two routers for every port (the first device's also serves the fleet routes), shared by
   // every device: a request's device is the one whose port it came to.
-  // The control API (its routes' zod schemas among them) is loaded only when it is on.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const control = () => require('../control/control-router') as typeof ControlRouterModule;
-  // One cap on the live feeds for every port: they share one event loop.
-  const feeds = options.control === false ? undefined : new (control().FeedHubs)(options.control?.maxFeeds);
+  // One cap on the live feeds for every port: they share one event loop. The control API's
+  // modules load with this one even when it is off: loading them only when it is on saved
+  // nothing measurable (bench/README.md, lazy loading).
+  const feeds = options.control === false ? undefined : new FeedHubs(options.control?.maxFeeds);
   const routers =
     feeds === undefined
       ? undefined
       : ([true, false] as const).map((fleetRoutes) =>
-          control().controlRouter({
+          controlRouter({
             emulator: handle,
             state: () => state,
             device: (res) => deviceOf(res).options.serial,
