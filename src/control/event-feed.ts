@@ -25,6 +25,7 @@
 import type { ServerResponse } from 'node:http';
 import { errorOf, type Logger } from '../base/log';
 import type { ControlledEmulator } from './controlled-emulator';
+import type { FeedEvents } from './feed-events';
 import type { SharedSnapshot, SnapshotName } from './feed-snapshots';
 import { commentFrame, eventFrame, writeEventStreamHead } from './server-sent-events';
 
@@ -64,14 +65,6 @@ export interface FeedSource {
   now(): number;
   /** Entries of the device the hub has counted since it began: a feed's unsent ones are this less what it had seen. */
   readonly counted: number;
-}
-
-/** A `journal` event's data. */
-interface Batch {
-  entries: unknown[];
-  skipped: number;
-  /** Set on the first batch when the seq resumed from is above every seq issued: it replays from the start. */
-  reset?: true;
 }
 
 /** Why a feed ended. */
@@ -173,7 +166,7 @@ export class EventFeed {
     this.seenAt = this.hub.counted;
     this.replay = false;
     if (last === undefined && !this.reset) return;
-    const batch: Batch = { entries: found.entries, skipped };
+    const batch: FeedEvents['journal'] = { entries: found.entries, skipped };
     if (this.reset) batch.reset = true;
     this.reset = false;
     // No entry (a reset of an empty journal): the id still moves the client's Last-Event-ID on.

@@ -1,12 +1,11 @@
 /** The routes of the device fault switches: which exist, which are on, switch one on, switch off. */
 import { z } from 'zod';
 import { jsonSchemaOf } from '../base/json-schema';
-import { FAULT_CATALOGUE, FAULT_KINDS, FAULT_NAMES, type FaultName } from '../protocol/fault-catalogue';
+import { FAULT_CATALOGUE, FAULT_NAMES, type FaultName } from '../protocol/fault-catalogue';
 import { refusalDocs } from './control-codes';
+import { FaultNameSchema, FaultsSchema, SwitchesSchema } from './fault-schemas';
 import { activeFaults } from './feed-snapshots';
 import { defineRoute } from './route';
-
-const FaultNameSchema = z.enum(FAULT_NAMES);
 
 /** `{ name, ...parameters }`: one body shape per switch, told apart by `name`. */
 const FaultBodySchema = z.discriminatedUnion(
@@ -15,37 +14,6 @@ const FaultBodySchema = z.discriminatedUnion(
     FAULT_CATALOGUE[name].params.extend({ name: z.literal(name) }).meta({ title: name }),
   ) as unknown as [z.ZodObject, ...z.ZodObject[]],
 );
-
-const ActiveFaultSchema = z.object({
-  name: FaultNameSchema,
-  device: z.string(),
-  params: z.record(z.string(), z.unknown()),
-  since: z.number().meta({ description: 'epoch ms it was switched on' }),
-  until: z
-    .number()
-    .nullable()
-    .meta({ description: 'epoch ms it switches off (an action: when it ended); null: until cleared' }),
-});
-
-/** The fault switches that are on (`GET /faults`, and the live feed's `faults` event). */
-const FaultsSchema = z.object({ faults: z.array(ActiveFaultSchema) });
-
-const SwitchesSchema = z.object({
-  switches: z.array(
-    z.object({
-      name: FaultNameSchema,
-      kind: z.enum(FAULT_KINDS),
-      does: z.string(),
-      exposes: z.string(),
-      source: z.string(),
-      params: z.record(z.string(), z.unknown()).meta({
-        description:
-          'JSON Schema (draft 2020-12) of its parameters, as POST /faults takes them besides `name`: ' +
-          'type, enum, minimum, maximum, default and description of each',
-      }),
-    }),
-  ),
-});
 
 /** The JSON Schema of each switch's parameters, made on first use (the document and the dashboard need them). */
 let paramSchemas: Record<string, Record<string, unknown>> | undefined;

@@ -19,6 +19,7 @@ import { errorOf, type Logger } from '../base/log';
 import type { Scheduler } from '../scenario/scheduler';
 import type { ControlledEmulator } from './controlled-emulator';
 import { EventFeed, FEED_TIMING, type FeedOptions, type FeedSource } from './event-feed';
+import type { FeedEvents } from './feed-events';
 import { type SharedSnapshot, type Snapshot, SNAPSHOTS, type SnapshotName } from './feed-snapshots';
 import { eventFrame } from './server-sent-events';
 
@@ -158,7 +159,7 @@ export class FeedHub implements FeedSource {
     const to = found.entries.at(-1)?.seq ?? from;
     this.cursor = to;
     let frame: string | undefined;
-    const batch = { entries: found.entries, skipped };
+    const batch: FeedEvents['journal'] = { entries: found.entries, skipped };
     const shared = (): string => (frame ??= eventFrame('journal', JSON.stringify(batch), to));
     for (const feed of this.feeds) feed.takeBatch(from, to, shared);
   }

@@ -4,25 +4,26 @@
  * each other.
  */
 import type { ControlledEmulator } from './controlled-emulator';
+import type { FeedEvents } from './feed-events';
 
 /** `GET /_emu/sessions`: the device's sessions. */
-export function sessionsAnswer(emulator: ControlledEmulator, device: string) {
+export function sessionsAnswer(emulator: ControlledEmulator, device: string): FeedEvents['sessions'] {
   return { sessions: emulator.sessions({ device }) };
 }
 
 /** `GET /_emu/faults`: the switches on, with `until` null for those on until cleared. */
-export function activeFaults(emulator: ControlledEmulator, device: string) {
+export function activeFaults(emulator: ControlledEmulator, device: string): FeedEvents['faults'] {
   return { faults: emulator.faults({ device }).map((f) => ({ ...f, until: f.until ?? null })) };
 }
 
 /** `GET /_emu/scenario`: where the device's scenario is. */
-export function scenarioAnswer(emulator: ControlledEmulator, device: string) {
+export function scenarioAnswer(emulator: ControlledEmulator, device: string): FeedEvents['scenario'] {
   return emulator.scenarioStatus({ device });
 }
 
 /** A snapshot as read: its data, and the JSON text of what of it counts as a change (default: all of it). */
-export interface Snapshot {
-  data: unknown;
+export interface Snapshot<T = unknown> {
+  data: T;
   change?: string;
 }
 
@@ -37,7 +38,12 @@ export const SNAPSHOTS = {
     const { name, state, speed, revision } = status;
     return { data: status, change: JSON.stringify({ name, state, speed, revision }) };
   },
-} satisfies Record<string, (emulator: ControlledEmulator, device: string) => Snapshot>;
+} satisfies {
+  [K in Exclude<keyof FeedEvents, 'journal'>]: (
+    emulator: ControlledEmulator,
+    device: string,
+  ) => Snapshot<FeedEvents[K]>;
+};
 
 /** The name of a snapshot event. */
 export type SnapshotName = keyof typeof SNAPSHOTS;

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { FlagStateSchema } from '../device/feature-flags';
 import { TOPIC_PATH } from '../events/event-bus';
+import { MessagePartSchema } from '../events/notification-message';
 import { SessionInfoSchema } from '../events/session-info';
 
 /** One error of a scenario that does not load, at its line and column (from 1). */
@@ -32,9 +33,6 @@ export const TopicSchema = z
   .string()
   .regex(TOPIC_PATH, { error: 'expected a topic path like tns1:Device/tnsvendor:IO/Port' })
   .meta({ example: 'tns1:Device/tnsvendor:IO/Port' });
-
-/** The `source`, `key` or `data` part of a message: names to string values. */
-export const MessagePartSchema = z.record(z.string(), z.string({ error: 'expected a string value' }));
 
 /** An event to publish on the device. */
 export const PublishBodySchema = z.strictObject({

@@ -6,7 +6,7 @@
  */
 import type { Clock } from '../base/clock';
 import { EmulatorError } from '../base/errors';
-import type { NotificationMessage } from './notification-message';
+import type { Notification, NotificationMessage } from './notification-message';
 import type { EventFaults } from './event-faults';
 
 /** How notifications are timestamped: device UTC clock, no timestamp, or local time. */
@@ -96,9 +96,10 @@ export class EventBus {
     const key = stateful ? stateKey(topic, clean) : undefined;
     const timestamp =
       options.timestamp === undefined ? this.stamp() : options.timestamp === null ? undefined : options.timestamp;
-    const notification: Record<string, unknown> = { topic };
-    if (timestamp !== undefined) notification.timestamp = timestamp;
-    notification.message = { source: clean.source ?? {}, key: clean.key ?? {}, data: clean.data ?? {} };
+    // In this order on the wire: topic, timestamp (when there is one), message.
+    const parts = { source: clean.source ?? {}, key: clean.key ?? {}, data: clean.data ?? {} };
+    const notification: Notification =
+      timestamp === undefined ? { topic, message: parts } : { topic, timestamp, message: parts };
     const json = JSON.stringify({ apiVersion: '1.0', method: 'events:notify', params: { notification } });
     const event = new PublishedEvent(++this.numbered, topic, clean, timestamp, stateful, Buffer.from(json, 'utf8'));
     if (key !== undefined) {

@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import WebSocket, { type ClientOptions } from 'ws';
 import { digestRequest } from './digest-request';
 import { type DeviceHandle, type DigestAlgorithm, digestAuthorization, type RpcResponse } from '../../src';
+import type { Notification } from '../../src/events/notification-message';
 
 /** How long a test waits for a message, a close or a handshake before failing. */
 export const WAIT_MS = 5000;
@@ -19,12 +20,7 @@ export interface Frame {
 
 /** The `params` of an `events:notify` notification, as the device serialises it. */
 export interface NotifyParams {
-  notification: {
-    topic: string;
-    /** Absent when the device sends no timestamps. */
-    timestamp?: number;
-    message: { source: Record<string, string>; key: Record<string, string>; data: Record<string, string> };
-  };
+  notification: Notification;
 }
 
 /**

@@ -9,11 +9,14 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { JOURNAL_KINDS, JournalEntrySchema } from '../../src/base/journal-entries';
+import { ActiveFaultSchema, FaultSwitchSchema } from '../../src/control/fault-schemas';
+import { FeedEventsSchema } from '../../src/control/feed-events';
 import { ReportSchema } from '../../src/control/report-schemas';
 import { ScenarioStatusSchema } from '../../src/control/scenario-status';
 import { DevicesSchema, EmulatorSessionSchema } from '../../src/control/schemas';
 import { DashboardDeviceInfoSchema } from '../../src/device/dashboard-info';
 import { FlagStateSchema } from '../../src/device/feature-flags';
+import { NotificationSchema } from '../../src/events/notification-message';
 
 /** The generated file. */
 export const PAGE_WIRE_TYPES_FILE = join(__dirname, '../../web/dashboard/wire-types.ts');
@@ -36,6 +39,16 @@ export const PAGE_WIRE_TYPES: Readonly<Record<string, { doc: string; schema: z.Z
     schema: JournalEntrySchema,
   },
   Report: { doc: '`GET /_emu/report`: the grading report of the client under test.', schema: ReportSchema },
+  ActiveFault: {
+    doc: "A fault switch that is on (`GET /_emu/faults`, the feed's `faults` event).",
+    schema: ActiveFaultSchema,
+  },
+  FaultSwitch: { doc: 'One fault switch (`GET /_emu/faults/switches`).', schema: FaultSwitchSchema },
+  FeedEvents: { doc: "The live feed's events (`GET /_emu/feed`) and their data.", schema: FeedEventsSchema },
+  Notification: {
+    doc: "What an `events:notify` message of the device's event stream carries (its `params.notification`).",
+    schema: NotificationSchema,
+  },
 };
 
 /** Each list of values the page gets, with its doc comment. */
@@ -50,12 +63,31 @@ const HEADER = `/**
  */
 `;
 
+/**
+ * The schemas' metadata (their `.meta()`), each type the page gets named by its name there: a
+ * type that holds another (the feed's `faults` event, its active faults) then refers to it by
+ * name instead of spelling it out again.
+ */
+class PageNames extends z.core.$ZodRegistry<z.core.JSONSchemaMeta> {
+  private readonly names = new Map<z.core.$ZodType, string>(
+    Object.entries(PAGE_WIRE_TYPES).map(([name, { schema }]) => [schema, name]),
+  );
+
+  /** The schema's own metadata, with the page's name as its `id` if the page gets it. */
+  override get(schema: z.core.$ZodType): z.core.JSONSchemaMeta | undefined {
+    const own = z.globalRegistry.get(schema);
+    const name = this.names.get(schema);
+    return name === undefined ? own : { ...own, id: name };
+  }
+}
+
 /** The text of web/dashboard/wire-types.ts as the schemas make it now. */
 export function pageWireTypes(): string {
   const schemas: Record<string, unknown> = {};
   const defs: Record<string, unknown> = {};
+  const metadata = new PageNames();
   for (const [name, { doc, schema }] of Object.entries(PAGE_WIRE_TYPES)) {
-    const { $schema, $defs, ...json } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' });
+    const { $schema, $defs, ...json } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', metadata });
     void $schema;
     Object.assign(defs, $defs);
     // A schema with an id of its own is one of the shared `$defs`, the root only a `$ref` to it.

@@ -5,7 +5,8 @@
  * only, a keepalive fills silence, and a client that goes (or an emulator that closes)
  * leaves no timer behind. Feed time is a ManualScheduler: no sleeps.
  */
-import { type JournalEntry, startEmulator } from '../../src';
+import { startEmulator } from '../../src';
+import { type FeedEventName, type FeedEvents, FeedEventsSchema } from '../../src/control/feed-events';
 import { openWithToken, type StreamClient } from '../helpers/event-stream-client';
 import { scenarioOf } from '../helpers/scenario-of';
 import { openSse, type SseClient } from '../helpers/sse-client';
@@ -15,16 +16,19 @@ import { closeRigs, type ControlRig, QUIET, startRig } from './control-rig';
 const feeds: SseClient[] = [];
 const clients: StreamClient[] = [];
 afterEach(async () => {
+  // Every event any feed sent is what its schema says (src/control/feed-events), no field more.
+  for (const feed of feeds)
+    for (const frame of feed.frames) {
+      if (frame.kind !== 'event') continue;
+      const schema = FeedEventsSchema.shape[frame.event as FeedEventName];
+      expect({ event: frame.event, data: schema.parse(frame.data) }).toEqual({ event: frame.event, data: frame.data });
+    }
   feeds.splice(0).forEach((feed) => feed.close());
   await Promise.all(clients.splice(0).map((c) => c.close()));
   await closeRigs();
 });
 
-interface Batch {
-  entries: JournalEntry[];
-  skipped: number;
-  reset?: true;
-}
+type Batch = FeedEvents['journal'];
 
 /** Opens a feed and takes its three opening snapshots, checking their order. */
 async function openFeed(url: string, headers: Record<string, string> = {}): Promise<SseClient> {

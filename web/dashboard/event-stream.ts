@@ -11,7 +11,8 @@
 import { Backoff } from './backoff.js';
 import { messageOf } from './format.js';
 import { httpProblem, tagged } from './http.js';
-import type { Notification, SessionFilter } from './types.js';
+import type { SessionFilter } from './types.js';
+import type { Notification } from './wire-types.js';
 import type { DashboardDeviceInfo } from './wire-types.js';
 
 /** What the session is doing. */

@@ -14,7 +14,8 @@ import type { Held } from './held-buffer.js';
 import { errorLine, type PanelContext, statusLine } from './panel.js';
 import { pauseControl, resumedText } from './pause-control.js';
 import { RateCounter } from './rate-counter.js';
-import type { Notification, SessionFilter } from './types.js';
+import type { SessionFilter } from './types.js';
+import type { Notification } from './wire-types.js';
 import { everyWhileVisible } from './visibility.js';
 
 /** The most events listed (and held while paused). */

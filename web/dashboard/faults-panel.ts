@@ -8,13 +8,13 @@ import { fill, h, say } from './dom.js';
 import { clockTime, messageOf } from './format.js';
 import { controlNotice, errorLine, type PanelContext, statusLine } from './panel.js';
 import { schemaForm } from './schema-form.js';
-import type { ActiveFault, FaultSwitch } from './types.js';
+import type { ActiveFault, FaultSwitch } from './wire-types.js';
 
 /** Fills the faults panel `root`. */
 export function mountFaultsPanel(root: HTMLElement, ctx: PanelContext): void {
   const list = h('div', { id: 'fault-list', class: 'faults' });
   const error = errorLine('faults-error');
-  const states = new Map<string, HTMLElement>();
+  const states = new Map<FaultSwitch['name'], HTMLElement>();
   /** The faults on, as last heard. */
   let active: ActiveFault[] = [];
   let loaded = false;

@@ -11,17 +11,7 @@ import { messageOf } from './format.js';
 import { httpProblem } from './http.js';
 import { Listeners } from './listeners.js';
 import { SseParser } from './sse-parser.js';
-import type { ActiveFault } from './types.js';
-import type { EmulatorSession, JournalEntry, ScenarioStatus } from './wire-types.js';
-
-/** The feed's events and their data. */
-export interface FeedEvents {
-  /** `reset`: the journal started again (its seqs went back): what the page holds of it is gone. */
-  journal: { entries: JournalEntry[]; skipped: number; reset?: boolean };
-  sessions: { sessions: EmulatorSession[] };
-  faults: { faults: ActiveFault[] };
-  scenario: ScenarioStatus;
-}
+import type { FeedEvents } from './wire-types.js';
 
 type FeedEvent = keyof FeedEvents;
 

@@ -6,12 +6,11 @@
  * shown again, if it moved).
  */
 import { fill, h, say } from './dom.js';
-import type { FeedEvents } from './feed.js';
 import { messageOf } from './format.js';
 import { controlNotice, errorLine, type PanelContext, statusLine } from './panel.js';
 import type { Finding } from './types.js';
 import { onShown } from './visibility.js';
-import type { Report } from './wire-types.js';
+import type { FeedEvents, Report } from './wire-types.js';
 
 /** How long after a journal batch the report is read again (batches meanwhile wait for the same read). */
 const JOURNAL_DELAY_MS = 2000;

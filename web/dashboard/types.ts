@@ -1,32 +1,20 @@
 /**
- * The page's own shapes, and those the page reads that are not generated from the server's
- * schemas yet. The device's facts, the sessions, flags, scenario status, journal entries and
- * the grading report are generated (./wire-types, `npm run docs`): import them from there.
+ * The page's own shapes, made from the generated ones or its own reading of them. Every shape
+ * the page reads from the device and the control API (the device's facts, sessions, flags,
+ * scenario status, journal entries, grading report, fault switches, the feed's events and the
+ * event stream's notifications) is generated from the server's schemas (./wire-types,
+ * `npm run docs`): import them from there.
  */
 import type { EmulatorSession, Report } from './wire-types.js';
-
-/** `source`, `key` or `data` of an event message. */
-export type MessagePart = Record<string, string>;
-
-/** What `events:notify` carries. */
-export interface Notification {
-  timestamp?: number;
-  topic: string;
-  message?: { source?: MessagePart; key?: MessagePart; data?: MessagePart };
-}
 
 /** One filter of a session, as the client wrote it. */
 export type SessionFilter = EmulatorSession['filters'][number];
 
-/** A fault switch that is on (`GET /_emu/faults`, the feed's `faults` event). */
-export interface ActiveFault {
-  name: string;
-  params: Record<string, unknown>;
-  since: number;
-  until: number | null;
-}
-
-/** A JSON Schema as the fault switches' `params` use it. */
+/**
+ * The part of JSON Schema (draft 2020-12) the page's form reads of a fault switch's `params`.
+ * The server does not declare this shape (zod writes the JSON Schema of each switch's params, and
+ * the answer's schema says only "a JSON Schema"): this is how the page reads that standard format.
+ */
 export interface ParamSchema {
   type?: string;
   enum?: unknown[];
@@ -38,16 +26,6 @@ export interface ParamSchema {
   properties?: Record<string, ParamSchema>;
   additionalProperties?: ParamSchema | boolean;
   required?: string[];
-}
-
-/** One fault switch (`GET /_emu/faults/switches`). */
-export interface FaultSwitch {
-  name: string;
-  kind: 'state' | 'action';
-  does: string;
-  exposes: string;
-  source: string;
-  params?: ParamSchema;
 }
 
 /** One finding of the grading report (generated: ./wire-types `Report`). */

@@ -521,6 +521,105 @@ export interface Report {
   }[];
 }
 
+/**
+ * A fault switch that is on (`GET /_emu/faults`, the feed's `faults` event).
+ */
+export interface ActiveFault {
+  name:
+    | 'stall'
+    | 'drop'
+    | 'reboot'
+    | 'digest'
+    | 'slots'
+    | 'stuck-states'
+    | 'no-initial-states'
+    | 'flap'
+    | 'storm'
+    | 'clock'
+    | 'no-websocket'
+    | 'cgi'
+    | 'tls-host';
+  device: string;
+  params: {
+    [k: string]: unknown;
+  };
+  /**
+   * epoch ms it was switched on
+   */
+  since: number;
+  /**
+   * epoch ms it switches off (an action: when it ended); null: until cleared
+   */
+  until: number | null;
+}
+
+/**
+ * One fault switch (`GET /_emu/faults/switches`).
+ */
+export interface FaultSwitch {
+  name:
+    | 'stall'
+    | 'drop'
+    | 'reboot'
+    | 'digest'
+    | 'slots'
+    | 'stuck-states'
+    | 'no-initial-states'
+    | 'flap'
+    | 'storm'
+    | 'clock'
+    | 'no-websocket'
+    | 'cgi'
+    | 'tls-host';
+  kind: 'state' | 'action';
+  does: string;
+  exposes: string;
+  source: string;
+  /**
+   * JSON Schema (draft 2020-12) of its parameters, as POST /faults takes them besides `name`: type, enum, minimum, maximum, default and description of each
+   */
+  params: {
+    [k: string]: unknown;
+  };
+}
+
+/**
+ * The live feed's events (`GET /_emu/feed`) and their data.
+ */
+export interface FeedEvents {
+  journal: {
+    entries: JournalEntry[];
+    skipped: number;
+    reset?: true;
+  };
+  sessions: {
+    sessions: EmulatorSession[];
+  };
+  faults: {
+    faults: ActiveFault[];
+  };
+  scenario: ScenarioStatus;
+}
+
+/**
+ * What an `events:notify` message of the device's event stream carries (its `params.notification`).
+ */
+export interface Notification {
+  topic: string;
+  timestamp?: number;
+  message: {
+    source: {
+      [k: string]: string;
+    };
+    key: {
+      [k: string]: string;
+    };
+    data: {
+      [k: string]: string;
+    };
+  };
+}
+
 /** The kinds of journal entries, for the journal filter. */
 export const JOURNAL_KINDS = [
   'http',

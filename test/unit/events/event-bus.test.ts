@@ -1,6 +1,6 @@
 import { ManualClock } from '../../../src/base/clock';
 import { EmulatorError } from '../../../src/base/errors';
-import type { NotificationMessage } from '../../../src/events/notification-message';
+import { type NotificationMessage, NotificationSchema } from '../../../src/events/notification-message';
 import { type DeviceEvent, EventBus } from '../../../src/events/event-bus';
 import type { NotifyParams } from '../../helpers/event-stream-client';
 
@@ -14,9 +14,11 @@ function busAt(mode?: ConstructorParameters<typeof EventBus>[1]): { bus: EventBu
   return { bus: new EventBus(clock, mode), clock };
 }
 
-/** The notification in an event's serialised `events:notify` message. */
+/** The notification in an event's serialised `events:notify` message, checked against its schema (no field more). */
 function notificationIn(json: string): NotifyParams['notification'] {
-  return (JSON.parse(json) as { params: NotifyParams }).params.notification;
+  const { notification } = (JSON.parse(json) as { params: NotifyParams }).params;
+  expect(NotificationSchema.parse(notification)).toEqual(notification);
+  return notification;
 }
 
 function thrown(fn: () => unknown): EmulatorError {
