@@ -5,7 +5,7 @@
  * emulator layer above it; `EmulatorHandle` (../emulator/handle) extends it.
  */
 import type { z } from 'zod';
-import type { JournalEntry, JournalFilter, NewestEntries } from '../base/journal';
+import type { JournalEntry, JournalFilter, JournalKind, NewestEntries, NotificationEntry } from '../base/journal';
 import type { Stated } from '../base/stated-keys';
 import type { DeviceUrls } from '../device/endpoints';
 import type { FlagState } from '../device/feature-flags';
@@ -48,6 +48,21 @@ export interface OnDevice {
   device?: DeviceRef;
 }
 
+/** How to wait: for what, where, and how long. */
+export interface WaitOptions extends OnDevice {
+  /** Only a session configured with a filter that can select this topic / a notification of this topic. */
+  topic?: string;
+  /** Milliseconds before the wait fails with `TIMEOUT`; default 5000. */
+  timeout?: number;
+  /**
+   * waitForNotification, waitForEntry: also accept one already in the journal after this
+   * sequence number (`journalSeq` taken before publishing), so publish-then-wait cannot miss it.
+   */
+  since?: number;
+  /** Ends the wait early (rejecting with `CLOSED`): the control API's long poll passes its request's. */
+  signal?: AbortSignal;
+}
+
 /** A session of one of the devices (with the serial of the device it is connected to). */
 export type EmulatorSession = Stated<z.output<typeof EmulatorSessionSchema>, 'remoteAddress' | 'user'>;
 
@@ -88,6 +103,18 @@ export interface ControlledEmulator {
   sessions(options?: OnDevice): EmulatorSession[];
   /** Closes every event stream session (default code 1001); returns how many. */
   closeSessions(code?: number, options?: OnDevice & { reason?: string }): number;
+  /** Resolves with a session once one is connected (and, with `topic`, configured to receive it). */
+  waitForSession(options?: WaitOptions): Promise<EmulatorSession>;
+  /**
+   * Resolves with the next notification sent to the client under test (of `topic`, when
+   * given): after the call, or after `since`. The dashboard's own session's are not waited for.
+   */
+  waitForNotification(options?: WaitOptions): Promise<NotificationEntry>;
+  /**
+   * Resolves with the next journal entry of `kind` the client under test caused (or the device
+   * wrote: a fault, an expectation): after the call, or after `since`. `topic` does not apply.
+   */
+  waitForEntry<K extends JournalKind>(kind: K, options?: WaitOptions): Promise<Extract<JournalEntry, { kind: K }>>;
   /** What crossed the sockets, oldest first: requests, sessions, configures, notifications, refusals. */
   journal(filter?: JournalFilter): JournalEntry[];
   /**

@@ -66,6 +66,8 @@ function deviceOf(route: ControlRoute, req: Request, res: Response, ctx: Dispatc
 
 /** Runs `route` for a request and answers it (an event stream route answers by itself). */
 async function dispatch(route: ControlRoute, req: Request, res: Response, ctx: Checked): Promise<void> {
+  const gone = new AbortController();
+  res.once('close', () => gone.abort());
   try {
     const state = ctx.state();
     if (route.whenReady && state !== 'ready')
@@ -74,7 +76,7 @@ async function dispatch(route: ControlRoute, req: Request, res: Response, ctx: C
     const body = route.body ? validate(route.body, bodyOf(route, req), 'body') : undefined;
     const query = route.query ? validate(route.query, req.query, 'query') : undefined;
     const { emulator, log, document, scheduler, feeds } = ctx;
-    const call = { emulator, device, body, query, state, log, document, scheduler, feeds };
+    const call = { emulator, device, body, query, state, log, document, scheduler, feeds, signal: gone.signal };
     // An event stream owns the response from here: it ends it (and logs) itself.
     if (route.kind === 'event-stream') return route.open(call, { req, res });
     const answer = await route.handler(call);
@@ -86,6 +88,9 @@ async function dispatch(route: ControlRoute, req: Request, res: Response, ctx: C
     }
     res.status(route.status).json(answer);
   } catch (err) {
+    // A client that went away (a long poll given up) is not answered: nobody would read it.
+    if (gone.signal.aborted && !res.headersSent)
+      return ctx.log.debug({ method: req.method, url: redactUrl(req.originalUrl) }, 'control API: client went away');
     sendError(req, res, ctx.log, err);
   }
 }

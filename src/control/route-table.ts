@@ -15,6 +15,7 @@ import type { ControlRoute } from './route';
 import { SCENARIO_ROUTES } from './scenario-routes';
 import { SEGMENT_ROUTES } from './segment-routes';
 import { SERVICE_ROUTES } from './service-routes';
+import { WAIT_ROUTES } from './wait-routes';
 
 /** Every route, each once, acting on the device of the port it is served on. */
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
@@ -26,6 +27,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   ...SEGMENT_ROUTES,
   ...SCENARIO_ROUTES,
   ...FEED_ROUTES,
+  ...WAIT_ROUTES,
 ];
 
 /** The path parameter of the fleet routes. */

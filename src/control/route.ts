@@ -32,6 +32,8 @@ export interface RouteCall<B = unknown, Q = unknown> {
   readonly scheduler: Scheduler;
   /** The emulator's open live feeds and their cap. */
   readonly feeds: FeedHubs;
+  /** Aborts when the client goes away before the answer: a long poll (./wait-routes) stops waiting. */
+  readonly signal: AbortSignal;
 }
 
 /** The request and response of an event stream route, which owns the response once it opens. */

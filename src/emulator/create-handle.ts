@@ -5,7 +5,13 @@
  */
 import { isEmulatorClientEntry } from '../base/client-tag';
 import { EmulatorError } from '../base/errors';
-import type { Journal, JournalEntry, NotificationEntry } from '../base/journal';
+import {
+  JOURNAL_KINDS,
+  type Journal,
+  type JournalEntry,
+  type JournalKind,
+  type NotificationEntry,
+} from '../base/journal';
 import type { SessionInfo } from '../events/event-session';
 import type { RunGrading } from './run-grading';
 import type { DeviceRef, EmulatorHandle, EmulatorSession, OnDevice, ScenarioStatus, WaitOptions } from './handle';
@@ -45,6 +51,7 @@ export function emulatorHandle(
       targets(options).reduce((n, d) => n + d.device.closeSessions(code, options?.reason), 0),
     waitForSession: (options = {}) => waitForSession(targets(options), sessionsOf, options),
     waitForNotification: (options = {}) => waitForNotification(journal, targets(options), options),
+    waitForEntry: (kind, options = {}) => waitForEntry(journal, kind, targets(options), options),
     journal: (filter) => journal.entries(filter),
     newestEntries: (count, options) => journal.newest(count, { device: serialOf(options), after: options?.after }),
     watchJournal: (listener, options) => journal.watchWrites(listener, serialOf(options)),
@@ -117,10 +124,13 @@ function waitForSession(
   options: WaitOptions,
 ): Promise<EmulatorSession> {
   // The dashboard's sessions are not the client's (watchers are not told of them either).
-  const present = devices.flatMap((d) => sessionsOf(d, options.topic)).filter((s) => s.via === undefined);
+  const clientSessions = (topic?: string): EmulatorSession[] =>
+    devices.flatMap((d) => sessionsOf(d, topic)).filter((s) => s.via === undefined);
+  const present = clientSessions(options.topic);
   if (present.length > 0) return Promise.resolve(present[0]);
   const what = options.topic === undefined ? 'a session' : `a session configured for ${options.topic}`;
-  return waitFor<EmulatorSession>(what, options.timeout, (resolve) => {
+  const seen = (): string => sessionsSeen(clientSessions());
+  return waitFor<EmulatorSession>({ what, seen, options }, (resolve) => {
     const unwatch = devices.map((d) =>
       d.device.watchSessions((change) => {
         if (options.topic === undefined && change.kind === 'connect')
@@ -142,51 +152,132 @@ function waitForNotification(
   devices: readonly RunningDevice[],
   options: WaitOptions,
 ): Promise<NotificationEntry> {
+  const topicOk = (entry: NotificationEntry): boolean => options.topic === undefined || entry.topic === options.topic;
+  const what = options.topic === undefined ? 'a notification' : `a notification of ${options.topic}`;
+  return waitForJournal(journal, devices, options, {
+    what,
+    kind: 'notification',
+    wanted: (entry): entry is NotificationEntry => entry.kind === 'notification' && topicOk(entry),
+    label: (entry) => (entry.kind === 'notification' ? `notification of ${entry.topic}` : entry.kind),
+  });
+}
+
+/** The next journal entry of `kind` (not of the emulator's own clients) on one of `devices` after the call or `since`. */
+function waitForEntry<K extends JournalKind>(
+  journal: Journal,
+  kind: K,
+  devices: readonly RunningDevice[],
+  options: WaitOptions,
+): Promise<Extract<JournalEntry, { kind: K }>> {
+  if (!(JOURNAL_KINDS as readonly string[]).includes(kind))
+    return Promise.reject(
+      new EmulatorError('BAD_OPTION', `kind must be one of ${JOURNAL_KINDS.join(', ')}, not ${JSON.stringify(kind)}`),
+    );
+  return waitForJournal(journal, devices, options, {
+    what: `a ${kind} entry`,
+    kind,
+    wanted: (entry): entry is Extract<JournalEntry, { kind: K }> => entry.kind === kind,
+    label: (entry) => entry.kind,
+  });
+}
+
+/** What {@link waitForJournal} waits for: its name, its journal kind, the entries it takes, and how to name the others. */
+interface JournalWait<E extends JournalEntry> {
+  what: string;
+  kind: JournalKind;
+  wanted: (entry: JournalEntry) => entry is E;
+  label: (entry: JournalEntry) => string;
+}
+
+/**
+ * The first entry `wait` takes, among the client under test's entries on `devices`: one already
+ * written after `options.since`, else the next one. On timeout the error counts what was seen instead.
+ */
+function waitForJournal<E extends JournalEntry>(
+  journal: Journal,
+  devices: readonly RunningDevice[],
+  options: WaitOptions,
+  wait: JournalWait<E>,
+): Promise<E> {
   // One device: the journal tells this wait of that device's entries only.
   const only = devices.length === 1 ? devices[0].device.serial : undefined;
   const serials = new Set(devices.map((d) => d.device.serial));
-  const wanted = (entry: JournalEntry): entry is NotificationEntry =>
-    entry.kind === 'notification' &&
-    !isEmulatorClientEntry(entry) &&
-    serials.has(entry.device) &&
-    (options.topic === undefined || entry.topic === options.topic);
+  const ours = (entry: JournalEntry): boolean => !isEmulatorClientEntry(entry) && serials.has(entry.device);
   if (options.since !== undefined) {
-    const seen = journal.entries({ since: options.since, kind: 'notification', device: only }).find(wanted);
-    if (seen) return Promise.resolve(seen);
+    const found = journal.entries({ since: options.since, kind: wait.kind, device: only }).find(ours);
+    if (found && wait.wanted(found)) return Promise.resolve(found);
   }
-  const what = options.topic === undefined ? 'a notification' : `a notification of ${options.topic}`;
-  return waitFor<NotificationEntry>(what, options.timeout, (resolve) =>
+  const others = new Map<string, number>();
+  const seen = (): string => countsSeen(others);
+  return waitFor<E>({ what: wait.what, seen, options }, (resolve) =>
     journal.watch((entry) => {
-      if (wanted(entry)) resolve(entry);
+      if (!ours(entry)) return;
+      if (wait.wanted(entry)) return resolve(entry);
+      const label = wait.label(entry);
+      others.set(label, (others.get(label) ?? 0) + 1);
     }, only),
   );
 }
 
+/** What {@link waitFor} waits for: its name, what was seen instead (for the timeout's message), and the caller's options. */
+interface Wait {
+  what: string;
+  seen: () => string;
+  options: WaitOptions;
+}
+
 /**
  * Resolves with what `watch` hands its callback first, or fails with `TIMEOUT` naming
- * `what` after `timeoutMs`; the watch is removed either way.
+ * `what` and what was seen instead after the timeout, or with `CLOSED` when the signal aborts;
+ * the watch is removed either way.
  */
-function waitFor<T>(
-  what: string,
-  timeoutMs: number | undefined,
-  watch: (resolve: (value: T) => void) => () => void,
-): Promise<T> {
-  const ms = timeoutMs ?? DEFAULT_WAIT_MS;
+function waitFor<T>(wait: Wait, watch: (resolve: (value: T) => void) => () => void): Promise<T> {
+  const ms = wait.options.timeout ?? DEFAULT_WAIT_MS;
+  const { signal } = wait.options;
   if (!Number.isFinite(ms) || ms < 0)
     return Promise.reject(new EmulatorError('BAD_OPTION', `timeout must be 0 or more milliseconds, not ${ms}`));
+  if (signal?.aborted) return Promise.reject(new EmulatorError('CLOSED', `the wait for ${wait.what} was abandoned`));
   return new Promise<T>((resolve, reject) => {
     let settled = false;
-    const stop = watch((value) => {
-      if (settled) return;
+    /** Ends the wait once: the timer and the abort listener go, the watch goes after this turn. */
+    const settle = (): boolean => {
+      if (settled) return false;
       settled = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      return true;
+    };
+    const stop = watch((value) => {
+      if (!settle()) return;
       queueMicrotask(stop);
       resolve(value);
     });
     const timer = setTimeout(() => {
-      settled = true;
+      if (!settle()) return;
       stop();
-      reject(new EmulatorError('TIMEOUT', `no ${what.replace(/^an? /, '')} within ${ms} ms`));
+      reject(new EmulatorError('TIMEOUT', `no ${wait.what.replace(/^an? /, '')} within ${ms} ms; ${wait.seen()}`));
     }, ms);
+    const onAbort = (): void => {
+      if (!settle()) return;
+      stop();
+      reject(new EmulatorError('CLOSED', `the wait for ${wait.what} was abandoned`));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** "seen: 2 sessions open, filters ...", for a session wait that timed out. */
+function sessionsSeen(sessions: readonly EmulatorSession[]): string {
+  if (sessions.length === 0) return 'seen: no session of the client open';
+  const filters = sessions.flatMap((s) => s.filters.map((f) => f.topicFilter ?? '(no topic filter)'));
+  const open = `${sessions.length} session${sessions.length === 1 ? '' : 's'} open`;
+  return filters.length === 0 ? `seen: ${open}, none configured` : `seen: ${open}, topic filters ${filters.join(', ')}`;
+}
+
+/** "seen: 3 others (http x2, ws-open)", for a journal wait that timed out. */
+function countsSeen(counts: ReadonlyMap<string, number>): string {
+  if (counts.size === 0) return 'seen: nothing else';
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  const parts = [...counts].map(([label, n]) => (n === 1 ? label : `${label} x${n}`));
+  return `seen: ${total} other${total === 1 ? '' : 's'} (${parts.join(', ')})`;
 }

@@ -3,7 +3,6 @@
  * uses to drive devices and see what its client did. Implemented in ./create-handle.ts;
  * what the control API uses of it is declared in ../control/controlled-emulator.ts.
  */
-import type { NotificationEntry } from '../base/journal';
 import type { DeviceHandle } from '../device/device-handle';
 export type {
   ControlledEmulator,
@@ -15,32 +14,14 @@ export type {
   ScenarioState,
   ScenarioStatus,
   SegmentInfo,
+  WaitOptions,
 } from '../control/controlled-emulator';
 import type { GradingReport, GradingThresholds } from '../grading/report';
 import type { RuleId } from '../grading/rule-catalogue';
 import type { SegmentScope } from '../grading/segment-report';
 import type { Scenario } from '../scenario/schema';
-import type {
-  ControlledEmulator,
-  DeviceAccess,
-  EmulatorSession,
-  OnDevice,
-  ScenarioState,
-} from '../control/controlled-emulator';
+import type { ControlledEmulator, DeviceAccess, OnDevice, ScenarioState } from '../control/controlled-emulator';
 import type { ScenarioRun } from './play-on-device';
-
-/** How to wait: for what, where, and how long. */
-export interface WaitOptions extends OnDevice {
-  /** Only a session configured with a filter that can select this topic / a notification of this topic. */
-  topic?: string;
-  /** Milliseconds before the wait fails with `TIMEOUT`; default 5000. */
-  timeout?: number;
-  /**
-   * waitForNotification: also accept one already in the journal after this sequence number
-   * (`journalSeq` taken before publishing), so publish-then-wait cannot miss it.
-   */
-  since?: number;
-}
 
 /** One running device and what it plays. */
 export interface EmulatedDevice {
@@ -86,13 +67,6 @@ export interface ReportOptions extends OnDevice, GradingOptions {
 export interface EmulatorHandle extends ControlledEmulator {
   /** The devices, in the order of their scenarios (or of the fleet). */
   readonly devices: readonly EmulatedDevice[];
-  /** Resolves with a session once one is connected (and, with `topic`, configured to receive it). */
-  waitForSession(options?: WaitOptions): Promise<EmulatorSession>;
-  /**
-   * Resolves with the next notification sent to the client under test (of `topic`, when
-   * given): after the call, or after `since`. The dashboard's own session's are not waited for.
-   */
-  waitForNotification(options?: WaitOptions): Promise<NotificationEntry>;
   /**
    * Grades the client under test from the journal (docs/grading.md): each finding with its
    * rule, severity, client, evidence, fix and segment, and the scenario's `expect:` steps; of

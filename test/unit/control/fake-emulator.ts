@@ -7,7 +7,14 @@ import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { ManualClock } from '../../../src/base/clock';
-import { Journal, type JournalFilter, type NewestEntries, type NotificationEntry } from '../../../src/base/journal';
+import {
+  Journal,
+  type JournalEntry,
+  type JournalFilter,
+  type JournalKind,
+  type NewestEntries,
+  type NotificationEntry,
+} from '../../../src/base/journal';
 import { createLogger, type Logger } from '../../../src/base/log';
 import { type ControlOptions, controlRouter } from '../../../src/control/control-router';
 import type { ControlledEmulator, DeviceFault } from '../../../src/control/controlled-emulator';
@@ -155,6 +162,15 @@ export class FakeEmulator implements EmulatorHandle {
   waitForNotification(options?: WaitOptions): Promise<NotificationEntry> {
     this.record('waitForNotification', options);
     return Promise.reject(new Error('not used'));
+  }
+
+  waitForEntry<K extends JournalKind>(kind: K, options?: WaitOptions): Promise<Extract<JournalEntry, { kind: K }>> {
+    this.record('waitForEntry', kind, options);
+    const found = this.journalRing.entries({ kind, since: options?.since }).find((e) => e.kind === kind);
+    if (found) return Promise.resolve(found as Extract<JournalEntry, { kind: K }>);
+    return Promise.reject(
+      new EmulatorError('TIMEOUT', `no ${kind} entry within ${options?.timeout ?? 5000} ms; seen: nothing else`),
+    );
   }
 
   clearJournal(): void {
