@@ -20,29 +20,12 @@ import type { LogFields } from '../base/log';
 import type { NotificationMessage } from '../events/notification-message';
 import { seededRandom } from '../base/random';
 import { realScheduler, type Scheduler } from './scheduler';
-import type { FaultName } from '../protocol/fault-catalogue';
-import type { EmitAction, ExpectAction, Scenario, StateAction, Step } from './schema';
+import type { ScenarioTarget } from './scenario-target';
+import type { ActionKey, EmitAction, Scenario, StateAction, Step } from './schema';
 import { StepLengths } from './step-lengths';
 
-/** What a scenario acts on: the device's event bus, flags, sessions and auth. */
-export interface ScenarioTarget {
-  /** Publishes an event; `timestamp` undefined = device clock, null = none, number = epoch ms. */
-  publish(
-    topic: string,
-    message: NotificationMessage,
-    options: { stateful?: boolean; timestamp?: number | null },
-  ): unknown;
-  /** Sets feature flags. */
-  setFlags(values: Record<string, boolean>): Promise<void>;
-  /** Closes every event session; returns how many were closed. */
-  closeSessions(code?: number, reason?: string): number;
-  /** Rejects every authentication attempt for `forMs` milliseconds. */
-  rejectAuth(forMs: number): void;
-  /** Turns a fault switch on (parameters already checked against the catalogue); resolves when on or over. */
-  fault(name: FaultName, params: Record<string, unknown>): Promise<unknown>;
-  /** From now, the client has `withinMs` to do `that` (recorded for the grader). */
-  expect(expectation: ExpectAction): void;
-}
+/** What a scenario acts on (its own file; the public face reads it from here). */
+export type { ScenarioTarget };
 
 /** Whether a timer belongs to the timeline (counted for `done`) or to an `on:` trigger. */
 type PlayedBy = 'timeline' | 'trigger';
@@ -54,6 +37,14 @@ interface PendingStep {
   readonly fn: (at: number) => void;
   cancel: () => void;
 }
+
+/** What action `K` of a step does when it runs: `value` is the step's value of `K`, `at` its scenario time. */
+type ActionPlay<K extends ActionKey> = (
+  player: ScenarioPlayer,
+  value: NonNullable<Step[K]>,
+  at: number,
+  part: PlayedBy,
+) => void;
 
 /** Options of {@link ScenarioPlayer}. */
 export interface ScenarioPlayerOptions {
@@ -262,33 +253,53 @@ export class ScenarioPlayer {
     });
   }
 
-  /** Does what `step` does, at scenario time `at`: acts on the target, or plays a group or inline steps. */
-  private runAction(step: Step, at: number, part: PlayedBy): void {
-    if (step.emit) this.guard('emit', () => this.publishEmit(step.emit as EmitAction));
-    else if (step.set) this.guard('set', () => this.publishState(step.set as StateAction));
-    else if (step['set-flag']) this.setFlags(step['set-flag']);
-    else if (step.disconnect) {
-      const { code, reason } = step.disconnect;
-      this.guard('disconnect', () => this.target.closeSessions(code ?? 1001, reason));
-    } else if (step.fault) {
-      const { name, params } = step.fault;
+  /**
+   * What each action of a step does when it runs at scenario time `at`: one entry per action
+   * the step schema declares (./schema's ACTION_KEYS), so an action without one does not compile.
+   */
+  private static readonly ACTIONS: { readonly [K in ActionKey]: ActionPlay<K> } = {
+    emit: (player, emit) => player.guard('emit', () => player.publishEmit(emit)),
+    set: (player, state) => player.guard('set', () => player.publishState(state)),
+    'set-flag': (player, values) => player.setFlags(values),
+    disconnect: (player, { code, reason }) =>
+      player.guard('disconnect', () => player.target.closeSessions(code ?? 1001, reason)),
+    'reject-auth': (player, { for: forMs }) => {
+      const scaled = forMs / player.speed;
+      player.guard('reject-auth', () => player.target.rejectAuth(scaled));
+    },
+    fault: (player, { name, params }) => {
       const scaled =
         typeof params.forMs === 'number'
-          ? { ...params, forMs: Math.max(1, Math.round(params.forMs / this.speed)) }
+          ? { ...params, forMs: Math.max(1, Math.round(params.forMs / player.speed)) }
           : params;
-      this.guard('fault', () => this.target.fault(name, scaled));
-    } else if (step.expect) {
-      const expectation = { ...step.expect, withinMs: step.expect.withinMs / this.speed };
-      this.guard('expect', () => this.target.expect(expectation));
-    } else if (step['reject-auth']) {
-      const forMs = step['reject-auth'].for / this.speed;
-      this.guard('reject-auth', () => this.target.rejectAuth(forMs));
-    } else if (step.run !== undefined) {
-      const group = this.scenario.groups?.[step.run];
-      if (group) this.playList(group, at, part);
-      else this.log('scenario: unknown group', { group: step.run });
-    } else if (step.steps) this.playList(step.steps, at, part);
-    // `pause` does nothing when it runs: it only moves the cursor.
+      player.guard('fault', () => player.target.fault(name, scaled));
+    },
+    expect: (player, expect) => {
+      const expectation = { ...expect, withinMs: expect.withinMs / player.speed };
+      player.guard('expect', () => player.target.expect(expectation));
+    },
+    // A pause does nothing when it runs: it only moves the cursor (./step-lengths).
+    pause: () => undefined,
+    run: (player, name, at, part) => {
+      const group = player.scenario.groups?.[name];
+      if (group) player.playList(group, at, part);
+      else player.log('scenario: unknown group', { group: name });
+    },
+    steps: (player, steps, at, part) => player.playList(steps, at, part),
+  };
+
+  /** The actions, in the step schema's order (a step has one: the order only picks a malformed step's). */
+  private static readonly ACTION_ORDER = Object.keys(ScenarioPlayer.ACTIONS) as ActionKey[];
+
+  /** Does what `step` does, at scenario time `at`: its action's entry in {@link ScenarioPlayer.ACTIONS}. */
+  private runAction(step: Step, at: number, part: PlayedBy): void {
+    for (const key of ScenarioPlayer.ACTION_ORDER) {
+      const value = step[key];
+      if (value === undefined) continue;
+      // The entry of `key` takes `key`'s value; TypeScript cannot tie the two through the union.
+      (ScenarioPlayer.ACTIONS[key] as ActionPlay<ActionKey>)(this, value, at, part);
+      return;
+    }
   }
 
   /** Publishes an `emit` step's event, with the timestamp it asks for. */

@@ -34,19 +34,6 @@ import { PlanDeviceSchema, PlanRecordingSchema, PlanUserSchema } from '../bws/pl
 
 /** Keys that say when a step runs. */
 export const TIMING_KEYS = ['at', 'after', 'every'] as const;
-/** Keys that say what a step does; a step has exactly one. */
-export const ACTION_KEYS = [
-  'emit',
-  'set',
-  'set-flag',
-  'disconnect',
-  'reject-auth',
-  'fault',
-  'expect',
-  'pause',
-  'run',
-  'steps',
-] as const;
 
 const duration = DurationSchema;
 
@@ -170,25 +157,40 @@ export const TriggerSchema = z.union([z.literal('connect'), z.strictObject({ con
   error: 'on: is `connect` or { configure: <topic> }',
 });
 
-const stepFields = {
+/**
+ * What a step may do: each action by the key a step names it with, and its schema; a step
+ * has exactly one. The step schema, the one-action rule and its message, and the player's
+ * table of what each does (./player, where a missing entry is a compile error) all come from
+ * here. `steps` (inline steps, which refer to the step itself) is the one action added where
+ * the step schema is made, in {@link stepSchema}.
+ */
+const ACTION_SCHEMAS = {
+  emit: EmitSchema,
+  set: StateSchema,
+  'set-flag': flagMap,
+  disconnect: DisconnectSchema,
+  'reject-auth': z.strictObject({ for: duration }),
+  fault: FaultStepSchema,
+  expect: ExpectSchema,
+  pause: duration,
+  run: z.string({ error: 'run names a group from `groups`' }).min(1),
+};
+
+/** A key that says what a step does. */
+export type ActionKey = keyof typeof ACTION_SCHEMAS | 'steps';
+
+/** Keys that say what a step does; a step has exactly one (in this order in the messages). */
+export const ACTION_KEYS: readonly ActionKey[] = [...(Object.keys(ACTION_SCHEMAS) as ActionKey[]), 'steps'];
+
+const stepBase = z.strictObject({
   at: duration.optional(),
   after: duration.optional(),
   every: duration.optional(),
   times: z.number({ error: 'times is a whole number, 1 or more' }).int().min(1).optional(),
   jitter: duration.optional(),
-  emit: EmitSchema.optional(),
-  set: StateSchema.optional(),
-  'set-flag': flagMap.optional(),
-  disconnect: DisconnectSchema.optional(),
-  'reject-auth': z.strictObject({ for: duration }).optional(),
-  fault: FaultStepSchema.optional(),
-  expect: ExpectSchema.optional(),
-  pause: duration.optional(),
-  run: z.string({ error: 'run names a group from `groups`' }).min(1).optional(),
+  ...z.object(ACTION_SCHEMAS).partial().shape,
   on: TriggerSchema.optional(),
-};
-
-const stepBase = z.strictObject(stepFields);
+});
 
 /** A timeline step after loading: durations in milliseconds, message values as strings. */
 export type Step = z.output<typeof stepBase> & { steps?: Step[] };

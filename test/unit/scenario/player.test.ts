@@ -1,7 +1,7 @@
 import { ScenarioPlayer, type ScenarioPlayerOptions, type ScenarioTarget } from '../../../src/scenario/player';
 import { seededRandom } from '../../../src/base/random';
 import { ManualScheduler } from '../../../src/scenario/scheduler';
-import type { Scenario } from '../../../src/scenario/schema';
+import { ACTION_KEYS, type Scenario } from '../../../src/scenario/schema';
 import { scenarioOf } from '../../helpers/scenario-of';
 
 interface Call {
@@ -94,6 +94,11 @@ describe('seededRandom', () => {
 });
 
 describe('ScenarioPlayer', () => {
+  it('has one entry per action of the step schema, in its order', () => {
+    // The compiler checks the set (a missing entry does not compile); this, the order.
+    expect(Object.keys(ScenarioPlayer['ACTIONS'])).toEqual(ACTION_KEYS);
+  });
+
   it('plays at and after steps against the list cursor', () => {
     const { scheduler, player, times } = setup(
       scenarioOf(
