@@ -38,14 +38,10 @@ const SinceSchema = SeqSchema.optional().meta({
 
 /** `GET /wait/session?topic=&timeout=`. */
 const SessionWaitQuerySchema = z.strictObject({
-  topic: z
-    .string()
-    .min(1)
-    .optional()
-    .meta({
-      description: 'only a session configured with a filter that selects this topic',
-      example: 'tns1:Device/Trigger/Relay',
-    }),
+  topic: z.string().min(1).optional().meta({
+    description: 'only a session configured with a filter that selects this topic',
+    example: 'tns1:Device/Trigger/Relay',
+  }),
   timeout: TimeoutSchema,
 });
 
