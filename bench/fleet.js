@@ -26,12 +26,16 @@ const SERVER_SCRIPT = path.join(__dirname, 'fleet-server.js');
 const SESSIONS_PER_DEVICE = 2;
 const MB = 1024 * 1024;
 
-/** Starts one side with `count` devices, opens the sessions, and measures. */
-async function measure(side, count) {
+/**
+ * Starts one side with `count` devices (the emulator from `dist`, this checkout's dist/ by
+ * default: bench/shared-caches.js passes patched copies), opens the sessions, and measures.
+ */
+async function measure(side, count, dist) {
   // bench/fleet-server.js's messages have no type: each is the answer to what was last asked.
   const server = forkChild(SERVER_SCRIPT, [side, String(count)], {
     name: `${side} server`,
     execArgv: ['--expose-gc'],
+    ...(dist === undefined ? {} : { env: { ...process.env, BENCH_FLEET_DIST: dist } }),
     stdio: 'inherit',
   });
   try {
@@ -105,7 +109,7 @@ async function main() {
   return { name: 'fleet', figures, summary };
 }
 
-module.exports = { name: 'fleet', main };
+module.exports = { name: 'fleet', main, measure, SESSIONS_PER_DEVICE };
 
 if (require.main === module)
   main().catch((err) => {

@@ -29,15 +29,13 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const WebSocket = require('ws');
 const { intEnv, rotated } = require('./env');
-const { forkChild } = require('./child');
 const { figure, median, printAligned } = require('./figures');
+const { measure, SESSIONS_PER_DEVICE } = require('./fleet');
 
 const ROOT = path.join(__dirname, '..');
 const DEVICES = intEnv('BENCH_CACHE_DEVICES', 300, 2);
 const ROUNDS = intEnv('BENCH_ROUNDS', 3);
-const SESSIONS_PER_DEVICE = 2;
 const KiB = 1024;
 
 /** Each cache: the compiled file and the lookup that, replaced by `undefined`, turns it off. */
@@ -66,36 +64,6 @@ function patchedCopy(root, name, patches) {
   return dist;
 }
 
-/** Starts a fleet of `count` from `dist`, opens the sessions, and measures. */
-async function measure(dist, count) {
-  const server = forkChild(path.join(__dirname, 'fleet-server.js'), ['emu', String(count)], {
-    name: 'fleet server',
-    execArgv: ['--expose-gc'],
-    env: { ...process.env, BENCH_FLEET_DIST: dist },
-    stdio: 'inherit',
-  });
-  try {
-    const ready = await server.next();
-    const opened = [];
-    for (const port of ready.ports)
-      for (let s = 0; s < SESSIONS_PER_DEVICE; s++) {
-        const ws = new WebSocket(`ws://127.0.0.1:${port}/svc/ws-data-stream?sources=events`);
-        opened.push(
-          new Promise((resolve, reject) => {
-            ws.once('open', () => resolve(ws));
-            ws.once('error', reject);
-          }),
-        );
-      }
-    const sockets = await Promise.all(opened);
-    const { memory } = await server.ask('memory');
-    for (const ws of sockets) ws.terminate();
-    return { startMs: ready.startMs, rss: memory.rss };
-  } finally {
-    await server.close();
-  }
-}
-
 async function main() {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bwc-bench-caches-'));
   try {
@@ -106,7 +74,7 @@ async function main() {
     const runs = Object.fromEntries(VARIANTS.map((v) => [v, { 1: [], [DEVICES]: [] }]));
     for (let round = 0; round < ROUNDS; round++)
       for (const variant of rotated(VARIANTS, round))
-        for (const count of [1, DEVICES]) runs[variant][count].push(await measure(dists[variant], count));
+        for (const count of [1, DEVICES]) runs[variant][count].push(await measure('emu', count, dists[variant]));
     const med = (variant, count, key) => median(runs[variant][count].map((r) => r[key]));
     const perDevice = (variant) => (med(variant, DEVICES, 'rss') - med(variant, 1, 'rss')) / (DEVICES - 1) / KiB;
     const rows = [['cache off', 'RSS per device KiB', 'on / off', 'start ms', 'on / off', 'verdict']];
