@@ -28,6 +28,7 @@ import {
   MOTION,
   MOTION_ROWS,
   openDashboard,
+  PAGE_WAIT_MS,
   pageUntil,
   recordedTexts,
   recordFetches,
@@ -108,6 +109,29 @@ describeWithChromium('the device dashboard in Chromium', () => {
       await textOf(page, '#identity-uptime'),
     );
     expect(seconds(await textOf(page, '#identity-uptime'))).toBeGreaterThan(first);
+  });
+
+  it('works opened with the login in its address (http://root:pass@host/): the page fetches without it', async () => {
+    // No credentials of the context's own: the address is the only login the browser has.
+    const context = await rig.browser.newContext();
+    try {
+      context.setDefaultTimeout(PAGE_WAIT_MS);
+      const page = await context.newPage();
+      const address = new URL(`${rig.url}/`);
+      address.username = 'root';
+      address.password = 'pass';
+      // The document's base URL keeps the login; fetch refused every path resolved against it.
+      expect(await page.goto(address.href).then((a) => a?.status())).toBe(200);
+      expect(await inPage(page, '() => document.baseURI')).toBe(address.href);
+      await waitReady(page);
+      expect(await textOf(page, '#device-serial')).toBe(device().serial);
+      // The control API's feed (journal) and the page's own stream session work too.
+      await page.waitForSelector('#journal-list li[data-kind="ws-open"]');
+      await waitForCount(page, MOTION_ROWS, 1);
+      expect(await page.locator('#page-notice').isHidden()).toBe(true);
+    } finally {
+      await context.close();
+    }
   });
 
   it('shows scenario events live with a rate; Pause holds them and Resume shows them', async () => {

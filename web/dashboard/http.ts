@@ -1,6 +1,6 @@
 /**
  * Every request the page makes: same origin (the browser adds the device login it holds),
- * tagged `X-BWC-Emu-Client: dashboard` so the emulator can tell the page from the client
+ * to an absolute URL of the page's origin, tagged `X-BWC-Emu-Client: dashboard` so the emulator can tell the page from the client
  * under test; and the readers of their answers, which say what is wrong with a bad one.
  */
 
@@ -10,7 +10,17 @@
  */
 const CLIENT_HEADER = 'X-BWC-Emu-Client';
 
-/** `fetch` with the dashboard's tag and no caching. */
+/**
+ * `path` (absolute, `/x`) at the page's origin. Not resolved against the page's address: opened
+ * as `http://user:pass@host/`, the document's base URL keeps the login, and `fetch` refuses a
+ * URL with one ("Request cannot be constructed from a URL that includes credentials"). The
+ * origin has none; the browser still sends the login it took from the address (its own cache).
+ */
+export function atOrigin(path: string): string {
+  return `${location.origin}${path}`;
+}
+
+/** `fetch` of `path` (see {@link atOrigin}) with the dashboard's tag and no caching. */
 export function tagged(path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   headers.set(CLIENT_HEADER, 'dashboard');
@@ -21,7 +31,7 @@ export function tagged(path: string, init: RequestInit = {}): Promise<Response> 
     cache: 'no-store',
     credentials: 'same-origin',
   };
-  return fetch(path, request);
+  return fetch(atOrigin(path), request);
 }
 
 /**

@@ -6,6 +6,9 @@
  */
 import { excerpt, httpProblem, jsonOf, problemOf } from '../../../web/dashboard/http';
 import { callCgi } from '../../../web/dashboard/rpc';
+import { PAGE_ORIGIN, withPageLocation } from './page-location';
+
+withPageLocation();
 
 /** A proxy's error page: several lines, longer than a message shows. */
 const HTML_PAGE = [
@@ -128,7 +131,8 @@ describe('callCgi (a JSON-RPC call of a device CGI)', () => {
       flags: [{ name: 'a', value: true }],
     });
     const [path, init] = fetched.mock.calls[0];
-    expect([path, init?.method]).toEqual(['/axis-cgi/featureflag.cgi', 'POST']);
+    // At the page's origin, not resolved against its address (which may hold a login fetch refuses).
+    expect([path, init?.method]).toEqual([`${PAGE_ORIGIN}/axis-cgi/featureflag.cgi`, 'POST']);
     expect(JSON.parse(init?.body as string)).toEqual({
       apiVersion: '1.0',
       context: 'dashboard',

@@ -1,5 +1,8 @@
 import { clientVia } from '../../../src/base/client-tag';
 import { tagged } from '../../../web/dashboard/http';
+import { withPageLocation } from './page-location';
+
+withPageLocation();
 
 describe("the dashboard's tag on its requests", () => {
   it('is the header and value the device takes for the dashboard (the page keeps its own copy: it cannot load CommonJS)', async () => {
