@@ -74,6 +74,11 @@ async function pageSession(): Promise<{ id: string; filters: unknown[] }> {
   return rig.emulator.sessions()[0];
 }
 
+/** The texts of the <code> elements in `selector`, in order. */
+function codeTexts(page: Page, selector: string): Promise<string[]> {
+  return inPage<string[]>(page, 's => [...document.querySelectorAll(`${s} code`)].map((c) => c.textContent)', selector);
+}
+
 /** Seconds of an `HH:MM:SS` (or `Nd HH:MM:SS`) duration as the page shows it. */
 function seconds(text: string): number {
   const m = /^(?:(\d+)d )?(\d\d):(\d\d):(\d\d)/.exec(text.trim());
@@ -263,8 +268,15 @@ describeWithChromium('the device dashboard in Chromium', () => {
   it('lists every fault switch with its explanation and parameters; drop and stall take effect', async () => {
     const page = await rig.liveDashboard();
     await waitForCount(page, '#fault-list article[data-fault]', FAULT_NAMES.length);
-    for (const name of FAULT_NAMES)
-      expect([name, await textOf(page, `#fault-${name}-does`)]).toEqual([name, FAULT_CATALOGUE[name].does]);
+    // The catalogue's text is the docs' Markdown: its `code` is shown as <code>, without the backticks.
+    for (const name of FAULT_NAMES) {
+      const { does } = FAULT_CATALOGUE[name];
+      const codes = [...does.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+      expect([name, await textOf(page, `#fault-${name}-does`)]).toEqual([name, does.replace(/`([^`]+)`/g, '$1')]);
+      expect([name, await codeTexts(page, `#fault-${name}-does`)]).toEqual([name, codes]);
+    }
+    expect(await codeTexts(page, '#fault-stall-does')).toEqual(['pings: false']);
+    expect(await textOf(page, '#faults-panel')).not.toContain('`');
 
     // drop, closing with a code and reason of the test's choosing.
     await page.click('#fault-drop-details summary');
@@ -380,7 +392,8 @@ describeWithChromium('the device dashboard in Chromium', () => {
     expect(await textOf(page, `${finding} .message`)).toBe(
       `1 configure request refused; first: 2104 ${answer.error?.message}`,
     );
-    expect(await textOf(page, `${finding} .fix`)).toMatch(/^Fix: Read the error answer of `events:configure`/);
+    expect(await textOf(page, `${finding} .fix`)).toMatch(/^Fix: Read the error answer of events:configure;/);
+    expect(await codeTexts(page, `${finding} .fix`)).toEqual(['events:configure']);
     expect(await textOf(page, `${finding} strong`)).toBe('error: invalid-filter');
     const report = rig.emulator.report({ device: device().serial, segments: 'current' });
     expect(report.findings.filter((f) => f.rule === 'invalid-filter')).toHaveLength(1);

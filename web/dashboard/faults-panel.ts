@@ -1,12 +1,13 @@
 /**
  * The device's fault switches (`GET /_emu/faults/switches`): each with its one-line
- * explanation, a form made from its parameters' JSON Schema, and On / Off (an action: Run).
+ * explanation (its `code` as <code>), a form made from its parameters' JSON Schema, and On / Off (an action: Run).
  * The switches are drawn once (what is typed in them stays, and so does the keyboard's focus);
  * which are on is updated in place from the feed's `faults` events and the answers of On and Off.
  */
 import { fill, h, say } from './dom.js';
 import { clockTime, messageOf } from './format.js';
 import { controlNotice, errorLine, type PanelContext, statusLine } from './panel.js';
+import { withCode } from './inline-code.js';
 import { schemaForm } from './schema-form.js';
 import type { ActiveFault, FaultSwitch } from './wire-types.js';
 
@@ -82,13 +83,13 @@ export function mountFaultsPanel(root: HTMLElement, ctx: PanelContext): void {
         h('span', { class: 'badge kind' }, sw.kind),
         sw.kind === 'state' ? state : null,
       ),
-      h('p', { class: 'does', id: `${prefix}-does` }, sw.does),
+      h('p', { class: 'does', id: `${prefix}-does` }, ...withCode(sw.does)),
       h(
         'details',
         { id: `${prefix}-details` },
         h('summary', {}, sw.params ? 'Parameters and background' : 'Background'),
-        h('p', { class: 'hint' }, `Exposes: ${sw.exposes}`),
-        h('p', { class: 'hint' }, `Seen on: ${sw.source}`),
+        h('p', { class: 'hint' }, 'Exposes: ', ...withCode(sw.exposes)),
+        h('p', { class: 'hint' }, 'Seen on: ', ...withCode(sw.source)),
         sw.params ? form.element : h('p', { class: 'hint' }, 'The control API lists no parameters: defaults apply.'),
       ),
       h(

@@ -7,6 +7,7 @@
  */
 import { fill, h, say } from './dom.js';
 import { messageOf } from './format.js';
+import { withCode } from './inline-code.js';
 import { controlNotice, errorLine, type PanelContext, statusLine } from './panel.js';
 import type { Finding } from './types.js';
 import { onShown } from './visibility.js';
@@ -108,14 +109,14 @@ export function mountReportPanel(root: HTMLElement, ctx: PanelContext): void {
   });
 }
 
-/** One finding: severity, rule, the client, what it did and how to fix it. */
+/** One finding: severity, rule, the client, what it did and how to fix it (their `code` as <code>). */
 function findingRow(finding: Finding): HTMLLIElement {
   return h(
     'li',
     { class: `finding severity-${finding.severity}`, 'data-rule': finding.rule },
     h('strong', {}, `${finding.severity}: ${finding.rule}`),
     ` (client ${finding.client.remote}${finding.client.users.length ? `, ${finding.client.users.join(', ')}` : ''})`,
-    h('p', { class: 'message' }, finding.message),
-    h('p', { class: 'fix' }, `Fix: ${finding.fix}`),
+    h('p', { class: 'message' }, ...withCode(finding.message)),
+    h('p', { class: 'fix' }, 'Fix: ', ...withCode(finding.fix)),
   );
 }

@@ -3,6 +3,7 @@
  * property, with their labels and hints. The server checks the values; this only reads them.
  */
 import { h } from './dom.js';
+import { withCode } from './inline-code.js';
 import { kvRows } from './kv-rows.js';
 import { type FieldSpec, fieldsOf, type RawValue, valueOf } from './schema-fields.js';
 import type { ParamSchema } from './types.js';
@@ -22,7 +23,7 @@ export function schemaForm(idPrefix: string, schema: ParamSchema | undefined): S
     const id = `${idPrefix}-${field.name}`;
     const hintId = `${id}-hint`;
     const described = field.hint ? { 'aria-describedby': hintId } : {};
-    const hint = field.hint ? h('span', { id: hintId, class: 'hint' }, field.hint) : null;
+    const hint = field.hint ? h('span', { id: hintId, class: 'hint' }, ...withCode(field.hint)) : null;
     const labelled = (input: HTMLElement): HTMLElement =>
       h('div', { class: 'field' }, h('label', { for: id }, field.name), input, hint);
     const checkbox = (label: string, checked: boolean): void => {
