@@ -4,7 +4,19 @@
  * adds its own cross-field checks with {@link valueOffset} for positions.
  */
 import { readFile } from 'node:fs/promises';
-import { isMap, isNode, isPair, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
+import {
+  isAlias,
+  isCollection,
+  isMap,
+  isNode,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  visit,
+  type Document,
+} from 'yaml';
 import type { z } from 'zod';
 import { err, type Err, type ErrorInfo, ok, type Result } from './result';
 
@@ -77,6 +89,10 @@ export function loadYaml<S extends z.ZodType, C extends string = YamlErrorCode>(
       );
     else report('YAML_SYNTAX', error.pos[0], `YAML syntax: ${error.message}`);
   }
+  // yaml would turn such a key into its text with a process warning: it is an error of the file.
+  const keys = collectionKeys(doc);
+  for (const found of keys) report(found.code, found.offset, found.message);
+  if (keys.length > 0) return yamlErrors(sorted(errors));
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 1000 });
@@ -206,6 +222,25 @@ function keyTextAt(doc: Document, offset: number): string {
         found = String(pair.key.value);
         return visit.BREAK;
       }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+/** Every map key that is itself a map or a list: keys are words or numbers in every file we read. */
+function collectionKeys(doc: Document): Found[] {
+  const found: Found[] = [];
+  visit(doc, {
+    Pair(_, pair) {
+      // An alias (`*a: x`) stands for what its anchor names, which may be a map or a list.
+      const key = isAlias(pair.key) ? pair.key.resolve(doc) : pair.key;
+      if (isCollection(key))
+        found.push({
+          code: 'WRONG_TYPE',
+          offset: (isNode(pair.key) ? pair.key.range?.[0] : undefined) ?? 0,
+          message: `a key must be a word or a number, not ${isSeq(key) ? 'a list' : 'a map'}`,
+        });
       return undefined;
     },
   });
