@@ -351,6 +351,9 @@ describeWithChromium('the device dashboard in Chromium', () => {
     const page = await dashboard();
     await pageSession();
     await page.waitForSelector('#journal-list li[data-kind="ws-open"]');
+    expect(await textOf(page, '#journal-list li[data-kind="ws-open"] .what')).toMatch(
+      /^session s\d+ opened by root from /,
+    );
     const client = await externalClient();
     const filter = 'tns1:Device//.';
     await client.configure([{ topicFilter: filter }]);
@@ -510,6 +513,25 @@ describeWithChromium('the device dashboard in Chromium', () => {
     expect(wanted.filter((id) => !reached.has(id))).toEqual([]);
     // The first flag switch is a Tab stop too.
     expect([...reached].some((id) => id.startsWith('flag-'))).toBe(true);
+  });
+});
+
+describeWithChromium('the device dashboard under auth none', () => {
+  it("says a session opened without a login, in the journal and the sessions' user", async () => {
+    const open = await startFastEmulator({ device: { port: 0, auth: 'none' } });
+    rig.closeAfterEach(open);
+    const page = await rig.tab();
+    await openDashboard(page, open.devices[0].device.url);
+    await until(() => open.sessions().length === 1, 'the dashboard session');
+    const { id } = open.sessions()[0];
+    expect(open.sessions()[0].user).toBeUndefined();
+    const opened = '#journal-list li[data-kind="ws-open"]';
+    await page.waitForSelector(opened);
+    expect(await textOf(page, `${opened} .what`)).toMatch(new RegExp(`^session ${id} opened without a login from \\S`));
+    const user = `#session-rows tr[data-session="${id}"] td.col-user`;
+    await page.waitForSelector(user);
+    expect(await textOf(page, user)).toBe('(no login)');
+    expect(await page.getAttribute(user, 'title')).toMatch(/without authentication \(auth none\)/);
   });
 });
 

@@ -129,7 +129,8 @@ function summary(e: JournalEntry): string {
     case 'http':
       return `${text(e.method)} ${text(e.path)}${e.call ? ` ${text(e.call)}` : ''} → ${text(e.status) || 'aborted'}${e.user ? ` as ${text(e.user)}` : ''} from ${text(e.remote)} (${text(e.ms)} ms)${failed(e.error)}${sent(e.body)}`;
     case 'ws-open':
-      return `session ${text(e.session)} opened by ${text(e.user) || '?'} from ${text(e.remote)}`;
+      // No user: the device runs with auth `none` (with a login every session has its user).
+      return `session ${text(e.session)} opened ${e.user ? `by ${text(e.user)}` : 'without a login'} from ${text(e.remote)}`;
     case 'ws-close':
       return `session ${text(e.session)} closed by the ${text(e.by)}: ${text(e.code)} ${text(e.reason)}`;
     case 'ws-refused':

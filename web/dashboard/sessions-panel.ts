@@ -11,6 +11,11 @@ import type { EmulatorSession } from './wire-types.js';
 
 const COLUMNS = ['Remote', 'User', 'Filters', 'Sent', 'Dropped', 'State', 'Since'] as const;
 
+/** The user of a session without one: the device runs with auth `none` (with a login every session has its user). */
+const NO_LOGIN = '(no login)';
+/** What {@link NO_LOGIN} means, on hover. */
+const NO_LOGIN_TITLE = 'The device runs without authentication (auth none): sessions open without a login.';
+
 /** Fills the sessions panel `root`. */
 export function mountSessionsPanel(root: HTMLElement, ctx: PanelContext): void {
   const body = h('tbody', { id: 'session-rows' });
@@ -35,11 +40,11 @@ export function mountSessionsPanel(root: HTMLElement, ctx: PanelContext): void {
   ctx.feed.on('sessions', ({ sessions }) => show(sessions));
 }
 
-/** One session as a row; each cell carries its column name for the narrow layout. */
+/** One session as a row; each cell carries its column name for the narrow layout (and a title where it needs one). */
 function sessionRow(session: EmulatorSession): HTMLTableRowElement {
-  const cells: [string, string][] = [
+  const cells: [string, string, string?][] = [
     ['Remote', session.remoteAddress ?? '?'],
-    ['User', session.user ?? '—'],
+    session.user === undefined ? ['User', NO_LOGIN, NO_LOGIN_TITLE] : ['User', session.user],
     ['Filters', session.filters.length > 0 ? session.filters.map(filterText).join('; ') : '(not configured)'],
     ['Sent', String(session.sent)],
     ['Dropped', String(session.dropped)],
@@ -50,7 +55,9 @@ function sessionRow(session: EmulatorSession): HTMLTableRowElement {
     'tr',
     // data-testid="session": a test hook (the browser tests count the sessions by it).
     { 'data-session': session.id, 'data-testid': 'session' },
-    ...cells.map(([label, text]) => h('td', { 'data-label': label, class: `col-${label.toLowerCase()}` }, text)),
+    ...cells.map(([label, text, title]) =>
+      h('td', { 'data-label': label, class: `col-${label.toLowerCase()}`, title }, text),
+    ),
   );
 }
 
