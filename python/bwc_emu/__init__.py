@@ -9,11 +9,13 @@ sessions and notifications over HTTP, read its grading report. See python/README
         assert not emu.report(segments="current").errors
 """
 from .command import COMMAND_ENV, find_command
-from .emulator import UNSET, DeviceRef, Emulator, start
+from .emulator import UNSET, DeviceRef, Emulator
 from .errors import BwcEmuError, ControlError, EmulatorStartError, WaitTimeout
-from .models import FaultInfo, Flag, Journal, PublishedEvent, ScenarioStatus, SessionInfo, TopicFilter
+from .launch import start
+from .models import FaultInfo, FaultSwitch, Flag, Journal, JournalEntry, PublishedEvent, ScenarioStatus, SessionInfo, TopicFilter
 from .ready import Device, DeviceUrls, ReadyDocument
-from .report import Finding, JournalEntry, Report
+from .report import Finding, Report
+from .wire_types import NotificationJournalEntry
 
 __version__ = "0.1.0"
 
@@ -27,10 +29,12 @@ __all__ = [
     "Emulator",
     "EmulatorStartError",
     "FaultInfo",
+    "FaultSwitch",
     "Finding",
     "Flag",
     "Journal",
     "JournalEntry",
+    "NotificationJournalEntry",
     "PublishedEvent",
     "ReadyDocument",
     "Report",

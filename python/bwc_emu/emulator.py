@@ -1,17 +1,17 @@
 """The handle on a running emulator: its devices, URLs and logins, and every action of the
-control API (docs/control-api.md) as a method; :func:`start` runs one."""
+control API (docs/control-api.md) as a method (:func:`bwc_emu.start` runs one). Its answers
+have the wire's shapes, generated from the OpenAPI document (wire_types.py)."""
 import atexit
-import os
 import urllib.parse
 import weakref
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
-from .command import Command, find_command
-from .errors import BwcEmuError, EmulatorStartError
-from .models import FaultInfo, Flag, Journal, PublishedEvent, ScenarioStatus, SessionInfo
+from . import wire_types as wire
+from .errors import BwcEmuError
+from .models import FaultInfo, FaultSwitch, Flag, Journal, JournalEntry, PublishedEvent, ScenarioStatus, SessionInfo
 from .process import EmulatorProcess
 from .ready import Device, ReadyDocument, parse_device
-from .report import JournalEntry, Report
+from .report import Report
 from .wire import QueryValue, request_json
 
 #: A device named for a fleet route: its serial, or the Device itself.
@@ -147,13 +147,15 @@ class Emulator:
             base += "/devices/" + urllib.parse.quote(serial, safe="")
         return request_json(method, base + path, query, body, timeout or self.http_timeout, self.control_token)
 
-    def health(self) -> Mapping[str, Any]:
+    def health(self) -> wire.HealthAnswer:
         """``{"status": "ready", "devices": n}`` (a ControlError with status 503 while starting or closing)."""
-        return dict(self.request("GET", "/health"))
+        answer: wire.HealthAnswer = self.request("GET", "/health")
+        return answer
 
     def device_list(self) -> List[Device]:
         """Every device as ``GET /_emu/devices`` answers (passwords included)."""
-        return [parse_device(d) for d in self.request("GET", "/devices")]
+        answer: wire.DevicesAnswer = self.request("GET", "/devices")
+        return [parse_device(d) for d in answer]
 
     def publish(
         self,
@@ -174,7 +176,8 @@ class Emulator:
                 body[name] = value
         if not isinstance(timestamp, _Unset):
             body["timestamp"] = timestamp
-        return list(self.request("POST", "/events", body=body, device=device)["events"])
+        answer: wire.EventsAnswer = self.request("POST", "/events", body=body, device=device)
+        return answer["events"]
 
     def set_state(
         self,
@@ -195,32 +198,37 @@ class Emulator:
 
     def set_states(self, states: Sequence[Mapping[str, Any]], device: Optional[DeviceRef] = None) -> List[PublishedEvent]:
         """Sets several states in order (each ``{topic, source?, key?, data}``)."""
-        return list(self.request("PUT", "/states", body=list(states), device=device)["events"])
+        answer: wire.StatesAnswer = self.request("PUT", "/states", body=list(states), device=device)
+        return answer["events"]
 
     def flags(self, device: Optional[DeviceRef] = None) -> List[Flag]:
         """The feature flags (``name``, ``value``, ``description``, ``defaultValue``)."""
-        return list(self.request("GET", "/flags", device=device)["flags"])
+        answer: wire.FlagsAnswer = self.request("GET", "/flags", device=device)
+        return answer["flags"]
 
     def flag(self, name: str, device: Optional[DeviceRef] = None) -> bool:
         """One flag's value (KeyError for a flag the device does not have)."""
         for flag in self.flags(device):
             if flag["name"] == name:
-                return bool(flag["value"])
+                return flag["value"]
         raise KeyError(name)
 
     def set_flags(self, values: Optional[Mapping[str, bool]] = None, device: Optional[DeviceRef] = None, **named: bool) -> List[Flag]:
         """Sets flags all or nothing (one unknown name: ControlError ``FLAG_NOT_FOUND`` and
         nothing changes); answers the flags after the change."""
         body = {**dict(values or {}), **named}
-        return list(self.request("PUT", "/flags", body=body, device=device)["flags"])
+        answer: wire.FlagsSetAnswer = self.request("PUT", "/flags", body=body, device=device)
+        return answer["flags"]
 
     def sessions(self, device: Optional[DeviceRef] = None) -> List[SessionInfo]:
         """The live event stream sessions."""
-        return list(self.request("GET", "/sessions", device=device)["sessions"])
+        answer: wire.SessionsAnswer = self.request("GET", "/sessions", device=device)
+        return answer["sessions"]
 
     def close_sessions(self, code: Optional[int] = None, reason: Optional[str] = None, device: Optional[DeviceRef] = None) -> int:
         """Closes every session with the WebSocket close ``code`` (default 1001); answers how many."""
-        return int(self.request("DELETE", "/sessions", {"code": code, "reason": reason}, device=device)["closed"])
+        answer: wire.SessionsClosedAnswer = self.request("DELETE", "/sessions", {"code": code, "reason": reason}, device=device)
+        return answer["closed"]
 
     def journal(
         self,
@@ -235,8 +243,8 @@ class Emulator:
         kind or several (``notification``, ``ws-open``, ...), ``via="client"`` without the
         dashboard's own entries."""
         query = {"since": since, "kind": _csv(kind), "session": session, "topic": topic, "via": via}
-        answer = self.request("GET", "/journal", query, device=device)
-        return Journal(list(answer["entries"]), int(answer.get("dropped", 0)))
+        answer: wire.JournalAnswer = self.request("GET", "/journal", query, device=device)
+        return Journal.parse(answer)
 
     def journal_seq(self, device: Optional[DeviceRef] = None) -> int:
         """The newest seq of the journal (0 when empty): a ``since`` to wait for what comes next."""
@@ -251,28 +259,33 @@ class Emulator:
         scenario); ends a report segment and begins one named ``segment`` (1-200 characters)."""
         self.request("POST", "/reset", {"segment": segment}, device=device)
 
-    def name_segment(self, name: str) -> Mapping[str, Any]:
+    def name_segment(self, name: str) -> wire.Segment:
         """Names the running report segment; answers it (``index``, ``name``, ``named``, ``from``)."""
-        return dict(self.request("PUT", "/segment", body={"name": name}))
+        answer: wire.Segment = self.request("PUT", "/segment", body={"name": name})
+        return answer
 
     def faults(self, device: Optional[DeviceRef] = None) -> List[FaultInfo]:
         """The fault switches that are on."""
-        return list(self.request("GET", "/faults", device=device)["faults"])
+        answer: wire.FaultsAnswer = self.request("GET", "/faults", device=device)
+        return answer["faults"]
 
-    def fault_switches(self) -> List[Mapping[str, Any]]:
+    def fault_switches(self) -> List[FaultSwitch]:
         """Every fault switch: ``name``, ``kind``, ``does``, ``params`` (JSON Schema), ..."""
-        return list(self.request("GET", "/faults/switches")["switches"])
+        answer: wire.FaultSwitchesAnswer = self.request("GET", "/faults/switches")
+        return answer["switches"]
 
     def fault_on(self, name: str, device: Optional[DeviceRef] = None, **params: Any) -> List[FaultInfo]:
         """Switches a fault on with its parameters as the API names them (``fault_on("stall",
         forMs=30000)``, docs/faults.md); an action (``reboot``) answers once it is over."""
         down = float(params.get("downMs", 0) or 0) / 1000 + float(params.get("delayMs", 0) or 0) / 1000
         timeout = self.http_timeout + down
-        return list(self.request("POST", "/faults", body={"name": name, **params}, device=device, timeout=timeout)["faults"])
+        answer: wire.FaultsOnAnswer = self.request("POST", "/faults", body={"name": name, **params}, device=device, timeout=timeout)
+        return answer["faults"]
 
-    def fault_off(self, name: Optional[str] = None, device: Optional[DeviceRef] = None) -> List[str]:
+    def fault_off(self, name: Optional[str] = None, device: Optional[DeviceRef] = None) -> List[wire.FaultName]:
         """Switches one fault off, or all of them; answers the names cleared."""
-        return list(self.request("DELETE", "/faults", {"name": name}, device=device)["cleared"])
+        answer: wire.FaultsClearedAnswer = self.request("DELETE", "/faults", {"name": name}, device=device)
+        return answer["cleared"]
 
     def report(
         self,
@@ -291,7 +304,8 @@ class Emulator:
             query["all"] = "true"
         for name, value in (thresholds or {}).items():
             query[name] = value
-        return Report(self.request("GET", "/report", query, device=device))
+        answer: wire.Report = self.request("GET", "/report", query, device=device)
+        return Report(answer)
 
     def scenario(self, device: Optional[DeviceRef] = None) -> ScenarioStatus:
         """Where the scenario is: ``name``, ``state``, ``positionMs``, ``speed``, ``revision``, ``topics``."""
@@ -304,7 +318,8 @@ class Emulator:
         body: Dict[str, str] = {"yaml": yaml}
         if name is not None:
             body["name"] = name
-        return str(self.request("PUT", "/scenario", body=body, device=device)["name"])
+        answer: wire.ScenarioLoadedAnswer = self.request("PUT", "/scenario", body=body, device=device)
+        return answer["name"]
 
     def pause_scenario(self, device: Optional[DeviceRef] = None) -> None:
         """Pauses the scenario (sessions stay)."""
@@ -326,8 +341,8 @@ class Emulator:
     def wait_for_session(self, topic: Optional[str] = None, timeout: float = 5.0, device: Optional[DeviceRef] = None) -> SessionInfo:
         """The first session open (and, with ``topic``, configured with a filter that selects
         it); :class:`WaitTimeout` after ``timeout`` seconds, saying what was seen."""
-        answer: SessionInfo = self._wait("session", {"topic": topic}, timeout, device)["session"]
-        return answer
+        answer: wire.SessionWaitAnswer = self._wait("session", {"topic": topic}, timeout, device)
+        return answer["session"]
 
     def wait_for_notification(
         self,
@@ -335,82 +350,15 @@ class Emulator:
         since: Optional[int] = None,
         timeout: float = 5.0,
         device: Optional[DeviceRef] = None,
-    ) -> JournalEntry:
+    ) -> wire.NotificationJournalEntry:
         """The journal entry of a notification sent (of ``topic``) after the journal seq
         ``since`` (take :meth:`journal_seq` before publishing, so none is missed)."""
-        answer: JournalEntry = self._wait("notification", {"topic": topic, "since": since}, timeout, device)["entry"]
-        return answer
+        answer: wire.NotificationWaitAnswer = self._wait("notification", {"topic": topic, "since": since}, timeout, device)
+        return answer["entry"]
 
     def wait_for_entry(
         self, kind: str, since: Optional[int] = None, timeout: float = 5.0, device: Optional[DeviceRef] = None
     ) -> JournalEntry:
         """The first journal entry of ``kind`` (``ws-close``, ``auth-refused``, ...) after ``since``."""
-        answer: JournalEntry = self._wait("entry", {"kind": kind, "since": since}, timeout, device)["entry"]
-        return answer
-
-
-def _token_in(args: Sequence[str]) -> Optional[str]:
-    """The ``--control-token`` among the arguments, if any."""
-    for i, arg in enumerate(args):
-        if arg == "--control-token" and i + 1 < len(args):
-            return args[i + 1]
-        if arg.startswith("--control-token="):
-            return arg.split("=", 1)[1]
-    return None
-
-
-def _with_tried(error: EmulatorStartError, tried: List[str]) -> EmulatorStartError:
-    """The same error, saying how the command was found."""
-    first = str(error.args[0]).split("\n")[0]
-    return EmulatorStartError(f"{first} (command found by: {'; '.join(tried)})", error.command, error.output)
-
-
-def start(
-    scenario: Union[str, Sequence[str], None] = None,
-    devices: int = 1,
-    args: Sequence[str] = (),
-    command: Optional[Command] = None,
-    env: Optional[Mapping[str, str]] = None,
-    timeout: float = 30.0,
-    *,
-    control_token: Optional[str] = None,
-    cwd: Optional[str] = None,
-) -> Emulator:
-    """Starts ``bwc-emu --port 0`` (free ports) and answers its handle once it is ready.
-
-    ``scenario``: a shipped name or a file, or several (one device each); ``devices``: a fleet
-    of that many; ``args``: more CLI flags (``["--auth", "none"]``); ``command``: how to run
-    it (else ``$BWC_EMU_COMMAND``, ``bwc-emu`` on PATH, ``npx --no-install bwc-emu``); ``env``:
-    variables over ``os.environ``; ``timeout``: seconds to wait for the ready line.
-    Raises :class:`EmulatorStartError` quoting its last output lines when it cannot start.
-    """
-    environ = {**os.environ, **(env or {})}
-    words, tried = find_command(command, environ)
-    argv = words + ["--port", "0"]
-    for name in [scenario] if isinstance(scenario, str) else list(scenario or []):
-        argv += ["--scenario", name]
-    if devices != 1:
-        argv += ["--devices", str(int(devices))]
-    if control_token is not None:
-        argv += ["--control-token", control_token]
-    argv += [str(a) for a in args]
-    try:
-        process = EmulatorProcess(argv, environ, cwd)
-    except EmulatorStartError as error:
-        raise _with_tried(error, tried) from error
-    try:
-        ready = process.wait_ready(timeout)
-    except EmulatorStartError as error:
-        raise _with_tried(error, tried) from error
-    except BaseException:  # KeyboardInterrupt while waiting: leave nothing running
-        process.stop()
-        raise
-    emulator = Emulator(process, ready, control_token or _token_in(argv))
-    try:
-        if ready.control and any(d.user is not None and d.password is None for d in ready.devices):
-            # the ready line leaves a chosen password out; GET /_emu/devices has it
-            emulator.ready = ReadyDocument(emulator.device_list(), ready.control, ready.raw)
-    except BaseException:
-        emulator.close()
-        raise
-    return emulator
+        answer: wire.EntryWaitAnswer = self._wait("entry", {"kind": kind, "since": since}, timeout, device)
+        return answer["entry"]

@@ -19,8 +19,9 @@ from typing import Any, Callable, Dict, Generator, List, Optional, TypeVar, cast
 import pytest
 
 from .command import COMMAND_ENV
-from .emulator import Emulator, start
+from .emulator import Emulator
 from .errors import BwcEmuError
+from .launch import start
 
 #: The item's emulator, when its test used a fixture (read when the test has failed).
 _USED: Dict[str, Emulator] = {}

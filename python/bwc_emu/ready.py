@@ -5,6 +5,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional
 
+from .wire_types import DeviceAccess
+
 READY_PREFIX = "bwc-emu ready "
 
 
@@ -80,17 +82,19 @@ def _camel_to_snake(name: str) -> str:
     return "".join("_" + c.lower() if c.isupper() else c for c in name)
 
 
-def parse_device(item: Mapping[str, Any]) -> Device:
-    """A device of the ready document (or of ``GET /_emu/devices``)."""
-    urls: Dict[str, str] = {str(k): str(v) for k, v in dict(item.get("urls") or {}).items()}
+def parse_device(item: DeviceAccess) -> Device:
+    """A device of ``GET /_emu/devices`` or of the ready document, which has the same shape but
+    leaves ``user``, ``password`` and ``control`` out where the answer has null (and a chosen
+    password out always)."""
+    urls: Dict[str, str] = dict(item["urls"])
     known = {_camel_to_snake(k): v for k, v in urls.items() if _camel_to_snake(k) in DeviceUrls.__dataclass_fields__}
     known.pop("by_name", None)
     return Device(
-        serial=str(item["serial"]),
+        serial=item["serial"],
         urls=DeviceUrls(**{**{"event_stream": "", "session_token": "", "feature_flags": ""}, **known}, by_name=urls),
         user=item.get("user"),
         password=item.get("password"),
-        realm=str(item.get("realm", "")),
+        realm=item["realm"],
         control=item.get("control"),
     )
 

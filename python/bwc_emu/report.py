@@ -1,10 +1,24 @@
 """The grading report (``GET /_emu/report``, docs/grading.md): what the client under test did
-wrong, as typed findings over the parsed answer."""
+wrong, as findings with snake_case fields and a text over the answer as sent (its shape,
+``wire_types.Report``, is generated from the OpenAPI document)."""
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional
+from typing import List, Mapping, Optional
 
-#: A journal entry as the control API answers it (``seq``, ``kind``, ``time``, ... per kind).
-JournalEntry = Dict[str, Any]
+from . import wire_types as wire
+from .wire_types import JournalEntry
+
+#: Where each key of the wire's finding goes in :class:`Finding` (a test checks every key is here).
+FINDING_FIELDS: Mapping[str, List[str]] = {
+    "rule": ["rule"],
+    "severity": ["severity"],
+    "message": ["message"],
+    "fix": ["fix"],
+    "device": ["device"],
+    "client": ["remote", "users"],
+    "segment": ["segment_index", "segment_name"],
+    "evidence": ["evidence"],
+    "moreEvidence": ["more_evidence"],
+}
 
 
 @dataclass(frozen=True)
@@ -12,7 +26,7 @@ class Finding:
     """One thing a grading rule found: ``severity`` is ``error``, ``warning`` or ``info``."""
 
     rule: str
-    severity: str
+    severity: wire.Severity
     message: str
     fix: str
     device: str
@@ -25,27 +39,29 @@ class Finding:
     segment_name: str
     #: The journal entries that show it.
     evidence: List[JournalEntry] = field(default_factory=list)
-    raw: Mapping[str, Any] = field(default_factory=dict)
+    #: How many more entries show it, left out of ``evidence``.
+    more_evidence: int = 0
+    #: The finding as sent (camelCase keys); None when built by hand.
+    raw: Optional[wire.Finding] = None
 
     def __str__(self) -> str:
         return f"[{self.severity}] {self.rule}: {self.message}\n    fix: {self.fix}"
 
     @staticmethod
-    def parse(item: Mapping[str, Any]) -> "Finding":
+    def parse(item: wire.Finding) -> "Finding":
         """A finding of the report's ``findings``."""
-        client = item.get("client") or {}
-        segment = item.get("segment") or {}
         return Finding(
-            rule=str(item.get("rule", "")),
-            severity=str(item.get("severity", "")),
-            message=str(item.get("message", "")),
-            fix=str(item.get("fix", "")),
-            device=str(item.get("device", "")),
-            remote=str(client.get("remote", "")),
-            users=[str(u) for u in client.get("users", [])],
-            segment_index=int(segment.get("index", 0)),
-            segment_name=str(segment.get("name", "")),
-            evidence=list(item.get("evidence", [])),
+            rule=item["rule"],
+            severity=item["severity"],
+            message=item["message"],
+            fix=item["fix"],
+            device=item["device"],
+            remote=item["client"]["remote"],
+            users=list(item["client"]["users"]),
+            segment_index=item["segment"]["index"],
+            segment_name=item["segment"]["name"],
+            evidence=list(item["evidence"]),
+            more_evidence=item["moreEvidence"],
             raw=item,
         )
 
@@ -55,14 +71,14 @@ class Report:
     read the parts a test checks. ``bool(report)`` is True when it has no error and no broken
     expectation."""
 
-    def __init__(self, raw: Mapping[str, Any]) -> None:
-        self.raw: Mapping[str, Any] = raw
-        self.findings: List[Finding] = [Finding.parse(f) for f in raw.get("findings", [])]
+    def __init__(self, raw: wire.Report) -> None:
+        self.raw: wire.Report = raw
+        self.findings: List[Finding] = [Finding.parse(f) for f in raw["findings"]]
 
     @property
-    def summary(self) -> Mapping[str, int]:
+    def summary(self) -> wire.Summary:
         """Counts: ``errors``, ``warnings``, ``infos``, ``expectationsBroken``."""
-        return dict(self.raw.get("summary", {}))
+        return self.raw["summary"]
 
     @property
     def errors(self) -> List[Finding]:
@@ -80,29 +96,29 @@ class Report:
         return [f for f in self.findings if f.severity == "info"]
 
     @property
-    def expectations(self) -> List[Mapping[str, Any]]:
+    def expectations(self) -> List[wire.Expectation]:
         """The scenario's ``expect`` steps and how they went (``status``: held, broken, pending)."""
-        return list(self.raw.get("expectations", []))
+        return list(self.raw["expectations"])
 
     @property
-    def broken_expectations(self) -> List[Mapping[str, Any]]:
+    def broken_expectations(self) -> List[wire.Expectation]:
         """The expectations whose status is ``broken``."""
-        return [e for e in self.expectations if e.get("status") == "broken"]
+        return [e for e in self.expectations if e["status"] == "broken"]
 
     @property
     def rules(self) -> List[str]:
         """The ids of the rules applied."""
-        return [str(r.get("id")) for r in self.raw.get("rules", [])]
+        return [r["id"] for r in self.raw["rules"]]
 
     @property
-    def thresholds(self) -> Mapping[str, float]:
+    def thresholds(self) -> wire.Thresholds:
         """The thresholds applied."""
-        return dict(self.raw.get("thresholds", {}))
+        return self.raw["thresholds"]
 
     @property
-    def segments(self) -> List[Mapping[str, Any]]:
+    def segments(self) -> List[wire.ReportSegment]:
         """The segments covered (``index``, ``name``, ``from``, ``to``, ``ended``, ...)."""
-        return list(self.raw.get("segments", []))
+        return list(self.raw["segments"])
 
     def by_rule(self, rule: str) -> List[Finding]:
         """The findings of one rule."""
@@ -113,20 +129,17 @@ class Report:
 
     def __repr__(self) -> str:
         s = self.summary
-        return (
-            f"<Report errors={s.get('errors', 0)} warnings={s.get('warnings', 0)} "
-            f"infos={s.get('infos', 0)} expectationsBroken={s.get('expectationsBroken', 0)}>"
-        )
+        return f"<Report errors={s['errors']} warnings={s['warnings']} infos={s['infos']} expectationsBroken={s['expectationsBroken']}>"
 
     def text(self, segment: Optional[str] = None) -> str:
         """The report as lines a person reads (what the pytest plugin attaches to a failed test)."""
         s = self.summary
         lines = [
-            f"{s.get('errors', 0)} error(s), {s.get('warnings', 0)} warning(s), {s.get('infos', 0)} info(s), "
-            f"{s.get('expectationsBroken', 0)} broken expectation(s)"
+            f"{s['errors']} error(s), {s['warnings']} warning(s), {s['infos']} info(s), "
+            f"{s['expectationsBroken']} broken expectation(s)"
             + (f" in segment {segment!r}" if segment else "")
         ]
         lines += [str(f) for f in self.findings]
         for e in self.broken_expectations:
-            lines.append(f"[broken] expect {e.get('name', '')}: {e.get('that', '')} {e.get('topic', '')} within {e.get('withinMs')} ms")
+            lines.append(f"[broken] expect {e['name']}: {e['that']} {e.get('topic', '')} within {e['withinMs']} ms")
         return "\n".join(lines)

@@ -51,7 +51,7 @@ def stand_in():
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{server.server_address[1]}"
-    device = parse_device({"serial": "S1", "urls": {"base": base}, "realm": "R", "control": base + "/_emu"})
+    device = parse_device({"serial": "S1", "urls": {"base": base}, "user": None, "password": None, "realm": "R", "control": base + "/_emu"})
     Contract.seen = []
     emulator = Emulator(None, ReadyDocument([device], base + "/_emu", {}), http_timeout=0.2)
     yield emulator
@@ -71,8 +71,8 @@ def test_waits_send_the_contract_query(stand_in: Emulator):
 
 
 def test_fleet_waits_use_the_device_route(stand_in: Emulator):
-    stand_in.wait_for_entry("fault", since=3, device="B8A44F000002")
-    assert Contract.seen == [("/_emu/devices/B8A44F000002/wait/entry", {"kind": "fault", "since": "3", "timeout": "5000"})]
+    stand_in.wait_for_entry("fault", since=3, device="ACCC8E000002")
+    assert Contract.seen == [("/_emu/devices/ACCC8E000002/wait/entry", {"kind": "fault", "since": "3", "timeout": "5000"})]
 
 
 def test_the_socket_outwaits_the_emulator_and_408_is_a_wait_timeout(stand_in: Emulator):
@@ -91,7 +91,7 @@ def test_other_refusals_are_control_errors(stand_in: Emulator):
 
 
 def test_no_answer_is_a_control_error():
-    device = parse_device({"serial": "S1", "urls": {"base": "http://127.0.0.1:9"}, "control": "http://127.0.0.1:9/_emu"})
+    device = parse_device({"serial": "S1", "urls": {"base": "http://127.0.0.1:9"}, "user": None, "password": None, "realm": "R", "control": "http://127.0.0.1:9/_emu"})
     emulator = Emulator(None, ReadyDocument([device], "http://127.0.0.1:9/_emu", {}))
     with pytest.raises(ControlError) as refused:
         emulator.flags()
