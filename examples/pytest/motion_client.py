@@ -11,41 +11,39 @@ import websockets
 MOTION = "tns1:VideoSource/MotionAlarm"
 
 
-def session_token(device):
-    """A session token from wssession.cgi, with digest auth."""
-    answer = requests.get(
-        device["urls"]["sessionToken"],
-        auth=HTTPDigestAuth(device["user"], device["password"]),
-        timeout=5,
-    )
-    answer.raise_for_status()
-    return answer.text
+class MotionClient:
+    """The app, configured as it would be for a real camera: where to get a session token and
+    where the event stream is, and its login."""
 
+    def __init__(self, session_token_url, event_stream_url, user, password):
+        self.session_token_url = session_token_url
+        self.event_stream_url = event_stream_url
+        self.auth = HTTPDigestAuth(user, password)
 
-async def collect_motion(device, count, subscribed=None, timeout=5):
-    """Subscribes to motion and returns the states (True = motion) of the first `count` alarms.
+    def session_token(self):
+        """A session token from wssession.cgi, with digest auth."""
+        answer = requests.get(self.session_token_url, auth=self.auth, timeout=5)
+        answer.raise_for_status()
+        return answer.text
 
-    `subscribed` is called once the camera accepted the subscription."""
-    url = f"{device['urls']['eventStream']}&wssession={session_token(device)}"
-    async with websockets.connect(url) as ws:
-        await ws.send(json.dumps({
-            "apiVersion": "1.0",
-            "method": "events:configure",
-            "params": {"eventFilterList": [{"topicFilter": MOTION}]},
-        }))
-        return await asyncio.wait_for(_receive(ws, count, subscribed), timeout)
+    def collect_motion(self, count, timeout=10):
+        """Subscribes to motion and returns the states (True = motion) of the first `count` alarms."""
+        return asyncio.run(asyncio.wait_for(self._collect(count), timeout))
 
-
-async def _receive(ws, count, subscribed):
-    states = []
-    while len(states) < count:
-        message = json.loads(await ws.recv())
-        if "error" in message:
-            raise RuntimeError(message["error"]["message"])
-        if message.get("method") == "events:configure" and subscribed:
-            subscribed()
-        elif message.get("method") == "events:notify":
-            notification = message["params"]["notification"]
-            if notification["topic"] == MOTION:
-                states.append(notification["message"]["data"].get("State") == "1")
-    return states
+    async def _collect(self, count):
+        async with websockets.connect(f"{self.event_stream_url}&wssession={self.session_token()}") as ws:
+            await ws.send(json.dumps({
+                "apiVersion": "1.0",
+                "method": "events:configure",
+                "params": {"eventFilterList": [{"topicFilter": MOTION}]},
+            }))
+            states = []
+            while len(states) < count:
+                message = json.loads(await ws.recv())
+                if "error" in message:
+                    raise RuntimeError(message["error"]["message"])
+                if message.get("method") == "events:notify":
+                    notification = message["params"]["notification"]
+                    if notification["topic"] == MOTION:
+                        states.append(notification["message"]["data"].get("State") == "1")
+            return states

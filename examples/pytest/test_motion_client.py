@@ -1,57 +1,55 @@
-"""The Python client app tested against bwc-emu: the test publishes through the control
-API and reads the journal of what the client did on the wire."""
-import asyncio
-import threading
+"""The Python client app tested against bwc-emu with the bwc_emu fixture of its Python package
+(pip install node_modules/bwc-emu/python): no glue code. The fixture starts the emulator once,
+resets it before each test and stops it at the end; a failed test gets the grading report."""
+from concurrent.futures import ThreadPoolExecutor
 
 import requests
 
-from motion_client import MOTION, collect_motion
+from motion_client import MOTION, MotionClient
+
+CAMERA_1 = {"VideoSourceConfigurationToken": "1"}
 
 
-def publish_when_subscribed(control, states):
-    """Publishes the motion states from another thread once the client has subscribed."""
-    subscribed = threading.Event()
-
-    def publish():
-        subscribed.wait(5)
-        for state in states:
-            control("post", "/events", json={"topic": MOTION, "source": {"VideoSourceConfigurationToken": "1"}, "data": {"State": state}})
-
-    thread = threading.Thread(target=publish)
-    thread.start()
-    return subscribed.set, thread
+def client_of(device):
+    """The app configured for the emulated camera."""
+    return MotionClient(device.urls.session_token, device.urls.event_stream, device.user, device.password)
 
 
-def test_reports_motion_starting_and_stopping(device, control):
-    subscribed, publisher = publish_when_subscribed(control, ["1", "0"])
-    states = asyncio.run(collect_motion(device, 2, subscribed))
-    publisher.join()
-    assert states == [True, False]
+def test_reports_motion_starting_and_stopping(bwc_emu):
+    with ThreadPoolExecutor() as app:
+        states = app.submit(client_of(bwc_emu.device).collect_motion, 2)
+        bwc_emu.wait_for_session(topic=MOTION, timeout=10)  # the app subscribed (a long poll over HTTP)
+        bwc_emu.publish(MOTION, source=CAMERA_1, data={"State": "1"})
+        bwc_emu.publish(MOTION, source=CAMERA_1, data={"State": "0"})
+        assert states.result(timeout=10) == [True, False]
+    report = bwc_emu.report(segments="current")  # what a device would hold against the app
+    assert not report.errors, report.text()
 
 
-def test_subscribes_to_motion_only_with_one_token(device, control):
-    subscribed, publisher = publish_when_subscribed(control, ["1"])
-    asyncio.run(collect_motion(device, 1, subscribed))
-    publisher.join()
-    journal = control("get", "/journal", params={"kind": "configure"})
-    assert [entry["filters"] for entry in journal["entries"]] == [[{"topicFilter": MOTION}]]
-    requests_made = control("get", "/journal", params={"kind": "http"})["entries"]
+def test_subscribes_to_motion_only_with_one_token(bwc_emu):
+    with ThreadPoolExecutor() as app:
+        states = app.submit(client_of(bwc_emu.device).collect_motion, 1)
+        since = bwc_emu.journal_seq()
+        bwc_emu.wait_for_session(topic=MOTION, timeout=10)
+        bwc_emu.publish(MOTION, source=CAMERA_1, data={"State": "1"})
+        assert bwc_emu.wait_for_notification(topic=MOTION, since=since)["topic"] == MOTION
+        states.result(timeout=10)
+    assert [entry["filters"] for entry in bwc_emu.journal(kind="configure")] == [[{"topicFilter": MOTION}]]
+    requests_made = bwc_emu.journal(kind="http")
     assert [(entry["status"], entry.get("auth")) for entry in requests_made] == [(401, None), (200, "digest")]
 
 
-def test_feature_flags_set_through_the_control_api_are_what_the_device_serves(device, control):
-    flags = control("get", "/flags")["flags"]
-    name = flags[0]["name"]
-    control("put", "/flags", json={name: not flags[0]["value"]})
+def test_feature_flags_set_through_the_control_api_are_what_the_device_serves(bwc_emu):
+    flag = bwc_emu.flags()[0]
+    bwc_emu.set_flags({flag["name"]: not flag["value"]})
     answer = requests.post(
-        device["urls"]["featureFlags"],
-        json={"apiVersion": "1.0", "method": "get", "params": {"names": [name]}},
-        auth=requests.auth.HTTPDigestAuth(device["user"], device["password"]),
+        bwc_emu.device.urls.feature_flags,
+        json={"apiVersion": "1.0", "method": "get", "params": {"names": [flag["name"]]}},
+        auth=requests.auth.HTTPDigestAuth(bwc_emu.user, bwc_emu.password),
         timeout=5,
     )
-    assert answer.json()["data"]["flagValues"][name] is (not flags[0]["value"])
+    assert answer.json()["data"]["flagValues"][flag["name"]] is (not flag["value"])
 
 
-def test_each_test_starts_from_a_reset_device(device, control):
-    assert control("get", "/journal")["entries"] == []
-    assert control("get", "/sessions") == {"sessions": []}
+def test_each_test_starts_from_a_reset_device(bwc_emu):
+    assert len(bwc_emu.journal()) == 0 and bwc_emu.sessions() == []
