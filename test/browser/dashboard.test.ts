@@ -79,6 +79,34 @@ function codeTexts(page: Page, selector: string): Promise<string[]> {
   return inPage<string[]>(page, 's => [...document.querySelectorAll(`${s} code`)].map((c) => c.textContent)', selector);
 }
 
+/**
+ * The text of each line `selector`'s element is laid out in, top to bottom: its characters
+ * grouped by the top of their box (page code as text: the tests are typed without the DOM).
+ */
+function lineTexts(page: Page, selector: string): Promise<string[]> {
+  return inPage<string[]>(
+    page,
+    `s => {
+      const lines = [];
+      let top;
+      const walker = document.createTreeWalker(document.querySelector(s), NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode())
+        for (let i = 0; i < node.length; i++) {
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const box = range.getClientRects()[0];
+          if (!box) continue;
+          if (top === undefined || Math.abs(box.top - top) > 2) lines.push('');
+          top = box.top;
+          lines[lines.length - 1] += node.data[i];
+        }
+      return lines;
+    }`,
+    selector,
+  );
+}
+
 /** Seconds of an `HH:MM:SS` (or `Nd HH:MM:SS`) duration as the page shows it. */
 function seconds(text: string): number {
   const m = /^(?:(\d+)d )?(\d\d):(\d\d):(\d\d)/.exec(text.trim());
@@ -346,6 +374,27 @@ describeWithChromium('the device dashboard in Chromium', () => {
     await page.waitForSelector(row, { state: 'detached' });
     expect(await countOf(page, '#session-rows tr[data-testid=session]')).toBe(1);
   });
+
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ])
+    it(`breaks a session's topic filter between its names, after a / or |, at ${width} x ${height}`, async () => {
+      const page = await rig.dashboard(width, height);
+      const client = await externalClient();
+      const filter = `${MOTION}|tns1:Device/tnsvendor:IO/Port|tns1:Device/Trigger/DigitalInput`;
+      expect((await client.configure([{ topicFilter: filter }])).error).toBeUndefined();
+      const session = rig.emulator.sessions().find((s) => s.filters.some((f) => f.topicFilter === filter));
+      const cell = `#session-rows tr[data-session="${session?.id}"] td.col-filters`;
+      await page.waitForSelector(cell);
+      expect(await textOf(page, cell)).toBe(filter);
+      const lines = await lineTexts(page, cell);
+      // It does not fit on one line in either layout; every line but the last ends with a whole name.
+      expect(lines.length).toBeGreaterThan(1);
+      expect(lines.join('')).toBe(filter);
+      expect(lines.slice(0, -1).filter((line) => !/[/|]$/.test(line))).toEqual([]);
+      expect(await sidewaysOverflow(page)).toBe(0);
+    });
 
   it("shows an outside client's configure in the journal as it happens", async () => {
     const page = await dashboard();

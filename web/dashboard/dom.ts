@@ -86,3 +86,13 @@ export function clipped(text: string): Node {
     text.slice(CLIP_AT),
   );
 }
+
+/**
+ * `text` (topics, filters) with a `<wbr>` after each `/` and `|`: a line breaks there, between
+ * the names of a topic, before it breaks inside a name (only a name wider than the line does,
+ * where the CSS lets it: `overflow-wrap: anywhere` breaks anywhere only on a line with no other
+ * place to break).
+ */
+export function breakingAfterSlashes(text: string): Child[] {
+  return text.split(/(?<=[/|])/).flatMap((piece, i) => (i === 0 ? [piece] : [h('wbr'), piece]));
+}

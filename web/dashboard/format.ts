@@ -10,12 +10,13 @@ export function duration(ms: number): string {
   return days > 0 ? `${days}d ${clock}` : clock;
 }
 
-/** `12:34:56.789` (local time) of epoch ms or an ISO string. */
-export function clockTime(time: number | string): string {
+/** `12:34:56.789` (local time) of epoch ms or an ISO string; `12:34:56` without `ms` (where room is short). */
+export function clockTime(time: number | string, ms = true): string {
   const date = new Date(time);
   if (Number.isNaN(date.getTime())) return String(time);
   const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
-  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
+  const seconds = `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+  return ms ? `${seconds}.${pad(date.getMilliseconds(), 3)}` : seconds;
 }
 
 /** The message of anything thrown. */

@@ -3,7 +3,7 @@
  * user, filters, sent and dropped counts, state. The page's own session is one of them. The
  * count under the table is no live region: it changes with every snapshot.
  */
-import { fill, h } from './dom.js';
+import { breakingAfterSlashes, type Child, fill, h } from './dom.js';
 import { clockTime } from './format.js';
 import { controlNotice, type PanelContext, statusLine } from './panel.js';
 import type { SessionFilter } from './types.js';
@@ -42,21 +42,23 @@ export function mountSessionsPanel(root: HTMLElement, ctx: PanelContext): void {
 
 /** One session as a row; each cell carries its column name for the narrow layout (and a title where it needs one). */
 function sessionRow(session: EmulatorSession): HTMLTableRowElement {
-  const cells: [string, string, string?][] = [
-    ['Remote', session.remoteAddress ?? '?'],
-    session.user === undefined ? ['User', NO_LOGIN, NO_LOGIN_TITLE] : ['User', session.user],
-    ['Filters', session.filters.length > 0 ? session.filters.map(filterText).join('; ') : '(not configured)'],
-    ['Sent', String(session.sent)],
-    ['Dropped', String(session.dropped)],
-    ['State', session.state],
-    ['Since', clockTime(session.connectedAt)],
+  const filters = session.filters.length > 0 ? session.filters.map(filterText).join('; ') : '(not configured)';
+  const cells: [string, Child[], string?][] = [
+    ['Remote', [session.remoteAddress ?? '?']],
+    session.user === undefined ? ['User', [NO_LOGIN], NO_LOGIN_TITLE] : ['User', [session.user]],
+    ['Filters', breakingAfterSlashes(filters)],
+    ['Sent', [session.sent]],
+    ['Dropped', [session.dropped]],
+    ['State', [session.state]],
+    // To the second (the milliseconds on hover): the filters need the room.
+    ['Since', [clockTime(session.connectedAt, false)], clockTime(session.connectedAt)],
   ];
   return h(
     'tr',
     // data-testid="session": a test hook (the browser tests count the sessions by it).
     { 'data-session': session.id, 'data-testid': 'session' },
-    ...cells.map(([label, text, title]) =>
-      h('td', { 'data-label': label, class: `col-${label.toLowerCase()}`, title }, text),
+    ...cells.map(([label, content, title]) =>
+      h('td', { 'data-label': label, class: `col-${label.toLowerCase()}`, title }, ...content),
     ),
   );
 }
