@@ -14,6 +14,12 @@ export interface PanelContext {
   feed: Feed;
 }
 
+/** The panels that need the control API, as the page's one message about it names them. */
+const NEEDS_IT = 'the scenario, publishing, sessions, fault switches, journal and report need it';
+
+/** What a control panel says while the API is off: the page's message (#control-message) says why, once. */
+const PANEL_OFF = 'Off: needs the control API.';
+
 /** Why the control panels are empty, in a sentence; empty when the API is usable. */
 export function controlProblem(state: ControlState): string {
   switch (state.kind) {
@@ -22,7 +28,7 @@ export function controlProblem(state: ControlState): string {
     case 'checking':
       return 'Checking the control API…';
     case 'off':
-      return `Needs the control API, which is off (${state.message}). Flags and live events still work.`;
+      return `off (${state.message}): ${NEEDS_IT}. Flags and live events still work.`;
     case 'forbidden':
       return `The control API refused this browser (403: ${state.message}). Flags and live events still work.`;
     case 'unauthorized':
@@ -38,12 +44,17 @@ export function controlProblem(state: ControlState): string {
  * A notice line for a control panel (`<panel>-notice`): it says why the panel cannot work, and
  * `ready` runs each time the control API becomes usable (at start, after a token is entered).
  * Not a live region: the page's one control message (#control-message) announces the change.
+ * While the API is off (nothing to wait for) it is a plain status line, "Off", and what follows
+ * it in the panel is hidden (`data-control-off`: dashboard.css).
  */
 export function controlNotice(ctx: PanelContext, id: string, ready: () => void = () => undefined): HTMLElement {
   const notice = h('p', { id: `${id}-notice`, class: 'notice', hidden: true });
   let usable = false;
   ctx.control.watch((state) => {
-    say(notice, controlProblem(state));
+    const off = state.kind === 'off';
+    notice.className = off ? 'status' : 'notice';
+    notice.toggleAttribute('data-control-off', off);
+    say(notice, off ? PANEL_OFF : controlProblem(state));
     const now = state.kind === 'ok';
     if (now && !usable) ready();
     usable = now;
