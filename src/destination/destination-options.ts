@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Clock, systemClock } from '../base/clock';
 import { EmulatorError } from '../base/errors';
+import { checkOptionNames, type OptionNames } from '../base/option-checks';
 import type { Logger, LogLevel } from '../base/log';
 import { CAPABILITY_NAMES, type CapabilityName, type Category } from '../protocol/body-worn';
 import { SWIFT_LIMITS } from '../protocol/swift';
@@ -85,6 +86,45 @@ export interface DestinationOptions {
   openWrite?: OpenWrite;
 }
 
+/** The names of {@link DestinationOptions}, checked against it by the compiler: what `startDestination` accepts. */
+export const DESTINATION_OPTION_NAMES = {
+  port: true,
+  host: true,
+  dataDir: true,
+  users: true,
+  tokenLifetimeMs: true,
+  licences: true,
+  quotaBytes: true,
+  maxObjectBytes: true,
+  capabilities: true,
+  categories: true,
+  faults: true,
+  tls: true,
+  publicUrl: true,
+  basicOverHttp: true,
+  loginThrottle: true,
+  maxAheadMs: true,
+  stalledAfterMs: true,
+  clock: true,
+  sleep: true,
+  logger: true,
+  logLevel: true,
+  openWrite: true,
+} as const satisfies OptionNames<DestinationOptions>;
+
+/** The names of a {@link DestinationUser}. */
+const USER_NAMES = {
+  user: true,
+  key: true,
+  account: true,
+  readOnly: true,
+} as const satisfies OptionNames<DestinationUser>;
+
+/** The names of `licences` given per kind. */
+const LICENCE_NAMES = { users: true, devices: true } as const satisfies OptionNames<
+  Exclude<DestinationOptions['licences'], number | undefined>
+>;
+
 /** A login with its account filled in. */
 export type ResolvedUser = Required<DestinationUser>;
 
@@ -131,6 +171,11 @@ export const DEFAULT_CATEGORIES: Category[] = [
 
 /** Fills in defaults and checks every option. */
 export function resolveDestinationOptions(options: DestinationOptions): ResolvedDestinationOptions {
+  const where = 'startDestination';
+  checkOptionNames(options, DESTINATION_OPTION_NAMES, { where });
+  if (typeof options.licences !== 'number')
+    checkOptionNames(options.licences, LICENCE_NAMES, { where, at: 'licences' });
+  options.users?.forEach((user, i) => checkOptionNames(user, USER_NAMES, { where, at: `users[${i}]` }));
   const users = (options.users?.length ? options.users : [DEFAULT_DESTINATION_USER]).map(resolveUser);
   const logins = new Set<string>();
   for (const user of users) {

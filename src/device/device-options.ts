@@ -10,7 +10,7 @@ import { type Clock, systemClock } from '../base/clock';
 import type { Journal } from '../base/journal';
 import { EmulatorError } from '../base/errors';
 import { allowedHostProblem } from '../base/host-allow-list';
-import { wholeNumberOption } from '../base/option-checks';
+import { checkOptionNames, type OptionNames, wholeNumberOption } from '../base/option-checks';
 import type { Logger, LogLevel } from '../base/log';
 import { DEFAULT_MAX_FILTERS } from '../events/configure';
 import { type DeviceLimits, resolveDeviceLimits, type ResolvedDeviceLimits } from './device-limits';
@@ -130,6 +130,45 @@ export interface DeviceOptions {
   control?: RequestHandler;
 }
 
+/** The names of {@link DeviceOptions}, checked against it by the compiler: what `startDevice` accepts. */
+export const DEVICE_OPTION_NAMES = {
+  port: true,
+  host: true,
+  allowedHosts: true,
+  serial: true,
+  identity: true,
+  discoveryAuth: true,
+  accounts: true,
+  auth: true,
+  basicOverHttp: true,
+  digestAlgorithms: true,
+  digestReplay: true,
+  nonceLifetimeMs: true,
+  persona: true,
+  realm: true,
+  cgiPrefix: true,
+  wsPrefix: true,
+  namespace: true,
+  tls: true,
+  stateDir: true,
+  flags: true,
+  tokenLifetimeMs: true,
+  maxBodyBytes: true,
+  wsDeflate: true,
+  maxMessageBytes: true,
+  maxBufferedBytes: true,
+  maxFilters: true,
+  limits: true,
+  topicAliases: true,
+  timestamps: true,
+  initialStates: true,
+  clock: true,
+  logger: true,
+  logLevel: true,
+  journal: true,
+  control: true,
+} as const satisfies OptionNames<DeviceOptions>;
+
 /** The address a device listens on unless told otherwise: the loopback only. */
 export const DEFAULT_HOST = '127.0.0.1';
 
@@ -161,6 +200,7 @@ const UTC_TIMESTAMPS: TimestampMode = Object.freeze({ mode: 'utc' });
 
 /** Fills in defaults and validates; throws {@link EmulatorError} `BAD_OPTION`. */
 export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOptions {
+  checkOptionNames(options, DEVICE_OPTION_NAMES, { where: 'startDevice' });
   const serial = options.serial ?? DEFAULT_SERIAL;
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(serial)) bad(`serial "${serial}" must be 1-64 letters, digits, '-' or '_'`);
   if (options.realm !== undefined && !isRealm(options.realm))

@@ -6,14 +6,14 @@
  */
 import { systemClock } from '../base/clock';
 import { EmulatorError } from '../base/errors';
-import { wholeNumberOption } from '../base/option-checks';
+import { checkOptionNames, type OptionNames, wholeNumberOption } from '../base/option-checks';
 import { DEFAULT_JOURNAL_CAPACITY, Journal } from '../base/journal';
 import { hostAllowList } from '../base/host-allow-list';
 import { createLogger, type Logger } from '../base/log';
 import { controlRouter, FeedHubs } from '../control/control-router';
 import type { ControlState } from '../control/route';
 import { deviceOf } from '../device/device-context';
-import { DEFAULT_HOST, DEFAULT_SERIAL, type DeviceOptions } from '../device/device-options';
+import { DEFAULT_HOST, DEFAULT_SERIAL, DEVICE_OPTION_NAMES, type DeviceOptions } from '../device/device-options';
 import { emulatorHandle } from './create-handle';
 import type { EmulatorHandle, GradingOptions } from './handle';
 import { runGrading } from './run-grading';
@@ -100,6 +100,33 @@ export interface EmulatorOptions {
   control?: false | { token?: string; maxFeeds?: number };
 }
 
+/** The names of {@link EmulatorOptions}, checked against it by the compiler: what `startEmulator` accepts. */
+export const EMULATOR_OPTION_NAMES = {
+  scenarios: true,
+  device: true,
+  speed: true,
+  seed: true,
+  scheduler: true,
+  watch: true,
+  connection: true,
+  logger: true,
+  onReload: true,
+  journalCapacity: true,
+  grading: true,
+  segmentCapacity: true,
+  devices: true,
+  deviceIndexBase: true,
+  control: true,
+} as const satisfies OptionNames<EmulatorOptions>;
+
+/** The names of the `control` options. */
+const CONTROL_NAMES = { token: true, maxFeeds: true } as const satisfies OptionNames<
+  Exclude<EmulatorOptions['control'], false | undefined>
+>;
+
+/** The names of the `grading` options. */
+const GRADING_NAMES = { thresholds: true, rules: true, skipRules: true } as const satisfies OptionNames<GradingOptions>;
+
 /**
  * Starts a device for each scenario and plays it; resolves once every device listens and
  * every watch is established. Throws {@link EmulatorError}: `BAD_SCENARIO` with every error
@@ -107,6 +134,7 @@ export interface EmulatorOptions {
  * left running when it throws.
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
+  checkEmulatorOptionNames(options);
   const sources = options.scenarios?.length ? options.scenarios : ['default'];
   const count = fleetSize(options.devices, sources.length);
   const indexBase = wholeNumberOption('deviceIndexBase', options.deviceIndexBase ?? 0, 0, MAX_INDEX_BASE);
@@ -203,6 +231,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   }
   state = 'ready';
   return handle;
+}
+
+/**
+ * Refuses unknown names, at the top level and in the nested option objects, before anything
+ * starts: `port` or `auth` at the top level, a natural guess, belong under `device`.
+ */
+function checkEmulatorOptionNames(options: EmulatorOptions): void {
+  const where = 'startEmulator';
+  checkOptionNames(options, EMULATOR_OPTION_NAMES, { where, home: { under: 'device', names: DEVICE_OPTION_NAMES } });
+  checkOptionNames(options.device, DEVICE_OPTION_NAMES, { where, at: 'device' });
+  if (options.control !== false) checkOptionNames(options.control, CONTROL_NAMES, { where, at: 'control' });
+  checkOptionNames(options.grading, GRADING_NAMES, { where, at: 'grading' });
 }
 
 /** `scenario` with its placeholders filled for the device with this serial and index. */
