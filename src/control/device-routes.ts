@@ -1,7 +1,7 @@
 /** The routes that drive one device: publish events, set states, read and set flags, list and close sessions. */
 import { z } from 'zod';
 import type { DeviceEvent } from '../events/event-bus';
-import { isCloseCode, MAX_CLOSE_REASON_BYTES } from '../protocol/websocket-close';
+import { isCloseCode, MAX_CLOSE_REASON_BYTES, NOT_A_CLOSE_CODE } from '../protocol/websocket-close';
 import { refusalDocs } from './control-codes';
 import { ControlError } from './control-error';
 import { sessionsAnswer } from './feed-snapshots';
@@ -24,7 +24,7 @@ const CloseQuerySchema = z.strictObject({
   code: z.coerce
     .number()
     .int()
-    .refine(isCloseCode, { error: 'not a close code a server may send (1000-1003, 1007-1014, 3000-4999)' })
+    .refine(isCloseCode, { error: NOT_A_CLOSE_CODE })
     .optional()
     .meta({ description: 'WebSocket close code; default 1001' }),
   reason: z

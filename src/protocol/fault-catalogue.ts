@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { FAULT_NAMES, type FaultName } from '../base/fault-names';
-import { isCloseCode, MAX_CLOSE_REASON_BYTES } from './websocket-close';
+import { closeCodeSchema, closeReasonSchema } from './close-code-schema';
 
 /** `state`: stays on until cleared (or for `forMs`); `action`: happens once. */
 export const FAULT_KINDS = ['state', 'action'] as const;
@@ -30,13 +30,6 @@ const ms = (what: string) => z.number().int().min(0).max(86_400_000).meta({ desc
 const positiveMs = (what: string) => z.number().int().min(1).max(86_400_000).meta({ description: what });
 /** How long a state switch stays on; without it, until cleared. */
 const forMs = positiveMs('switch off again after this many ms (default: until cleared)').optional();
-const closeCode = z
-  .number()
-  .int()
-  .refine(isCloseCode, { error: 'not a close code a server may send (1000-1003, 1007-1014, 3000-4999)' });
-const closeReason = z.string().refine((text) => Buffer.byteLength(text) <= MAX_CLOSE_REASON_BYTES, {
-  error: `a close reason is at most ${MAX_CLOSE_REASON_BYTES} bytes`,
-});
 const topic = z.string().min(1);
 const stringMap = z.record(z.string(), z.string());
 
@@ -58,8 +51,8 @@ export const FAULT_CATALOGUE = {
     source: 'Devices losing network or power mid-stream; firmware closing sessions with 1001/1011.',
     params: z.strictObject({
       mode: z.enum(['reset', 'close']).default('reset'),
-      code: closeCode.default(1011).meta({ description: 'close code (mode close)' }),
-      reason: closeReason.default('dropped by the device'),
+      code: closeCodeSchema('close code (mode close)').default(1011),
+      reason: closeReasonSchema().default('dropped by the device'),
     }),
   }),
   reboot: entry({
@@ -98,8 +91,8 @@ export const FAULT_CATALOGUE = {
     params: z.strictObject({
       max: z.number().int().min(1).max(10_000).default(4),
       overflow: z.enum(['refuse', 'evict']).default('evict'),
-      code: closeCode.default(1008).meta({ description: 'close code of an evicted session' }),
-      reason: closeReason.default('event subscription slots exhausted'),
+      code: closeCodeSchema('close code of an evicted session').default(1008),
+      reason: closeReasonSchema().default('event subscription slots exhausted'),
       forMs,
     }),
   }),

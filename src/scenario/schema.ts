@@ -27,7 +27,7 @@
 import { z } from 'zod';
 import { TOPIC_PATH } from '../events/event-bus';
 import { DurationSchema } from '../base/duration';
-import { isCloseCode, MAX_CLOSE_REASON_BYTES } from '../protocol/websocket-close';
+import { isCloseCode, MAX_CLOSE_REASON_BYTES, NOT_A_CLOSE_CODE } from '../protocol/websocket-close';
 import { schemaFile } from '../base/json-schema';
 import { FAULT_CATALOGUE, FAULT_NAMES } from '../protocol/fault-catalogue';
 import { PlanDeviceSchema, PlanRecordingSchema, PlanUserSchema } from '../bws/plan';
@@ -136,7 +136,7 @@ export const DisconnectSchema = z
       .int()
       .min(1000)
       .max(4999, { error: 'a close code is an integer from 1000 to 4999' })
-      .refine(isCloseCode, { error: 'not a close code a server may send (1000-1003, 1007-1014, 3000-4999)' })
+      .refine(isCloseCode, { error: NOT_A_CLOSE_CODE })
       .optional(),
     reason: z
       .string()
