@@ -2,6 +2,7 @@
  * Building the page's DOM. Text only ever goes in through `textContent` and attributes through
  * `setAttribute`, never `innerHTML`: whatever a device or a client sent is shown, not run.
  */
+import { codeSpans } from './inline-code.js';
 
 /** What may be a child: an element, text, or nothing. */
 export type Child = Node | string | number | null | undefined | false;
@@ -95,4 +96,9 @@ export function clipped(text: string): Node {
  */
 export function breakingAfterSlashes(text: string): Child[] {
   return text.split(/(?<=[/|])/).flatMap((piece, i) => (i === 0 ? [piece] : [h('wbr'), piece]));
+}
+
+/** `text` of a catalogue as children of an element: its inline code (`x`, ./inline-code) as <code>, the rest as text. */
+export function withCode(text: string): Child[] {
+  return codeSpans(text).map((span) => (span.code ? h('code', {}, span.text) : span.text));
 }

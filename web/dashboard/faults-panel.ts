@@ -4,10 +4,9 @@
  * The switches are drawn once (what is typed in them stays, and so does the keyboard's focus);
  * which are on is updated in place from the feed's `faults` events and the answers of On and Off.
  */
-import { fill, h, say } from './dom.js';
+import { fill, h, say, withCode } from './dom.js';
 import { clockTime, messageOf } from './format.js';
 import { controlNotice, errorLine, type PanelContext, statusLine } from './panel.js';
-import { withCode } from './inline-code.js';
 import { schemaForm } from './schema-form.js';
 import type { ActiveFault, FaultSwitch } from './wire-types.js';
 

@@ -10,6 +10,9 @@
  */
 const CLIENT_HEADER = 'X-BWC-Emu-Client';
 
+/** The page's address (the DOM's `location`), declared here: the unit tests check this file with Node's types. */
+declare const location: { readonly origin: string };
+
 /**
  * `path` (absolute, `/x`) at the page's origin. Not resolved against the page's address: opened
  * as `http://user:pass@host/`, the document's base URL keeps the login, and `fetch` refuses a

@@ -1,10 +1,10 @@
 /**
  * Inline code in the catalogues' text (the fault switches' explanations, the grading rules'
  * fixes): they are written for the Markdown docs, with `code` in backticks. The page shows each
- * such span as a <code> element made with `textContent` like any text (dom.ts): never Markdown
- * rendered as HTML, so nothing in the text can make an element but the <code> itself.
+ * such span as a <code> element made with `textContent` like any text (dom.ts `withCode`): never
+ * Markdown rendered as HTML, so nothing in the text can make an element but the <code> itself.
+ * No DOM here: the unit tests check this file with Node's types.
  */
-import { type Child, h } from './dom.js';
 
 /** A piece of a text: plain, or inline code (what was between a pair of backticks). */
 export interface TextSpan {
@@ -32,9 +32,4 @@ export function codeSpans(text: string): TextSpan[] {
   }
   plain(text.slice(at));
   return spans;
-}
-
-/** `text` as children of an element: its inline code as <code>, the rest as text. */
-export function withCode(text: string): Child[] {
-  return codeSpans(text).map((span) => (span.code ? h('code', {}, span.text) : span.text));
 }

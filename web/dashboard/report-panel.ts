@@ -5,9 +5,8 @@
  * a batch of the feed that can change it, only while the tab is shown (once more when it is
  * shown again, if it moved).
  */
-import { fill, h, say } from './dom.js';
+import { fill, h, say, withCode } from './dom.js';
 import { messageOf } from './format.js';
-import { withCode } from './inline-code.js';
 import { controlNotice, errorLine, type PanelContext, statusLine } from './panel.js';
 import type { Finding } from './types.js';
 import { onShown } from './visibility.js';

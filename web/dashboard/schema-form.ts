@@ -2,8 +2,7 @@
  * The inputs of a JSON Schema object (a fault switch's `params`), as ./schema-fields maps each
  * property, with their labels and hints. The server checks the values; this only reads them.
  */
-import { h } from './dom.js';
-import { withCode } from './inline-code.js';
+import { h, withCode } from './dom.js';
 import { kvRows } from './kv-rows.js';
 import { type FieldSpec, fieldsOf, type RawValue, valueOf } from './schema-fields.js';
 import type { ParamSchema } from './types.js';
