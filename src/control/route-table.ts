@@ -32,7 +32,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
 
 /** The path parameter of the fleet routes. */
 const SerialParamsSchema = z.strictObject({
-  serial: z.string().min(1).meta({ description: 'serial of the device to act on', example: 'B8A44F000001' }),
+  serial: z.string().min(1).meta({ description: 'serial of the device to act on', example: 'ACCC8E000002' }),
 });
 
 /** `route` under `/devices/{serial}`, acting on the device named there. */
