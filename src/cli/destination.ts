@@ -21,104 +21,11 @@ import { checkRule } from '../destination/faults';
 import { parseDuration } from '../base/duration';
 import { writeFileAtomic } from '../base/atomic-file';
 import { parseSize } from '../base/size';
+import { numberFlag } from './number-flag';
 
 /** Runs `bwc-emu destination ...` (argv after the word); resolves to the exit code. */
 export async function destinationCommand(argv: string[], io: CliIo): Promise<number> {
-  const parser = yargs(argv)
-    .scriptName('bwc-emu destination')
-    .usage(
-      '$0 [--data-dir DIR] [--port 8090] [--user NAME --key KEY]...\n\n' +
-        'Runs the reference content destination: the OpenStack Swift subset a body worn system\n' +
-        'uploads recordings to (GET /auth/v1.0, PUT/POST/HEAD/GET under /v1/{account}), with\n' +
-        'the body worn rules (registered users and cameras, licences, recording checks).\n' +
-        'Swift features it does not implement (large objects, copies, ACLs, expiry...) are\n' +
-        'refused with 501; GET /info lists what is served, GET /healthcheck answers OK, and\n' +
-        'GET / shows the recordings in a browser (log in with a user and its key).',
-    )
-    .option('data-dir', {
-      alias: 'd',
-      type: 'string',
-      describe: 'where objects are stored, kept across restarts (default: a new temporary directory, removed at stop)',
-    })
-    .option('port', { alias: 'p', type: 'number', default: 8090, describe: 'TCP port (0 picks a free one)' })
-    .option('host', {
-      type: 'string',
-      default: '127.0.0.1',
-      describe: 'address to listen on (0.0.0.0 for every interface)',
-    })
-    .option('user', {
-      alias: 'u',
-      type: 'string',
-      array: true,
-      describe: 'login name (repeatable, paired with --key in order; "acct:name" logs into AUTH_acct; default: bws)',
-    })
-    .option('key', {
-      alias: 'k',
-      type: 'string',
-      array: true,
-      describe: 'key of the --user at the same position (default: secret)',
-    })
-    .option('read-only', {
-      type: 'string',
-      array: true,
-      describe: 'a --user that may only read (403 on writes; repeatable)',
-    })
-    .option('licences', {
-      type: 'number',
-      describe: 'licences per account for users and for cameras (402 beyond; default unlimited)',
-    })
-    .option('quota', {
-      type: 'string',
-      describe: 'bytes each account may store, e.g. 500MB or 2GiB (507 beyond; default unlimited)',
-    })
-    .option('max-object-size', { type: 'string', default: '5GiB', describe: 'largest single object (413 beyond)' })
-    .option('token-ttl', { type: 'string', default: '15m', describe: 'auth token lifetime, e.g. 15m or 30s' })
-    .option('stalled-after', {
-      type: 'string',
-      default: '60s',
-      describe: 'the recordings page shows a transferring upload as stalled after this long without progress',
-    })
-    .option('disable-capability', {
-      type: 'string',
-      array: true,
-      describe: `publish this capability as false (repeatable): ${CAPABILITY_NAMES.join(', ')}`,
-    })
-    .option('fault', {
-      type: 'string',
-      array: true,
-      describe:
-        'inject a fault, e.g. status=503,share=0.1 or status=507,path=/v1/AUTH_bws/Users or latency=200ms,methods=PUT (repeatable)',
-    })
-    .options(
-      tlsFlags(
-        'tls-cert',
-        'tls-key',
-        'serve HTTPS with a self-signed certificate made at start (printed as base64 PEM)',
-      ),
-    )
-    .option('public-url', {
-      type: 'string',
-      describe: 'base URL to put in X-Storage-Url (default: the one the client used)',
-    })
-    .option('connection-file', { type: 'string', describe: 'also write a connection file for the first user here' })
-    .option('basic-over-http', {
-      type: 'boolean',
-      default: false,
-      describe:
-        'let the recordings page and /_emu/faults accept Basic on plain HTTP too, where it sends the key in clear (default: digest only without TLS)',
-    })
-    .options(logFlags('info', 'log verbosity (debug shows every request)'))
-    .check((args) => {
-      const tlsProblem = tlsPairProblem('tls-cert', args['tls-cert'], 'tls-key', args['tls-key']);
-      if (tlsProblem) throw new Error(tlsProblem);
-      if ((args.user?.length ?? 0) !== (args.key?.length ?? 0))
-        throw new Error('give one --key for each --user, in the same order');
-      return true;
-    })
-    .strict()
-    .help()
-    .alias('help', 'h')
-    .wrap(Math.min(100, process.stdout.columns || 100));
+  const parser = destinationParser(argv);
   const parsed = await parseCommandLine(parser, argv, 'bwc-emu destination', io);
   if (!parsed.ok) return parsed.code;
   const args = parsed.args;
@@ -219,4 +126,108 @@ function capabilityName(name: string): CapabilityName {
   if (!(CAPABILITY_NAMES as readonly string[]).includes(name))
     throw new Error(`--disable-capability ${name}: unknown (known: ${CAPABILITY_NAMES.join(', ')})`);
   return name as CapabilityName;
+}
+
+/** The parser of `bwc-emu destination`'s flags (also read for where a misplaced option belongs). */
+export function destinationParser(argv: string[]) {
+  return yargs(argv)
+    .scriptName('bwc-emu destination')
+    .usage(
+      '$0 [--data-dir DIR] [--port 8090] [--user NAME --key KEY]...\n\n' +
+        'Runs the reference content destination: the OpenStack Swift subset a body worn system\n' +
+        'uploads recordings to (GET /auth/v1.0, PUT/POST/HEAD/GET under /v1/{account}), with\n' +
+        'the body worn rules (registered users and cameras, licences, recording checks).\n' +
+        'Swift features it does not implement (large objects, copies, ACLs, expiry...) are\n' +
+        'refused with 501; GET /info lists what is served, GET /healthcheck answers OK, and\n' +
+        'GET / shows the recordings in a browser (log in with a user and its key).',
+    )
+    .option('data-dir', {
+      alias: 'd',
+      type: 'string',
+      describe: 'where objects are stored, kept across restarts (default: a new temporary directory, removed at stop)',
+    })
+    .option(
+      'port',
+      numberFlag('port', 'port', { alias: 'p', default: 8090, describe: 'TCP port (0 picks a free one)' }),
+    )
+    .option('host', {
+      type: 'string',
+      default: '127.0.0.1',
+      describe: 'address to listen on (0.0.0.0 for every interface)',
+    })
+    .option('user', {
+      alias: 'u',
+      type: 'string',
+      array: true,
+      describe: 'login name (repeatable, paired with --key in order; "acct:name" logs into AUTH_acct; default: bws)',
+    })
+    .option('key', {
+      alias: 'k',
+      type: 'string',
+      array: true,
+      describe: 'key of the --user at the same position (default: secret)',
+    })
+    .option('read-only', {
+      type: 'string',
+      array: true,
+      describe: 'a --user that may only read (403 on writes; repeatable)',
+    })
+    .option(
+      'licences',
+      numberFlag('licences', 'number', {
+        describe: 'licences per account for users and for cameras (402 beyond; default unlimited)',
+      }),
+    )
+    .option('quota', {
+      type: 'string',
+      describe: 'bytes each account may store, e.g. 500MB or 2GiB (507 beyond; default unlimited)',
+    })
+    .option('max-object-size', { type: 'string', default: '5GiB', describe: 'largest single object (413 beyond)' })
+    .option('token-ttl', { type: 'string', default: '15m', describe: 'auth token lifetime, e.g. 15m or 30s' })
+    .option('stalled-after', {
+      type: 'string',
+      default: '60s',
+      describe: 'the recordings page shows a transferring upload as stalled after this long without progress',
+    })
+    .option('disable-capability', {
+      type: 'string',
+      array: true,
+      describe: `publish this capability as false (repeatable): ${CAPABILITY_NAMES.join(', ')}`,
+    })
+    .option('fault', {
+      type: 'string',
+      array: true,
+      describe:
+        'inject a fault, e.g. status=503,share=0.1 or status=507,path=/v1/AUTH_bws/Users or latency=200ms,methods=PUT (repeatable)',
+    })
+    .options(
+      tlsFlags(
+        'tls-cert',
+        'tls-key',
+        'serve HTTPS with a self-signed certificate made at start (printed as base64 PEM)',
+      ),
+    )
+    .option('public-url', {
+      type: 'string',
+      describe: 'base URL to put in X-Storage-Url (default: the one the client used)',
+    })
+    .option('connection-file', { type: 'string', describe: 'also write a connection file for the first user here' })
+    .option('basic-over-http', {
+      type: 'boolean',
+      default: false,
+      describe:
+        'let the recordings page and /_emu/faults accept Basic on plain HTTP too, where it sends the key in clear (default: digest only without TLS)',
+    })
+    .options(logFlags('info', 'log verbosity (debug shows every request)'))
+    .check((args) => {
+      const tlsProblem = tlsPairProblem('tls-cert', args['tls-cert'], 'tls-key', args['tls-key']);
+      if (tlsProblem) throw new Error(tlsProblem);
+      if ((args.user?.length ?? 0) !== (args.key?.length ?? 0))
+        throw new Error('give one --key for each --user, in the same order');
+      return true;
+    })
+    .strict()
+    .help()
+    .alias('help', 'h')
+    .wrap(Math.min(100, process.stdout.columns || 100));
 }

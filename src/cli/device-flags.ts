@@ -16,6 +16,7 @@ import {
   type PersonaName,
 } from '../index';
 import { type GradingArgs, gradingFlags } from './grading-flags';
+import { numberFlag } from './number-flag';
 import { logFlags, tlsFlags } from './parse';
 
 /** What `bwc-emu --help` says first. */
@@ -31,9 +32,17 @@ export function deviceFlags(): Record<string, Options> {
       type: 'string',
       array: true,
       describe: 'scenario file or shipped name, one device each (repeatable; default: default)',
+      coerce: (names: string[]) => {
+        // `-s` followed by nothing (or by another flag) must not quietly play the default scenario.
+        if (names.length === 0 || names.some((n) => String(n).trim() === ''))
+          throw new Error(
+            "-s/--scenario needs a file or a shipped scenario name (e.g. -s motion; 'bwc-emu scenarios' lists them)",
+          );
+        return names.map(String);
+      },
     },
-    speed: { type: 'number', default: 1, describe: 'scenario playback speed (2 = twice as fast)' },
-    seed: { type: 'number', default: 1, describe: 'seed of the scenario jitter, for reproducible runs' },
+    speed: numberFlag('speed', 'number', { default: 1, describe: 'scenario playback speed (2 = twice as fast)' }),
+    seed: numberFlag('seed', 'number', { default: 1, describe: 'seed of the scenario jitter, for reproducible runs' }),
     watch: {
       type: 'boolean',
       default: true,
@@ -43,7 +52,7 @@ export function deviceFlags(): Record<string, Options> {
       type: 'string',
       describe: "upload the scenario's body-worn: recordings to this content destination as it plays",
     },
-    port: { alias: 'p', type: 'number', default: 8080, describe: 'TCP port (0 picks a free one)' },
+    port: numberFlag('port', 'port', { alias: 'p', default: 8080, describe: 'TCP port (0 picks a free one)' }),
     host: {
       type: 'string',
       default: '127.0.0.1',
@@ -130,15 +139,13 @@ export function deviceFlags(): Record<string, Options> {
       describe: 'notification timestamps: utc, none, or local:+HH:MM (device clock in local time)',
     },
     'state-dir': { type: 'string', describe: 'keep feature flag values here across restarts' },
-    devices: {
-      type: 'number',
+    devices: numberFlag('devices', 'number', {
       describe: `a fleet: run this many devices (1-${MAX_DEVICES}) on --port, --port + 1, ... with serials counting up`,
-    },
-    'device-index-base': {
-      type: 'number',
+    }),
+    'device-index-base': numberFlag('device-index-base', 'number', {
       default: 0,
       describe: 'index of the first device: its serial is --serial + this (disjoint serials for several processes)',
-    },
+    }),
     control: {
       type: 'boolean',
       default: true,

@@ -11,7 +11,16 @@ import { secretsView } from './credentials';
 import { type DeviceArgs, deviceFlags, DEVICE_USAGE } from './device-flags';
 import { type FlagOptions, optionsFromFlags } from './device-options-from';
 import { type CliIo, parseCommandLine, readConnectionFile, sayConnectionFile, tlsPairProblem } from './parse';
-import { logGate, type ReadyDocument, readyDocument, readyLine, removeReadyFile, writeReadyFile } from './ready';
+import { type LogSink, openLogFile } from './log-file';
+import {
+  type LogGate,
+  logGate,
+  type ReadyDocument,
+  readyDocument,
+  readyLine,
+  removeReadyFile,
+  writeReadyFile,
+} from './ready';
 
 /** What the emulator does once ready: serve until a stop signal (`bwc-emu`), or run a command (`bwc-emu run`). */
 export interface DeviceMode {
@@ -21,6 +30,11 @@ export interface DeviceMode {
   usage?: string;
   /** Options of this command only (`bwc-emu run`'s report flags). */
   options?: Record<string, Options>;
+  /**
+   * Whether stdout belongs to someone else (`bwc-emu run`'s command): the emulator's log
+   * lines then go to stderr or `--log-file`, and the ready line to stderr.
+   */
+  stdoutTaken?: boolean;
   /** Runs while the emulator is up, instead of the banner and the wait for a stop signal; resolves to the exit code. */
   whileRunning?: (running: {
     ready: ReadyDocument;
@@ -44,12 +58,23 @@ interface Prepared {
   connection: ConnectionFile | undefined;
   /** Holds log lines until the ready line is out. */
   logs: ReturnType<typeof logGate>;
+  /** Where the log lines go. */
+  sink: LogSink;
 }
 
 /** Runs `bwc-emu [options]`; resolves to the exit code. */
 export async function deviceCommand(argv: string[], io: CliIo, mode: DeviceMode = SERVE): Promise<number> {
   const prepared = await prepare(argv, io, mode);
   if (typeof prepared === 'number') return prepared;
+  try {
+    return await serve(prepared, io, mode);
+  } finally {
+    prepared.sink.close();
+  }
+}
+
+/** Starts the emulator the prepared flags ask for, says it is ready, serves or runs the mode's command, closes. */
+async function serve(prepared: Prepared, io: CliIo, mode: DeviceMode): Promise<number> {
   const { args, logs } = prepared;
   // Listen for the stop signal before anything is printed: a supervisor may signal
   // as soon as it reads the banner.
@@ -57,7 +82,8 @@ export async function deviceCommand(argv: string[], io: CliIo, mode: DeviceMode 
   const emulator = await start(prepared, io);
   if (typeof emulator === 'number') return emulator;
   const ready = readyDocument(emulator);
-  if (!(await announceReady(ready, args.readyFile, emulator, io, logs))) return 1;
+  const say = mode.stdoutTaken ? io.err : io.out;
+  if (!(await announceReady(ready, args.readyFile, emulator, { ...io, out: say }, logs))) return 1;
   const code = mode.whileRunning
     ? await mode.whileRunning({ ready, readyFile: args.readyFile, stopped, emulator, args: prepared.all })
     : await serveUntilStopped(prepared, emulator, stopped, io);
@@ -86,13 +112,17 @@ async function prepare(argv: string[], io: CliIo, mode: DeviceMode): Promise<Pre
   const parsed = await parseCommandLine(parser, argv, mode.name, io);
   if (!parsed.ok) return parsed.code;
   const args = parsed.args as unknown as DeviceArgs;
-  // Log lines wait until the ready line is out: it is the first line on stdout.
-  const logs = logGate(io.log ?? io.out);
+  let sink: LogSink | undefined;
   let options: FlagOptions;
+  let logs: LogGate;
   try {
+    sink = logSink(parsed.args, io, mode);
+    // Log lines wait until the ready line is out: it is the first line on stdout.
+    logs = logGate(sink.write);
     options = await optionsFromFlags(args, io, logs.write);
   } catch (err) {
-    io.err(`bwc-emu: ${(err as Error).message}\n`);
+    sink?.close();
+    io.err(`bwc-emu: ${parsed.explain((err as Error).message)}\n`);
     return 2;
   }
   if (args.readyFile !== undefined) {
@@ -102,13 +132,26 @@ async function prepare(argv: string[], io: CliIo, mode: DeviceMode): Promise<Pre
       (err: Error) => err.message,
     );
     if (removed !== undefined) {
+      sink.close();
       io.err(`bwc-emu: --ready-file ${args.readyFile}: cannot remove the old one: ${removed}\n`);
       return 2;
     }
   }
-  if (args.connectionFile === undefined) return { args, all: parsed.args, options, connection: undefined, logs };
-  const connection = sayConnectionFile(await readConnectionFile(args.connectionFile), 'bwc-emu', io);
-  return connection === undefined ? 2 : { args, all: parsed.args, options, connection, logs };
+  const connection =
+    args.connectionFile === undefined
+      ? undefined
+      : sayConnectionFile(await readConnectionFile(args.connectionFile), 'bwc-emu', io);
+  if (args.connectionFile === undefined || connection !== undefined)
+    return { args, all: parsed.args, options, connection, logs, sink };
+  sink.close();
+  return 2;
+}
+
+/** Where the log lines go: stdout's log writer, or (stdout taken) `--log-file` or stderr; throws naming the flag. */
+function logSink(args: Record<string, unknown>, io: CliIo, mode: DeviceMode): LogSink {
+  if (!mode.stdoutTaken) return { write: io.log ?? io.out, close: () => undefined };
+  const file = args['log-file'];
+  return typeof file === 'string' ? openLogFile(file) : { write: io.err, close: () => undefined };
 }
 
 /** Starts the emulator the flags ask for; or the exit code (2 for a refusal, 1 for a crash). */

@@ -10,8 +10,9 @@
  */
 import type * as DestinationModule from './destination';
 import type * as DeviceModule from './device';
+import type * as OptionOwnersModule from './option-owners';
 import { processIo, unblockProcessOutput } from './output';
-import type { CliIo } from './parse';
+import { type CliIo, whereOptionsBelong } from './parse';
 import type * as RecordModule from './record';
 import type * as RunModule from './run';
 import type * as ScenariosModule from './scenarios';
@@ -40,6 +41,9 @@ const deviceCommand = (): Command => (require('./device') as typeof DeviceModule
 /** Runs the CLI; resolves to the exit code. With the process's own output, makes it non-blocking first. */
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
   if (io === processIo) unblockProcessOutput();
+  // Loads every command, so only when an unknown option is refused.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see the file comment
+  whereOptionsBelong((option) => (require('./option-owners') as typeof OptionOwnersModule).commandsTaking(option));
   const command = Object.hasOwn(COMMANDS, argv[0] ?? '') ? COMMANDS[argv[0]] : undefined;
   return command ? command()(argv.slice(1), io) : deviceCommand()(argv, io);
 }

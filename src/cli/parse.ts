@@ -16,6 +16,7 @@ import {
   type TlsMaterial,
 } from '../index';
 import { connectionFileError } from '../protocol/connection-file';
+import { type Settings, withSettings } from './settings';
 
 /** Where a command writes and how it learns to stop; tests pass their own. */
 export interface CliIo {
@@ -27,48 +28,89 @@ export interface CliIo {
   stopSignal: () => Promise<string>;
   /** Whether stdout is a terminal (pretty logs, progress bars and the banner on stdout then). */
   isTty: boolean;
+  /** The variables settings are read from (./settings); `process.env` when absent. */
+  env?: Record<string, string | undefined>;
 }
 
-/** Parsed flags, or the exit code when help was printed (0) or the flags were refused (2). */
-export type ParseOutcome<T> = { ok: true; args: T } | { ok: false; code: number };
+/**
+ * Parsed flags and how to name where a refused value came from (`explain`), or the exit
+ * code when help was printed (0) or the flags were refused (2).
+ */
+export type ParseOutcome<T> = { ok: true; args: T; explain: Settings['explain'] } | { ok: false; code: number };
 
 /**
- * Parses `argv` with `parser`; prints `--help` to `out`, or a refusal as one line on
- * `err` ("bwc-emu record: Missing required argument: out") with where to find help.
+ * Parses `argv` with `parser` (every option declared), its values also from the
+ * `BWC_EMU_*` variables and `--config` (./settings); prints `--help` to `out`, or a
+ * refusal as one line on `err` ("bwc-emu record: Missing required argument: out") with
+ * where to find help.
  */
 export async function parseCommandLine<T>(
   parser: Argv<T>,
   argv: string[],
   command: string,
-  io: Pick<CliIo, 'out' | 'err'>,
+  io: Pick<CliIo, 'out' | 'err' | 'env'>,
 ): Promise<ParseOutcome<T>> {
-  let failure: string | undefined;
+  const settings = withSettings(parser, argv, io.env ?? process.env);
+  let failure: string | undefined = settings.problem;
   let help = '';
   let args: T | undefined;
-  try {
-    args = (await parser
-      .exitProcess(false)
-      .fail((message, err) => {
-        failure = message ?? err?.message ?? 'invalid arguments';
-      })
-      .parseAsync(argv, {}, (_err, _argv, output) => {
-        help = output;
-      })) as T;
-  } catch (err) {
-    failure = (err as Error).message;
-  }
+  if (failure === undefined)
+    try {
+      args = (await parser
+        .exitProcess(false)
+        .fail((message, err) => {
+          failure = message ?? err?.message ?? 'invalid arguments';
+        })
+        .parseAsync(argv, {}, (_err, _argv, output) => {
+          help = output;
+        })) as T;
+    } catch (err) {
+      failure = (err as Error).message;
+    }
   if (failure !== undefined || args === undefined) {
     // yargs spreads some messages ("Invalid values: ...") over several lines; a CLI error is one.
-    io.err(
-      `${command}: ${(failure ?? 'invalid arguments').replace(/\s*\n\s*/g, ' ').trim()}\nRun '${command} --help' for the options.\n`,
-    );
+    const message = (failure ?? 'invalid arguments').replace(/\s*\n\s*/g, ' ').trim();
+    const line = settings.explain(unknownOptions(message, argv, command) ?? message);
+    io.err(`${command}: ${line}\nRun '${command} --help' for the options.\n`);
     return { ok: false, code: 2 };
   }
   if (help) {
     io.out(`${help}\n`);
     return { ok: false, code: 0 };
   }
-  return { ok: true, args };
+  return { ok: true, args, explain: settings.explain };
+}
+
+/** Which commands take an option; set by main.ts, which alone may load every command. */
+let commandsTaking: ((option: string) => string[]) | undefined;
+
+/** Lets the refusal of an unknown option say which commands take it (main.ts calls it). */
+export function whereOptionsBelong(lookup: (option: string) => string[]): void {
+  commandsTaking = lookup;
+}
+
+/**
+ * yargs' "Unknown arguments: data-dir, dataDir" said once per option, with the commands it
+ * belongs to ("unknown option --data-dir: it is an option of bwc-emu destination"); undefined
+ * for any other message.
+ */
+function unknownOptions(message: string, argv: readonly string[], command: string): string | undefined {
+  const listed = /^Unknown arguments?: (.*)$/.exec(message)?.[1].split(', ');
+  if (!listed) return undefined;
+  const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const names = [...new Set(listed.map((n) => (n.length > 1 && listed.includes(kebab(n)) ? kebab(n) : n)))];
+  const words = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  return names
+    .map((name) => {
+      // A word without dashes on the command line is an argument the command takes none of.
+      if (words.includes(name)) return `unexpected argument "${name}"`;
+      const flag = `${name.length === 1 ? '-' : '--'}${name}`;
+      const owners = (commandsTaking?.(name) ?? []).filter((owner) => owner !== command);
+      return owners.length === 0
+        ? `unknown option ${flag}`
+        : `unknown option ${flag}: it is an option of ${owners.join(' and ')}`;
+    })
+    .join('; ');
 }
 
 /** The `--log-level` and `--log-format` flags, for `parser.options(...)`. */
@@ -83,7 +125,7 @@ export function logFlags(defaultLevel: LogLevel, levelHelp = 'log verbosity') {
 }
 
 /** A string flag naming a file. */
-interface FileFlag {
+export interface FileFlag {
   type: 'string';
   describe: string;
 }

@@ -6,6 +6,7 @@
  * `--junit FILE` (JUnit XML) and `--fail-on` deciding whether findings fail the run.
  */
 import { spawn } from 'node:child_process';
+import type { Options } from 'yargs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { reportTable } from '../grading/report-table';
 import { deviceCommand } from './device';
 import type { CliIo } from './parse';
 import { type ReadyDocument, writeReadyFile } from './ready';
+import { RUN_ENVIRONMENT } from './settings';
 
 const NAME = 'bwc-emu run';
 
@@ -31,14 +33,25 @@ interface ReportArgs {
 }
 
 /** The variables the command finds in its environment (documented in docs/testing.md). */
-export const RUN_ENVIRONMENT = [
-  'BWC_EMU_URL',
-  'BWC_EMU_WS_URL',
-  'BWC_EMU_USER',
-  'BWC_EMU_PASSWORD',
-  'BWC_EMU_CONTROL_URL',
-  'BWC_EMU_READY_FILE',
-] as const;
+export { RUN_ENVIRONMENT } from './settings';
+
+/** The options of `bwc-emu run` besides every option of `bwc-emu`. */
+export const RUN_OPTIONS: Record<string, Options> = {
+  'log-file': {
+    type: 'string',
+    describe: "append the emulator's log lines to this file (default: stderr; stdout is the command's)",
+  },
+  report: { type: 'string', describe: 'write the grading report (JSON) here when the command ends' },
+  junit: {
+    type: 'string',
+    describe: 'write the grading report as JUnit XML (a test suite per segment, a test case per rule) here',
+  },
+  'fail-on': {
+    choices: ['error', 'warning', 'never'],
+    default: 'never',
+    describe: `exit ${GRADING_FAILED_EXIT} when the command passed but the client has a finding this severe or worse`,
+  },
+};
 
 /** Runs `bwc-emu run ...` (argv after the word `run`); resolves to the command's exit code. */
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
@@ -57,18 +70,9 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       `Then prints what the client did wrong (docs/grading.md), in every segment (a reset between tests\n` +
       `ends one and keeps its findings); with --fail-on, findings that severe (or a broken scenario\n` +
       `expectation) make a passing command's run exit ${GRADING_FAILED_EXIT}.`,
-    options: {
-      report: { type: 'string', describe: 'write the grading report (JSON) here when the command ends' },
-      junit: {
-        type: 'string',
-        describe: 'write the grading report as JUnit XML (a test suite per segment, a test case per rule) here',
-      },
-      'fail-on': {
-        choices: ['error', 'warning', 'never'],
-        default: 'never',
-        describe: `exit ${GRADING_FAILED_EXIT} when the command passed but the client has a finding this severe or worse`,
-      },
-    },
+    // The command's stdout is its own: the emulator's log lines go to stderr or --log-file.
+    stdoutTaken: true,
+    options: RUN_OPTIONS,
     whileRunning: async ({ ready, readyFile, stopped, emulator, args }) => {
       const code = await runWhileReady(command, ready, readyFile, stopped, io);
       const graded = await gradeClient(emulator, args as unknown as ReportArgs, io);

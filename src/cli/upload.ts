@@ -26,83 +26,13 @@ import { createProgressOutput } from './upload-progress';
 import { formatReport, writeReportJson } from './upload-report';
 import { type CliIo, logFlags, loggerFor, parseCommandLine, readConnectionFile, sayConnectionFile } from './parse';
 import { formatDuration, parseDuration } from '../base/duration';
+import { numberFlag } from './number-flag';
 
 const COMMAND = 'bwc-emu upload';
 
 /** Runs `bwc-emu upload ...` (argv after the word); resolves to the exit code. */
 export async function uploadCommand(argv: string[], io: CliIo): Promise<number> {
-  const parser = yargs(argv)
-    .scriptName(COMMAND)
-    .usage(
-      '$0 --connection-file FILE [--plan FILE] [--check] [--report FILE]\n$0 --generate-plan FILE\n\n' +
-        'Runs the simulated body worn system once: logs in to the content destination of the\n' +
-        'connection file, reads its capabilities, registers the users and cameras of the plan and\n' +
-        'uploads its recordings (container, clips, Status: Complete), then lists what became of\n' +
-        'each. Exit 0 when every recording was transferred (and, with --check, every check passed).',
-    )
-    .option('connection-file', {
-      alias: 'c',
-      type: 'string',
-      describe: 'the connection file (JSON) of the content destination, as given to a body worn system',
-    })
-    .option('plan', {
-      type: 'string',
-      describe: 'YAML plan of users, cameras and recordings (default: the built-in plan, see --generate-plan)',
-    })
-    .option('concurrency', { type: 'number', default: 2, describe: 'recordings uploaded in parallel' })
-    .option('check', {
-      type: 'boolean',
-      default: false,
-      describe:
-        'also check the destination against the interface (status codes, ETags, metadata, the 400 rules) and list the findings',
-    })
-    .option('report', {
-      type: 'string',
-      describe: 'write the whole report (every recording, failed request and total) as JSON here',
-    })
-    .option('retry-budget', {
-      type: 'string',
-      default: formatDuration(DEFAULT_RETRY.budgetMs),
-      describe:
-        'time one request may take in all, retries included: a busy answer (503, 429) or a lost connection is retried until then (a stock Swift answers 503 for about a minute after an object server restarts)',
-    })
-    .option('retries', {
-      type: 'number',
-      describe: 'also stop after this many retries of one request (default: no cap; --retry-budget decides)',
-    })
-    .option('retry-base', {
-      type: 'string',
-      default: formatDuration(DEFAULT_RETRY.baseMs),
-      describe: 'back-off before the first retry, doubled each time up to --retry-max, with full jitter',
-    })
-    .option('retry-max', {
-      type: 'string',
-      default: formatDuration(DEFAULT_RETRY.maxMs),
-      describe: 'longest back-off between tries; a longer Retry-After from the destination is still obeyed',
-    })
-    .option('generate-plan', {
-      type: 'string',
-      describe: 'write the built-in plan as YAML to this file (a starting point to edit) and exit',
-    })
-    .options(logFlags('silent', 'log verbosity, on stderr (info shows each recording and the capabilities)'))
-    .check((args) => {
-      if (args.help) return true; // --help needs nothing else
-      if (args['generate-plan'] === undefined && args['connection-file'] === undefined)
-        throw new Error(
-          'Missing required argument: connection-file (or --generate-plan FILE to write a plan to start from)',
-        );
-      if (!Number.isInteger(args.concurrency) || args.concurrency < 1)
-        throw new Error(`--concurrency must be a whole number of 1 or more, not ${args.concurrency}`);
-      if (args.retries !== undefined && (!Number.isInteger(args.retries) || args.retries < 0))
-        throw new Error(`--retries must be a whole number of 0 or more, not ${args.retries}`);
-      if (args.retries !== undefined && args.retries >= MAX_ATTEMPTS)
-        throw new Error(`--retries must be at most ${MAX_ATTEMPTS - 1}, not ${args.retries}`);
-      return true;
-    })
-    .strict()
-    .help()
-    .alias('help', 'h')
-    .wrap(Math.min(100, process.stdout.columns || 100));
+  const parser = uploadParser(argv);
   const parsed = await parseCommandLine(parser, argv, COMMAND, io);
   if (!parsed.ok) return parsed.code;
   const args = parsed.args;
@@ -219,4 +149,85 @@ async function generatePlan(file: string, io: CliIo): Promise<number> {
     `Wrote the built-in plan to ${file}; edit it and run:\n  bwc-emu upload --connection-file FILE --plan ${file}\n`,
   );
   return 0;
+}
+
+/** The parser of `bwc-emu upload`'s flags (also read for where a misplaced option belongs). */
+export function uploadParser(argv: string[]) {
+  return yargs(argv)
+    .scriptName(COMMAND)
+    .usage(
+      '$0 --connection-file FILE [--plan FILE] [--check] [--report FILE]\n$0 --generate-plan FILE\n\n' +
+        'Runs the simulated body worn system once: logs in to the content destination of the\n' +
+        'connection file, reads its capabilities, registers the users and cameras of the plan and\n' +
+        'uploads its recordings (container, clips, Status: Complete), then lists what became of\n' +
+        'each. Exit 0 when every recording was transferred (and, with --check, every check passed).',
+    )
+    .option('connection-file', {
+      alias: 'c',
+      type: 'string',
+      describe: 'the connection file (JSON) of the content destination, as given to a body worn system',
+    })
+    .option('plan', {
+      type: 'string',
+      describe: 'YAML plan of users, cameras and recordings (default: the built-in plan, see --generate-plan)',
+    })
+    .option(
+      'concurrency',
+      numberFlag('concurrency', 'number', { default: 2, describe: 'recordings uploaded in parallel' }),
+    )
+    .option('check', {
+      type: 'boolean',
+      default: false,
+      describe:
+        'also check the destination against the interface (status codes, ETags, metadata, the 400 rules) and list the findings',
+    })
+    .option('report', {
+      type: 'string',
+      describe: 'write the whole report (every recording, failed request and total) as JSON here',
+    })
+    .option('retry-budget', {
+      type: 'string',
+      default: formatDuration(DEFAULT_RETRY.budgetMs),
+      describe:
+        'time one request may take in all, retries included: a busy answer (503, 429) or a lost connection is retried until then (a stock Swift answers 503 for about a minute after an object server restarts)',
+    })
+    .option(
+      'retries',
+      numberFlag('retries', 'number', {
+        describe: 'also stop after this many retries of one request (default: no cap; --retry-budget decides)',
+      }),
+    )
+    .option('retry-base', {
+      type: 'string',
+      default: formatDuration(DEFAULT_RETRY.baseMs),
+      describe: 'back-off before the first retry, doubled each time up to --retry-max, with full jitter',
+    })
+    .option('retry-max', {
+      type: 'string',
+      default: formatDuration(DEFAULT_RETRY.maxMs),
+      describe: 'longest back-off between tries; a longer Retry-After from the destination is still obeyed',
+    })
+    .option('generate-plan', {
+      type: 'string',
+      describe: 'write the built-in plan as YAML to this file (a starting point to edit) and exit',
+    })
+    .options(logFlags('silent', 'log verbosity, on stderr (info shows each recording and the capabilities)'))
+    .check((args) => {
+      if (args.help) return true; // --help needs nothing else
+      if (args['generate-plan'] === undefined && args['connection-file'] === undefined)
+        throw new Error(
+          'Missing required argument: connection-file (or --generate-plan FILE to write a plan to start from)',
+        );
+      if (!Number.isInteger(args.concurrency) || args.concurrency < 1)
+        throw new Error(`--concurrency must be a whole number of 1 or more, not ${args.concurrency}`);
+      if (args.retries !== undefined && (!Number.isInteger(args.retries) || args.retries < 0))
+        throw new Error(`--retries must be a whole number of 0 or more, not ${args.retries}`);
+      if (args.retries !== undefined && args.retries >= MAX_ATTEMPTS)
+        throw new Error(`--retries must be at most ${MAX_ATTEMPTS - 1}, not ${args.retries}`);
+      return true;
+    })
+    .strict()
+    .help()
+    .alias('help', 'h')
+    .wrap(Math.min(100, process.stdout.columns || 100));
 }

@@ -55,8 +55,9 @@ describe('bwc-emu destination', () => {
     [['--fault', 'colour=red'], /unknown part "colour"/],
     [['--disable-capability', 'Teleport'], /unknown \(known: ReadCategories/],
     [['--read-only', 'nobody'], /--read-only nobody: no such --user/],
-    [['--port', '70000'], /port must be a whole number from 0 to 65535/],
-    [['--licences', 'abc'], /licences must be a whole number of 0 or more, not NaN/],
+    [['--port', '70000'], /--port must be a port number \(0-65535\), not 70000/],
+    [['--licences', 'abc'], /--licences must be a number, not "abc"/],
+    [['--licences', '-1'], /licences must be a whole number of 0 or more, not -1/],
     [['--licences', '2.5'], /licences must be a whole number of 0 or more, not 2.5/],
     [['--tls-cert', 'c.pem'], /--tls-cert and --tls-key go together/],
   ])('refuses %j in one line with exit 2', async (args, message) => {

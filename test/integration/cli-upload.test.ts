@@ -112,7 +112,7 @@ describe('bwc-emu upload', () => {
     [['--connection-file', 'cd.json', '--retry-max=-1s'], /--retry-max: duration "-1s" is negative/],
     [['--connection-file', 'cd.json', '--retries', '1.5'], /--retries must be a whole number of 0 or more/],
     [['--connection-file', 'cd.json', '--retries', '1000000'], /--retries must be at most 999999, not 1000000/],
-    [['--connection-file', 'cd.json', '--colour', 'red'], /Unknown argument: colour/],
+    [['--connection-file', 'cd.json', '--colour', 'red'], /unknown option --colour/],
   ])('refuses %j in one line with exit 2', async (args, message) => {
     const { code, err } = await upload(args);
     expect(code).toBe(2);
