@@ -3,21 +3,14 @@ import os
 
 import pytest
 
-from conftest import PLUGIN_INSTALLED, PYTHON_DIR
+from conftest import PYTHON_DIR, inner_pytest
 
-
-
-@pytest.fixture(autouse=True)
-def package_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The inner pytest imports this checkout's package (unless pip installed it)."""
-    if not PLUGIN_INSTALLED:
-        monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [PYTHON_DIR, os.environ.get("PYTHONPATH")])))
 
 
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     """Runs pytest in a subprocess on the files made, with the plugin as pip would install it."""
-    plugin = [] if PLUGIN_INSTALLED else ["-p", "bwc_emu.pytest_plugin"]
-    return pytester.runpytest_subprocess(*plugin, "-p", "no:cacheprovider", *args, timeout=120)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        return inner_pytest(pytester, monkeypatch, *args)
 
 
 def test_the_fixture_starts_resets_and_names_segments(pytester: pytest.Pytester):
