@@ -333,11 +333,13 @@ class DeviceAccess(TypedDict):
     """From GET /_emu/devices: []."""
 
     serial: str
+    #: every endpoint's URL (`base`, `featureFlags`, `sessionToken`, `eventStream`, ...)
     urls: Dict[str, str]
+    #: the admin account; null with auth `none`
     user: Optional[str]
     password: Optional[str]
     realm: str
-    #: the control API of this device (`.../_emu`)
+    #: the control API of this device (`.../_emu`); null when it is off
     control: Optional[str]
 
 

@@ -15,7 +15,7 @@ import type { ActiveFault, FaultName, FaultParamsInput } from '../protocol/fault
 import type { Scenario } from '../scenario/schema';
 import type { ReportSchema } from './report-schemas';
 import type { ScenarioStatus } from './scenario-status';
-import type { EmulatorSessionSchema } from './schemas';
+import type { DeviceAccessSchema, EmulatorSessionSchema } from './schemas';
 import type { SegmentInfo } from './segment-info';
 
 /** The shapes the control API answers, declared with their schemas. */
@@ -72,18 +72,19 @@ export interface DeviceFault extends ActiveFault {
   device: string;
 }
 
-/** How to reach a device and log in to it. */
-export interface DeviceAccess {
-  serial: string;
-  /** Every endpoint's URL (`featureFlags`, `sessionToken`, `eventStream`, ...). */
-  urls: DeviceUrls;
-  /** The admin account, undefined with auth `none`. */
-  user: string | undefined;
-  password: string | undefined;
-  realm: string;
-  /** The control API of this device (`.../_emu`), undefined when it is off. */
-  control: string | undefined;
-}
+/** The devices route's answer for one device (./schemas), the shape {@link DeviceAccess} is made from. */
+type DeviceAccessAnswer = z.output<typeof DeviceAccessSchema>;
+
+/**
+ * How to reach a device and log in to it: the shape `GET /_emu/devices` answers (./schemas,
+ * `DeviceAccessSchema`), with undefined where it has null (no account with auth `none`, no
+ * control API when it is off) and every endpoint's URL typed.
+ */
+export type DeviceAccess = {
+  [K in Exclude<keyof DeviceAccessAnswer, 'urls'>]: null extends DeviceAccessAnswer[K]
+    ? Exclude<DeviceAccessAnswer[K], null> | undefined
+    : DeviceAccessAnswer[K];
+} & { urls: DeviceUrls };
 
 /** The emulator as the control API drives it. */
 export interface ControlledEmulator {

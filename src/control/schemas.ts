@@ -90,14 +90,23 @@ export const EmulatorSessionSchema = z.object({ id: sessionId, device: z.string(
 /** The event stream sessions of a device. */
 export const SessionsSchema = z.object({ sessions: z.array(EmulatorSessionSchema) });
 
+/**
+ * How to reach and log in to a device, as `GET /_emu/devices` answers it; the handle's
+ * `DeviceAccess` (./controlled-emulator) is this shape with undefined for null.
+ */
+export const DeviceAccessSchema = z.object({
+  serial: z.string(),
+  urls: z
+    .record(z.string(), z.string())
+    .meta({ description: "every endpoint's URL (`base`, `featureFlags`, `sessionToken`, `eventStream`, ...)" }),
+  user: z.string().nullable().meta({ description: 'the admin account; null with auth `none`' }),
+  password: z.string().nullable(),
+  realm: z.string(),
+  control: z
+    .string()
+    .nullable()
+    .meta({ description: 'the control API of this device (`.../_emu`); null when it is off' }),
+});
+
 /** How to reach and log in to each device. */
-export const DevicesSchema = z.array(
-  z.object({
-    serial: z.string(),
-    urls: z.record(z.string(), z.string()),
-    user: z.string().nullable(),
-    password: z.string().nullable(),
-    realm: z.string(),
-    control: z.string().nullable().meta({ description: 'the control API of this device (`.../_emu`)' }),
-  }),
-);
+export const DevicesSchema = z.array(DeviceAccessSchema);

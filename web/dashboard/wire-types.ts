@@ -42,14 +42,20 @@ export interface DashboardDeviceInfo {
  */
 export interface DeviceAccess {
   serial: string;
+  /**
+   * every endpoint's URL (`base`, `featureFlags`, `sessionToken`, `eventStream`, ...)
+   */
   urls: {
     [k: string]: string;
   };
+  /**
+   * the admin account; null with auth `none`
+   */
   user: string | null;
   password: string | null;
   realm: string;
   /**
-   * the control API of this device (`.../_emu`)
+   * the control API of this device (`.../_emu`); null when it is off
    */
   control: string | null;
 }
