@@ -25,6 +25,8 @@ export interface Breakage {
   dropAdvisoryAuthHeaders?: boolean;
   /** Object PUT answers without ETag. */
   noPutEtag?: boolean;
+  /** GET/HEAD of System objects answered 404 (as a stock Swift without them does). */
+  noSystemObjects?: boolean;
   /** GET/HEAD of System objects without ETag. */
   noSystemEtag?: boolean;
   /** Status instead of 201 for a stored object. */
@@ -182,6 +184,14 @@ function breakAnswer(
   if (kind === 'object' && method === 'PUT' && breakage.noPutEtag) delete headers.etag;
   if (kind === 'object' && container === 'System' && (method === 'GET' || method === 'HEAD') && breakage.noSystemEtag)
     delete headers.etag;
+  if (
+    kind === 'object' &&
+    container === 'System' &&
+    (method === 'GET' || method === 'HEAD') &&
+    status === 200 &&
+    breakage.noSystemObjects
+  )
+    return { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('Not Found') };
   if (kind === 'object' && method === 'PUT' && status === 201 && breakage.objectPutStatus !== undefined)
     status = breakage.objectPutStatus;
   if (

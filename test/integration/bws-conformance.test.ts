@@ -181,6 +181,33 @@ describe('runConformance over HTTPS with FullStoreAndReadSupport', () => {
   });
 });
 
+describe('System objects missing (404), judged by FullStoreAndReadSupport', () => {
+  it('with FullStoreAndReadSupport: true a 404 warns that the defaults apply, and the run passes', async () => {
+    const proxy = await broken({ noSystemObjects: true });
+    const connection = { ...proxy.connectionFile(), FullStoreAndReadSupport: true };
+    const result = await runConformance({ connection, plan: SMALL_PLAN });
+    expect(failedIds(result.findings)).toEqual(['system.capabilities', 'system.categories']);
+    for (const id of ['system.capabilities', 'system.categories'])
+      expect(result.findings.find((f) => f.id === id)).toMatchObject({
+        advisory: true,
+        detail: expect.stringMatching(
+          /^answered 404: FullStoreAndReadSupport is true, so the defaults apply/,
+        ) as string,
+      });
+    expect(result.passed).toBe(true);
+    expect(formatFindings(result.findings)).toMatch(/^WARN {2}system\.capabilities /m);
+  });
+
+  it('without it a missing Capabilities.json still fails (nothing supported)', async () => {
+    const proxy = await broken({ noSystemObjects: true });
+    const result = await runConformance({ connection: proxy.connectionFile(), plan: SMALL_PLAN });
+    const finding = result.findings.find((f) => f.id === 'system.capabilities');
+    expect(finding).toMatchObject({ passed: false, detail: 'answered 404' });
+    expect(finding?.advisory).toBeUndefined();
+    expect(result.passed).toBe(false);
+  });
+});
+
 describe('runConformance against a broken destination', () => {
   const cases: [string, Breakage, string[]][] = [
     [

@@ -1,6 +1,9 @@
 /**
  * The System objects: GET Capabilities.json (and Categories.json when the destination
- * offers ReadCategories) answered 200 with an ETag that is the MD5 of the body.
+ * offers ReadCategories) answered 200 with an ETag that is the MD5 of the body. With
+ * `FullStoreAndReadSupport: true` in the connection file a missing one (404) only warns:
+ * the body worn system then assumes everything supported and no categories (the
+ * defaults), and a stock Swift has no System objects until someone stores them.
  */
 import { createHash } from 'node:crypto';
 import { RESERVED_CONTAINERS, SYSTEM_OBJECTS } from '../../protocol/body-worn';
@@ -33,24 +36,38 @@ export async function systemFindings(
     ? undefined
     : exchanges.find((e) => e.method === 'GET' && e.path === systemPath(SYSTEM_OBJECTS.capabilities) && answered(e));
   const seen = ownGet && fromRun(ownGet, report);
-  const findings = [await systemObjectFinding(client, 'system.capabilities', SYSTEM_OBJECTS.capabilities, seen)];
+  const full = connection.FullStoreAndReadSupport === true;
+  const findings = [await systemObjectFinding(client, 'system.capabilities', SYSTEM_OBJECTS.capabilities, seen, full)];
   if (report.capabilities.ReadCategories)
-    findings.push(await systemObjectFinding(client, 'system.categories', SYSTEM_OBJECTS.categories, undefined));
+    findings.push(await systemObjectFinding(client, 'system.categories', SYSTEM_OBJECTS.categories, undefined, full));
   return findings;
 }
 
-/** One System object's finding, from what the run saw or else from a GET of its own. */
+/** What the body worn system assumes for a missing System object under FullStoreAndReadSupport. */
+const DEFAULTS: Record<string, string> = {
+  [SYSTEM_OBJECTS.capabilities]: 'every capability supported',
+  [SYSTEM_OBJECTS.categories]: 'no categories',
+};
+
+/** One System object's finding, from what the run saw or else from a GET of its own; `full`: FullStoreAndReadSupport. */
 async function systemObjectFinding(
   client: SwiftClient,
   id: string,
   name: string,
   seen: SystemAnswer | undefined,
+  full: boolean,
 ): Promise<ConformanceFinding> {
   const path = systemPath(name);
   const check = { id, title: `GET System/${name} answered 200 with an ETag that is the MD5 of its body` };
   const answer = seen ?? (await fetchSystemObject(client, path));
   if (answer instanceof Error) return fail(check, answer.message, { method: 'GET', path });
   const request = { method: 'GET', path, status: answer.status };
+  if (answer.status === 404 && full)
+    return fail(
+      { ...check, advisory: true },
+      `answered 404: FullStoreAndReadSupport is true, so the defaults apply (${DEFAULTS[name] ?? 'none'})`,
+      request,
+    );
   if (answer.status !== 200) return fail(check, `answered ${answer.status}`, request);
   if (answer.etag === undefined) return fail(check, 'no ETag header', request);
   if (!answer.matches) return fail(check, `ETag ${answer.etag} is not ${answer.md5}`, request);
