@@ -160,7 +160,8 @@ export function uploadParser(argv: string[]) {
         'Runs the simulated body worn system once: logs in to the content destination of the\n' +
         'connection file, reads its capabilities, registers the users and cameras of the plan and\n' +
         'uploads its recordings (container, clips, Status: Complete), then lists what became of\n' +
-        'each. Exit 0 when every recording was transferred (and, with --check, every check passed).',
+        'each. Exit 0 when every recording was transferred (and, with --check, no check failed:\n' +
+        'a WARN (advisory) or a SKIP (not checked: nothing to judge) does not fail the run).',
     )
     .option('connection-file', {
       alias: 'c',

@@ -40,9 +40,15 @@ const SMALL_PLAN = PlanSchema.parse({
   ],
 });
 
+/** The checks that failed or warned (not those with nothing to judge). */
 const failedIds = (findings: Finding[]) =>
   findings
-    .filter((f) => !f.passed)
+    .filter((f) => !f.passed && !f.notChecked)
+    .map((f) => f.id)
+    .sort();
+const notCheckedIds = (findings: Finding[]) =>
+  findings
+    .filter((f) => f.notChecked)
     .map((f) => f.id)
     .sort();
 
@@ -238,12 +244,12 @@ describe('runConformance against a broken destination', () => {
     const proxy = await broken(breakage);
     const result = await runConformance({ connection: proxy.connectionFile(), plan: SMALL_PLAN });
     expect(failedIds(result.findings)).toEqual(expected);
-    const advisory = result.findings.filter((f) => !f.passed).every((f) => f.advisory);
+    const advisory = result.findings.filter((f) => !f.passed && !f.notChecked).every((f) => f.advisory);
     expect(result.passed).toBe(advisory);
     for (const f of result.findings.filter((x) => !x.passed)) expect(f.detail).toBeTruthy();
   });
 
-  it('a missing ETag on PUT is a warning that names the request; the ETags that are there still count', async () => {
+  it('a missing ETag on PUT is a warning that names the request; with none to compare the MD5s are not checked, never passed', async () => {
     const proxy = await broken({ noPutEtag: true });
     const result = await runConformance({ connection: proxy.connectionFile(), plan: SMALL_PLAN });
     expect(result.passed).toBe(true);
@@ -253,8 +259,16 @@ describe('runConformance against a broken destination', () => {
       detail: expect.stringMatching(/^\d+ of \d+ without an ETag$/) as string,
       request: { method: 'PUT', status: 201 },
     });
-    expect(result.findings.find((f) => f.id === 'object.put-etag')).toMatchObject({ passed: true });
-    expect(formatFindings(result.findings)).toMatch(/^WARN {2}object\.put-etag-present /m);
+    expect(result.findings.find((f) => f.id === 'object.put-etag')).toMatchObject({
+      passed: false,
+      notChecked: true,
+      detail: 'not checked: no PUT answered with an ETag to compare',
+    });
+    expect(notCheckedIds(result.findings)).toEqual(['object.put-etag']);
+    const text = formatFindings(result.findings);
+    expect(text).toMatch(/^WARN {2}object\.put-etag-present /m);
+    expect(text).toMatch(/^SKIP {2}object\.put-etag {2}.*: not checked: no PUT answered with an ETag to compare$/m);
+    expect(text).toMatch(/^PASS: \d+ passed, 0 failed, 1 not checked, 1 advisory warning \(\d+ checks\)$/m);
   });
 
   it('an accepted probe names its container, under the probe camera, and is deleted afterwards', async () => {
@@ -321,6 +335,13 @@ describe('formatFindings', () => {
     },
     { id: 'auth.token-expires', title: 'X-Auth-Token-Expires', passed: false, advisory: true, detail: 'no header' },
   ];
+  const skipped: Finding = {
+    id: 'object.post',
+    title: 'object POST answered 202',
+    passed: false,
+    notChecked: true,
+    detail: 'not checked: no such request was answered',
+  };
 
   it('prints one line per finding with PASS/FAIL/WARN and a summary line', () => {
     const lines = formatFindings(findings).split('\n');
@@ -331,6 +352,12 @@ describe('formatFindings', () => {
     );
     expect(lines[2]).toMatch(/^WARN {2}auth\.token-expires {2}X-Auth-Token-Expires: no header$/);
     expect(lines[3]).toBe('FAIL: 1 passed, 1 failed, 1 advisory warning (3 checks)');
+  });
+
+  it('lists a check with nothing to judge as SKIP, counts it apart and does not fail for it', () => {
+    const lines = formatFindings([findings[0], skipped, findings[2]]).split('\n');
+    expect(lines[1]).toMatch(/^SKIP {2}object\.post {2}.*: not checked: no such request was answered$/);
+    expect(lines[3]).toBe('PASS: 1 passed, 0 failed, 1 not checked, 1 advisory warning (3 checks)');
   });
 
   it('summarises a clean run as PASS', () => {

@@ -1,4 +1,4 @@
-/** The outcome of one conformance check, and the two ways every check builds it. */
+/** The outcome of one conformance check, and the three ways every check builds it. */
 
 /** The request a finding points at: the one that showed it (the first offending one when it failed). */
 export interface SeenRequest {
@@ -13,6 +13,11 @@ export interface ConformanceFinding {
   id: string;
   title: string;
   passed: boolean;
+  /**
+   * Nothing to judge (e.g. no PUT answered with an ETag to compare): neither passed nor
+   * failed, listed as NOT CHECKED, and it does not fail the run. `passed` is false.
+   */
+  notChecked?: boolean;
   /** What was seen (why it failed, or a note). */
   detail?: string;
   /** The request that showed it (the first offending one when it failed). */
@@ -32,6 +37,16 @@ export function pass(check: Check, detail?: string, request?: SeenRequest): Conf
 /** The check failed; `detail` says why, so a failure is never unexplained. */
 export function fail(check: Check, detail: string, request?: SeenRequest): ConformanceFinding {
   return finding(check, false, detail, request);
+}
+
+/** Nothing was there to judge; `detail` says what was missing, so a check never passes vacuously. */
+export function notChecked(check: Check, detail: string): ConformanceFinding {
+  return { ...finding(check, false, `not checked: ${detail}`, undefined), notChecked: true };
+}
+
+/** Whether a finding fails the run: a failed check that is neither advisory nor not checked. */
+export function failsRun(f: ConformanceFinding): boolean {
+  return !f.passed && f.advisory !== true && f.notChecked !== true;
 }
 
 /** The first `max` items joined by `; `, then `; ...` when there were more: a detail stays one readable line. */

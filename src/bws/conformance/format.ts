@@ -1,7 +1,10 @@
 /** The findings as people read them after the upload table. */
-import type { ConformanceFinding, SeenRequest } from './finding';
+import { type ConformanceFinding, failsRun, type SeenRequest } from './finding';
 
-/** The findings as a pass/fail list, one line each (PASS, FAIL, or WARN for a failed advisory check), and a summary line. */
+/**
+ * The findings as a pass/fail list, one line each (PASS, FAIL, WARN for a failed advisory
+ * check, SKIP for one with nothing to judge: "not checked"), and a summary line.
+ */
 export function formatFindings(findings: ConformanceFinding[]): string {
   const width = Math.max(0, ...findings.map((f) => f.id.length));
   return [...findings.map((f) => findingLine(f, width)), summaryLine(findings)].join('\n');
@@ -13,9 +16,10 @@ function findingLine(finding: ConformanceFinding, width: number): string {
   return `${mark(finding)}  ${finding.id.padEnd(width)}  ${finding.title}${detail}${requestText(finding.request)}`;
 }
 
-/** A failed advisory check warns instead of failing: it does not fail the run. */
-function mark(finding: ConformanceFinding): 'PASS' | 'WARN' | 'FAIL' {
+/** A failed advisory check warns instead of failing, a check with nothing to judge is skipped: neither fails the run. */
+function mark(finding: ConformanceFinding): 'PASS' | 'WARN' | 'FAIL' | 'SKIP' {
   if (finding.passed) return 'PASS';
+  if (finding.notChecked) return 'SKIP';
   return finding.advisory ? 'WARN' : 'FAIL';
 }
 
@@ -26,11 +30,13 @@ function requestText(request: SeenRequest | undefined): string {
   return ` [${request.method} ${request.path}${status}]`;
 }
 
-/** `FAIL: 18 passed, 2 failed, 1 advisory warning (21 checks)`: the verdict first. */
+/** `FAIL: 17 passed, 2 failed, 1 not checked, 1 advisory warning (21 checks)`: the verdict first. */
 function summaryLine(findings: ConformanceFinding[]): string {
-  const failed = findings.filter((f) => !f.passed && !f.advisory).length;
-  const warned = findings.filter((f) => !f.passed && f.advisory).length;
-  const passed = findings.length - failed - warned;
+  const failed = findings.filter(failsRun).length;
+  const skipped = findings.filter((f) => f.notChecked).length;
+  const warned = findings.filter((f) => !f.passed && !f.notChecked && f.advisory).length;
+  const passed = findings.filter((f) => f.passed).length;
+  const notChecked = skipped ? `, ${skipped} not checked` : '';
   const warnings = warned ? `, ${warned} advisory warning${warned === 1 ? '' : 's'}` : '';
-  return `${failed ? 'FAIL' : 'PASS'}: ${passed} passed, ${failed} failed${warnings} (${findings.length} checks)`;
+  return `${failed ? 'FAIL' : 'PASS'}: ${passed} passed, ${failed} failed${notChecked}${warnings} (${findings.length} checks)`;
 }

@@ -8,7 +8,7 @@ import { RESERVED_CONTAINERS } from '../../protocol/body-worn';
 import type { UploadReport } from '../body-worn-system';
 import { type Exchange, header, type SwiftClient } from '../swift-client';
 import { is2xx, metaOf, sameMetaValue, written } from './exchanges';
-import { fail, type ConformanceFinding, firstOf, pass } from './finding';
+import { fail, type ConformanceFinding, firstOf, notChecked, pass } from './finding';
 
 /** Something stored whose HEAD is compared with what was sent; `stored` is missing when the run stored none. */
 interface MetadataTarget {
@@ -72,13 +72,14 @@ function clipOf(exchanges: Exchange[], container: string): Exchange | undefined 
 /** One target: HEAD it and compare every header sent with what came back. */
 async function metadataFinding(client: SwiftClient, target: MetadataTarget): Promise<ConformanceFinding> {
   const check = { id: target.id, title: `HEAD of ${target.what} returns its X-*-Meta-* headers as sent` };
-  if (!target.stored) return fail(check, `not checked: no ${target.what} was stored`);
+  if (!target.stored) return notChecked(check, `no ${target.what} was stored`);
   const { path, sent } = target.stored;
   const head = await client.request('HEAD', path).catch((err: Error) => err);
   if (head instanceof Error) return fail(check, head.message, { method: 'HEAD', path });
   const request = { method: 'HEAD', path, status: head.status };
   if (!is2xx(head.status)) return fail(check, `answered ${head.status}`, request);
   const total = Object.keys(sent).length;
+  if (total === 0) return notChecked(check, `no X-*-Meta-* header was sent for ${path}`);
   const wrong = differences(sent, head.headers);
   if (wrong.length) return fail(check, `${wrong.length} of ${total} differ: ${firstOf(wrong, 4)}`, request);
   return pass(check, `${total} headers`);

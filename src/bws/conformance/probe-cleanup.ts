@@ -10,7 +10,7 @@ import type { UploadReport } from '../body-worn-system';
 import type { Plan } from '../plan';
 import type { Exchange, SwiftClient } from '../swift-client';
 import { decode, is2xx, kindOf, requestHeader, written } from './exchanges';
-import { type Check, fail, type ConformanceFinding, firstOf, pass } from './finding';
+import { type Check, fail, type ConformanceFinding, firstOf, notChecked, pass } from './finding';
 import { PROBE_REASON } from './probes';
 
 const CHECK: Check = {
@@ -47,6 +47,7 @@ export async function probeCleanupFinding(
       )}${note}`,
     );
   }
+  if (paths.length === 0) return notChecked(CHECK, `the probes stored nothing to delete${note}`);
   return pass(CHECK, `${paths.length} deleted (${describe(paths)})${note}`);
 }
 

@@ -5,7 +5,7 @@
  */
 import { type Exchange, header, type SwiftClient, type SwiftResponse } from '../swift-client';
 import { decode, is2xx, metaOf, sameMetaValue } from './exchanges';
-import { fail, type ConformanceFinding, pass } from './finding';
+import { fail, type ConformanceFinding, notChecked, pass } from './finding';
 
 const CHECK = {
   id: 'object.post-replaces',
@@ -16,7 +16,7 @@ const MARKER = 'X-Object-Meta-Bwcemucheck';
 
 /** Renames the stored user object `put` and back; not checked when no user object was stored. */
 export async function renameFinding(client: SwiftClient, put: Exchange | undefined): Promise<ConformanceFinding> {
-  if (!put) return fail(CHECK, 'not checked: no user object was stored');
+  if (!put) return notChecked(CHECK, 'no user object was stored');
   const original = metaOf([put]);
   const nameKey = Object.keys(original).find((k) => k.toLowerCase() === 'x-object-meta-name') ?? 'X-Object-Meta-Name';
   const renamed = `${decode(original[nameKey] ?? '')} (bwc-emu-check rename)`;
@@ -28,7 +28,7 @@ export async function renameFinding(client: SwiftClient, put: Exchange | undefin
     for (const headers of posts) {
       const answer = await client.request('POST', put.path, headers);
       if (!is2xx(answer.status))
-        return fail(CHECK, `not checked: the POST answered ${answer.status}`, {
+        return fail(CHECK, `the rename's POST answered ${answer.status}`, {
           method: 'POST',
           path: put.path,
           status: answer.status,

@@ -6,7 +6,7 @@
 import type { UploadReport } from '../body-worn-system';
 import type { Exchange } from '../swift-client';
 import { answered, kindOf } from './exchanges';
-import { type Check, fail, type ConformanceFinding, pass } from './finding';
+import { type Check, fail, type ConformanceFinding, notChecked, pass } from './finding';
 
 /** One kind of write and the statuses the interface gives it. */
 interface StatusRule {
@@ -62,7 +62,7 @@ export function writeStatusFindings(exchanges: Exchange[], report: UploadReport)
 
 /** A rule over the writes it counts: the statuses seen, and the first one the interface does not give. */
 function statusRuleFinding(rule: StatusRule, counted: Exchange[]): ConformanceFinding {
-  if (counted.length === 0) return fail(rule.check, 'not checked: no such request was answered');
+  if (counted.length === 0) return notChecked(rule.check, 'no such request was answered');
   const allowed = (status: number | undefined): boolean =>
     status !== undefined && (rule.ok.includes(status) || rule.errors.includes(status));
   const wrong = counted.filter((e) => !allowed(e.status));
