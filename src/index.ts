@@ -178,6 +178,7 @@ export type { Account, Role } from './auth/accounts';
 export type { AuthMode } from './auth/authenticator';
 export declare const DIGEST_ALGORITHMS: typeof DigestModule.DIGEST_ALGORITHMS;
 export type { DigestAlgorithm, ReplayMode } from './auth/digest';
+export type { SessionTokenFormat } from './auth/token-forms';
 export declare const digestAuthorization: typeof DigestClientModule.digestAuthorization;
 export type { DigestClientOptions } from './auth/digest-client';
 export type { TokenVerdict, TokenRefusal } from './auth/session-tokens';

@@ -14,10 +14,11 @@
 import type { ClientVia } from '../base/client-tag';
 import type { Clock } from '../base/clock';
 import { ExpiryQueue } from '../base/expiry-queue';
-import { type ByteSource, randomString } from '../base/random';
+import type { ByteSource } from '../base/random';
 import type { TokenRefusalKind } from '../base/refusal-codes';
 import { err, type ErrorInfo, ok, type Result } from '../base/result';
 import { pooledRandomBytes } from './random-pool';
+import { DEFAULT_SESSION_TOKEN_FORMAT, drawToken, type SessionTokenFormat } from './token-forms';
 
 /**
  * Why a token was refused: the code, and `session token <code>` as the message; `number` is the
@@ -53,8 +54,6 @@ export type TokenIssue = Result<string, TokenLimit>;
 
 /** Consumed tokens remembered at most (for the "reused" message only). */
 const MAX_USED = 100_000;
-
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** Default pending tokens per account: far above what a client needs (one per connection attempt). */
 export const DEFAULT_TOKENS_PER_ACCOUNT = 1_000;
@@ -93,10 +92,11 @@ export class SessionTokens {
     private readonly clock: Clock,
     readonly lifetimeMs = 15_000,
     readonly perAccount = DEFAULT_TOKENS_PER_ACCOUNT,
+    readonly format: SessionTokenFormat = DEFAULT_SESSION_TOKEN_FORMAT,
   ) {}
 
   /**
-   * A new token for `username` (32 letters and digits, never digits only), unless the account
+   * A new token for `username` in the device's {@link format} (./token-forms), unless the account
    * holds its share; `via` when one of the emulator's own clients asks (see {@link viaOf}).
    */
   issue(username: string, via?: ClientVia): TokenIssue {
@@ -112,7 +112,7 @@ export class SessionTokens {
         retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
       });
     }
-    const token = randomToken((this.randomBytes ??= pooledRandomBytes()));
+    const token = drawToken(this.format, (this.randomBytes ??= pooledRandomBytes()));
     const expiresAt = now + this.lifetimeMs;
     const grant = { username, via, number: ++this.issued };
     (this.live ??= new Map<string, Pending>()).set(token, { grant, expiresAt });
@@ -191,10 +191,4 @@ export class SessionTokens {
 function refuse(code: TokenRefusal['code'], number?: number): Result<never, TokenRefusal> {
   const message = `session token ${code}`;
   return err(number === undefined ? { code, message } : { code, message, number });
-}
-
-function randomToken(bytes: ByteSource): string {
-  const token = randomString(32, ALPHABET, bytes);
-  // Digits only would lose precision in a client that parses the body as JSON.
-  return /^[0-9]+$/.test(token) ? `t${token.slice(1)}` : token;
 }

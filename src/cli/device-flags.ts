@@ -4,6 +4,7 @@
  */
 import type { Options } from 'yargs';
 import { AUTH_MODES } from '../auth/authenticator';
+import { SESSION_TOKEN_FORMATS, type SessionTokenFormat } from '../auth/token-forms';
 import { MAX_DEVICES } from '../emulator/start-emulator';
 import {
   type AuthMode,
@@ -132,6 +133,11 @@ export function deviceFlags(): Record<string, Options> {
       describe:
         "word published for the scenarios' tnsvendor: topic prefix, e.g. tnsaxis (default: the persona's); filters may still write tnsvendor:",
     },
+    'session-token-format': {
+      choices: SESSION_TOKEN_FORMATS,
+      describe:
+        "how wssession.cgi writes tokens: decimal (19 digits, as real devices; beyond 2^53) or alphanumeric (32 letters and digits) (default: the persona's, decimal)",
+    },
     'ws-deflate': { type: 'boolean', default: false, describe: 'offer permessage-deflate on the event stream' },
     timestamps: {
       type: 'string',
@@ -202,6 +208,7 @@ export interface DeviceArgs extends GradingArgs {
   wsPrefix?: string;
   realm?: string;
   namespace?: string;
+  sessionTokenFormat?: SessionTokenFormat;
   stateDir?: string;
   wsDeflate: boolean;
   timestamps: string;

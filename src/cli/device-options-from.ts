@@ -90,6 +90,7 @@ async function deviceOptionsFrom(
     ...(args.wsPrefix === undefined ? {} : { wsPrefix: args.wsPrefix }),
     ...(args.realm === undefined ? {} : { realm: String(args.realm) }),
     ...(args.namespace === undefined ? {} : { namespace: String(args.namespace) }),
+    ...(args.sessionTokenFormat === undefined ? {} : { sessionTokenFormat: args.sessionTokenFormat }),
     stateDir: args.stateDir,
     wsDeflate: args.wsDeflate,
     timestamps: parseTimestamps(args.timestamps),

@@ -4,6 +4,7 @@
  */
 import { type Account, DEFAULT_ACCOUNT, ROLES } from '../auth/accounts';
 import { AUTH_MODES, type AuthMode } from '../auth/authenticator';
+import { SESSION_TOKEN_FORMATS, type SessionTokenFormat } from '../auth/token-forms';
 import { type DigestAlgorithm, parseAlgorithm, type ReplayMode } from '../auth/digest';
 import type { RequestHandler } from 'express';
 import { type Clock, systemClock } from '../base/clock';
@@ -89,6 +90,11 @@ export interface DeviceOptions {
   flags?: FlagDefinition[];
   /** Session token lifetime in ms; 15 000 as the spec says. */
   tokenLifetimeMs?: number;
+  /**
+   * How `wssession.cgi` writes tokens: `decimal` (19 digits, as real devices do; beyond 2^53) or
+   * `alphanumeric` (32 letters and digits); default the persona's, `decimal`.
+   */
+  sessionTokenFormat?: SessionTokenFormat;
   /** Largest accepted JSON request body in bytes (larger gives error 2107); default 64 KiB. */
   maxBodyBytes?: number;
   /** Offer permessage-deflate on the event stream (off by default, like real devices). */
@@ -153,6 +159,7 @@ export const DEVICE_OPTION_NAMES = {
   stateDir: true,
   flags: true,
   tokenLifetimeMs: true,
+  sessionTokenFormat: true,
   maxBodyBytes: true,
   wsDeflate: true,
   maxMessageBytes: true,
@@ -266,6 +273,7 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
     stateDir: options.stateDir,
     flags,
     tokenLifetimeMs: wholeNumberOption('tokenLifetimeMs', options.tokenLifetimeMs ?? 15_000, 1, 86_400_000),
+    sessionTokenFormat: checkTokenFormat(options.sessionTokenFormat ?? looks.sessionTokenFormat),
     maxBodyBytes: wholeNumberOption('maxBodyBytes', options.maxBodyBytes ?? 64 * 1024, 64, 64 * 1024 * 1024),
     wsDeflate: options.wsDeflate ?? false,
     maxMessageBytes: wholeNumberOption('maxMessageBytes', options.maxMessageBytes ?? 64 * 1024, 64, 64 * 1024 * 1024),
@@ -356,6 +364,13 @@ function checkTimestamps(mode: TimestampMode): TimestampMode {
   if (mode.mode === 'local') wholeNumberOption('timestamps.offsetMinutes', mode.offsetMinutes, -24 * 60, 24 * 60);
   else if (mode.mode !== 'utc' && mode.mode !== 'none') bad(`timestamps.mode must be utc, local or none`);
   return mode;
+}
+
+/** A token form the device knows; JavaScript callers may pass anything. */
+function checkTokenFormat(format: unknown): SessionTokenFormat {
+  return SESSION_TOKEN_FORMATS.includes(format as SessionTokenFormat)
+    ? (format as SessionTokenFormat)
+    : bad(`sessionTokenFormat "${shown(format)}" must be one of ${SESSION_TOKEN_FORMATS.join(', ')}`);
 }
 
 /** An optional boolean option: false when absent; anything else but a boolean is refused. */

@@ -61,7 +61,12 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     basicOverHttp: resolved.basicOverHttp,
   });
   const paths = devicePaths(resolved.cgiPrefix, resolved.wsPrefix);
-  const tokens = new SessionTokens(resolved.clock, resolved.tokenLifetimeMs, resolved.limits.tokensPerAccount);
+  const tokens = new SessionTokens(
+    resolved.clock,
+    resolved.tokenLifetimeMs,
+    resolved.limits.tokensPerAccount,
+    resolved.sessionTokenFormat,
+  );
   const stateFile = resolved.stateDir ? join(resolved.stateDir, resolved.serial, 'flags.json') : undefined;
   const flags = new FeatureFlags(resolved.flags, stateFile, (message) => log.warn({ stateFile }, message));
 

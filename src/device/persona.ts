@@ -2,6 +2,7 @@
  * Personas: the device families the emulator can look like, each a set of words that go
  * together (CGI and stream prefixes, the realm's first word, the vendor topic namespace).
  */
+import type { SessionTokenFormat } from '../auth/token-forms';
 import { NEUTRAL_NAMESPACE } from '../events/topic-filter';
 
 /** What a persona sets together. */
@@ -14,6 +15,8 @@ export interface Persona {
   readonly realmWord: string;
   /** The word published for the neutral `tnsvendor:` namespace. */
   readonly namespace: string;
+  /** How the device writes its session tokens (`decimal` on real devices). */
+  readonly sessionTokenFormat: SessionTokenFormat;
 }
 
 /**
@@ -28,6 +31,7 @@ export const PERSONAS = Object.freeze({
     wsPrefix: '/svc',
     realmWord: 'SVC',
     namespace: NEUTRAL_NAMESPACE,
+    sessionTokenFormat: 'decimal',
   }),
   axis: Object.freeze({
     description: 'the device family public clients are written for',
@@ -35,6 +39,7 @@ export const PERSONAS = Object.freeze({
     wsPrefix: '/vapix',
     realmWord: 'AXIS',
     namespace: 'tnsaxis',
+    sessionTokenFormat: 'decimal',
   }),
 }) satisfies Readonly<Record<string, Persona>>;
 

@@ -65,6 +65,7 @@ function everyDeviceOption(): Required<DeviceOptions> {
     stateDir,
     flags: [],
     tokenLifetimeMs: 15_000,
+    sessionTokenFormat: 'alphanumeric',
     maxBodyBytes: 65_536,
     wsDeflate: false,
     maxMessageBytes: 65_536,

@@ -136,8 +136,31 @@ describe('SessionTokens: single use', () => {
 });
 
 describe('SessionTokens: format', () => {
-  it('is 32 letters and digits, never digits only, and unique', () => {
-    const { tokens } = setup();
+  it('is 19 decimal digits by default, as real devices issue it: no leading zero, beyond 2^53, within int64, unique', () => {
+    const tokens = new SessionTokens(new ManualClock());
+    expect(tokens.format).toBe('decimal');
+    const seen = new Set<string>();
+    for (let i = 0; i < 500; i++) {
+      const token = issued(tokens, 'root');
+      expect(token).toMatch(/^[1-9]\d{18}$/);
+      expect(BigInt(token) > BigInt(Number.MAX_SAFE_INTEGER)).toBe(true);
+      expect(BigInt(token) <= 2n ** 63n - 1n).toBe(true);
+      seen.add(token);
+    }
+    expect(seen.size).toBe(500);
+  });
+
+  it('draws each decimal token again when a 63-bit draw has fewer than 19 digits (no leading zero, no bias)', () => {
+    // All-zero bytes give 0 (rejected); then 0x7f.. gives 2^63 - 1.
+    jest
+      .mocked(randomBytes)
+      .mockImplementationOnce((size: number) => Buffer.concat([Buffer.alloc(8, 0), Buffer.alloc(size - 8, 0xff)]));
+    const token = issued(new SessionTokens(new ManualClock()), 'root');
+    expect(token).toBe((2n ** 63n - 1n).toString());
+  });
+
+  it('is 32 letters and digits, never digits only, and unique, with format alphanumeric', () => {
+    const tokens = new SessionTokens(new ManualClock(), 15_000, DEFAULT_TOKENS_PER_ACCOUNT, 'alphanumeric');
     const seen = new Set<string>();
     for (let i = 0; i < 500; i++) {
       const token = issued(tokens, 'root');
@@ -148,11 +171,11 @@ describe('SessionTokens: format', () => {
     expect(seen.size).toBe(500);
   });
 
-  it('replaces the first character with a letter when the random draw is digits only', () => {
+  it('replaces the first character with a letter when the random draw is digits only (alphanumeric)', () => {
     // Bytes 52..61 map to the digits of the alphabet.
     jest.mocked(randomBytes).mockImplementationOnce((size: number) => Buffer.alloc(size, 52));
-    const token = issued(setup().tokens, 'root');
-    expect(token).toBe(`t${'0'.repeat(31)}`);
+    const tokens = new SessionTokens(new ManualClock(), 15_000, DEFAULT_TOKENS_PER_ACCOUNT, 'alphanumeric');
+    expect(issued(tokens, 'root')).toBe(`t${'0'.repeat(31)}`);
   });
 });
 

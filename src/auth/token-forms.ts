@@ -1,0 +1,47 @@
+/**
+ * The forms a session token can take: `decimal`, as real devices issue it (the vendor's
+ * documentation shows `wssession=1331901001644832701`), or `alphanumeric` (32 letters and
+ * digits, what the emulator issued before). Each is drawn from cryptographic randomness.
+ */
+import { type ByteSource, randomString } from '../base/random';
+
+/** Every token form, the device's own first (the default). */
+export const SESSION_TOKEN_FORMATS = ['decimal', 'alphanumeric'] as const;
+
+/** How a device writes its session tokens (see {@link SESSION_TOKEN_FORMATS}). */
+export type SessionTokenFormat = (typeof SESSION_TOKEN_FORMATS)[number];
+
+/** The form of a device that names none: the real devices'. */
+export const DEFAULT_SESSION_TOKEN_FORMAT: SessionTokenFormat = 'decimal';
+
+/** Digits of a decimal token: real devices' length (19, so always beyond 2^53). */
+export const DECIMAL_TOKEN_DIGITS = 19;
+
+/** Smallest decimal token: the first with 19 digits (no leading zero). */
+const DECIMAL_MIN = 10n ** BigInt(DECIMAL_TOKEN_DIGITS - 1);
+/** Mask to 63 bits: a token always fits a signed 64-bit integer, as the device's example does. */
+const MASK_63 = (1n << 63n) - 1n;
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const ALPHANUMERIC_LENGTH = 32;
+
+/**
+ * A new token in `format`. Decimal: uniform over [10^18, 2^63 - 1] (rejection sampling of
+ * 63-bit draws), so always 19 digits without a leading zero, beyond 2^53 (a client that parses
+ * the body as JSON loses precision, as with a real device) and within a signed 64-bit integer
+ * (a client that parses it as one works, as with a real device).
+ */
+export function drawToken(format: SessionTokenFormat, bytes: ByteSource): string {
+  if (format === 'alphanumeric') return alphanumericToken(bytes);
+  for (;;) {
+    const draw = bytes(8);
+    const value = new DataView(draw.buffer, draw.byteOffset, 8).getBigUint64(0) & MASK_63;
+    if (value >= DECIMAL_MIN) return value.toString();
+  }
+}
+
+/** 32 letters and digits, never digits only (that would be a decimal token). */
+function alphanumericToken(bytes: ByteSource): string {
+  const token = randomString(ALPHANUMERIC_LENGTH, ALPHABET, bytes);
+  return /^[0-9]+$/.test(token) ? `t${token.slice(1)}` : token;
+}
