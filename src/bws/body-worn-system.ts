@@ -37,6 +37,7 @@ export interface UploadReport {
   usersRegistered: number;
   devicesRegistered: number;
   recordings: RecordingReport[];
+  /** The plan's recordings only: the `--check` probes are never counted as the user's. */
   totals: {
     recordings: number;
     transferred: number;
@@ -45,6 +46,8 @@ export interface UploadReport {
     bytes: number;
     seconds: number;
     megabytesPerSecond: number;
+    /** The `--check` probe recordings uploaded besides (not in the counts above); absent when there were none. */
+    probes?: number;
   };
   requests: number;
   retries: number;
@@ -243,7 +246,9 @@ export async function runBodyWornSystem(options: BodyWornOptions): Promise<Uploa
       Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 2, recordings.length || 1)) }, worker),
     );
     const seconds = (clock.now() - started) / 1000;
-    const bytes = reports.reduce((n, r) => n + r.bytes, 0);
+    const own = reports.filter((r) => r.probe === undefined);
+    const probes = reports.length - own.length;
+    const bytes = own.reduce((n, r) => n + r.bytes, 0);
     return {
       storageUrl: system.storageUrl,
       capabilities: system.capabilities,
@@ -254,13 +259,14 @@ export async function runBodyWornSystem(options: BodyWornOptions): Promise<Uploa
       devicesRegistered: registered.devices,
       recordings: reports,
       totals: {
-        recordings: reports.length,
-        transferred: reports.filter((r) => r.status === 'transferred').length,
-        notTransferred: reports.filter((r) => r.status === 'not transferred').length,
-        failed: reports.filter((r) => r.status === 'failed').length,
+        recordings: own.length,
+        transferred: own.filter((r) => r.status === 'transferred').length,
+        notTransferred: own.filter((r) => r.status === 'not transferred').length,
+        failed: own.filter((r) => r.status === 'failed').length,
         bytes,
         seconds,
         megabytesPerSecond: seconds > 0 ? Math.round((bytes / 1e6 / seconds) * 100) / 100 : 0,
+        ...(probes ? { probes } : {}),
       },
       requests: system.stats.requests,
       retries: system.stats.retries,

@@ -6,11 +6,11 @@
  */
 import { formatBytes } from '../base/size';
 import type { Progress, RecordingReport } from '../index';
-import { formatRequest } from './upload-report';
+import { formatRequest, statusText } from './upload-report';
 
 /** What a finished-recording line shows. */
 export type FinishedRecording = Pick<RecordingReport, 'container' | 'status' | 'bytes' | 'seconds'> &
-  Partial<Pick<RecordingReport, 'request'>>;
+  Partial<Pick<RecordingReport, 'request' | 'probe'>>;
 
 /** Options of {@link createProgressOutput}. */
 export interface ProgressOutputOptions {
@@ -65,7 +65,7 @@ export function progressLine(progress: Progress, elapsedMs: number, barWidth = 2
 export function finishedLine(recording: FinishedRecording): string {
   const request =
     recording.request && recording.status !== 'transferred' ? ` (${formatRequest(recording.request)})` : '';
-  return `${recording.container} -> ${recording.status}, ${formatBytes(recording.bytes)}, ${recording.seconds.toFixed(2)} s${request}`;
+  return `${recording.container} -> ${statusText(recording)}, ${formatBytes(recording.bytes)}, ${recording.seconds.toFixed(2)} s${request}`;
 }
 
 function terminalProgress(options: ProgressOutputOptions): ProgressOutput {

@@ -32,7 +32,7 @@ export function formatReport(report: UploadReport): string {
 export async function writeReportJson(
   file: string,
   report: UploadReport,
-  conformance?: { passed: boolean; findings: ConformanceFinding[] },
+  conformance?: { passed: boolean; findings: ConformanceFinding[]; leftBehind?: string[] },
 ): Promise<void> {
   await writeFileAtomic(file, `${JSON.stringify(conformance ? { ...report, conformance } : report, null, 2)}\n`);
 }
@@ -43,7 +43,7 @@ function recordingTable(recordings: RecordingReport[]): string[] {
   const header = ['RECORDING', 'STATUS', 'CLIPS', 'BYTES', 'SECONDS'];
   const rows = recordings.map((r) => [
     r.container,
-    r.status,
+    statusText(r),
     String(r.clips),
     formatBytes(r.bytes),
     r.seconds.toFixed(2),
@@ -63,11 +63,22 @@ function recordingTable(recordings: RecordingReport[]): string[] {
   return lines;
 }
 
+/**
+ * A recording's status as the table shows it: a `--check` probe's says it is a probe
+ * (`probe: refused`), so it never reads as one of the user's recordings transferred.
+ */
+export function statusText(r: Pick<RecordingReport, 'status' | 'probe'>): string {
+  if (r.probe === undefined) return r.status;
+  return `probe: ${r.status === 'transferred' ? 'accepted' : r.status === 'not transferred' ? 'refused' : 'failed'}`;
+}
+
+/** The totals of the plan's recordings (the probes said apart), bytes and rate, requests and registrations. */
 function totalsLines(report: UploadReport): string[] {
   const t = report.totals;
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const probes = t.probes ? `; and ${plural(t.probes, '--check probe')}, not counted` : '';
   return [
-    `Total: ${plural(t.recordings, 'recording')}: ${t.transferred} transferred, ${t.notTransferred} not transferred, ${t.failed} failed`,
+    `Total: ${plural(t.recordings, 'recording')}: ${t.transferred} transferred, ${t.notTransferred} not transferred, ${t.failed} failed${probes}`,
     `       ${formatBytes(t.bytes)} in ${t.seconds.toFixed(2)} s (${t.megabytesPerSecond.toFixed(2)} MB/s), ${plural(report.requests, 'request')} (${report.retries} retried${waited(report.retryWaitMs)})`,
     `       ${plural(report.usersRegistered, 'user')} and ${plural(report.devicesRegistered, 'camera')} registered${report.registrationFailures.length ? `, ${report.registrationFailures.length} refused` : ''}`,
   ];

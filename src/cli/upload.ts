@@ -82,13 +82,20 @@ export async function uploadCommand(argv: string[], io: CliIo): Promise<number> 
   }
   progress.finish();
   io.out(`\n${formatReport(report)}`);
-  if (conformance) io.out(`\nConformance of the content destination:\n${formatFindings(conformance.findings)}\n`);
+  if (conformance)
+    io.out(
+      `\nConformance of the content destination:\n${formatFindings(conformance.findings, conformance.leftBehind)}\n`,
+    );
   if (args.report !== undefined) {
     try {
       await writeReportJson(
         args.report,
         report,
-        conformance && { passed: conformance.passed, findings: conformance.findings },
+        conformance && {
+          passed: conformance.passed,
+          findings: conformance.findings,
+          leftBehind: conformance.leftBehind,
+        },
       );
     } catch (err) {
       io.err(`${COMMAND}: cannot write the report: ${(err as Error).message}\n`);

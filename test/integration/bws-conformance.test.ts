@@ -280,6 +280,9 @@ describe('runConformance against a broken destination', () => {
     );
     expect(result.report.recordings.find((r) => r.probe === 'unknown-user')?.status).toBe('transferred');
     expect(result.findings.find((f) => f.id === 'probe.cleanup')).toMatchObject({ passed: true });
+    expect(result.leftBehind).toEqual([]);
+    // The accepted probe is not one of the user's recordings transferred.
+    expect(result.report.totals).toMatchObject({ recordings: 2, transferred: 2, notTransferred: 0, probes: 3 });
   });
 
   it('metadata returned decoded as raw UTF-8 bytes (Sam Jönsson) is the value sent', async () => {
@@ -303,6 +306,16 @@ describe('runConformance against a broken destination', () => {
       /^9 of 9 left \(4 container\(s\), 3 object\(s\), 2 registration\(s\)\): \/RejectedContent_\S+ \(DELETE answered 403\); /,
     );
     expect(result.passed).toBe(true);
+    // Every item left is named, at the very end of the output.
+    expect(result.leftBehind).toHaveLength(9);
+    expect(result.leftBehind).toEqual(
+      expect.arrayContaining([`/Users/${PROBE_USER.id}`, `/Devices/${PROBE_CAMERA.serial}`]),
+    );
+    const lines = formatFindings(result.findings, result.leftBehind).split('\n');
+    expect(lines.slice(-10)).toEqual([
+      'The destination refused to delete 9 probe item(s); delete them by hand:',
+      ...result.leftBehind.map((path) => `  left behind: ${path}`),
+    ]);
   });
 
   it('no X-Storage-Url: the run stops, and the findings say why instead of throwing', async () => {

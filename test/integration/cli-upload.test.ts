@@ -383,6 +383,12 @@ describe('bwc-emu upload', () => {
     const { code, out, err } = await upload(['--connection-file', connection, '--check', '--report', reportFile]);
     expect(err).toBe('');
     expect(out).toMatch(/^ {4}--check probe \(unknown-user\): meant to be refused with 400$/m);
+    // The probes are never counted as the user's recordings.
+    expect(out).toMatch(/^bwc-emu-check_unknown-user_\S+ +probe: refused /m);
+    expect(out).toMatch(
+      /^Total: 3 recordings: 3 transferred, 0 not transferred, 0 failed; and 3 --check probes, not counted$/m,
+    );
+    expect(out).not.toContain('left behind:');
     expect(out).toContain('Conformance of the content destination:');
     expect(out).toMatch(/^PASS {2}auth\.status /m);
     expect(out).toMatch(/^PASS: \d+ passed, 0 failed/m);

@@ -1,13 +1,24 @@
-/** The findings as people read them after the upload table. */
+/** The findings as people read them after the upload table, and what the probes left behind. */
 import { type ConformanceFinding, failsRun, type SeenRequest } from './finding';
 
 /**
  * The findings as a pass/fail list, one line each (PASS, FAIL, WARN for a failed advisory
  * check, SKIP for one with nothing to judge: "not checked"), and a summary line.
  */
-export function formatFindings(findings: ConformanceFinding[]): string {
+export function formatFindings(findings: ConformanceFinding[], leftBehind: readonly string[] = []): string {
   const width = Math.max(0, ...findings.map((f) => f.id.length));
-  return [...findings.map((f) => findingLine(f, width)), summaryLine(findings)].join('\n');
+  return [...findings.map((f) => findingLine(f, width)), summaryLine(findings), ...leftBehindLines(leftBehind)].join(
+    '\n',
+  );
+}
+
+/** What the probes left on the destination, one name a line at the very end, so it can be deleted by hand. */
+function leftBehindLines(leftBehind: readonly string[]): string[] {
+  if (leftBehind.length === 0) return [];
+  return [
+    `The destination refused to delete ${leftBehind.length} probe item(s); delete them by hand:`,
+    ...leftBehind.map((path) => `  left behind: ${path}`),
+  ];
 }
 
 /** One finding on one line: its detail is flattened, so the list stays one check per line. */

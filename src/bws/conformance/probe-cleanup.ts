@@ -19,13 +19,30 @@ const CHECK: Check = {
   advisory: true,
 };
 
+/** The cleanup's finding, and the names (decoded paths) of what could not be deleted, for the end of the output. */
+export interface ProbeCleanup {
+  finding: ConformanceFinding;
+  leftBehind: string[];
+}
+
 /** Deletes what the probes stored (objects before their container, registrations last) and says what is left. */
-export async function probeCleanupFinding(
+export async function probeCleanup(
   client: SwiftClient,
   exchanges: Exchange[],
   report: UploadReport,
   identities: Pick<Plan, 'users' | 'devices'>,
-): Promise<ConformanceFinding> {
+): Promise<ProbeCleanup> {
+  const { finding, left } = await cleanUp(client, exchanges, report, identities);
+  return { finding, leftBehind: left.map((l) => decode(l.path)) };
+}
+
+/** The DELETEs and their finding, with each path left and why. */
+async function cleanUp(
+  client: SwiftClient,
+  exchanges: Exchange[],
+  report: UploadReport,
+  identities: Pick<Plan, 'users' | 'devices'>,
+): Promise<{ finding: ConformanceFinding; left: { path: string; problem: string }[] }> {
   const paths = probeContainers(exchanges).flatMap((c) => [...storedObjects(exchanges, c), c]);
   paths.push(...storedRegistrations(exchanges, identities));
   const left: { path: string; problem: string }[] = [];
@@ -39,16 +56,14 @@ export async function probeCleanupFinding(
     : '';
   if (left.length) {
     const what = describe(left.map((l) => l.path));
-    return fail(
-      CHECK,
-      `${left.length} of ${paths.length} left (${what}): ${firstOf(
-        left.map((l) => l.problem),
-        3,
-      )}${note}`,
-    );
+    const detail = `${left.length} of ${paths.length} left (${what}): ${firstOf(
+      left.map((l) => l.problem),
+      3,
+    )}${note}; each is named at the end`;
+    return { finding: fail(CHECK, detail), left };
   }
-  if (paths.length === 0) return notChecked(CHECK, `the probes stored nothing to delete${note}`);
-  return pass(CHECK, `${paths.length} deleted (${describe(paths)})${note}`);
+  if (paths.length === 0) return { finding: notChecked(CHECK, `the probes stored nothing to delete${note}`), left };
+  return { finding: pass(CHECK, `${paths.length} deleted (${describe(paths)})${note}`), left };
 }
 
 /** Containers (encoded paths) created by a successful PUT that carried the probes' trigger reason. */

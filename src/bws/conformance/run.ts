@@ -15,7 +15,7 @@ import { type ConformanceFinding, failsRun } from './finding';
 import { metadataFindings, storedUser } from './metadata-findings';
 import { missingTokenFinding } from './missing-token';
 import { probeFinding } from './probe-findings';
-import { probeCleanupFinding } from './probe-cleanup';
+import { probeCleanup } from './probe-cleanup';
 import { PROBES, probeRecordings, probeRegistrations } from './probes';
 import { renameFinding } from './rename-finding';
 import { missingObjectFinding } from './status-finding';
@@ -28,6 +28,8 @@ export interface ConformanceResult {
   report: UploadReport;
   findings: ConformanceFinding[];
   passed: boolean;
+  /** What the probes stored and the destination would not delete (decoded paths, e.g. `/Users/bwc-emu-check_user`). */
+  leftBehind: string[];
 }
 
 /**
@@ -65,15 +67,16 @@ export async function runConformance(options: BodyWornOptions): Promise<Conforma
     });
   } catch (err) {
     const findings = [...authFindings(exchanges), stoppedFinding(err as Error)];
-    return { report: emptyReport(exchanges), findings, passed: false };
+    return { report: emptyReport(exchanges), findings, passed: false, leftBehind: [] };
   }
   // The auth findings read the run's exchanges only; the write findings also count the checks' own requests.
   const findings = authFindings(exchanges);
-  findings.push(...(await requestFindings({ ...options, onExchange }, exchanges, report, expanded, identities)));
+  const requested = await requestFindings({ ...options, onExchange }, exchanges, report, expanded, identities);
+  findings.push(...requested.findings);
   findings.push(...writeStatusFindings(exchanges, report), ...etagFindings(exchanges, expanded));
   findings.push(...PROBES.map((probe) => probeFinding(probe, report)), completedFinding(report, identities));
   sortFindings(findings);
-  return { report, findings, passed: !findings.some(failsRun) };
+  return { report, findings, passed: !findings.some(failsRun), leftBehind: requested.leftBehind };
 }
 
 /**
@@ -86,7 +89,7 @@ async function requestFindings(
   report: UploadReport,
   plan: ExpandedPlan | undefined,
   identities: Pick<Plan, 'users' | 'devices'>,
-): Promise<ConformanceFinding[]> {
+): Promise<{ findings: ConformanceFinding[]; leftBehind: string[] }> {
   const { connection, retry, sleep, random, clock, onExchange } = options;
   const client = new SwiftClient({ connection, retry, sleep, random, clock, onExchange });
   try {
@@ -97,8 +100,9 @@ async function requestFindings(
     findings.push(await renameFinding(client, user));
     findings.push(await missingTokenFinding(report.storageUrl, connection));
     findings.push(await missingObjectFinding(client));
-    findings.push(await probeCleanupFinding(client, exchanges, report, identities));
-    return findings;
+    const cleanup = await probeCleanup(client, exchanges, report, identities);
+    findings.push(cleanup.finding);
+    return { findings, leftBehind: cleanup.leftBehind };
   } finally {
     client.close();
   }

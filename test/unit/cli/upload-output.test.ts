@@ -259,7 +259,14 @@ describe('formatReport', () => {
   it('marks the --check probes and says when nothing was uploaded', () => {
     const probe = { ...REPORT.recordings[1], probe: 'unknown-device' as const };
     expect(formatReport({ ...REPORT, recordings: [probe] })).toContain(
-      `u2_CAM2_20260101T001000Z  not transferred      0    0 B     0.05\n    --check probe (unknown-device): meant to be refused with 400\n`,
+      `u2_CAM2_20260101T001000Z  probe: refused      0    0 B     0.05\n    --check probe (unknown-device): meant to be refused with 400\n`,
+    );
+    const accepted = { ...REPORT.recordings[0], probe: 'unknown-user' as const };
+    const totals = { ...REPORT.totals, recordings: 0, transferred: 0, notTransferred: 0, failed: 0, probes: 1 };
+    const text = formatReport({ ...REPORT, recordings: [accepted], totals });
+    expect(text).toContain('u1_CAM1_20260101T000000Z  probe: accepted  ');
+    expect(text).toContain(
+      'Total: 0 recordings: 0 transferred, 0 not transferred, 0 failed; and 1 --check probe, not counted\n',
     );
     const empty: UploadReport = {
       ...REPORT,
