@@ -51,6 +51,8 @@ export interface UploadReport {
   };
   requests: number;
   retries: number;
+  /** Of those, the retries of registrations (`PUT Users/...`, `Devices/...`, `System/...`); absent when none. */
+  registrationRetries?: number;
   /** Time spent waiting before retries, in ms, summed over all requests (waits in parallel add up). */
   retryWaitMs: number;
 }
@@ -94,7 +96,7 @@ export class BodyWornSystem {
 
   private constructor(
     /** HTTP exchanges so far, how many of them were retries, and the ms waited before them. */
-    readonly stats: { requests: number; retries: number; retryWaitMs: number },
+    readonly stats: RunStats,
     private readonly client: SwiftClient,
     readonly capabilities: Record<CapabilityName, boolean>,
     readonly capabilitiesSource: CapabilitiesSource,
@@ -104,7 +106,7 @@ export class BodyWornSystem {
 
   /** Authenticates and reads the capabilities (and categories, when the destination has them). */
   static async connect(options: BodyWornOptions): Promise<BodyWornSystem> {
-    const stats = { requests: 0, retries: 0, retryWaitMs: 0 };
+    const stats: RunStats = { requests: 0, retries: 0, retryWaitMs: 0, retriesByContainer: new Map() };
     const client = new SwiftClient({
       connection: options.connection,
       retry: options.retry,
@@ -113,7 +115,7 @@ export class BodyWornSystem {
       clock: options.clock,
       onExchange: (exchange) => {
         stats.requests += 1;
-        if (exchange.attempt > 1) stats.retries += 1;
+        if (exchange.attempt > 1) countRetry(stats, exchange.path);
         if (exchange.next?.action === 'retry') stats.retryWaitMs += exchange.next.waitMs;
         logRetry(options.log, exchange);
         options.onExchange?.(exchange);
@@ -190,6 +192,11 @@ export class BodyWornSystem {
       },
       recording,
     );
+    const retries = [report.container, report.rejectedContent].reduce(
+      (n, container) => n + (container ? (this.stats.retriesByContainer.get(container) ?? 0) : 0),
+      0,
+    );
+    if (retries) report.retries = retries;
     this.options.log?.[report.status === 'transferred' ? 'info' : 'warn'](
       {
         recording: report.container,
@@ -270,11 +277,39 @@ export async function runBodyWornSystem(options: BodyWornOptions): Promise<Uploa
       },
       requests: system.stats.requests,
       retries: system.stats.retries,
+      ...(registrationRetries(system.stats) ? { registrationRetries: registrationRetries(system.stats) } : {}),
       retryWaitMs: system.stats.retryWaitMs,
     };
   } finally {
     system.close();
   }
+}
+
+/** Requests, retries (in all and by container, decoded), and the ms waited before retries. */
+interface RunStats {
+  requests: number;
+  retries: number;
+  retryWaitMs: number;
+  retriesByContainer: Map<string, number>;
+}
+
+/** One more retry, of the container the path is in (so a recording's row and the registrations can say so). */
+function countRetry(stats: RunStats, path: string): void {
+  stats.retries += 1;
+  const segment = path.split('/')[1] ?? '';
+  let container = segment;
+  try {
+    container = decodeURIComponent(segment);
+  } catch {
+    // A path that is not encoded as sent is counted as it is.
+  }
+  stats.retriesByContainer.set(container, (stats.retriesByContainer.get(container) ?? 0) + 1);
+}
+
+/** The retries of registrations: requests in the Users, Devices and System containers. */
+function registrationRetries(stats: RunStats): number {
+  const containers = [RESERVED_CONTAINERS.users, RESERVED_CONTAINERS.devices, RESERVED_CONTAINERS.system];
+  return containers.reduce((n, c) => n + (stats.retriesByContainer.get(c) ?? 0), 0);
 }
 
 /** A plan with nothing in it, to expand extra registrations with the run's options. */

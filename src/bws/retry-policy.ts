@@ -1,6 +1,7 @@
 /**
  * When and how long the body worn system waits before it tries a request again: a
- * busy answer (503, 429) or no answer at all (a network error) is retried with
+ * busy answer (503, 429), a server error (500, which stock Swift clients retry too) or
+ * no answer at all (a network error) is retried with
  * exponential back-off and full jitter, never sooner than the answer's `Retry-After`,
  * for as long as the request's time budget lasts. The budget is time, not tries: a
  * stock Swift answers 503 for about a minute after an object server restarts, and a
@@ -28,8 +29,12 @@ export const DEFAULT_RETRY: Readonly<RetryPolicy> = Object.freeze({ budgetMs: 12
 /** The most tries of one request a cap (`attempts`) may allow. */
 export const MAX_ATTEMPTS = 1_000_000;
 
-/** Answers that mean "not now": retried like a network error. Any other answer is final. */
-export const RETRIED_STATUSES: readonly number[] = [429, 503];
+/**
+ * Answers that mean "not now": retried like a network error. 500 is one too: a Swift
+ * proxy answers it for a backend that failed this once, and python-swiftclient and
+ * rclone retry it. Any other answer is final.
+ */
+export const RETRIED_STATUSES: readonly number[] = [429, 500, 503];
 
 /** What the client does after a failed try: wait and try again (how long and why), or give up (why). */
 export type RetryDecision = { action: 'retry'; waitMs: number; reason: string } | { action: 'give up'; reason: string };

@@ -43,7 +43,7 @@ export interface SwiftResponse {
   status: number;
   headers: IncomingHttpHeaders;
   body: Buffer;
-  /** Set when this is a busy answer (503, 429) the client stopped retrying: why it gave up. */
+  /** Set when this is a retried answer (503, 500, 429) the client stopped retrying: why it gave up. */
   gaveUp?: string;
 }
 

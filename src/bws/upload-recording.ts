@@ -47,6 +47,8 @@ export interface RecordingReport {
   /** Things that did not stop the upload but are not as they should be (e.g. no ETag answered). */
   warnings: string[];
   probe?: PlannedRecording['probe'];
+  /** Tries of its requests that were retries (after a 500, 503, 429 or no answer); absent when none. */
+  retries?: number;
 }
 
 /** What an upload needs besides the recording. */

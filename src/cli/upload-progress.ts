@@ -10,7 +10,7 @@ import { formatRequest, statusText } from './upload-report';
 
 /** What a finished-recording line shows. */
 export type FinishedRecording = Pick<RecordingReport, 'container' | 'status' | 'bytes' | 'seconds'> &
-  Partial<Pick<RecordingReport, 'request' | 'probe'>>;
+  Partial<Pick<RecordingReport, 'request' | 'probe' | 'retries'>>;
 
 /** Options of {@link createProgressOutput}. */
 export interface ProgressOutputOptions {

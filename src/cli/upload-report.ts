@@ -67,9 +67,17 @@ function recordingTable(recordings: RecordingReport[]): string[] {
  * A recording's status as the table shows it: a `--check` probe's says it is a probe
  * (`probe: refused`), so it never reads as one of the user's recordings transferred.
  */
-export function statusText(r: Pick<RecordingReport, 'status' | 'probe'>): string {
-  if (r.probe === undefined) return r.status;
-  return `probe: ${r.status === 'transferred' ? 'accepted' : r.status === 'not transferred' ? 'refused' : 'failed'}`;
+export function statusText(r: Pick<RecordingReport, 'status' | 'probe' | 'retries'>): string {
+  const status =
+    r.probe === undefined
+      ? r.status
+      : `probe: ${r.status === 'transferred' ? 'accepted' : r.status === 'not transferred' ? 'refused' : 'failed'}`;
+  return `${status}${retried(r.retries)}`;
+}
+
+/** ` (2 retries)` when a recording's requests were retried, so a row says it did not go through at once. */
+function retried(retries: number | undefined): string {
+  return retries ? ` (${retries} ${retries === 1 ? 'retry' : 'retries'})` : '';
 }
 
 /** The totals of the plan's recordings (the probes said apart), bytes and rate, requests and registrations. */
@@ -80,7 +88,7 @@ function totalsLines(report: UploadReport): string[] {
   return [
     `Total: ${plural(t.recordings, 'recording')}: ${t.transferred} transferred, ${t.notTransferred} not transferred, ${t.failed} failed${probes}`,
     `       ${formatBytes(t.bytes)} in ${t.seconds.toFixed(2)} s (${t.megabytesPerSecond.toFixed(2)} MB/s), ${plural(report.requests, 'request')} (${report.retries} retried${waited(report.retryWaitMs)})`,
-    `       ${plural(report.usersRegistered, 'user')} and ${plural(report.devicesRegistered, 'camera')} registered${report.registrationFailures.length ? `, ${report.registrationFailures.length} refused` : ''}`,
+    `       ${plural(report.usersRegistered, 'user')} and ${plural(report.devicesRegistered, 'camera')} registered${report.registrationFailures.length ? `, ${report.registrationFailures.length} refused` : ''}${retried(report.registrationRetries)}`,
   ];
 }
 

@@ -197,7 +197,7 @@ export function uploadParser(argv: string[]) {
       type: 'string',
       default: formatDuration(DEFAULT_RETRY.budgetMs),
       describe:
-        'time one request may take in all, retries included: a busy answer (503, 429) or a lost connection is retried until then (a stock Swift answers 503 for about a minute after an object server restarts)',
+        'time one request may take in all, retries included: a busy answer (503, 429), a server error (500) or a lost connection is retried until then (a stock Swift answers 503 for about a minute after an object server restarts)',
     })
     .option(
       'retries',

@@ -402,6 +402,50 @@ describe('503: busy, retried with back-off and full jitter', () => {
   });
 });
 
+describe('500: a server error, retried within the budget as stock Swift clients do', () => {
+  it('one 500 on a registration (PUT Users/u1), then 201: the user is registered and the recording transferred', async () => {
+    const destination = await start();
+    destination.faults.add({ status: 500, times: 1, pathPrefix: `${ACCOUNT_PATH}/Users/u1` });
+    const { report, exchanges } = await run({ connection: destination.connectionFile() });
+    expect(report.registrationFailures).toEqual([]);
+    expect(exchanges.filter((e) => e.path === '/Users/u1').map((e) => e.status)).toEqual([500, 201]);
+    expect(report.registrationRetries).toBe(1);
+    expect(only(report).status).toBe('transferred');
+    expect(only(report).retries).toBeUndefined();
+  });
+
+  it('one 500 on a camera registration (PUT Devices/CAM1) too', async () => {
+    const destination = await start();
+    destination.faults.add({ status: 500, times: 1, pathPrefix: `${ACCOUNT_PATH}/Devices/CAM1` });
+    const { report } = await run({ connection: destination.connectionFile() });
+    expect(report.registrationFailures).toEqual([]);
+    expect(only(report).status).toBe('transferred');
+  });
+
+  it('500 once on a clip PUT, then 201: transferred, and the recording says it was retried', async () => {
+    const destination = await start();
+    destination.faults.add({ status: 500, times: 1, methods: ['PUT'], pathPrefix: `${ACCOUNT_PATH}/${CONTAINER}/` });
+    const { report, exchanges } = await run({ connection: destination.connectionFile() });
+    const clipPuts = exchanges.filter((e) => e.method === 'PUT' && e.path.startsWith(`/${CONTAINER}/`));
+    expect(clipPuts.map((e) => [e.attempt, e.status])).toEqual([
+      [1, 500],
+      [2, 201],
+    ]);
+    expect(only(report)).toMatchObject({ status: 'transferred', retries: 1 });
+    expect(destination.recordings()).toEqual([
+      expect.objectContaining({ container: CONTAINER, status: 'complete', clips: 1 }),
+    ]);
+  });
+
+  it('500 forever: the registration fails after the tries allowed, with the reason', async () => {
+    const destination = await start();
+    destination.faults.add({ status: 500, pathPrefix: `${ACCOUNT_PATH}/Users/u1` });
+    const { report } = await run({ connection: destination.connectionFile(), retry: { attempts: 3, baseMs: 1 } });
+    expect(report.registrationFailures).toMatchObject([{ kind: 'user', id: 'u1', request: { status: 500 } }]);
+    expect(report.registrationRetries).toBe(2);
+  });
+});
+
 describe('progress', () => {
   const plan = () => onePlan({ clips: 2, 'clip-size': '300KB' });
 

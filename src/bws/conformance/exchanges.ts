@@ -16,7 +16,7 @@ export function is2xx(status: number | undefined): boolean {
   return status !== undefined && status >= 200 && status < 300;
 }
 
-/** Whether the destination really answered: a busy answer (503, 429) is retried, so it says nothing about the interface. */
+/** Whether the destination really answered: a retried answer (503, 500, 429) says nothing about the interface. */
 export function answered(exchange: Exchange): boolean {
   return exchange.status !== undefined && !RETRIED_STATUSES.includes(exchange.status);
 }
