@@ -3,15 +3,13 @@
  * (Debian's swift, swift-proxy, swift-account, swift-container and swift-object
  * packages; `scripts/stock-swift.sh start` runs one, see docs/stock-swift.md).
  *
- * Runs only when such a Swift answers: `BWC_SWIFT_AUTH_URL` (default
+ * Runs against the Swift that answers at `BWC_SWIFT_AUTH_URL` (default
  * http://127.0.0.1:8080/auth/v1.0) with `BWC_SWIFT_USER` / `BWC_SWIFT_KEY`
- * (default bws:bws / secret, the script's). The probe, made once when the file is
- * loaded with a 2 s timeout, needs an auth answer with `X-Storage-Url` and
- * `X-Auth-Token` and a Swift `/info` document without the `bwc_emu` section the
- * reference destination adds, so the emulator's own device (also on 8080 by default)
- * or the reference destination is never taken for one;
- * otherwise the suite is skipped with a warning saying how to start one. The test
- * never starts Swift itself.
+ * (default bws:bws / secret, the script's). When none answers, none of those is set
+ * and Debian's swift packages are installed, the suite starts one with the script
+ * while Jest loads it and stops it afterwards (test/helpers/stock-swift.ts). Without
+ * a Swift the suite is skipped with a line saying how to get one, or fails where the
+ * tools are required (`BWC_EMU_REQUIRE_TOOLS=1`, as in CI).
  *
  * What it checks: every recording is transferred (stock Swift has no body worn
  * rules, so it accepts everything, an unregistered user included), the
@@ -24,15 +22,16 @@
  * /tmp/bwc-swift), which it calls to stop and start the object server; it is skipped
  * with a warning otherwise.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createHash, randomBytes } from 'node:crypto';
 import { type ConnectionFile, type Exchange, type PlanInput, PlanSchema, runBodyWornSystem } from '../../src';
 import { expandPlan } from '../../src/bws/expand-plan';
 import { clipMd5 } from '../../src/bws/media';
+import { STOCK_SWIFT_SCRIPT as SCRIPT, stockSwift } from '../helpers/stock-swift';
 
 const AUTH_URL = process.env.BWC_SWIFT_AUTH_URL || 'http://127.0.0.1:8080/auth/v1.0';
 const USER = process.env.BWC_SWIFT_USER || 'bws:bws';
@@ -40,68 +39,15 @@ const KEY = process.env.BWC_SWIFT_KEY || 'secret';
 
 /** Several recordings of a few hundred kB each, on 2 cores. */
 const TEST_TIMEOUT = 60_000;
-/** The script that runs the stock Swift, and where it keeps its pid files. */
-const SCRIPT = resolve(__dirname, '../../scripts/stock-swift.sh');
+/** Where the script that runs the stock Swift keeps its pid files. */
 const SWIFT_DIR = process.env.BWC_SWIFT_DIR || '/tmp/bwc-swift';
 /** An outage of the object server and the minute of 503s after it, for 100 recordings. */
 const OUTAGE_TIMEOUT = 300_000;
 
-interface Probe {
-  ok: boolean;
-  why?: string;
-  version?: string;
-}
-
-/**
- * Asks the auth URL, synchronously (so the suite can be skipped while Jest collects
- * it): a child node process does GET auth then GET {origin}/info, 2 s each.
- */
-function probe(): Probe {
-  const script = `
-    const [url, user, key] = process.argv.slice(1);
-    const get = (u, headers) => new Promise((resolve) => {
-      const target = new URL(u);
-      const req = require(target.protocol === 'https:' ? 'node:https' : 'node:http').request(target, { headers, timeout: 2000, rejectUnauthorized: false }, (res) => {
-        const chunks = []; res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      });
-      req.on('timeout', () => req.destroy(new Error('no answer within 2 s')));
-      req.on('error', (err) => resolve({ error: err.message }));
-      req.end();
-    });
-    (async () => {
-      const auth = await get(url, { 'X-Auth-User': user, 'X-Auth-Key': key });
-      if (auth.error) return { ok: false, why: 'nothing answers at ' + url + ' (' + auth.error + ')' };
-      if (!auth.headers['x-storage-url'] || !auth.headers['x-auth-token']) return { ok: false, why: url + ' answered ' + auth.status + ' without X-Storage-Url / X-Auth-Token (not a Swift auth endpoint, or ' + user + ' was refused)' };
-      const info = await get(new URL('/info', url).href, {});
-      let version;
-      try { version = JSON.parse(info.body).swift.version; } catch {}
-      if (typeof version !== 'string') return { ok: false, why: url + ' answers auth, but ' + new URL('/info', url).href + ' is not a Swift /info document (not a stock Swift)' };
-      let emulated = false;
-      try { emulated = 'bwc_emu' in JSON.parse(info.body); } catch {}
-      if (emulated) return { ok: false, why: url + " is bwc-emu's own reference destination (its /info has a bwc_emu section), not a stock Swift" };
-      return { ok: true, version };
-    })().then((r) => process.stdout.write(JSON.stringify(r)));
-  `;
-  const run = spawnSync(process.execPath, ['-e', script, AUTH_URL, USER, KEY], { encoding: 'utf8', timeout: 8_000 });
-  try {
-    return JSON.parse(run.stdout) as Probe;
-  } catch {
-    return {
-      ok: false,
-      why: `the probe of ${AUTH_URL} did not finish (${run.error?.message ?? run.stderr.trim().split('\n')[0] ?? 'no output'})`,
-    };
-  }
-}
-
-const found = probe();
-if (!found.ok) {
-  console.warn(
-    `stock Swift interop tests skipped: ${found.why}.\n` +
-      'Start a single-node Swift with tempauth from the Debian packages with `scripts/stock-swift.sh install` (once, as root) and ' +
-      '`scripts/stock-swift.sh start`, or point BWC_SWIFT_AUTH_URL, BWC_SWIFT_USER and BWC_SWIFT_KEY at one (docs/stock-swift.md).',
-  );
-}
+/** Found, or started by the script when the packages are installed (stopped again in afterAll). */
+const found = stockSwift(AUTH_URL, USER, KEY);
+if (found.startedHere)
+  console.info(`stock Swift ${found.version} started for these tests in ${found.startSeconds?.toFixed(1)} s`);
 const describeWithSwift = found.ok ? describe : describe.skip;
 
 interface Answer {
@@ -175,6 +121,8 @@ describeWithSwift(
     const id = randomBytes(4).toString('hex');
     let token: string;
     let storageUrl: string;
+
+    afterAll(() => found.stop());
 
     beforeAll(async () => {
       ({ token, storageUrl } = await login());
