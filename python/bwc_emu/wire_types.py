@@ -254,7 +254,8 @@ class AuthRefusedJournalEntry(_AuthRefusedJournalEntryRequired, total=False):
     user: str
     remote: str
     #: the number of the session token refused, when the device still knows it (expired,
-    #: reused) (issue order on the device, from 1)
+    #: reused; an unknown one: the issued token it alters) (issue order on the device, from
+    #: 1)
     token: int
 
 

@@ -18,14 +18,27 @@ import type { ByteSource } from '../base/random';
 import type { TokenRefusalKind } from '../base/refusal-codes';
 import { err, type ErrorInfo, ok, type Result } from '../base/result';
 import { pooledRandomBytes } from './random-pool';
-import { DEFAULT_SESSION_TOKEN_FORMAT, drawToken, type SessionTokenFormat } from './token-forms';
+import {
+  alteredCandidate,
+  alterationOf,
+  DEFAULT_SESSION_TOKEN_FORMAT,
+  drawToken,
+  type SessionTokenFormat,
+  TOKEN_ALTERATIONS,
+  type TokenAlteration,
+} from './token-forms';
 
 /**
  * Why a token was refused: the code, and `session token <code>` as the message; `number` is the
- * token's (see {@link TokenGrant.number}) when the device still knows it (expired, reused).
+ * token's (see {@link TokenGrant.number}) when the device still knows it (expired, reused), or
+ * for an unknown one that a pending token sent back altered, that token's (the message says how).
  * Each code has its journal code in base/refusal-codes' `TOKEN_REFUSAL_CODES`.
  */
-export type TokenRefusal = ErrorInfo<TokenRefusalKind> & { readonly number?: number };
+export type TokenRefusal = ErrorInfo<TokenRefusalKind> & {
+  readonly number?: number;
+  /** For an unknown token that is an issued one sent back altered: how (`number` is the issued one's). */
+  readonly altered?: TokenAlteration;
+};
 
 /** Whether a token is valid: the user it was issued to, or why it is refused (what `consumeToken` answers). */
 export type TokenVerdict = Result<string, TokenRefusal>;
@@ -144,7 +157,7 @@ export class SessionTokens {
     const entry = this.live?.get(token);
     if (!entry) {
       const used = this.used?.get(token);
-      return used && used.expiresAt > now ? refuse('reused', used.grant.number) : refuse('unknown');
+      return used && used.expiresAt > now ? refuse('reused', used.grant.number) : this.unknown(token);
     }
     this.forget(token, entry);
     if (now >= entry.expiresAt) return refuse('expired', entry.grant.number);
@@ -152,6 +165,23 @@ export class SessionTokens {
     // Past the bound a use is not remembered: a later attempt reads "unknown", not "reused"; still refused.
     if (used.size < MAX_USED) used.set(token, entry);
     return ok(entry.grant);
+  }
+
+  /**
+   * The refusal of a token the device does not know; when it is a pending token sent back
+   * altered (quoted, rounded as a double, in exponent form), it names that token and how. Looks
+   * through the pending tokens only for a sent text that could be one altered (quoted or a number).
+   */
+  private unknown(sent: string): Result<never, TokenRefusal> {
+    const candidate = alteredCandidate(sent);
+    if (candidate && this.live)
+      for (const [token, { grant }] of this.live) {
+        const altered = alterationOf(candidate, token);
+        if (altered === undefined) continue;
+        const message = `session token unknown: token ${grant.number} sent back ${TOKEN_ALTERATIONS[altered]}`;
+        return err({ code: 'unknown', message, number: grant.number, altered });
+      }
+    return refuse('unknown');
   }
 
   /** Revokes every token issued so far: none of them opens a stream any more. */

@@ -45,3 +45,47 @@ function alphanumericToken(bytes: ByteSource): string {
   const token = randomString(ALPHANUMERIC_LENGTH, ALPHABET, bytes);
   return /^[0-9]+$/.test(token) ? `t${token.slice(1)}` : token;
 }
+
+/**
+ * How a client sent back a token it was issued, altered: in quotes (the body taken for a JSON
+ * string, or quoted once too often), rounded (the body parsed as a JSON number: a double keeps
+ * about 16 of 19 digits) or in exponent form (that number printed by a float formatter).
+ */
+export type TokenAlteration = 'quoted' | 'rounded' | 'exponent';
+
+/** What each alteration looks like, for a refusal's message. */
+export const TOKEN_ALTERATIONS: Readonly<Record<TokenAlteration, string>> = Object.freeze({
+  quoted: 'in quotes',
+  rounded: 'rounded to the precision of a double (the body parsed as a JSON number?)',
+  exponent: 'as a number in exponent form (the body parsed as a JSON number?)',
+});
+
+/** A number as a client may print one: digits, an optional fraction and exponent. */
+const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * The core of what a client sent when it looks like a token altered ({@link alterationOf}
+ * compares it with each issued one), or undefined: cheap enough to run on every unknown token.
+ */
+export function alteredCandidate(sent: string): { core: string; quoted: boolean; value: number } | undefined {
+  const trimmed = sent.trim();
+  const quoted = /^(["']).*\1$/s.test(trimmed) && trimmed.length >= 2;
+  const core = quoted ? trimmed.slice(1, -1) : trimmed;
+  const numeric = NUMBER_TEXT.test(core);
+  if (!quoted && !numeric) return undefined;
+  return { core, quoted, value: numeric ? Number(core) : Number.NaN };
+}
+
+/**
+ * How `candidate` (from {@link alteredCandidate}) is an altered form of the issued `token`, or
+ * undefined when it is not one. Two different decimal tokens round to the same double once in
+ * about 2^55 draws: never in practice.
+ */
+export function alterationOf(
+  candidate: { core: string; quoted: boolean; value: number },
+  token: string,
+): TokenAlteration | undefined {
+  if (candidate.core === token) return candidate.quoted ? 'quoted' : undefined;
+  if (Number.isNaN(candidate.value) || !/^\d+$/.test(token) || candidate.value !== Number(token)) return undefined;
+  return /e/i.test(candidate.core) ? 'exponent' : 'rounded';
+}

@@ -172,8 +172,13 @@ export const AuthRefusedEntrySchema = z.object({
   /** The user the credentials named (never the password), undefined without one. */
   user: z.string().optional(),
   remote: z.string().optional(),
-  /** The number of the session token refused, if the device still knows it (expired, reused; issue order from 1): never the token. */
-  token: tokenNumber('refused, when the device still knows it (expired, reused)'),
+  /**
+   * The number of the session token refused, if the device still knows it (expired, reused; for an
+   * unknown one, the issued token it is sent back altered from; issue order from 1): never the token.
+   */
+  token: tokenNumber(
+    'refused, when the device still knows it (expired, reused; an unknown one: the issued token it alters)',
+  ),
 });
 
 /** A fault switch turned on or off, or a fault action (a reboot, a drop) begun or over. */

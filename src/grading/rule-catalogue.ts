@@ -39,6 +39,14 @@ export const RULES = {
     evidence: '`auth-refused` with code TOKEN_REUSED on the event stream.',
     fix: 'Fetch a fresh token for every connect, reconnects included.',
   },
+  'token-altered': {
+    severity: 'info',
+    title: 'A session token came back altered',
+    why: 'A device issues its session token as a decimal number of 19 digits, beyond what a double holds exactly (2^53). A client that parses the `wssession.cgi` body as JSON gets a number rounded in its last digits (or printed in exponent form), and one that keeps the quotes of a JSON string sends them too: the device does not know that token, and no stream ever opens. The handshake is refused (`auth-failed` reports that); this note says why.',
+    evidence:
+      '`auth-refused` with code TOKEN_UNKNOWN on the event stream whose `token` names a token the device issued and still held (the device recognised it quoted, rounded to a double or in exponent form: its `reason` says which), and the `wssession.cgi` request that fetched it.',
+    fix: 'Use the body of `wssession.cgi` as text, as it is (trimmed at most): never parse it as JSON or as a number, and URL-encode it into `wssession=`.',
+  },
   'auth-failed': {
     severity: 'error',
     title: 'Requests were refused for their credentials',

@@ -329,7 +329,7 @@ export type JournalEntry =
       user?: string;
       remote?: string;
       /**
-       * the number of the session token refused, when the device still knows it (expired, reused) (issue order on the device, from 1)
+       * the number of the session token refused, when the device still knows it (expired, reused; an unknown one: the issued token it alters) (issue order on the device, from 1)
        */
       token?: number;
     }

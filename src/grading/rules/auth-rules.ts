@@ -53,6 +53,22 @@ export const tokenReused: Rule = (context) =>
   });
 
 /**
+ * `token-altered`: a handshake refused with a token the device does not know that is one it
+ * issued sent back altered (the device names the issued one: `token` on a TOKEN_UNKNOWN
+ * refusal, how in its reason), with the fetch of that token.
+ */
+export const tokenAltered: Rule = (context) =>
+  refusalsWith(context, 'TOKEN_UNKNOWN').flatMap(([unknown, device, remote]) => {
+    const refusals = unknown.filter((r) => r.entry.token !== undefined);
+    if (refusals.length === 0) return [];
+    const tokens = tokenEntries(context, device);
+    const fetched = refusals.map((r) => tokens.fetch(r.entry.token)).filter((e) => e !== undefined);
+    const how = [...new Set(refusals.map((r) => r.entry.reason.replace(/^.*? sent back /, '')))].join('; ');
+    const message = `${plural(refusals.length, 'handshake')} sent back a session token the device issued, altered: ${how}`;
+    return [finding('token-altered', device, context.index.client(remote), message, [...refusals, ...fetched])];
+  });
+
+/**
  * The journal's entries of each session token of `device` by its number: the `wssession.cgi`
  * answer that fetched it and the session it opened.
  */
@@ -202,6 +218,7 @@ export const nonceNotReused: Rule = (context) => {
 export const AUTH_RULES = {
   'token-expired': tokenExpired,
   'token-reused': tokenReused,
+  'token-altered': tokenAltered,
   'auth-failed': authFailedOrRecovered,
   'auth-recovered': authFailedOrRecovered,
   'stale-not-retried': staleNotRetried,
