@@ -45,8 +45,8 @@ export interface Breakage {
   rawUtf8Metadata?: boolean;
   /** HEAD/GET metadata values changed (`-changed` appended): not the values sent. */
   changeMetadata?: boolean;
-  /** DELETE answered 403 (nothing deleted). */
-  refuseDelete?: boolean;
+  /** DELETE answered 403, or this status (the vendor example: 400), and nothing deleted. */
+  refuseDelete?: boolean | number;
   /** Recordings of unknown users accepted (201/204, content discarded) instead of 400. */
   acceptUnknownUser?: boolean;
   /** Recordings of unknown cameras accepted instead of 400. */
@@ -103,7 +103,11 @@ export async function startBrokenDestination(
       let answer: Answer;
       if (write && kind !== 'auth' && faked.has(container)) answer = fakeSuccess(method, kind, body);
       else if (breakage.refuseDelete && method === 'DELETE')
-        answer = { status: 403, headers: { 'content-type': 'text/plain' }, body: Buffer.from('Forbidden') };
+        answer = {
+          status: breakage.refuseDelete === true ? 403 : breakage.refuseDelete,
+          headers: { 'content-type': 'text/plain' },
+          body: Buffer.from('Refused'),
+        };
       else if (breakage.ignoreObjectPost && method === 'POST' && kind === 'object')
         answer = { status: 202, headers: {}, body: Buffer.alloc(0) };
       else {

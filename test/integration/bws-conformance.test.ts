@@ -214,6 +214,91 @@ describe('System objects missing (404), judged by FullStoreAndReadSupport', () =
   });
 });
 
+/** Which findings fail the run, warn, or had nothing to judge. */
+function outcomes(findings: Finding[]): { fail: string[]; warn: string[]; skip: string[] } {
+  const ids = (keep: (f: Finding) => boolean) =>
+    findings
+      .filter(keep)
+      .map((f) => f.id)
+      .sort();
+  return {
+    fail: ids((f) => !f.passed && !f.notChecked && f.advisory !== true),
+    warn: ids((f) => !f.passed && !f.notChecked && f.advisory === true),
+    skip: ids((f) => f.notChecked === true),
+  };
+}
+
+/** A destination that enforces none of the body worn rules, as a stock Swift (it has no System objects either). */
+const PLAIN_STORE: Breakage = {
+  noSystemObjects: true,
+  acceptUnknownUser: true,
+  acceptUnknownDevice: true,
+  acceptNoDuration: true,
+};
+
+/**
+ * The vendor example destination (Go, v1.6.13) as the reference describes it and its
+ * server code reads: no 400 for an unknown user, camera or a clip without duration
+ * (the README's "a 400 Bad Request error response should be sent"), no ETag on a clip
+ * PUT, metadata back decoded, an auth answer with X-Auth-Token and X-Storage-Url only,
+ * and DELETE (a method it does not serve) answered 400. Its installer's connection file
+ * leaves FullStoreAndReadSupport false.
+ */
+const VENDOR_EXAMPLE: Breakage = {
+  acceptUnknownUser: true,
+  acceptUnknownDevice: true,
+  acceptNoDuration: true,
+  noPutEtag: true,
+  decodeMetadata: true,
+  dropAdvisoryAuthHeaders: true,
+  refuseDelete: 400,
+};
+
+const PROBE_IDS = ['probe.no-duration', 'probe.unknown-device', 'probe.unknown-user'];
+
+describe('probes a plain store accepts, judged by FullStoreAndReadSupport', () => {
+  it('with FullStoreAndReadSupport: true (a standard Swift) an accepted probe warns, and the run passes', async () => {
+    const proxy = await broken(PLAIN_STORE);
+    const connection = { ...proxy.connectionFile(), FullStoreAndReadSupport: true };
+    const result = await runConformance({ connection, plan: SMALL_PLAN });
+    expect(outcomes(result.findings)).toEqual({
+      fail: [],
+      warn: [...PROBE_IDS, 'system.capabilities', 'system.categories'].sort(),
+      skip: [],
+    });
+    for (const id of PROBE_IDS)
+      expect(result.findings.find((f) => f.id === id)?.detail).toMatch(
+        /was accepted: every request answered 2xx; FullStoreAndReadSupport is true, a standard Swift object store, which has no body worn rules/,
+      );
+    expect(result.passed).toBe(true);
+    expect(formatFindings(result.findings)).toMatch(/^WARN {2}probe\.unknown-user /m);
+    expect(result.leftBehind).toEqual([]);
+  });
+
+  it('without it the same acceptance fails: the destination claims more than a plain store', async () => {
+    const proxy = await broken(PLAIN_STORE);
+    const connection = { ...proxy.connectionFile(), FullStoreAndReadSupport: false };
+    const result = await runConformance({ connection, plan: SMALL_PLAN });
+    expect(outcomes(result.findings).fail).toEqual([...PROBE_IDS, 'system.capabilities']);
+    expect(result.passed).toBe(false);
+  });
+});
+
+describe('the vendor example', () => {
+  it("fails exactly its three violations of the README's 'should' (400 for an unknown user, camera, a clip without duration), nothing else", async () => {
+    const proxy = await broken(VENDOR_EXAMPLE);
+    const result = await runConformance({ connection: proxy.connectionFile(), plan: SMALL_PLAN });
+    expect(proxy.connectionFile().FullStoreAndReadSupport).toBe(false);
+    expect(outcomes(result.findings)).toEqual({
+      fail: PROBE_IDS,
+      warn: ['auth.storage-token', 'auth.token-expires', 'object.put-etag-present', 'probe.cleanup'],
+      skip: ['object.put-etag'],
+    });
+    expect(result.findings.find((f) => f.id === 'probe.cleanup')?.detail).toMatch(/\(DELETE answered 400\)/);
+    expect(result.passed).toBe(false);
+  });
+});
+
 describe('runConformance against a broken destination', () => {
   const cases: [string, Breakage, string[]][] = [
     [

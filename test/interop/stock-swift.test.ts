@@ -28,7 +28,15 @@ import { join } from 'node:path';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createHash, randomBytes } from 'node:crypto';
-import { type ConnectionFile, type Exchange, type PlanInput, PlanSchema, runBodyWornSystem } from '../../src';
+import {
+  type ConnectionFile,
+  type Exchange,
+  type ConformanceFinding,
+  type PlanInput,
+  PlanSchema,
+  runBodyWornSystem,
+  runConformance,
+} from '../../src';
 import { expandPlan } from '../../src/bws/expand-plan';
 import { clipMd5 } from '../../src/bws/media';
 import { STOCK_SWIFT_SCRIPT as SCRIPT, stockSwift } from '../helpers/stock-swift';
@@ -324,6 +332,37 @@ describeWithSwift(
             await send('PUT', path, { 'X-Auth-Token': token, 'Content-Type': 'application/json' }, before.body);
           else await send('DELETE', path, { 'X-Auth-Token': token });
         }
+      },
+      TEST_TIMEOUT,
+    );
+
+    it(
+      '--check with FullStoreAndReadSupport: true has no FAIL: what stock Swift accepts by design only warns',
+      async () => {
+        // A standard Swift has no body worn rules (it stores the probes) and no System
+        // objects until an operator uploads them: both warn under FullStoreAndReadSupport.
+        const input = smallPlan('c');
+        const plan = PlanSchema.parse({ ...input, recordings: input.recordings!.slice(0, 1) });
+        const result = await runConformance({ connection: connectionFile({ FullStoreAndReadSupport: true }), plan });
+        const ids = (keep: (f: ConformanceFinding) => boolean) =>
+          result.findings
+            .filter(keep)
+            .map((f) => f.id)
+            .sort();
+        const failed = ids((f) => !f.passed && !f.notChecked && f.advisory !== true);
+        const warned = ids((f) => !f.passed && !f.notChecked && f.advisory === true);
+        const skipped = ids((f) => f.notChecked === true);
+        const details = result.findings
+          .filter((f) => !f.passed)
+          .map((f) => `${f.id}: ${f.detail ?? ''}`)
+          .join('\n');
+        expect({ failed, warned, skipped, details }).toEqual({ failed: [], warned, skipped, details });
+        expect(result.passed).toBe(true);
+        // The probes were accepted (stock Swift's documented behaviour), warned, and deleted again.
+        expect(warned).toEqual(
+          expect.arrayContaining(['probe.no-duration', 'probe.unknown-device', 'probe.unknown-user']),
+        );
+        expect(result.leftBehind).toEqual([]);
       },
       TEST_TIMEOUT,
     );

@@ -74,7 +74,11 @@ export async function runConformance(options: BodyWornOptions): Promise<Conforma
   const requested = await requestFindings({ ...options, onExchange }, exchanges, report, expanded, identities);
   findings.push(...requested.findings);
   findings.push(...writeStatusFindings(exchanges, report), ...etagFindings(exchanges, expanded));
-  findings.push(...PROBES.map((probe) => probeFinding(probe, report)), completedFinding(report, identities));
+  const plainStore = options.connection.FullStoreAndReadSupport === true;
+  findings.push(
+    ...PROBES.map((probe) => probeFinding(probe, report, plainStore)),
+    completedFinding(report, identities),
+  );
   sortFindings(findings);
   return { report, findings, passed: !findings.some(failsRun), leftBehind: requested.leftBehind };
 }
