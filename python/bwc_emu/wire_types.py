@@ -82,6 +82,8 @@ class HttpJournalEntry(_HttpJournalEntryRequired, total=False):
     #: the number of the session token this `wssession.cgi` request was answered with (issue
     #: order on the device, from 1)
     token: int
+    #: the id of the answer override that answered the request
+    override: str
 
 
 class _WsOpenJournalEntryRequired(TypedDict):

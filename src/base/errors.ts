@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   CONFIGURE_REFUSED: 'recording: the device refused the events:configure request',
   CONNECTION_LOST: 'recording: the event stream closed before the recording ended',
   BAD_FAULT: 'a fault switch is unknown, its parameters are invalid, or it cannot act now (already rebooting)',
+  BAD_OVERRIDE: 'an answer override names an unknown CGI or method, or its answer is invalid for that CGI',
   TIMEOUT: 'a wait ended before what it waited for happened (a session, a notification, a device answer)',
   LIMIT: 'a limit of the device was reached (pending session tokens of an account, ...); the message names it',
 } as const;

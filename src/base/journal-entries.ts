@@ -78,6 +78,8 @@ export const HttpEntrySchema = z.object({
   }),
   /** The number of the session token this `wssession.cgi` request was answered with (issue order on its device, from 1): never the token. */
   token: tokenNumber('this `wssession.cgi` request was answered with'),
+  /** The id of the answer override that answered (or delayed) the request, if one did. */
+  override: z.string().optional().meta({ description: 'the id of the answer override that answered the request' }),
 });
 
 /** A WebSocket event stream session opened. */

@@ -69,6 +69,7 @@ export const EMULATOR_ERROR_STATUSES = {
   CONFIGURE_REFUSED: 400,
   CONNECTION_LOST: 400,
   BAD_FAULT: 400,
+  BAD_OVERRIDE: 400,
   TIMEOUT: 408,
   LIMIT: 429,
 } as const satisfies Record<EmulatorErrorCode, number>;

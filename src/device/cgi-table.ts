@@ -6,6 +6,7 @@
  */
 import type { RequestHandler } from 'express';
 import { EVENT_STREAM_API } from '../events/configure';
+import type { RpcApiSpec } from '../protocol/rpc';
 import { API_DISCOVERY_API, apiDiscoveryCgi, type DiscoverableApi } from './apidiscovery-cgi';
 import { BASIC_DEVICE_INFO_API, basicDeviceInfoCgi } from './basicdeviceinfo-cgi';
 import { FEATURE_FLAG_API, featureFlagCgi } from './featureflag-cgi';
@@ -28,6 +29,8 @@ export interface CgiSpec {
   readonly auth: CgiAuth;
   /** The API apidiscovery.cgi lists it as; none for a CGI real devices do not list. */
   readonly api?: DiscoverableApi;
+  /** Its JSON-RPC API (methods an answer override may name); none for a CGI that is not JSON-RPC. */
+  readonly rpc?: RpcApiSpec;
   /** Makes its handler (once per CGI prefix in use), given every API the device serves (apidiscovery.cgi lists them). */
   readonly handler: (served: readonly DiscoverableApi[]) => RequestHandler;
 }
@@ -40,6 +43,7 @@ export const DEVICE_CGIS = {
     methods: ['POST'],
     auth: 'device',
     api: FEATURE_FLAG_API,
+    rpc: FEATURE_FLAG_API,
     handler: () => featureFlagCgi,
   },
   /** `wssession.cgi`: a session token for the event stream (GET or POST). */
@@ -50,6 +54,7 @@ export const DEVICE_CGIS = {
     methods: ['POST'],
     auth: 'discovery',
     api: API_DISCOVERY_API,
+    rpc: API_DISCOVERY_API,
     handler: (served) => apiDiscoveryCgi(served),
   },
   /** `basicdeviceinfo.cgi`: the device's identity properties (POST). */
@@ -58,6 +63,7 @@ export const DEVICE_CGIS = {
     methods: ['POST'],
     auth: 'discovery',
     api: BASIC_DEVICE_INFO_API,
+    rpc: BASIC_DEVICE_INFO_API,
     handler: () => basicDeviceInfoCgi,
   },
   /** `param.cgi`: identity parameters as `root.Group.Name=value` lines (GET or POST). */

@@ -12,12 +12,14 @@ import { type HttpEntry, type JournalAuth, type JournalWriter, writeVia } from '
 import { hostAllowList } from '../base/host-allow-list';
 import { HostCheck } from '../base/host-check';
 import { redactUrl } from '../base/log';
+import type { AnswerOverrides } from './answer-overrides';
 import { dashboardRoute, type DashboardDevice } from './dashboard-route';
 import { controlSockets, type DeviceContext, deviceOf, requestLocals, setDevice } from './device-context';
 import type { HttpFaults } from './faults/fault-target';
 import { devicePaths } from './endpoints';
 import { CGI_NAMES, type CgiAuth, type CgiSpec, DEVICE_CGIS, SERVED_APIS } from './cgi-table';
 import { type LoggedRequest, type LoggedResponse, logRequest } from '../base/request-log';
+import { overrideStep } from './override-step';
 import { allowMethods } from './rpc-endpoint';
 import { serveSessionToken } from './wssession-cgi';
 
@@ -78,6 +80,10 @@ class DeviceRoutes implements DeviceParts, DashboardDevice {
     this.ignoredTags = parts.ignoredTags;
   }
 
+  get overrides(): AnswerOverrides | undefined {
+    return this.http.overrides;
+  }
+
   get startedAt(): number {
     return this.boot.startedAt;
   }
@@ -113,6 +119,7 @@ class DeviceRoutes implements DeviceParts, DashboardDevice {
           const http: HttpRecord = { kind: 'http', method, path, status, auth: scheme, user, ms, remote, error };
           if (locals.rpcMethod !== undefined) http.call = locals.rpcMethod;
           if (locals.token !== undefined) http.token = locals.token;
+          if (locals.override !== undefined) http.override = locals.override;
           if (locals.refusedBody !== undefined && refused(status, error)) http.body = bodyExcerpt(locals.refusedBody);
           writeVia(journal, http, locals.via);
         }),
@@ -179,7 +186,10 @@ function dispatcherFor(cgiPrefix: string, wsPrefix: string): RequestHandler {
   dispatch = dispatchByPath(
     CGI_NAMES.map((name) => {
       const cgi: CgiSpec = DEVICE_CGIS[name];
-      return [paths[name], [allowMethods(cgi.methods), AUTH_STEPS[cgi.auth], cgi.handler(SERVED_APIS)]];
+      const steps = [allowMethods(cgi.methods), AUTH_STEPS[cgi.auth]];
+      // A JSON-RPC CGI applies overrides itself, once it has read the method from the body.
+      if (cgi.rpc === undefined) steps.push(overrideStep(cgi.file));
+      return [paths[name], [...steps, cgi.handler(SERVED_APIS)]];
     }),
   );
   dispatchers.set(key, dispatch);
@@ -252,7 +262,13 @@ export function buildDeviceApp(parts: Omit<DeviceParts, 'authenticate'>): Reques
     // Once per request, for every step after (the fast token path too): which client sent it.
     setDevice(res, routes, clientVia(req.headers, routes.ignoredTags, req.socket.remoteAddress));
     const withLocals = res as typeof res & { locals: object };
-    if (tokenPath !== undefined && !routes.http.cgi && serveSessionToken(req, withLocals, routes, tokenPath)) return;
+    if (
+      tokenPath !== undefined &&
+      !routes.http.cgi &&
+      !routes.http.overrides?.size &&
+      serveSessionToken(req, withLocals, routes, tokenPath)
+    )
+      return;
     app(req, res);
   };
 }

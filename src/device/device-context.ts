@@ -11,6 +11,7 @@ import type { ClientVia } from '../base/client-tag';
 import type { Logger } from '../base/log';
 import type { RequestLocals } from '../base/request-log';
 import type { ResolvedDeviceOptions } from './device-options';
+import type { AnswerOverrides } from './answer-overrides';
 import type { FeatureFlags } from './feature-flags';
 
 /** What a device's HTTP handlers read of it. */
@@ -22,6 +23,8 @@ export interface DeviceContext {
   readonly log: Logger;
   /** The device's authentication: true with the account in `res.locals`, false once it has answered 401. */
   readonly authenticate: AuthGate;
+  /** The device's answer overrides; undefined until the first is made. */
+  readonly overrides?: AnswerOverrides;
 }
 
 const DEVICE = Symbol('device');
@@ -47,6 +50,8 @@ export interface DeviceRequestLocals extends RequestLocals {
   refusedBody?: Buffer;
   /** The number of the session token `wssession.cgi` answered (the journal names a token by it). */
   token?: number;
+  /** The id of the answer override that answered the request (the journal names it). */
+  override?: string;
 }
 
 type DeviceLocals<D extends DeviceContext> = DeviceRequestLocals & Record<typeof DEVICE, D>;

@@ -9,6 +9,7 @@ import type { DeviceEvent, PublishOptions } from '../events/event-bus';
 import type { SessionInfo } from '../events/event-session';
 import type { NotificationMessage } from '../events/notification-message';
 import type { SessionListener } from '../events/stream-server';
+import type { ActiveOverride, OverrideSpec } from './answer-overrides';
 import type { ActiveFault, FaultName, FaultParamsInput } from '../protocol/fault-catalogue';
 import type { ResolvedDeviceOptions } from './device-options';
 import type { DeviceUrls } from './endpoints';
@@ -63,7 +64,7 @@ export interface DeviceHandle {
    */
   expect(expectation: Expectation): void;
   /**
-   * Back to how it started: fault switches off, sessions closed (1001), session tokens
+   * Back to how it started: fault switches and answer overrides off, sessions closed (1001), session tokens
    * revoked, refused logins ended, states back to the initial ones, flags to their defaults.
    */
   reset(): Promise<void>;
@@ -77,6 +78,16 @@ export interface DeviceHandle {
   clearFaults(name?: FaultName): FaultName[];
   /** The fault switches that are on. */
   faults(): ActiveFault[];
+  /**
+   * Makes the device answer a CGI (by method, by text in the request) with a JSON-RPC error, an
+   * HTTP status, a JSON body or a delay, after authentication, `times` times or until cleared
+   * (docs/control-api.md). Throws `BAD_OVERRIDE` for an unknown CGI or method or a bad answer.
+   */
+  override(spec: OverrideSpec): ActiveOverride;
+  /** Removes override `id` (every one when undefined); returns the ids removed. */
+  clearOverrides(id?: string): string[];
+  /** The answer overrides in force. */
+  overrides(): ActiveOverride[];
   /** Closes every event stream session (default 1001 "closed by the emulator"); returns how many. */
   closeSessions(code?: number, reason?: string): number;
   /** Stops listening and ends every connection; resolves when all is closed. */

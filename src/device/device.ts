@@ -29,7 +29,9 @@ import type { Server as HttpsServer } from 'node:https';
 import type { EventFaults } from '../events/event-faults';
 import type { ActiveFault, FaultName, FaultParamsInput } from '../protocol/fault-catalogue';
 import { controlSockets } from './device-context';
+import { type ActiveOverride, AnswerOverrides, type OverrideSpec } from './answer-overrides';
 import { DeviceFaults } from './faults/device-faults';
+import { checkOverride } from './override-check';
 import type { HttpFaults } from './faults/fault-target';
 
 // Part of the public face: src/index.ts exports the type from here.
@@ -263,9 +265,25 @@ class RunningDeviceHandle implements DeviceHandle {
     return this.switches?.list() ?? [];
   }
 
+  override(spec: OverrideSpec): ActiveOverride {
+    const { http, log } = this.parts;
+    const override = (http.overrides ??= new AnswerOverrides()).add(checkOverride(spec));
+    log.info({ override: override.id, cgi: override.cgi, method: override.method }, 'answer override made');
+    return override;
+  }
+
+  clearOverrides(id?: string): string[] {
+    return this.parts.http.overrides?.clear(id) ?? [];
+  }
+
+  overrides(): ActiveOverride[] {
+    return this.parts.http.overrides?.list() ?? [];
+  }
+
   async reset(): Promise<void> {
     const { stream, tokens, authenticator, bus, flags, log } = this.parts;
     this.switches?.clear();
+    this.clearOverrides();
     await stream.endSessions(1001, 'reset by the emulator');
     tokens.revokeAll();
     authenticator.stopRejecting();

@@ -22,6 +22,7 @@ import {
 } from '../protocol/rpc';
 import { type DeviceContext, type DeviceRequestLocals, deviceOf, requestLocals } from './device-context';
 import { closeAfterBody, readBody } from './http-body';
+import { answerPlain, overrideDelay, takeOverride } from './override-step';
 
 /** What a method handler gets besides the request. */
 export interface RpcCallContext {
@@ -119,7 +120,26 @@ export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
     }
     read.body = body.value;
     const parsed = parseRpcRequest(body.value, spec);
-    if (!authenticated(parsed.ok ? parsed.value.method : parsed.error.response.method)) return;
+    const named = parsed.ok ? parsed.value.method : parsed.error.response.method;
+    if (!authenticated(named)) return;
+    // After authentication: an override never answers a request the device would refuse 401.
+    const override = takeOverride(res, { cgi: name, method: named, text: body.value.toString('utf8') });
+    if (override) {
+      const { answer } = override;
+      if ('error' in answer) {
+        const { code, message } = answer.error;
+        send(
+          parsed.ok ? rpcFailure(parsed.value, code, message) : { ...parsed.error.response, error: { code, message } },
+        );
+        return;
+      }
+      if (!('delayMs' in answer)) {
+        if (named !== undefined) locals.rpcMethod = named.slice(0, MAX_CALL_CHARS);
+        answerPlain(res, answer);
+        return;
+      }
+      await overrideDelay(answer.delayMs);
+    }
     if (!parsed.ok) {
       send(parsed.error.response);
       return;

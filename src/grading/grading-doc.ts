@@ -220,6 +220,7 @@ const EVIDENCE_DOC: readonly string[] = [
   '  `error` is the JSON-RPC error a CGI answered with HTTP 200, `call` the JSON-RPC method, and `body`',
   '  the start of what was sent (only for a request answered with an error; values whose names look',
   "  secret are `[redacted]`). A `wssession.cgi` answer has `token`: the token's number on the device.",
+  '  `override` names the answer override (set by the test) that answered or delayed the request.',
   '- `auth-refused`: a request or handshake refused for its credentials: `code` says why (`NO_CREDENTIALS`',
   '  is the normal first leg of digest), `scheme` what the client tried, `stale` whether the 401 said',
   '  `stale=true`; `token` is the number of a refused session token the device still knows.',

@@ -168,6 +168,10 @@ export type JournalEntry =
        * the number of the session token this `wssession.cgi` request was answered with (issue order on the device, from 1)
        */
       token?: number;
+      /**
+       * the id of the answer override that answered the request
+       */
+      override?: string;
     }
   | {
       seq: number;

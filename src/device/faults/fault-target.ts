@@ -8,10 +8,13 @@ import type { Logger } from '../../base/log';
 import type { EventBus } from '../../events/event-bus';
 import type { EventFaults } from '../../events/event-faults';
 import type { StreamServer } from '../../events/stream-server';
+import type { AnswerOverrides } from '../answer-overrides';
 
 /** How the device's CGIs misbehave (read by the device's HTTP app). */
 export interface HttpFaults {
   cgi?: { delayMs: number; status: 503 | undefined };
+  /** The answer overrides, made with the first (../answer-overrides). */
+  overrides?: AnswerOverrides;
 }
 
 /** The device as its switches see it. */
