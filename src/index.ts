@@ -44,6 +44,7 @@ export declare const startEmulator: typeof EmulatorModule.startEmulator;
 export type {
   DeviceAccess,
   DeviceFault,
+  DeviceOverride,
   DeviceRef,
   EmulatedDevice,
   EmulatorHandle,
@@ -105,6 +106,7 @@ export type { DeviceLimits, LimitSpec } from './device/device-limits';
 export declare const FAULT_CATALOGUE: typeof FaultCatalogueModule.FAULT_CATALOGUE;
 export declare const FAULT_NAMES: typeof FaultCatalogueModule.FAULT_NAMES;
 export type { ActiveFault, FaultName, FaultParams, FaultParamsInput } from './protocol/fault-catalogue';
+export type { ActiveOverride, OverrideAnswer, OverrideSpec } from './device/answer-overrides';
 export type { DevicePaths, DeviceUrls } from './device/endpoints';
 export declare const DEFAULT_FLAGS: typeof FeatureFlagsModule.DEFAULT_FLAGS;
 export type { FlagDefinition, FlagState } from './device/feature-flags';

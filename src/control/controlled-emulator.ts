@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { JournalEntry, JournalFilter, JournalKind, NewestEntries, NotificationEntry } from '../base/journal';
 import type { Stated } from '../base/stated-keys';
+import type { ActiveOverride, OverrideSpec } from '../device/answer-overrides';
 import type { DeviceUrls } from '../device/endpoints';
 import type { FlagState } from '../device/feature-flags';
 import type { NotificationMessage } from '../events/notification-message';
@@ -68,6 +69,12 @@ export type EmulatorSession = Stated<z.output<typeof EmulatorSessionSchema>, 're
 
 /** A fault switch of one of the devices. */
 export interface DeviceFault extends ActiveFault {
+  /** Serial of the device it is on. */
+  device: string;
+}
+
+/** An answer override of one of the devices. */
+export interface DeviceOverride extends ActiveOverride {
   /** Serial of the device it is on. */
   device: string;
 }
@@ -159,6 +166,16 @@ export interface ControlledEmulator {
   clearFaults(name?: FaultName, options?: OnDevice): FaultName[];
   /** The fault switches that are on (on every device unless one is named). */
   faults(options?: OnDevice): DeviceFault[];
+  /**
+   * Makes the device (every device when none is named) answer a CGI with a JSON-RPC error, an
+   * HTTP status, a JSON body or a delay, after authentication (docs/control-api.md); one
+   * override, with its id, per device. Throws `BAD_OVERRIDE` for an unknown CGI or method.
+   */
+  override(spec: OverrideSpec, options?: OnDevice): DeviceOverride[];
+  /** Removes override `id` (every one when undefined) on the device (every device when none is named); returns the ids removed. */
+  clearOverrides(id?: string, options?: OnDevice): string[];
+  /** The answer overrides in force (on every device unless one is named). */
+  overrides(options?: OnDevice): DeviceOverride[];
   /** Replaces the device's scenario (every device's when none is named) and plays it from the start. */
   setScenario(scenario: Scenario, options?: OnDevice): void;
   /** Where the scenario of the device (the first when none is named) is: name, state, position, speed, revision, topics. */

@@ -10,6 +10,7 @@ import { DEVICE_ROUTES } from './device-routes';
 import { FAULT_ROUTES } from './fault-routes';
 import { FEED_ROUTES } from './feed-route';
 import { JOURNAL_ROUTES } from './journal-routes';
+import { OVERRIDE_ROUTES } from './override-routes';
 import { REPORT_ROUTES } from './report-routes';
 import type { ControlRoute } from './route';
 import { SCENARIO_ROUTES } from './scenario-routes';
@@ -22,6 +23,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   ...SERVICE_ROUTES,
   ...DEVICE_ROUTES,
   ...FAULT_ROUTES,
+  ...OVERRIDE_ROUTES,
   ...JOURNAL_ROUTES,
   ...REPORT_ROUTES,
   ...SEGMENT_ROUTES,

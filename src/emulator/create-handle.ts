@@ -72,6 +72,10 @@ export function emulatorHandle(
     clearFaults: (name, options) => targets(options).flatMap((d) => d.device.clearFaults(name)),
     faults: (options) =>
       targets(options).flatMap((d) => d.device.faults().map((f) => ({ ...f, device: d.device.serial }))),
+    override: (spec, options) => targets(options).map((d) => ({ ...d.device.override(spec), device: d.device.serial })),
+    clearOverrides: (id, options) => targets(options).flatMap((d) => d.device.clearOverrides(id)),
+    overrides: (options) =>
+      targets(options).flatMap((d) => d.device.overrides().map((o) => ({ ...o, device: d.device.serial }))),
     setScenario: (scenario, options) => targets(options).forEach((d) => d.setScenario(scenario)),
     pauseScenario: (options) => targets(options).forEach((d) => d.pause()),
     playScenario: (options) => targets(options).forEach((d) => d.play()),

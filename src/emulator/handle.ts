@@ -8,6 +8,7 @@ export type {
   ControlledEmulator,
   DeviceAccess,
   DeviceFault,
+  DeviceOverride,
   DeviceRef,
   EmulatorSession,
   OnDevice,

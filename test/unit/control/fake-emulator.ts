@@ -17,7 +17,8 @@ import {
 } from '../../../src/base/journal';
 import { createLogger, type Logger } from '../../../src/base/log';
 import { type ControlOptions, controlRouter } from '../../../src/control/control-router';
-import type { ControlledEmulator, DeviceFault } from '../../../src/control/controlled-emulator';
+import type { ControlledEmulator, DeviceFault, DeviceOverride } from '../../../src/control/controlled-emulator';
+import type { OverrideSpec } from '../../../src/device/answer-overrides';
 import { EmulatorError } from '../../../src/base/errors';
 import { FAULT_NAMES, type FaultName, type FaultParamsInput } from '../../../src/protocol/fault-catalogue';
 import type { FlagState } from '../../../src/device/feature-flags';
@@ -152,6 +153,23 @@ export class FakeEmulator implements EmulatorHandle {
   faults(options?: OnDevice): DeviceFault[] {
     this.record('faults', options);
     return [{ name: 'stall', params: { pings: true }, since: 1, until: undefined, device: String(options?.device) }];
+  }
+
+  override(spec: OverrideSpec, options?: OnDevice): DeviceOverride[] {
+    this.record('override', spec, options);
+    return [{ ...spec, id: 'o1', answered: 0, device: String(options?.device) }];
+  }
+
+  clearOverrides(id?: string, options?: OnDevice): string[] {
+    this.record('clearOverrides', id, options);
+    return id ? [id] : [];
+  }
+
+  overrides(options?: OnDevice): DeviceOverride[] {
+    this.record('overrides', options);
+    return [
+      { cgi: 'featureflag.cgi', answer: { status: 500 }, id: 'o1', answered: 0, device: String(options?.device) },
+    ];
   }
 
   waitForSession(options?: WaitOptions): Promise<EmulatorSession> {
