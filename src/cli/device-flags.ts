@@ -14,7 +14,6 @@ import {
   type LogLevel,
   PERSONA_NAMES,
   PERSONAS,
-  type PersonaName,
 } from '../index';
 import { type GradingArgs, gradingFlags } from './grading-flags';
 import { numberFlag } from './number-flag';
@@ -113,8 +112,8 @@ export function deviceFlags(): Record<string, Options> {
     },
     ...tlsFlags('cert', 'key', 'serve HTTPS/WSS with a self-signed certificate made at start'),
     persona: {
-      choices: PERSONA_NAMES,
-      describe: `device family to look like, setting the four flags below together: ${personaHelp()} (default: svc)`,
+      type: 'string',
+      describe: `device family to look like, setting the four flags below together: ${personaHelp()} (default: svc); or a persona FILE made by bwc-emu clone, to answer as that device`,
     },
     'cgi-prefix': {
       type: 'string',
@@ -203,7 +202,8 @@ export interface DeviceArgs extends GradingArgs {
   tls: boolean;
   cert?: string;
   key?: string;
-  persona?: PersonaName;
+  /** A persona's name, or a persona file's path. */
+  persona?: string;
   cgiPrefix?: string;
   wsPrefix?: string;
   realm?: string;

@@ -4,14 +4,18 @@
  * startEmulator; here only what the command line alone can tell.
  */
 import { parseAccount } from '../auth/accounts';
-import type {
-  Account,
-  DeviceLimits,
-  DeviceOptions,
-  DigestAlgorithm,
-  EmulatorOptions,
-  GradingOptions,
-  TimestampMode,
+import {
+  type Account,
+  type DeviceLimits,
+  type DeviceOptions,
+  type DigestAlgorithm,
+  type EmulatorOptions,
+  type GradingOptions,
+  loadPersonaFile,
+  PERSONA_NAMES,
+  type PersonaFile,
+  type PersonaName,
+  type TimestampMode,
 } from '../index';
 import type { DeviceArgs } from './device-flags';
 import { gradingFrom } from './grading-flags';
@@ -85,7 +89,7 @@ async function deviceOptionsFrom(
     digestReplay: args.digestReplay,
     tls: await tlsFrom(args.tls, args.cert, args.key),
     // Only what the command line names: the rest comes from the persona (see resolveDeviceOptions).
-    ...(args.persona === undefined ? {} : { persona: args.persona }),
+    ...(args.persona === undefined ? {} : { persona: personaFrom(args.persona) }),
     ...(args.cgiPrefix === undefined ? {} : { cgiPrefix: args.cgiPrefix }),
     ...(args.wsPrefix === undefined ? {} : { wsPrefix: args.wsPrefix }),
     ...(args.realm === undefined ? {} : { realm: String(args.realm) }),
@@ -96,6 +100,18 @@ async function deviceOptionsFrom(
     timestamps: parseTimestamps(args.timestamps),
     logger: loggerFor(args, io, writeLog),
   };
+}
+
+/**
+ * `--persona`: a persona's name as it is, anything else a persona file's path, loaded (throws
+ * naming the flag and the file's errors).
+ */
+function personaFrom(value: string): PersonaName | PersonaFile {
+  if ((PERSONA_NAMES as readonly string[]).includes(value)) return value as PersonaName;
+  const loaded = loadPersonaFile(value);
+  if (loaded.ok) return loaded.value;
+  const names = PERSONA_NAMES.join(', ');
+  throw new Error(`--persona "${value}" is neither a persona (${names}) nor a persona file: ${loaded.error.message}`);
 }
 
 /** `utc`, `none` or `local:+02:00` as a {@link TimestampMode}. */

@@ -8,6 +8,7 @@
  * `../index`, and from the layers below only what no user needs (flag parsing helpers such
  * as durations and sizes, the grading report's table and JUnit, the shipped scenarios' list).
  */
+import type * as CloneModule from './clone';
 import type * as DestinationModule from './destination';
 import type * as DeviceModule from './device';
 import type * as OptionOwnersModule from './option-owners';
@@ -31,6 +32,7 @@ const COMMANDS: Record<string, () => Command> = {
   validate: () => (require('./validate') as typeof ValidateModule).validateCommand,
   scenarios: () => (require('./scenarios') as typeof ScenariosModule).scenariosCommand,
   record: () => (require('./record') as typeof RecordModule).recordCommand,
+  clone: () => (require('./clone') as typeof CloneModule).cloneCommand,
   destination: () => (require('./destination') as typeof DestinationModule).destinationCommand,
   upload: () => (require('./upload') as typeof UploadModule).uploadCommand,
   run: () => (require('./run') as typeof RunModule).runCommand,

@@ -3,6 +3,7 @@
  * option of bwc-emu destination"): read from each command's own declaration. Loads every
  * command, so it is required only for that refusal (see main.ts).
  */
+import { cloneParser } from './clone';
 import { destinationParser } from './destination';
 import { deviceFlags } from './device-flags';
 import { recordParser } from './record';
@@ -30,6 +31,7 @@ function commandOptions(): [string, string[]][] {
     ['bwc-emu destination', declaredNames(destinationParser([]))],
     ['bwc-emu upload', declaredNames(uploadParser([]))],
     ['bwc-emu record', declaredNames(recordParser([]))],
+    ['bwc-emu clone', declaredNames(cloneParser([]))],
   ];
 }
 

@@ -1,19 +1,11 @@
 /** `apidiscovery.cgi`: which APIs this device serves, the first call of many real clients. */
 import type { RequestHandler } from 'express';
+import type { ApiListEntry } from './api-list-entry';
 import { RpcErrorCode, RpcFault, type RpcApiSpec } from '../protocol/rpc';
 import { rpcEndpoint } from './rpc-endpoint';
 
 /** What discovery needs of an API: the JSON-RPC ones and the legacy CGIs alike. */
 export type DiscoverableApi = Pick<RpcApiSpec, 'id' | 'name' | 'versions'>;
-
-/** One entry of `getApiList`. */
-export interface ApiListEntry {
-  id: string;
-  version: string;
-  name: string;
-  /** Where the API is documented: real devices give a link on every entry. */
-  docLink: string;
-}
 
 /** Where the emulator's APIs are documented (the `.invalid` name of the default identity's WebURL). */
 export const DOC_LINK_BASE = 'https://bwc-emu.invalid/docs/apis/';
@@ -31,13 +23,15 @@ export const API_DISCOVERY_API: RpcApiSpec = {
  * The handler for `POST {cgi-prefix}/apidiscovery.cgi`, listing the APIs served, each with
  * its newest version, sorted by id as real devices list them.
  */
-export function apiDiscoveryCgi(served: readonly DiscoverableApi[]): RequestHandler {
-  const apis = apiList(served);
+export function apiDiscoveryCgi(servedApis: readonly DiscoverableApi[]): RequestHandler {
+  const served = apiList(servedApis);
   return rpcEndpoint({
     name: 'apidiscovery.cgi',
     spec: API_DISCOVERY_API,
     handlers: {
-      getApiList: (request) => {
+      getApiList: (request, { device }) => {
+        // A cloned device lists what the device it was cloned from lists.
+        const apis = device.options.clone?.apiList ?? served;
         const id = optionalString(request.params.id, 'id');
         const version = optionalString(request.params.version, 'version');
         const apiList = apis.filter(

@@ -42,7 +42,11 @@ export const basicDeviceInfoCgi: RequestHandler = rpcEndpoint({
   handlers: {
     getAllProperties: (_request, { device }) => ({ propertyList: { ...device.options.identity } }),
     getAllUnrestrictedProperties: (_request, { device }) => ({
-      propertyList: pick(device.options.identity, UNRESTRICTED_PROPERTIES),
+      // A cloned device answers the fields the device it was cloned from answers.
+      propertyList: pick(
+        device.options.identity,
+        (device.options.clone?.unrestrictedProperties ?? UNRESTRICTED_PROPERTIES) as (keyof DeviceIdentity)[],
+      ),
     }),
     getProperties: (request, { device }) => {
       const { identity } = device.options;

@@ -20,7 +20,8 @@ import { DEFAULT_TOPIC_ALIASES, NEUTRAL_NAMESPACE } from '../events/topic-filter
 import { DEFAULT_FLAGS, type FlagDefinition } from './feature-flags';
 import { DEFAULT_IDENTITY, type DeviceIdentity, type IdentityOptions, resolveIdentity } from './identity';
 import { DEFAULT_INITIAL_STATES, type InitialState, inNamespace } from './initial-states';
-import { DEFAULT_PERSONA, PERSONA_NAMES, PERSONAS, type PersonaName, vendorWord } from './persona';
+import { DEFAULT_PERSONA, PERSONA_NAMES, PERSONAS, type Persona, type PersonaName, vendorWord } from './persona';
+import { type PersonaFile, PersonaFileSchema, personaIdentity } from './persona-file';
 import type { TlsMaterial } from '../base/tls';
 
 /** Everything a device can be told; every field is optional. */
@@ -64,8 +65,11 @@ export interface DeviceOptions {
    * Which device family to look like ({@link PERSONAS}): sets the CGI and stream prefixes,
    * the realm's first word and the topic namespace word together. `realm`, `cgiPrefix`,
    * `wsPrefix` and `namespace` given explicitly win over it. Default: `svc`, the spec's words.
+   * A loaded persona file (`loadPersonaFile`, made by `bwc-emu clone`) makes the device answer
+   * as the device it was cloned from: its words, realm, serial, identity, flags, API list and
+   * parameters (`serial`, `identity` and `flags` given explicitly win).
    */
-  persona?: PersonaName;
+  persona?: PersonaName | PersonaFile;
   /**
    * Digest realm; default `<WORD>_<serial>`: the persona's word (`AXIS_ACCC8E000001`), or
    * without a persona the vendor word of `cgiPrefix` (`/svc-cgi` -> `SVC_...`).
@@ -196,6 +200,8 @@ export interface ResolvedDeviceOptions extends Required<
   limits: ResolvedDeviceLimits;
   /** The persona asked for; undefined when none was (the defaults are then the `svc` persona's). */
   persona: PersonaName | undefined;
+  /** The persona file the device answers from, when one was given. */
+  clone: PersonaFile | undefined;
   realm: string;
   identity: DeviceIdentity;
   tls: boolean | TlsMaterial;
@@ -208,18 +214,19 @@ const UTC_TIMESTAMPS: TimestampMode = Object.freeze({ mode: 'utc' });
 /** Fills in defaults and validates; throws {@link EmulatorError} `BAD_OPTION`. */
 export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOptions {
   checkOptionNames(options, DEVICE_OPTION_NAMES, { where: 'startDevice' });
-  const serial = options.serial ?? DEFAULT_SERIAL;
+  const clone = checkPersonaFile(options.persona);
+  const serial = options.serial ?? clone?.identity.SerialNumber ?? DEFAULT_SERIAL;
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(serial)) bad(`serial "${serial}" must be 1-64 letters, digits, '-' or '_'`);
   if (options.realm !== undefined && !isRealm(options.realm))
     bad(`realm "${shown(options.realm)}" must be 1-128 characters on one line, without control characters`);
-  const persona = checkPersona(options.persona);
-  const looks = PERSONAS[persona ?? DEFAULT_PERSONA];
+  const persona = clone ? undefined : checkPersona(options.persona);
+  const looks = clone ? clonedLooks(clone) : PERSONAS[persona ?? DEFAULT_PERSONA];
   const cgiPrefix = checkPrefix('cgiPrefix', options.cgiPrefix ?? looks.cgiPrefix);
   const wsPrefix = checkPrefix('wsPrefix', options.wsPrefix ?? looks.wsPrefix);
   const namespace = checkNamespace(options.namespace ?? looks.namespace);
   const topicAliases = aliasesFor(namespace, options.topicAliases ?? { ...DEFAULT_TOPIC_ALIASES });
   // Without a persona the realm follows the CGI prefix, as it did before personas.
-  const realmWord = persona ? looks.realmWord : vendorWord(cgiPrefix).toUpperCase();
+  const realmWord = persona || clone ? looks.realmWord : vendorWord(cgiPrefix).toUpperCase();
   const auth = options.auth ?? 'both';
   if (!AUTH_MODES.includes(auth)) bad(`auth "${auth}" must be one of ${AUTH_MODES.join(', ')}`);
   const digestAlgorithms = (options.digestAlgorithms ?? ['MD5']).map(
@@ -237,13 +244,15 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
     if (!a.name || a.name.includes(':')) bad(`account name "${a.name}" must be non-empty and have no ':'`);
     if (!ROLES.includes(a.role)) bad(`account "${a.name}" has role "${a.role}"; roles are ${ROLES.join(', ')}`);
   }
-  const flags = options.flags ?? [...DEFAULT_FLAGS];
+  const flags = options.flags ?? clone?.flags ?? [...DEFAULT_FLAGS];
   const seen = new Set<string>();
   for (const f of flags) {
     if (!/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(f.name))
       bad(`flag name "${f.name}" must start with a letter and hold only letters, digits, '_', '.', '-'`);
     if (seen.has(f.name)) bad(`flag "${f.name}" is defined twice`);
     if (typeof f.defaultValue !== 'boolean') bad(`flag "${f.name}" needs a boolean defaultValue`);
+    if (f.value !== undefined && typeof f.value !== 'boolean')
+      bad(`flag "${f.name}" has a value that is not a boolean`);
     seen.add(f.name);
   }
   return {
@@ -251,7 +260,9 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
     host: options.host ?? DEFAULT_HOST,
     allowedHosts: checkAllowedHosts(options.allowedHosts ?? []),
     serial,
-    identity: resolveIdentity(serial, checkIdentity(options.identity ?? {})),
+    identity: clone
+      ? clonedIdentity(clone, serial, checkIdentity(options.identity ?? {}))
+      : resolveIdentity(serial, checkIdentity(options.identity ?? {})),
     discoveryAuth:
       options.discoveryAuth === 'required'
         ? 'required'
@@ -265,7 +276,8 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
     digestReplay,
     nonceLifetimeMs: wholeNumberOption('nonceLifetimeMs', options.nonceLifetimeMs ?? 300_000, 1, 86_400_000),
     persona,
-    realm: options.realm ?? `${realmWord}_${serial}`,
+    clone,
+    realm: options.realm ?? (clone && serial === clone.identity.SerialNumber ? clone.realm : `${realmWord}_${serial}`),
     cgiPrefix,
     wsPrefix,
     namespace,
@@ -315,6 +327,35 @@ function checkPersona(persona: unknown): PersonaName | undefined {
   if (persona === undefined) return undefined;
   if (typeof persona === 'string' && Object.hasOwn(PERSONAS, persona)) return persona as PersonaName;
   return bad(`persona "${shown(persona)}" must be one of ${PERSONA_NAMES.join(', ')}`);
+}
+
+/** The persona file given as `persona`, checked (JavaScript callers may pass any object); undefined for a name. */
+function checkPersonaFile(persona: unknown): PersonaFile | undefined {
+  if (typeof persona !== 'object' || persona === null) return undefined;
+  const parsed = PersonaFileSchema.safeParse(persona);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  return bad(`persona is not a persona file: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
+}
+
+/**
+ * A persona file's words; what a file does not capture (how tokens are written) is the
+ * built-in persona's whose CGI prefix it has, else the default's. The realm's word is the
+ * captured realm's first word, for a fleet whose devices have other serials.
+ */
+function clonedLooks(clone: PersonaFile): Persona {
+  const known = Object.values(PERSONAS).find((p: Persona) => p.cgiPrefix === clone.cgiPrefix);
+  const base: Persona = known ?? PERSONAS[DEFAULT_PERSONA];
+  const realmWord = clone.realm.split('_')[0] || base.realmWord;
+  return { ...base, cgiPrefix: clone.cgiPrefix, wsPrefix: clone.wsPrefix, namespace: clone.namespace, realmWord };
+}
+
+/** A persona file's identity, in its order, with this device's serial and the fields given explicitly. */
+function clonedIdentity(clone: PersonaFile, serial: string, given: IdentityOptions): DeviceIdentity {
+  const identity = personaIdentity(clone);
+  for (const [key, value] of Object.entries(given)) (identity as unknown as Record<string, string>)[key] = value;
+  identity.SerialNumber = serial;
+  return identity;
 }
 
 /** The namespace word, checked: it becomes a topic prefix, so it must parse as one in every filter. */

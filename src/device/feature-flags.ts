@@ -18,8 +18,11 @@ export const FlagStateSchema = z.object({
 /** One flag as `listAll` reports it. */
 export type FlagState = z.output<typeof FlagStateSchema>;
 
-/** One flag as configured: its name, what it does, and its default. */
-export type FlagDefinition = Omit<FlagState, 'value'>;
+/**
+ * One flag as configured: its name, what it does, its default, and optionally its value at
+ * start (a cloned device's flags start as the original's were).
+ */
+export type FlagDefinition = Omit<FlagState, 'value'> & { readonly value?: boolean };
 
 /** A realistic built-in set, in the style of real devices' flag names. */
 export const DEFAULT_FLAGS: readonly FlagDefinition[] = [
@@ -90,6 +93,8 @@ export class FeatureFlags {
     onLoadProblem: (message: string) => void = () => {},
   ) {
     this.definitions = definitionsOf(definitions);
+    for (const def of definitions)
+      if (def.value !== undefined && def.value !== def.defaultValue) this.setValue(def.name, def.value);
     if (stateFile) this.load(stateFile, onLoadProblem);
   }
 

@@ -27,7 +27,11 @@ export const paramCgi: RequestHandler = async (req, res) => {
     reply(res, 200, `# Error: action must be list${action === undefined ? '' : ` (got '${action}')`}\n`);
     return;
   }
-  const { lines, unmatched } = listParameters(parameterTree(options), groups);
+  // A cloned device lists the parameters of the device it was cloned from.
+  const tree = options.clone
+    ? Object.entries(options.clone.parameters).map(([path, value]) => ({ path, value }))
+    : parameterTree(options);
+  const { lines, unmatched } = listParameters(tree, groups);
   if (unmatched.length > 0) log.info({ groups: unmatched }, 'param.cgi: no such parameter group');
   reply(res, 200, `${lines.join('\n')}\n`);
 };

@@ -120,7 +120,11 @@ export function deviceOptionsForScenario(scenario: Scenario, base: DeviceOptions
       ...base.identity,
     },
     ...(scenario.states && base.initialStates === undefined ? { initialStates: [] } : {}),
-    flags: withScenarioFlags(base.flags ?? [...DEFAULT_FLAGS], scenario.flags ?? {}),
+    // A cloned device starts with the flags of the device it was cloned from.
+    flags: withScenarioFlags(
+      base.flags ?? (typeof base.persona === 'object' ? base.persona.flags : [...DEFAULT_FLAGS]),
+      scenario.flags ?? {},
+    ),
   };
 }
 

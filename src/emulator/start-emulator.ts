@@ -199,7 +199,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     for (let i = 0; i < count; i++) {
       const k = loaded.length === 1 ? 0 : i;
       const index = indexBase + i;
-      const serial = nextSerial(base.serial ?? loaded[k].scenario.device?.serial ?? DEFAULT_SERIAL, index);
+      // A cloned device's serial is the original's (a persona file is as explicit as a flag).
+      const cloned = typeof base.persona === 'object' ? base.persona.identity.SerialNumber : undefined;
+      const serial = nextSerial(base.serial ?? cloned ?? loaded[k].scenario.device?.serial ?? DEFAULT_SERIAL, index);
       const device = await startRunningDevice(
         { ...loaded[k], scenario: prepare(loaded[k].scenario, serial, index) },
         {

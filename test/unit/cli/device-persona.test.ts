@@ -58,7 +58,10 @@ describe('bwc-emu --persona', () => {
   });
 
   it.each([
-    [['--persona', 'acme'], /Invalid values:.*persona.*acme.*Choices: "svc", "axis"/],
+    [
+      ['--persona', 'acme'],
+      /--persona "acme" is neither a persona \(svc, axis\) nor a persona file: acme:1:1: cannot read/,
+    ],
     [['--namespace', 'tns axis'], /^bwc-emu: namespace "tns axis" must be a topic prefix like tnsaxis/],
     [['--namespace', 'tns1'], /namespace "tns1" is the ONVIF topic namespace/],
     [['--realm', ''], /realm "" must be 1-128 characters on one line/],

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { jsonSchemaText, writeJsonSchemaFiles } from '../../../src/base/json-schema';
 import { PLAN_SCHEMA_FILE } from '../../../src/bws/plan';
+import { PERSONA_SCHEMA_FILE } from '../../../src/device/persona-file';
 import { SCENARIO_SCHEMA_FILE, ScenarioSchema } from '../../../src/scenario/schema';
 
 /** The parts of a JSON Schema these tests read. */
@@ -17,7 +18,7 @@ interface JsonSchema {
 }
 
 /** Every generated schema file, by the kind of file it describes. */
-const JSON_SCHEMA_FILES = { scenario: SCENARIO_SCHEMA_FILE, plan: PLAN_SCHEMA_FILE };
+const JSON_SCHEMA_FILES = { scenario: SCENARIO_SCHEMA_FILE, plan: PLAN_SCHEMA_FILE, persona: PERSONA_SCHEMA_FILE };
 
 describe('schema/*.schema.json', () => {
   if (process.env.UPDATE_SCHEMA === '1') writeJsonSchemaFiles(Object.values(JSON_SCHEMA_FILES));
@@ -33,6 +34,7 @@ describe('schema/*.schema.json', () => {
     expect(Object.entries(JSON_SCHEMA_FILES).map(([kind, file]) => [kind, basename(file.path)])).toEqual([
       ['scenario', 'scenario.schema.json'],
       ['plan', 'plan.schema.json'],
+      ['persona', 'persona.schema.json'],
     ]);
   });
 
@@ -89,7 +91,7 @@ describe('ScenarioSchema step rules', () => {
 
   it('reports a step with no action, two actions, two timings, stray times and jitter', () => {
     expect(messages([{ at: '1s' }])).toEqual([
-      'timeline.0: a step needs one action: emit, set, set-flag, disconnect, reject-auth, fault, expect, pause, run, steps',
+      'timeline.0: a step needs one action: emit, set, set-flag, disconnect, reject-auth, fault, override, expect, pause, run, steps',
     ]);
     expect(messages([{ pause: '1s', run: 'x' }])).toEqual([
       'timeline.0.run: a step has one action, but this one has both pause and run; put them in separate steps',
