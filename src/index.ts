@@ -112,7 +112,7 @@ export type { DeviceLimits, LimitSpec } from './device/device-limits';
 export declare const FAULT_CATALOGUE: typeof FaultCatalogueModule.FAULT_CATALOGUE;
 export declare const FAULT_NAMES: typeof FaultCatalogueModule.FAULT_NAMES;
 export type { ActiveFault, FaultName, FaultParams, FaultParamsInput } from './protocol/fault-catalogue';
-export type { ActiveOverride, OverrideAnswer, OverrideSpec } from './device/answer-overrides';
+export type { ActiveOverride, OverrideAnswer, OverrideSpec } from './protocol/answer-override-spec';
 export type { DevicePaths, DeviceUrls } from './device/endpoints';
 export declare const DEFAULT_FLAGS: typeof FeatureFlagsModule.DEFAULT_FLAGS;
 export type { FlagDefinition, FlagState } from './device/feature-flags';

@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 import type { JournalEntry, JournalFilter, JournalKind, NewestEntries, NotificationEntry } from '../base/journal';
 import type { Stated } from '../base/stated-keys';
-import type { ActiveOverride, OverrideSpec } from '../device/answer-overrides';
+import type { ActiveOverride, OverrideSpec } from '../protocol/answer-override-spec';
 import type { DeviceUrls } from '../device/endpoints';
 import type { FlagState } from '../device/feature-flags';
 import type { NotificationMessage } from '../events/notification-message';

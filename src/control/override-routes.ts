@@ -1,6 +1,6 @@
 /** The routes of the answer overrides: which are in force, make one, remove one or every one. */
 import { z } from 'zod';
-import { ActiveOverrideSchema, OverrideSpecSchema } from '../device/answer-overrides';
+import { ActiveOverrideSchema, OverrideSpecSchema } from '../protocol/answer-override-spec';
 import { refusalDocs } from './control-codes';
 import { defineRoute } from './route';
 

@@ -9,7 +9,7 @@ import type { DeviceEvent, PublishOptions } from '../events/event-bus';
 import type { SessionInfo } from '../events/event-session';
 import type { NotificationMessage } from '../events/notification-message';
 import type { SessionListener } from '../events/stream-server';
-import type { ActiveOverride, OverrideSpec } from './answer-overrides';
+import type { ActiveOverride, OverrideSpec } from '../protocol/answer-override-spec';
 import type { ActiveFault, FaultName, FaultParamsInput } from '../protocol/fault-catalogue';
 import type { ResolvedDeviceOptions } from './device-options';
 import type { DeviceUrls } from './endpoints';

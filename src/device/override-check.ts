@@ -4,7 +4,7 @@
  * answers.
  */
 import { EmulatorError } from '../base/errors';
-import { type OverrideSpec, OverrideSpecSchema } from './answer-overrides';
+import { type OverrideSpec, OverrideSpecSchema } from '../protocol/answer-override-spec';
 import { CGI_NAMES, type CgiSpec, DEVICE_CGIS } from './cgi-table';
 
 /** The answers an override may give, for the message of a bad one. */

@@ -4,7 +4,8 @@
  * the auth step. An override answered is journaled like any answer, with its id.
  */
 import type { RequestHandler, Response } from 'express';
-import type { ActiveOverride, OverrideAnswer, OverrideRequest } from './answer-overrides';
+import type { ActiveOverride, OverrideAnswer } from '../protocol/answer-override-spec';
+import type { OverrideRequest } from './answer-overrides';
 import { deviceOf, requestLocals } from './device-context';
 
 /** The override that answers this request, counted and named in its journal entry; undefined for none. */

@@ -274,6 +274,7 @@ export class ScenarioPlayer {
           : params;
       player.guard('fault', () => player.target.fault(name, scaled));
     },
+    override: (player, spec) => player.guard('override', () => player.target.override(spec)),
     expect: (player, expect) => {
       const expectation = { ...expect, withinMs: expect.withinMs / player.speed };
       player.guard('expect', () => player.target.expect(expectation));

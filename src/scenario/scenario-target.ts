@@ -1,5 +1,6 @@
 /** What a scenario plays on (./player): the device's event bus, flags, sessions, auth, faults and the grader's expectations. */
 import type { NotificationMessage } from '../events/notification-message';
+import type { OverrideSpec } from '../protocol/answer-override-spec';
 import type { FaultName } from '../protocol/fault-catalogue';
 import type { ExpectAction } from './schema';
 
@@ -19,6 +20,8 @@ export interface ScenarioTarget {
   rejectAuth(forMs: number): void;
   /** Turns a fault switch on (parameters already checked against the catalogue); resolves when on or over. */
   fault(name: FaultName, params: Record<string, unknown>): Promise<unknown>;
+  /** Makes the device answer a CGI as `spec` says (docs/control-api.md); throws for an unknown CGI or method. */
+  override(spec: OverrideSpec): unknown;
   /** From now, the client has `withinMs` to do `that` (recorded for the grader). */
   expect(expectation: ExpectAction): void;
 }

@@ -29,6 +29,7 @@ import { TOPIC_PATH } from '../events/event-bus';
 import { DurationSchema } from '../base/duration';
 import { isCloseCode, MAX_CLOSE_REASON_BYTES, NOT_A_CLOSE_CODE } from '../protocol/websocket-close';
 import { schemaFile } from '../base/json-schema';
+import { OverrideSpecSchema } from '../protocol/answer-override-spec';
 import { FAULT_CATALOGUE, FAULT_NAMES } from '../protocol/fault-catalogue';
 import { PlanDeviceSchema, PlanRecordingSchema, PlanUserSchema } from '../bws/plan';
 
@@ -171,6 +172,7 @@ const ACTION_SCHEMAS = {
   disconnect: DisconnectSchema,
   'reject-auth': z.strictObject({ for: duration }),
   fault: FaultStepSchema,
+  override: OverrideSpecSchema,
   expect: ExpectSchema,
   pause: duration,
   run: z.string({ error: 'run names a group from `groups`' }).min(1),

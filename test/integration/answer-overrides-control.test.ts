@@ -1,5 +1,6 @@
 /** Answer overrides through the control API of a real emulator: made, answered, listed, refused, reset. */
 import { type EmulatorHandle, loadScenario, startEmulator } from '../../src';
+import { digestRequest } from '../helpers/digest-request';
 import { callFeatureFlags } from '../helpers/rpc-client';
 
 const QUIET = loadScenario('name: quiet\ntimeline:\n  - pause: 1h\n', 'quiet.yaml');
@@ -68,3 +69,35 @@ it('DELETE removes by id; reset removes every one', async () => {
   await emulator.reset();
   expect(emulator.overrides()).toEqual([]);
 });
+
+it('a scenario step makes an override on its device', async () => {
+  await emulator.close();
+  const scenario = loadScenario(
+    [
+      'name: busy-flags',
+      'timeline:',
+      '  - override: { cgi: featureflag.cgi, method: listAll, answer: { status: 503, body: busy }, times: 1 }',
+      '  - pause: 1h',
+    ].join('\n'),
+    'busy.yaml',
+  );
+  if (!scenario.ok) throw new Error(scenario.error.message);
+  emulator = await startEmulator({ scenarios: [{ scenario: scenario.value }], device: { port: 0 } });
+  const deadline = Date.now() + 2000;
+  while (emulator.overrides().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  expect(emulator.overrides()).toMatchObject([{ cgi: 'featureflag.cgi', times: 1, answered: 0 }]);
+  const device = emulator.devices[0].device;
+  const answer = await fetchStatus(device);
+  expect(answer).toBe(503);
+});
+
+/** The status of a listAll POST to the device (digest auth). */
+async function fetchStatus(device: EmulatorHandle['devices'][number]['device']): Promise<number> {
+  const res = await digestRequest(device.url, {
+    method: 'POST',
+    path: new URL(device.urls.featureFlags).pathname,
+    body: JSON.stringify(LIST_ALL),
+    headers: { 'Content-Type': 'application/json' },
+  });
+  return res.status;
+}

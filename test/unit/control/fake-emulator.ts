@@ -18,7 +18,7 @@ import {
 import { createLogger, type Logger } from '../../../src/base/log';
 import { type ControlOptions, controlRouter } from '../../../src/control/control-router';
 import type { ControlledEmulator, DeviceFault, DeviceOverride } from '../../../src/control/controlled-emulator';
-import type { OverrideSpec } from '../../../src/device/answer-overrides';
+import type { OverrideSpec } from '../../../src/protocol/answer-override-spec';
 import { EmulatorError } from '../../../src/base/errors';
 import { FAULT_NAMES, type FaultName, type FaultParamsInput } from '../../../src/protocol/fault-catalogue';
 import type { FlagState } from '../../../src/device/feature-flags';

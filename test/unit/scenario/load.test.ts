@@ -176,7 +176,7 @@ describe('loadScenario', () => {
         ),
       ),
     ).toEqual([
-      'INVALID_VALUE demo.yaml:2:5: a step needs one action: emit, set, set-flag, disconnect, reject-auth, fault, expect, pause, run, steps',
+      'INVALID_VALUE demo.yaml:2:5: a step needs one action: emit, set, set-flag, disconnect, reject-auth, fault, override, expect, pause, run, steps',
       'INVALID_VALUE demo.yaml:4:5: a step has one action, but this one has both pause and run; put them in separate steps',
       'INVALID_VALUE demo.yaml:5:18: on: triggers belong in the top-level timeline, not in groups or steps',
     ]);

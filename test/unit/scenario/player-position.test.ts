@@ -15,6 +15,7 @@ const target: ScenarioTarget = {
   closeSessions: () => 0,
   rejectAuth: () => undefined,
   fault: () => Promise.resolve(),
+  override: () => undefined,
   expect: () => undefined,
 };
 

@@ -44,6 +44,9 @@ function fakeTarget(scheduler: ManualScheduler): ScenarioTarget & { calls: Call[
     rejectAuth(forMs) {
       calls.push({ t: scheduler.now(), kind: 'reject', value: forMs });
     },
+    override(spec) {
+      calls.push({ t: scheduler.now(), kind: 'override', value: spec });
+    },
     expect(expectation) {
       calls.push({ t: scheduler.now(), kind: 'expect', value: expectation });
     },
@@ -332,6 +335,31 @@ describe('ScenarioPlayer', () => {
       { t: 2000, kind: 'fault', value: ['reboot', { downMs: 50, refuseLoginsMs: 0 }] },
     ]);
     expect(logged.join('\n')).toContain('scenario fault failed {"error":"busy"}');
+  });
+
+  it('makes answer overrides, and refuses a malformed one at load with its field', () => {
+    const { scheduler, target, player } = setup(
+      scenarioOf(
+        'timeline:',
+        '  - { at: 1s, override: { cgi: featureflag.cgi, method: listAll, answer: { error: { code: 2104, message: busy } }, times: 1 } }',
+      ),
+    );
+    player.start();
+    scheduler.advance(2_000);
+    expect(target.calls.filter((c) => c.kind === 'override')).toEqual([
+      {
+        t: 2000,
+        kind: 'override',
+        value: {
+          cgi: 'featureflag.cgi',
+          method: 'listAll',
+          answer: { error: { code: 2104, message: 'busy' } },
+          times: 1,
+        },
+      },
+    ]);
+    const bad = (): unknown => scenarioOf('timeline:', '  - override: { cgi: featureflag.cgi, answer: { oops: 1 } }');
+    expect(bad).toThrow('answer is one of');
   });
 
   it('runs set, set-flag and disconnect actions', () => {
