@@ -2,6 +2,7 @@
 import type { RequestHandler } from 'express';
 import type { ApiListEntry } from './api-list-entry';
 import { RpcErrorCode, RpcFault, type RpcApiSpec } from '../protocol/rpc';
+import { servedVersions } from './persona-file';
 import { rpcEndpoint } from './rpc-endpoint';
 
 /** What discovery needs of an API: the JSON-RPC ones and the legacy CGIs alike. */
@@ -39,7 +40,9 @@ export function apiDiscoveryCgi(servedApis: readonly DiscoverableApi[]): Request
         );
         return { apiList };
       },
-      getSupportedVersions: () => ({ apiVersions: API_DISCOVERY_API.versions }),
+      getSupportedVersions: (_request, { device }) => ({
+        apiVersions: servedVersions(API_DISCOVERY_API, device.options.clone),
+      }),
     },
   });
 }

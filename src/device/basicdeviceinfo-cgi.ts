@@ -5,6 +5,7 @@
 import type { RequestHandler } from 'express';
 import { RpcErrorCode, RpcFault, type RpcApiSpec } from '../protocol/rpc';
 import type { DeviceIdentity } from './identity';
+import { servedVersions } from './persona-file';
 import { nameListParam, rpcEndpoint } from './rpc-endpoint';
 
 /** Versions and methods of the basic device info API (clients send 1.0 up to 1.3; answers echo it). */
@@ -59,7 +60,9 @@ export const basicDeviceInfoCgi: RequestHandler = rpcEndpoint({
         );
       return { propertyList: pick(identity, names as (keyof DeviceIdentity)[]) };
     },
-    getSupportedVersions: () => ({ apiVersions: BASIC_DEVICE_INFO_API.versions }),
+    getSupportedVersions: (_request, { device }) => ({
+      apiVersions: servedVersions(BASIC_DEVICE_INFO_API, device.options.clone),
+    }),
   },
 });
 

@@ -7,9 +7,19 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { digestAuthorization } from '../auth/digest-client';
-import { isPlainObject } from '../protocol/rpc';
+import { isPlainObject, type RpcApiSpec } from '../protocol/rpc';
+import { API_DISCOVERY_API } from './apidiscovery-cgi';
+import { BASIC_DEVICE_INFO_API } from './basicdeviceinfo-cgi';
+import { FEATURE_FLAG_API } from './featureflag-cgi';
 import { PERSONAS } from './persona';
 import { isSecretParameter, PERSONA_FILE_FORMAT, type PersonaFile, PersonaFileSchema } from './persona-file';
+
+/** The JSON-RPC CGIs whose versions a clone asks, with the API each serves. */
+const VERSIONED_APIS: readonly (readonly [string, RpcApiSpec])[] = [
+  ['apidiscovery.cgi', API_DISCOVERY_API],
+  ['basicdeviceinfo.cgi', BASIC_DEVICE_INFO_API],
+  ['featureflag.cgi', FEATURE_FLAG_API],
+];
 
 /** What to clone and how to log in. */
 export interface CloneOptions {
@@ -59,6 +69,15 @@ export async function cloneDevice(options: CloneOptions): Promise<PersonaFile> {
   const unrestricted = (await client.rpc(`${cgiPrefix}/basicdeviceinfo.cgi`, 'getAllUnrestrictedProperties', true))
     .propertyList;
   const flags = (await rpc('featureflag.cgi', 'listAll')).flags;
+  const apiVersions: Record<string, unknown> = {};
+  for (const [cgi, api] of VERSIONED_APIS) {
+    // A device without the method keeps the emulator's versions for that API.
+    const versions = await rpc(cgi, 'getSupportedVersions').then(
+      (data) => data.apiVersions,
+      () => undefined,
+    );
+    if (versions !== undefined) apiVersions[api.id] = versions;
+  }
   const listing = await client.send('GET', `${cgiPrefix}/param.cgi?action=list`);
   if (listing.status !== 200) throw new CloneError(`param.cgi answered HTTP ${listing.status}`, listing.status);
   const { parameters, leftOut } = parseParameters(listing.body);
@@ -77,6 +96,7 @@ export async function cloneDevice(options: CloneOptions): Promise<PersonaFile> {
     flags,
     apiList,
     parameters,
+    apiVersions,
     ...(leftOut.length > 0 ? { leftOut } : {}),
   };
   const parsed = PersonaFileSchema.safeParse(file);

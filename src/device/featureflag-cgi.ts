@@ -2,6 +2,7 @@
 import type { RequestHandler } from 'express';
 import { isPlainObject, RpcErrorCode, RpcFault, type RpcApiSpec } from '../protocol/rpc';
 import type { UnknownFlags } from './feature-flags';
+import { servedVersions } from './persona-file';
 import { nameListParam, rpcEndpoint } from './rpc-endpoint';
 
 /** Versions and methods of the feature flag API. */
@@ -54,7 +55,9 @@ export const featureFlagCgi: RequestHandler = rpcEndpoint({
       );
       return { result: 'Success' };
     },
-    getSupportedVersions: () => ({ apiVersions: FEATURE_FLAG_API.versions }),
+    getSupportedVersions: (_request, { device }) => ({
+      apiVersions: servedVersions(FEATURE_FLAG_API, device.options.clone),
+    }),
   },
 });
 

@@ -10,6 +10,7 @@ import { schemaFile } from '../base/json-schema';
 import { loadYaml, readFailure, type YamlLoadResult, yamlErrors } from '../base/yaml-load';
 import { ApiListEntrySchema } from './api-list-entry';
 import { FlagStateSchema } from './feature-flags';
+import type { RpcApiSpec } from '../protocol/rpc';
 import type { DeviceIdentity } from './identity';
 
 /** The format word of the first line: a later format changes it, so an old emulator refuses a newer file. */
@@ -61,9 +62,18 @@ export const PersonaFileSchema = z
     parameters: z
       .record(z.string(), z.string())
       .describe('param.cgi action=list, by path below root. (Brand.ProdNbr), in the order the device lists them.'),
+    apiVersions: z
+      .record(z.string(), z.array(z.string().regex(/^\d+\.\d+$/)).min(1))
+      .optional()
+      .describe("Each JSON-RPC API's getSupportedVersions, by API id (an API not named keeps the emulator's)."),
     leftOut: z.array(z.string()).optional().describe('Parameters the capture left out as secrets (not served).'),
   })
   .strict();
+
+/** The versions a device serves of `spec`: the cloned device's, when its file names them. */
+export function servedVersions(spec: RpcApiSpec, clone: PersonaFile | undefined): readonly string[] {
+  return clone?.apiVersions?.[spec.id] ?? spec.versions;
+}
 
 /** `schema/persona.schema.json`, for editors (regenerate: npm run schema). */
 export const PERSONA_SCHEMA_FILE = schemaFile('persona.schema.json', PersonaFileSchema);

@@ -23,6 +23,7 @@ import {
 import { type DeviceContext, type DeviceRequestLocals, deviceOf, requestLocals } from './device-context';
 import { closeAfterBody, readBody } from './http-body';
 import { answerPlain, overrideDelay, takeOverride } from './override-step';
+import { servedVersions } from './persona-file';
 
 /** What a method handler gets besides the request. */
 export interface RpcCallContext {
@@ -74,11 +75,14 @@ export interface RpcEndpointOptions {
  * with each request ({@link deviceOf}).
  */
 export function rpcEndpoint(options: RpcEndpointOptions): RequestHandler {
-  const { spec, name } = options;
-  const unhandled = spec.methods.filter((m) => !options.handlers[m]);
+  const { spec: ownSpec, name } = options;
+  const unhandled = ownSpec.methods.filter((m) => !options.handlers[m]);
   if (unhandled.length > 0) throw new Error(`${name}: no handler for ${unhandled.join(', ')}`);
   return async (req: Request, res: Response) => {
     const device = deviceOf(res);
+    // A cloned device accepts and answers the versions of the device it was cloned from.
+    const { clone } = device.options;
+    const spec = clone?.apiVersions ? { ...ownSpec, versions: servedVersions(ownSpec, clone) } : ownSpec;
     const { log } = device;
     const locals = requestLocals(res);
     /** The body once read, for the journal of a refused request (see {@link journalCall}). */

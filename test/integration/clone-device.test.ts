@@ -126,6 +126,34 @@ describe('bwc-emu clone (issue 32)', () => {
     }
   });
 
+  it('serves the versions a cloned device names, and refuses a version it does not', async () => {
+    const file = join(dir, 'versions.yaml');
+    expect(await main(['clone', '--url', original.url, '-o', file], capture().io)).toBe(0);
+    const loaded = loadPersonaFile(file);
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    expect(loaded.value.apiVersions).toEqual({
+      'api-discovery': ['1.0'],
+      'basic-device-info': ['1.0', '1.1', '1.2', '1.3'],
+      'feature-flag': ['1.0'],
+    });
+    const apiVersions = { ...loaded.value.apiVersions, 'feature-flag': ['1.0', '1.1'] };
+    const clone = await startDevice({ persona: { ...loaded.value, apiVersions } });
+    try {
+      const ask = (apiVersion: string, method: string) =>
+        digestRequest(clone.url, {
+          method: 'POST',
+          path: '/axis-cgi/featureflag.cgi',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ apiVersion, method, params: {} }),
+        });
+      expect((await ask('1.0', 'getSupportedVersions')).body).toContain('"apiVersions":["1.0","1.1"]');
+      expect((await ask('1.1', 'listAll')).body).toContain('"flags":');
+      expect((await ask('1.2', 'listAll')).body).toContain('API version not supported: 1.2 (supported: 1.0, 1.1)');
+    } finally {
+      await clone.close();
+    }
+  });
+
   it('refuses a --persona that is neither a name nor a persona file, naming the file', async () => {
     const c = capture();
     expect(await main(['--persona', join(dir, 'none.yaml'), '--port', '0', '--log-level', 'silent'], c.io)).toBe(2);
