@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { JournalEntrySchema } from '../base/journal-entries';
 import { FaultsSchema } from './fault-schemas';
+import { OverridesSchema } from './override-schemas';
 import { ScenarioStatusSchema } from './scenario-status';
 import { SessionsSchema } from './schemas';
 
@@ -24,6 +25,7 @@ export const FeedEventsSchema = z.object({
   journal: FeedBatchSchema,
   sessions: SessionsSchema,
   faults: FaultsSchema,
+  overrides: OverridesSchema,
   scenario: ScenarioStatusSchema,
 });
 

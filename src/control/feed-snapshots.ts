@@ -1,5 +1,5 @@
 /**
- * What the live feed sends as snapshots (sessions, faults, scenario) and the routes answer
+ * What the live feed sends as snapshots (sessions, faults, overrides, scenario) and the routes answer
  * alike: one answer each, here so that the feed and the routes share it without importing
  * each other.
  */
@@ -14,6 +14,11 @@ export function sessionsAnswer(emulator: ControlledEmulator, device: string): Fe
 /** `GET /_emu/faults`: the switches on, with `until` null for those on until cleared. */
 export function activeFaults(emulator: ControlledEmulator, device: string): FeedEvents['faults'] {
   return { faults: emulator.faults({ device }).map((f) => ({ ...f, until: f.until ?? null })) };
+}
+
+/** `GET /_emu/overrides`: the answer overrides in force. */
+export function overridesAnswer(emulator: ControlledEmulator, device: string): FeedEvents['overrides'] {
+  return { overrides: emulator.overrides({ device }) };
 }
 
 /** `GET /_emu/scenario`: where the device's scenario is. */
@@ -31,6 +36,7 @@ export interface Snapshot<T = unknown> {
 export const SNAPSHOTS = {
   sessions: (emulator, device) => ({ data: sessionsAnswer(emulator, device) }),
   faults: (emulator, device) => ({ data: activeFaults(emulator, device) }),
+  overrides: (emulator, device) => ({ data: overridesAnswer(emulator, device) }),
   scenario: (emulator, device) => {
     // The position of a playing scenario moves all the time, which is no news (the page
     // counts it on); each change of course bumps the revision.

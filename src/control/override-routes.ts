@@ -1,13 +1,10 @@
 /** The routes of the answer overrides: which are in force, make one, remove one or every one. */
 import { z } from 'zod';
-import { ActiveOverrideSchema, OverrideSpecSchema } from '../protocol/answer-override-spec';
+import { OverrideSpecSchema } from '../protocol/answer-override-spec';
 import { refusalDocs } from './control-codes';
+import { overridesAnswer } from './feed-snapshots';
+import { OverridesSchema } from './override-schemas';
 import { defineRoute } from './route';
-
-/** The answer overrides in force (`GET /overrides`, and the answer of `POST /overrides`). */
-export const OverridesSchema = z.object({
-  overrides: z.array(ActiveOverrideSchema.extend({ device: z.string() }).meta({ id: 'DeviceOverride' })),
-});
 
 /** The routes of this file. */
 export const OVERRIDE_ROUTES = [
@@ -16,7 +13,7 @@ export const OVERRIDE_ROUTES = [
     path: '/overrides',
     summary: 'The answer overrides in force',
     response: OverridesSchema,
-    handler: ({ emulator, device }) => ({ overrides: emulator.overrides({ device }) }),
+    handler: ({ emulator, device }) => overridesAnswer(emulator, device),
   }),
   defineRoute({
     method: 'post',

@@ -344,6 +344,24 @@ describeWithChromium('the device dashboard in Chromium', () => {
     expect(await textOf(page, '#fault-stall-error')).toBe('');
   });
 
+  it('lists the answer overrides in force, read-only, as they are made, used and cleared', async () => {
+    const page = await rig.liveDashboard();
+    await waitForText(page, '#override-list', /^None: /);
+    const [made] = rig.emulator.override({
+      cgi: 'featureflag.cgi',
+      method: 'listAll',
+      answer: { error: { code: 2104, message: 'busy' } },
+      times: 2,
+    });
+    await waitForText(
+      page,
+      `#override-list li[data-id="${made.id}"]`,
+      /featureflag\.cgi listAll answered with JSON-RPC error 2104 busy \(0 of 2 answered\)/,
+    );
+    rig.emulator.clearOverrides();
+    await waitForText(page, '#override-list', /^None: /);
+  });
+
   it("lists an outside client's session with its address, filter and a rising sent count", async () => {
     const page = await dashboard();
     await pageSession();

@@ -30,7 +30,7 @@ afterEach(async () => {
 
 type Batch = FeedEvents['journal'];
 
-/** Opens a feed and takes its three opening snapshots, checking their order. */
+/** Opens a feed and takes its four opening snapshots, checking their order. */
 async function openFeed(url: string, headers: Record<string, string> = {}): Promise<SseClient> {
   const feed = await openSse(url, headers);
   feeds.push(feed);
@@ -38,11 +38,11 @@ async function openFeed(url: string, headers: Record<string, string> = {}): Prom
   expect(feed.headers['content-type']).toBe('text/event-stream; charset=utf-8');
   expect(feed.headers['cache-control']).toBe('no-store');
   const names = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 4; i++) {
     const frame = await feed.next();
     names.push(frame.kind === 'event' ? frame.event : frame.text);
   }
-  expect(names).toEqual(['sessions', 'faults', 'scenario']);
+  expect(names).toEqual(['sessions', 'faults', 'overrides', 'scenario']);
   return feed;
 }
 
@@ -156,12 +156,13 @@ describe('GET /_emu/feed: journal entries', () => {
 });
 
 describe('GET /_emu/feed: snapshots', () => {
-  it('sends sessions, faults and scenario at the start and then each only when it changed', async () => {
+  it('sends sessions, faults, overrides and scenario at the start and then each only when it changed', async () => {
     const rig = await startRig();
     const feed = await openFeed(`${rig.control}/feed`);
     expect(feed.frames.map((f) => (f.kind === 'event' ? f.data : undefined))).toEqual([
       { sessions: [] },
       { faults: [] },
+      { overrides: [] },
       { name: 'quiet', state: 'playing', positionMs: 0, speed: 1, revision: 0, topics: expect.any(Array) as unknown },
     ]);
     // A session connects: after the next tick, `sessions` shows it (its journal entries come first).
@@ -182,17 +183,28 @@ describe('GET /_emu/feed: snapshots', () => {
       event: 'faults',
       data: { faults: [{ name: 'clock', device: serial }] },
     });
+    // An answer override made: `overrides` lists it.
+    await fetch(`${rig.control}/overrides`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ cgi: 'featureflag.cgi', answer: { status: 500 } }),
+    });
+    rig.scheduler.advance(1000);
+    expect(await nextSnapshot(feed)).toMatchObject({
+      event: 'overrides',
+      data: { overrides: [{ cgi: 'featureflag.cgi', id: 'o1', device: serial }] },
+    });
     // Paused: `scenario` says so, its position held where it paused.
     await fetch(`${rig.control}/scenario/pause`, { method: 'POST' });
     rig.scheduler.advance(1000);
     expect(await nextSnapshot(feed)).toEqual({
       event: 'scenario',
-      data: expect.objectContaining({ state: 'paused', positionMs: 3000 }) as unknown,
+      data: expect.objectContaining({ state: 'paused', positionMs: 4000 }) as unknown,
     });
     // Played again, then restarted: each is a change (the position moving as it plays is not).
     await fetch(`${rig.control}/scenario/play`, { method: 'POST' });
     rig.scheduler.advance(1000);
-    expect(await nextSnapshot(feed)).toMatchObject({ event: 'scenario', data: { state: 'playing', positionMs: 4000 } });
+    expect(await nextSnapshot(feed)).toMatchObject({ event: 'scenario', data: { state: 'playing', positionMs: 5000 } });
     rig.scheduler.advance(3000);
     await fetch(`${rig.control}/scenario/restart`, { method: 'POST' });
     rig.scheduler.advance(1000);

@@ -3,10 +3,12 @@
  * explanation (its `code` as <code>), a form made from its parameters' JSON Schema, and On / Off (an action: Run).
  * The switches are drawn once (what is typed in them stays, and so does the keyboard's focus);
  * which are on is updated in place from the feed's `faults` events and the answers of On and Off.
+ * Below them, read-only, the answer overrides in force (./overrides-list).
  */
 import { fill, h, say, withCode } from './dom.js';
 import { clockTime, messageOf } from './format.js';
 import { controlNotice, errorLine, type PanelContext, statusLine } from './panel.js';
+import { overridesList } from './overrides-list.js';
 import { schemaForm } from './schema-form.js';
 import type { ActiveFault, FaultSwitch } from './wire-types.js';
 
@@ -18,6 +20,7 @@ export function mountFaultsPanel(root: HTMLElement, ctx: PanelContext): void {
   /** The faults on, as last heard. */
   let active: ActiveFault[] = [];
   let loaded = false;
+  const overrides = overridesList();
 
   const showActive = (faults: ActiveFault[]): void => {
     active = faults;
@@ -133,6 +136,8 @@ export function mountFaultsPanel(root: HTMLElement, ctx: PanelContext): void {
     controlNotice(ctx, 'faults', () => void load()),
     error,
     list,
+    overrides.element,
   );
   ctx.feed.on('faults', ({ faults }) => showActive(faults));
+  ctx.feed.on('overrides', ({ overrides: active }) => overrides.show(active));
 }

@@ -16,7 +16,7 @@ import type { FeedEvents } from './wire-types.js';
 type FeedEvent = keyof FeedEvents;
 
 /** The events that are a snapshot of something (not news): the last is kept for late listeners. */
-const SNAPSHOTS: ReadonlySet<FeedEvent> = new Set<FeedEvent>(['sessions', 'faults', 'scenario']);
+const SNAPSHOTS: ReadonlySet<FeedEvent> = new Set<FeedEvent>(['sessions', 'faults', 'overrides', 'scenario']);
 
 type FeedPhase =
   { kind: 'idle' } | { kind: 'connecting' } | { kind: 'live' } | { kind: 'waiting'; retryInMs: number; why: string };

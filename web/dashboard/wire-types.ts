@@ -608,6 +608,9 @@ export interface FeedEvents {
   faults: {
     faults: ActiveFault[];
   };
+  overrides: {
+    overrides: DeviceOverride[];
+  };
   scenario: ScenarioStatus;
 }
 
@@ -628,6 +631,53 @@ export interface Notification {
       [k: string]: string;
     };
   };
+}
+
+export interface DeviceOverride {
+  /**
+   * the CGI file, e.g. `featureflag.cgi`
+   */
+  cgi: string;
+  /**
+   * only requests naming this JSON-RPC method
+   */
+  method?: string;
+  /**
+   * only requests whose body (a GET: its query) contains this text
+   */
+  match?: string;
+  answer:
+    | {
+        error: {
+          code: number;
+          message: string;
+        };
+      }
+    | {
+        status: number;
+        /**
+         * the text body (default: the status line)
+         */
+        body?: string;
+      }
+    | {
+        body: {
+          [k: string]: unknown;
+        };
+      }
+    | {
+        delayMs: number;
+      };
+  /**
+   * answer this many requests, then go (default: until cleared)
+   */
+  times?: number;
+  id: string;
+  /**
+   * requests answered so far
+   */
+  answered: number;
+  device: string;
 }
 
 /** The kinds of journal entries, for the journal filter. */

@@ -229,6 +229,7 @@ describe('EventFeed, its reader stopping', () => {
     expect(res.frames.map((frame) => frame.kind === 'event' && frame.event)).toEqual([
       'sessions',
       'faults',
+      'overrides',
       'scenario',
     ]);
     let n = 0;
