@@ -321,6 +321,18 @@ export const MATRIX_CASES: readonly MatrixCase[] = [
     },
   },
   {
+    name: 'scenario override (wssession.cgi 503 once)',
+    steps: [
+      '{ at: 300ms, override: { cgi: wssession.cgi, answer: { status: 503, body: busy }, times: 1 } }',
+      '{ at: 300ms, disconnect: null }',
+    ],
+    lastsMs: 1300,
+    exercised: (run) => {
+      saw(run, 'be told the device is busy', count(run, 'busy', (l) => l.what === 'token') >= 1);
+      reconnected(run);
+    },
+  },
+  {
     name: 'scenario fault step (reboot)',
     steps: ['{ at: 300ms, fault: { name: reboot, downMs: 400 } }'],
     lastsMs: 700,
