@@ -287,6 +287,35 @@ class Emulator:
         answer: wire.FaultsClearedAnswer = self.request("DELETE", "/faults", {"name": name}, device=device)
         return answer["cleared"]
 
+    def override(
+        self,
+        cgi: str,
+        answer: Mapping[str, Any],
+        method: Optional[str] = None,
+        match: Optional[str] = None,
+        times: Optional[int] = None,
+        device: Optional[DeviceRef] = None,
+    ) -> List[wire.DeviceOverride]:
+        """Makes the device answer ``cgi`` with ``answer`` (``{"error": {"code", "message"}}``,
+        ``{"status", "body"}``, ``{"body": {...}}`` or ``{"delayMs"}``) after authentication,
+        ``times`` times or until cleared (docs/control-api.md); answers the overrides made, with their ids."""
+        spec: Dict[str, Any] = {"cgi": cgi, "answer": dict(answer)}
+        for key, value in (("method", method), ("match", match), ("times", times)):
+            if value is not None:
+                spec[key] = value
+        made: wire.OverridesAnswer = self.request("POST", "/overrides", body=spec, device=device)
+        return made["overrides"]
+
+    def overrides(self, device: Optional[DeviceRef] = None) -> List[wire.DeviceOverride]:
+        """The answer overrides in force."""
+        answer: wire.OverridesAnswer = self.request("GET", "/overrides", device=device)
+        return answer["overrides"]
+
+    def clear_overrides(self, id: Optional[str] = None, device: Optional[DeviceRef] = None) -> List[str]:
+        """Removes one answer override by its id, or all of them; answers the ids removed."""
+        answer: wire.OverridesClearedAnswer = self.request("DELETE", "/overrides", {"id": id}, device=device)
+        return answer["cleared"]
+
     def report(
         self,
         thresholds: Optional[Mapping[str, float]] = None,

@@ -431,6 +431,65 @@ class ScenarioStatus(TypedDict):
     topics: List[str]
 
 
+class DeviceOverrideAnswer1Error(TypedDict):
+    """From DeviceOverride.answer.error."""
+
+    code: int
+    message: str
+
+
+class DeviceOverrideAnswer1(TypedDict):
+    """A JSON-RPC error, answered HTTP 200 as real devices do (JSON-RPC CGIs only). From
+    DeviceOverride.answer.
+    """
+
+    error: DeviceOverrideAnswer1Error
+
+
+class _DeviceOverrideAnswer2Required(TypedDict):
+    status: int
+
+
+class DeviceOverrideAnswer2(_DeviceOverrideAnswer2Required, total=False):
+    """An HTTP status with a text body. From DeviceOverride.answer."""
+
+    #: the text body (default: the status line)
+    body: str
+
+
+class DeviceOverrideAnswer3(TypedDict):
+    """A JSON body, answered HTTP 200. From DeviceOverride.answer."""
+
+    body: Dict[str, Any]
+
+
+class DeviceOverrideAnswer4(TypedDict):
+    """The real answer, after this many ms. From DeviceOverride.answer."""
+
+    delayMs: int
+
+
+class _DeviceOverrideRequired(TypedDict):
+    #: the CGI file, e.g. `featureflag.cgi`
+    cgi: str
+    answer: Union[DeviceOverrideAnswer1, DeviceOverrideAnswer2, DeviceOverrideAnswer3, DeviceOverrideAnswer4]
+    id: str
+    #: requests answered so far
+    answered: int
+    device: str
+
+
+class DeviceOverride(_DeviceOverrideRequired, total=False):
+    """From DeviceOverride."""
+
+    #: only requests naming this JSON-RPC method
+    method: str
+    #: only requests whose body (a GET: its query) contains this text
+    match: str
+    #: answer this many requests, then go (default: until cleared)
+    times: int
+
+
 class Thresholds(TypedDict):
     """From Report.thresholds."""
 
@@ -637,6 +696,18 @@ class FaultSwitchesAnswer(TypedDict):
     """From GET /_emu/faults/switches."""
 
     switches: List[FaultSwitch]
+
+
+class OverridesAnswer(TypedDict):
+    """From GET /_emu/overrides."""
+
+    overrides: List[DeviceOverride]
+
+
+class OverridesClearedAnswer(TypedDict):
+    """From DELETE /_emu/overrides."""
+
+    cleared: List[str]
 
 
 class JournalAnswer(TypedDict):

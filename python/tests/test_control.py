@@ -124,6 +124,17 @@ def test_a_bad_fault_is_refused(bwc_emu: Emulator):
     assert refused.value.status == 400 and "forMs" in refused.value.message
 
 
+def test_answer_overrides_made_listed_refused_cleared(bwc_emu: Emulator):
+    (made,) = bwc_emu.override("featureflag.cgi", {"status": 500}, method="listAll", times=2)
+    assert made["id"] == "o1" and made["answered"] == 0 and made["times"] == 2
+    assert [o["id"] for o in bwc_emu.overrides()] == ["o1"]
+    with pytest.raises(ControlError) as refused:
+        bwc_emu.override("featureflag.cgi", {"status": 500}, method="listEverything")
+    assert refused.value.status == 400 and "listAll" in refused.value.message
+    assert bwc_emu.clear_overrides("o1") == ["o1"]
+    assert bwc_emu.overrides() == []
+
+
 def test_reboot_answers_once_the_device_is_back(bwc_emu: Emulator):
     bwc_emu.fault_on("reboot", downMs=300)
     assert bwc_emu.health()["status"] == "ready"
