@@ -6,7 +6,7 @@
  */
 import yargs from 'yargs';
 import { writeFileAtomic } from '../base/atomic-file';
-import { personaYaml } from '../device/persona-file';
+import { personaYaml } from '../device/persona-file-yaml';
 import { cloneDevice } from '../index';
 import { type CliIo, parseCommandLine } from './parse';
 

@@ -3,11 +3,8 @@
  * requests, captured by `bwc-emu clone` and served by `--persona FILE`, so the emulator
  * answers as that model. Secrets are never in it (docs/personas.md, "Cloning a device").
  */
-import { readFileSync } from 'node:fs';
-import { stringify } from 'yaml';
 import { z } from 'zod';
 import { schemaFile } from '../base/json-schema';
-import { loadYaml, readFailure, type YamlLoadResult, yamlErrors } from '../base/yaml-load';
 import { ApiListEntrySchema } from './api-list-entry';
 import { FlagStateSchema } from './feature-flags';
 import type { RpcApiSpec } from '../protocol/rpc';
@@ -96,25 +93,4 @@ export function isSecretParameter(path: string): boolean {
 /** The persona's identity as the device's: the fields the emulator needs are there (the schema checks). */
 export function personaIdentity(file: PersonaFile): DeviceIdentity {
   return { ...file.identity } as unknown as DeviceIdentity;
-}
-
-/** A persona file's text: YAML, every value a string as the device answered it. */
-export function personaYaml(file: PersonaFile): string {
-  return stringify(file, { lineWidth: 0 });
-}
-
-/** Loads a persona file's text (YAML or JSON); errors name `file:line:col`. */
-export function loadPersona(text: string, file: string): YamlLoadResult<PersonaFile> {
-  return loadYaml(text, file, PersonaFileSchema);
-}
-
-/** Reads and loads a persona file; synchronous, as the command line resolves its flags. */
-export function loadPersonaFile(file: string): YamlLoadResult<PersonaFile> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    return yamlErrors([readFailure(file, `cannot read the persona file: ${(error as Error).message}`)]);
-  }
-  return loadPersona(text, file);
 }

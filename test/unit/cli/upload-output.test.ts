@@ -292,7 +292,10 @@ describe('formatReport', () => {
 
 describe('retries in the table', () => {
   it('a row says its recording was retried, and the registrations line says theirs', () => {
-    const recordings = [{ ...REPORT.recordings[0], retries: 2 }, { ...REPORT.recordings[2], retries: 1 }];
+    const recordings = [
+      { ...REPORT.recordings[0], retries: 2 },
+      { ...REPORT.recordings[2], retries: 1 },
+    ];
     const text = formatReport({ ...REPORT, recordings, registrationRetries: 1 });
     expect(text).toContain('\nu1_CAM1_20260101T000000Z  transferred (2 retries)      2  4.0 MB     1.23\n');
     expect(text).toContain('\nu1_CAM1_20260101T002000Z  failed (1 retry)             1  1.0 MB    12.50\n');

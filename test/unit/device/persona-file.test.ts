@@ -1,12 +1,7 @@
 /** The persona file: what counts as a secret, param.cgi's lines read back, and load errors with positions. */
 import { parseParameters } from '../../../src/device/clone-device';
-import {
-  isSecretParameter,
-  loadPersona,
-  PERSONA_FILE_FORMAT,
-  type PersonaFile,
-  personaYaml,
-} from '../../../src/device/persona-file';
+import { isSecretParameter, PERSONA_FILE_FORMAT, type PersonaFile } from '../../../src/device/persona-file';
+import { loadPersona, personaYaml } from '../../../src/device/persona-file-yaml';
 import { resolveDeviceOptions } from '../../../src/device/device-options';
 
 const IDENTITY = {
