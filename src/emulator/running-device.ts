@@ -11,6 +11,7 @@ import type { Scheduler } from '../scenario/scheduler';
 import type { Scenario } from '../scenario/schema';
 import { deviceTopics } from './device-facts';
 import type { DeviceAccess, EmulatedDevice, ScenarioState } from './handle';
+import { checkScenarioOverrides } from './scenario-overrides';
 import { deviceOptionsForScenario, playOnDevice, type PlayOnDeviceOptions, type ScenarioRun } from './play-on-device';
 
 /** A scenario and the file it came from (undefined when it was built in code). */
@@ -94,6 +95,7 @@ class PlayingDevice implements RunningDevice {
       // Only the current run can finish: the runs before it were stopped.
       onFinish: () => void this.changes++,
     };
+    checkScenarioOverrides(this.current);
     this.playing = playOnDevice(this.device, this.current, this.playerOptions);
   }
 
@@ -125,6 +127,8 @@ class PlayingDevice implements RunningDevice {
   }
 
   setScenario(scenario: Scenario): void {
+    // Checked before the running scenario stops: a bad one leaves it running.
+    checkScenarioOverrides(scenario);
     this.playing.stop();
     if (scenario !== this.current) this.topicList = undefined;
     this.current = scenario;

@@ -5,7 +5,8 @@
  */
 import type { Logger } from '../base/log';
 import { err, ok, type Result } from '../base/result';
-import { yamlErrors, type YamlErrors } from '../base/yaml-load';
+import { readFailure, yamlErrors, type YamlErrors } from '../base/yaml-load';
+import { overrideProblems } from './scenario-overrides';
 import type { ScenarioErrorCode } from '../scenario/load';
 import type { Scenario } from '../scenario/schema';
 import { type ScenarioWatcher, watchScenario } from '../scenario/watcher';
@@ -41,6 +42,12 @@ export async function watchScenarioFiles(
     return watchScenario(
       file,
       (reloaded) => {
+        const problems = overrideProblems(reloaded.scenario);
+        if (problems.length > 0) {
+          const errors = problems.map((message) => ({ ...readFailure(file, message), code: 'INVALID_VALUE' as const }));
+          log?.warn({ errors: problems }, 'scenario changed but has errors: the last good version keeps running');
+          return onReload?.(err({ ...yamlErrors(errors).error, device, file }));
+        }
         for (const player of players) player.device.setScenario(player.prepare(reloaded.scenario));
         log?.info({ devices: players.length }, 'scenario changed: restarted with the new version');
         onReload?.(ok({ device, file }));

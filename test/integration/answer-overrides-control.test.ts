@@ -91,6 +91,39 @@ it('a scenario step makes an override on its device', async () => {
   expect(answer).toBe(503);
 });
 
+it("a scenario's override of a CGI or method the device does not have is BAD_SCENARIO where it comes in, naming the step", async () => {
+  const bad = loadScenario(
+    [
+      'name: typo',
+      'timeline:',
+      '  - pause: 1s',
+      '  - steps:',
+      '      - override: { cgi: featureflag.cgi, method: listEverything, answer: { status: 503 } }',
+      'groups:',
+      '  later:',
+      '    - override: { cgi: nosuch.cgi, answer: { status: 503 } }',
+    ].join('\n'),
+    'typo.yaml',
+  );
+  if (!bad.ok) throw new Error(bad.error.message);
+  // Through the control API: refused, and the running scenario keeps running.
+  const res = await fetch(`${control}/scenario`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/yaml' },
+    body: 'name: typo\ntimeline:\n  - override: { cgi: nosuch.cgi, answer: { status: 503 } }\n',
+  });
+  const json = (await res.json()) as Answer;
+  expect([res.status, json.error.code]).toEqual([400, 'BAD_SCENARIO']);
+  expect(json.error.message).toContain('timeline[0]: override: no CGI "nosuch.cgi"');
+  expect(emulator.scenarioStatus().name).toBe('quiet');
+  // At start: the emulator does not start, and says which steps.
+  const started = startEmulator({ scenarios: [{ scenario: bad.value }], device: { port: 0 } });
+  await expect(started).rejects.toMatchObject({ code: 'BAD_SCENARIO' });
+  const message = await started.catch((error: Error) => error.message);
+  expect(message).toContain('timeline[1].steps[0]: override: featureflag.cgi has no method "listEverything"');
+  expect(message).toContain('groups.later[0]: override: no CGI "nosuch.cgi"');
+});
+
 /** The status of a listAll POST to the device (digest auth). */
 async function fetchStatus(device: EmulatorHandle['devices'][number]['device']): Promise<number> {
   const res = await digestRequest(device.url, {

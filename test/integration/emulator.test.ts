@@ -140,6 +140,14 @@ describe('startEmulator', () => {
     await reloaded;
     expect(reloads[1]).toMatchObject({ ok: false });
     expect(emulator.devices[0].scenario.name).toBe('second');
+
+    // An override of a CGI the device does not have is an error of the reload too.
+    reloaded = next();
+    writeFileSync(file, 'name: fourth\ntimeline:\n  - override: { cgi: nosuch.cgi, answer: { status: 503 } }\n');
+    await reloaded;
+    expect(reloads[2]).toMatchObject({ ok: false, error: { errors: [{ code: 'INVALID_VALUE' }] } });
+    expect(JSON.stringify(reloads[2])).toContain('timeline[0]: override: no CGI');
+    expect(emulator.devices[0].scenario.name).toBe('second');
   });
 
   it('does not watch the implicit default scenario even with watch on', async () => {
