@@ -24,6 +24,32 @@ export interface DeviceIdentity {
   WebURL: string;
 }
 
+/**
+ * Every field of {@link DeviceIdentity}, in the order devices list them: what a persona file
+ * must hold. Complete by construction: a field added to the interface and not here does not compile.
+ */
+export const IDENTITY_FIELDS = [
+  'Brand',
+  'ProdFullName',
+  'ProdNbr',
+  'ProdShortName',
+  'ProdType',
+  'ProdVariant',
+  'SerialNumber',
+  'HardwareID',
+  'Version',
+  'BuildDate',
+  'Architecture',
+  'Soc',
+  'SocSerialNumber',
+  'WebURL',
+] as const satisfies readonly (keyof DeviceIdentity)[];
+/** Compile-time check that {@link IDENTITY_FIELDS} names every field (never when one is missing). */
+const IDENTITY_FIELDS_COMPLETE: Exclude<keyof DeviceIdentity, (typeof IDENTITY_FIELDS)[number]> extends never
+  ? true
+  : never = true;
+void IDENTITY_FIELDS_COMPLETE;
+
 /** Fields that follow from the serial instead of being set. */
 type SerialFields = 'SerialNumber' | 'SocSerialNumber';
 

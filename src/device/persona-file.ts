@@ -8,28 +8,10 @@ import { schemaFile } from '../base/json-schema';
 import { ApiListEntrySchema } from './api-list-entry';
 import { FlagStateSchema } from './feature-flags';
 import type { RpcApiSpec } from '../protocol/rpc';
-import type { DeviceIdentity } from './identity';
+import { type DeviceIdentity, IDENTITY_FIELDS } from './identity';
 
 /** The format word of the first line: a later format changes it, so an old emulator refuses a newer file. */
 export const PERSONA_FILE_FORMAT = 'bwc-emu-persona/1';
-
-/** The identity fields the emulator itself needs (host name, MAC, realm); a device may report more. */
-const IDENTITY_FIELDS = [
-  'Brand',
-  'ProdFullName',
-  'ProdNbr',
-  'ProdShortName',
-  'ProdType',
-  'ProdVariant',
-  'SerialNumber',
-  'HardwareID',
-  'Version',
-  'BuildDate',
-  'Architecture',
-  'Soc',
-  'SocSerialNumber',
-  'WebURL',
-] as const satisfies readonly (keyof DeviceIdentity)[];
 
 /** A path prefix such as `/axis-cgi`. */
 const PrefixSchema = z.string().regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'must be a path like /axis-cgi');
@@ -47,6 +29,7 @@ export const PersonaFileSchema = z
       .record(z.string(), z.string())
       .superRefine((identity, ctx) => {
         for (const field of IDENTITY_FIELDS)
+          // every field the emulator needs; a device may report more
           if (!Object.hasOwn(identity, field))
             ctx.addIssue({ code: 'custom', message: `identity.${field} is missing` });
       })
