@@ -10,6 +10,7 @@ import type { RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import type { Logger } from '../base/log';
 import type { ControlRoute } from './route';
+import { INTERNAL_ERROR_BODY } from './control-error';
 import { type AnswerBody, declaredAnswers } from './route-answers';
 
 /** The environment variable that turns the check on (`1`); the Jest setup sets it. */
@@ -21,7 +22,6 @@ export function answersChecked(): boolean {
 }
 
 /** What a bug answers, as ./control-error's `sendError` answers it. */
-const INTERNAL = { error: { code: 'INTERNAL', message: 'internal error; see the log' } };
 
 /**
  * The middleware (first of the route's) that checks each JSON answer `res.json` sends for
@@ -36,7 +36,7 @@ export function answerChecker(route: ControlRoute, log: Logger): RequestHandler 
       const problem = misfit(answers.get(res.statusCode)?.body, res.statusCode, body);
       if (problem === undefined) return send(body);
       log.error({ route: name, status: res.statusCode, problem }, 'control API: the answer does not fit its schema');
-      return send.call(res.status(500), INTERNAL);
+      return send.call(res.status(500), INTERNAL_ERROR_BODY);
     }) as Response['json'];
     next();
   };
