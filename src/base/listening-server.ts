@@ -7,7 +7,7 @@
 import { once } from 'node:events';
 import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import { EmulatorError } from './errors';
 import { isLingering, LingeringClose, type LingerLimits, lingerOnClose } from './lingering-close';
 import type { Logger } from './log';
@@ -57,33 +57,14 @@ export interface HeaderLimits {
   maxLineBytes?: number;
 }
 
-const DEFAULT_HEADER_LIMITS: HeaderLimits = { maxLines: 1000 };
+export const DEFAULT_HEADER_LIMITS: HeaderLimits = { maxLines: 1000 };
 
 /** Creates the server for `app` and resolves once it listens. */
 export async function listenApp(app: RequestListener, options: ListenOptions): Promise<ListeningServer> {
   const { tls, log } = options;
   const limits = options.headerLimits ?? DEFAULT_HEADER_LIMITS;
   const closing = new LingeringClose(options.linger);
-  const guarded: RequestListener = (req, res) => {
-    // Bytes after a refused request that happen to parse as one: thrown away, never answered.
-    if (isLingering(req.socket)) {
-      closing.requestWhileLingering(req.socket);
-      req.resume();
-      return;
-    }
-    const problem = headerProblem(req.rawHeaders, limits);
-    if (problem === undefined) return app(req, res);
-    log.info({ method: req.method, url: req.url, reason: problem }, 'request refused: headers too large');
-    const body = `Request Header Fields Too Large: ${problem}\n`;
-    res.writeHead(431, {
-      'Content-Type': 'text/plain; charset=utf-8',
-      'Content-Length': String(Buffer.byteLength(body)),
-      Connection: 'close',
-    });
-    lingerOnClose(req.socket);
-    res.end(body);
-    req.resume();
-  };
+  const guarded = guardRequests(app, limits, closing, () => log);
   const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, guarded) : createHttpServer(guarded);
   // One more than the limit, so that a request past it is seen (Node silently drops headers past its count).
   server.maxHeadersCount = limits.maxLines + 1;
@@ -99,19 +80,63 @@ export async function listenApp(app: RequestListener, options: ListenOptions): P
     socket.on('close', forget);
     closing.adopt(socket);
   });
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    // What a lingering connection still receives is no request: Node reports it chunk by chunk, it is counted.
-    if (isLingering(socket)) return void closing.clientError(socket, '');
-    log.info({ code: err.code, reason: err.message }, 'malformed HTTP request');
-    // Headers past Node's size limit are 431, as for too many lines; everything else malformed is 400.
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
-    // Answered (unless an answer is under way, which is then the last), then closed lingering.
-    closing.clientError(socket, `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-  });
+  server.on(
+    'clientError',
+    answerClientError(closing, () => log),
+  );
   await listen(server, options.port, options.host);
   const port = (server.address() as AddressInfo).port;
   const url = `${tls ? 'https' : 'http'}://${formatHost(options.host)}:${port}`;
   return new Listening(server, url, port, options.host, sockets);
+}
+
+/**
+ * The guards every request passes before `app`: bytes that parse as a request on a lingering
+ * connection are thrown away, never answered; headers past `limits` are answered 431 (logged
+ * on `logOf(socket)`, the logger of whoever the connection is for).
+ */
+export function guardRequests(
+  app: RequestListener,
+  limits: HeaderLimits,
+  closing: LingeringClose,
+  logOf: (socket: Socket) => Logger,
+): RequestListener {
+  return (req, res) => {
+    // Bytes after a refused request that happen to parse as one: thrown away, never answered.
+    if (isLingering(req.socket)) {
+      closing.requestWhileLingering(req.socket);
+      req.resume();
+      return;
+    }
+    const problem = headerProblem(req.rawHeaders, limits);
+    if (problem === undefined) return app(req, res);
+    logOf(req.socket).info({ method: req.method, url: req.url, reason: problem }, 'request refused: headers too large');
+    const body = `Request Header Fields Too Large: ${problem}\n`;
+    res.writeHead(431, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(body)),
+      Connection: 'close',
+    });
+    lingerOnClose(req.socket);
+    res.end(body);
+    req.resume();
+  };
+}
+
+/** A server's `clientError` handler: a malformed request is answered 400 (431 for headers past Node's size) and closed lingering. */
+export function answerClientError(
+  closing: LingeringClose,
+  logOf: (socket: Socket) => Logger,
+): (err: NodeJS.ErrnoException, socket: Socket) => void {
+  return (err, socket) => {
+    // What a lingering connection still receives is no request: Node reports it chunk by chunk, it is counted.
+    if (isLingering(socket)) return void closing.clientError(socket, '');
+    logOf(socket).info({ code: err.code, reason: err.message }, 'malformed HTTP request');
+    // Headers past Node's size limit are 431, as for too many lines; everything else malformed is 400.
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    // Answered (unless an answer is under way, which is then the last), then closed lingering.
+    closing.clientError(socket, `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  };
 }
 
 /** A {@link ListeningServer}: a class, so that a fleet's thousand servers share its methods. */
@@ -143,7 +168,8 @@ class Listening implements ListeningServer {
   }
 }
 
-async function listen(server: Server, port: number, host: string): Promise<void> {
+/** Listens on `host:port`; throws `PORT_IN_USE`, or `LISTEN_FAILED` saying what to do about the cause. */
+export async function listen(server: NetServer, port: number, host: string): Promise<void> {
   server.listen(port, host);
   try {
     await once(server, 'listening');
@@ -154,12 +180,24 @@ async function listen(server: Server, port: number, host: string): Promise<void>
         'PORT_IN_USE',
         `port ${port} on ${host} is already in use; choose another with --port (0 picks a free one)`,
       );
+    if (code === 'EACCES' && port > 0 && port < 1024)
+      throw new EmulatorError(
+        'LISTEN_FAILED',
+        `port ${port} on ${host} is below 1024, which needs the right to bind it: choose another with --port ` +
+          `(e.g. --port 8080), or give Node.js the capability: sudo setcap cap_net_bind_service=+ep "$(command -v node)"`,
+      );
+    if (code === 'EMFILE')
+      throw new EmulatorError(
+        'LISTEN_FAILED',
+        `cannot listen on ${host}:${port}: the process has no file descriptors left (EMFILE). Each device in ports ` +
+          'mode holds a listening socket: raise the limit (ulimit -n), or put the devices on one port with --address-range',
+      );
     throw new EmulatorError('LISTEN_FAILED', `cannot listen on ${host}:${port}: ${(err as Error).message}`);
   }
 }
 
 /** `::1` -> `[::1]` for a URL. */
-function formatHost(host: string): string {
+export function formatHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 

@@ -10,6 +10,7 @@ import type { RequestHandler } from 'express';
 import { type Clock, systemClock } from '../base/clock';
 import type { Journal } from '../base/journal';
 import { EmulatorError } from '../base/errors';
+import { isIPv4 } from 'node:net';
 import { allowedHostProblem } from '../base/host-allow-list';
 import { checkOptionNames, type OptionNames, wholeNumberOption } from '../base/option-checks';
 import type { Logger, LogLevel } from '../base/log';
@@ -30,6 +31,13 @@ export interface DeviceOptions {
   port?: number;
   /** Address to listen on; `127.0.0.1` by default. */
   host?: string;
+  /**
+   * Share `port` with devices at other addresses (a fleet's address mode): one listener on
+   * every interface at the port answers for all of them, each connection going to the device
+   * at the address it came to (`host`, an IPv4 address of this machine, e.g. any of
+   * 127.0.0.0/8). With port 0, a free port that later devices join by its number. Default false.
+   */
+  sharePort?: boolean;
   /**
    * Host names besides the loopback ones and `host` that the dashboard and the control API
    * answer under (DNS rebinding: others get 403); `.example.test` takes the names under it
@@ -144,6 +152,7 @@ export interface DeviceOptions {
 export const DEVICE_OPTION_NAMES = {
   port: true,
   host: true,
+  sharePort: true,
   allowedHosts: true,
   serial: true,
   identity: true,
@@ -244,6 +253,10 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
     if (!a.name || a.name.includes(':')) bad(`account name "${a.name}" must be non-empty and have no ':'`);
     if (!ROLES.includes(a.role)) bad(`account "${a.name}" has role "${a.role}"; roles are ${ROLES.join(', ')}`);
   }
+  if (options.sharePort === true && !isIPv4(options.host ?? DEFAULT_HOST))
+    bad(
+      `sharePort needs host to be an IPv4 address (a device is told from the others by the address it is reached at), not "${shown(options.host)}"`,
+    );
   const flags = options.flags ?? clone?.flags ?? [...DEFAULT_FLAGS];
   const seen = new Set<string>();
   for (const f of flags) {
@@ -258,6 +271,7 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
   return {
     port: wholeNumberOption('port', options.port ?? 0, 0, 65535),
     host: options.host ?? DEFAULT_HOST,
+    sharePort: checkBoolean('sharePort', options.sharePort),
     allowedHosts: checkAllowedHosts(options.allowedHosts ?? []),
     serial,
     identity: clone

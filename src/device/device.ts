@@ -16,7 +16,7 @@ import { type DeviceEvent, EventBus, type PublishOptions } from '../events/event
 import type { SessionInfo } from '../events/event-session';
 import { FilterCache } from '../events/filter-cache';
 import { type SessionListener, StreamServer } from '../events/stream-server';
-import { listenApp, type ListeningServer } from '../base/listening-server';
+import { type DeviceDoor, openDoor } from '../base/device-door';
 import { createLogger, type Logger } from '../base/log';
 import { buildDeviceApp, type DeviceBoot } from './device-app';
 import { type DeviceOptions, resolveDeviceOptions, type ResolvedDeviceOptions } from './device-options';
@@ -24,8 +24,6 @@ import type { DeviceHandle } from './device-handle';
 import { FeatureFlags, type FlagState } from './feature-flags';
 import { devicePaths, deviceUrls, type DeviceUrls } from './endpoints';
 import { selfSignedCertificate, type TlsMaterial, wrongHostCertificate } from '../base/tls';
-import type { Server } from 'node:http';
-import type { Server as HttpsServer } from 'node:https';
 import type { EventFaults } from '../events/event-faults';
 import type { ActiveFault, FaultName, FaultParamsInput } from '../protocol/fault-catalogue';
 import { controlSockets } from './device-context';
@@ -114,8 +112,10 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     boot,
     ignoredTags,
   });
-  const listening = await listenApp(app, { port: resolved.port, host: resolved.host, tls, log });
-  listening.server.on('upgrade', stream.handleUpgrade.bind(stream));
+  const listening = await openDoor(
+    { request: app, upgrade: stream.handleUpgrade.bind(stream) },
+    { port: resolved.port, host: resolved.host, tls, log, sharePort: resolved.sharePort },
+  );
   log.info({ url: listening.url, realm: resolved.realm, auth: resolved.auth }, 'device listening');
 
   const parts: DevicePartsOf = {
@@ -153,7 +153,7 @@ interface DevicePartsOf {
   flags: FeatureFlags;
   bus: EventBus;
   stream: StreamServer;
-  listening: ListeningServer;
+  listening: DeviceDoor;
   /** What the fault switches set, read by the bus, the stream and the HTTP app. */
   events: EventFaults;
   http: HttpFaults;
@@ -313,14 +313,10 @@ class RunningDeviceHandle implements DeviceHandle {
     if (this.switches) return this.switches;
     const { resolved, log, authenticator, tokens, bus, stream, listening, events, http, tls, journal, boot } =
       this.parts;
-    const server = listening.server as Server & Partial<Pick<HttpsServer, 'setSecureContext'>>;
-    const certificateFor =
-      tls && server.setSecureContext
-        ? async (hostname: string | undefined): Promise<void> => {
-            const material = hostname === undefined ? tls : await wrongHostCertificate(hostname);
-            server.setSecureContext?.({ cert: material.cert, key: material.key });
-          }
-        : undefined;
+    const certificateFor = tls
+      ? async (hostname: string | undefined): Promise<void> =>
+          listening.useCertificate(hostname === undefined ? undefined : await wrongHostCertificate(hostname))
+      : undefined;
     // Made on the first fault switch. The module loads at start: loading it on first use saved
     // 0.6 MB and no measurable time, zod being loaded by the journal anyway (bench/lazy-load.js).
     this.switches = new DeviceFaults({

@@ -46,6 +46,7 @@ function everyDeviceOption(): Required<DeviceOptions> {
   return {
     port: 0,
     host: '127.0.0.1',
+    sharePort: false,
     allowedHosts: ['.example.test'],
     serial: 'ACCC8E000007',
     identity: { ProdNbr: 'W110' },

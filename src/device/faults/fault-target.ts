@@ -2,7 +2,7 @@
 import type { Authenticator } from '../../auth/authenticator';
 import type { SessionTokens } from '../../auth/session-tokens';
 import type { Clock } from '../../base/clock';
-import type { ListeningServer } from '../../base/listening-server';
+import type { DeviceDoor } from '../../base/device-door';
 import type { JournalWriter } from '../../base/journal';
 import type { Logger } from '../../base/log';
 import type { EventBus } from '../../events/event-bus';
@@ -28,7 +28,7 @@ export interface FaultTarget {
   readonly bus: EventBus;
   readonly authenticator: Authenticator;
   readonly tokens: SessionTokens;
-  readonly listening: ListeningServer;
+  readonly listening: DeviceDoor;
   /** Connections a reboot keeps: the control API's (the test asking for the reboot hears the answer). */
   spares(socket: object): boolean;
   /** Forgets the states and publishes the initial ones again. */

@@ -7,7 +7,7 @@ import type { Authenticator } from '../../../../src/auth/authenticator';
 import type { SessionTokens } from '../../../../src/auth/session-tokens';
 import { ManualClock } from '../../../../src/base/clock';
 import { EmulatorError } from '../../../../src/base/errors';
-import type { ListeningServer } from '../../../../src/base/listening-server';
+import type { DeviceDoor } from '../../../../src/base/device-door';
 import { createLogger } from '../../../../src/base/log';
 import { DeviceFaults } from '../../../../src/device/faults/device-faults';
 import type { FaultTarget, HttpFaults } from '../../../../src/device/faults/fault-target';
@@ -45,7 +45,7 @@ function fakeDevice() {
     bus,
     authenticator: authenticator as unknown as Authenticator,
     tokens: tokens as unknown as SessionTokens,
-    listening: listening as unknown as ListeningServer,
+    listening: listening as unknown as DeviceDoor,
     spares: () => false,
     restartStates,
     certificateFor: undefined,
