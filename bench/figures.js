@@ -7,15 +7,18 @@
  */
 
 /**
- * One figure. `ratio` is product / baseline of the values shown (medians); `bound` says
- * what the ratio must be: `>= 0.9` (a rate), `<= 1.5` (a cost), or '' when none is set.
+ * One figure. `ratio` is product / baseline of the values shown (medians), undefined when
+ * there is no baseline (shown as -); `bound` says what the ratio must be: `>= 0.9` (a rate),
+ * `<= 1.5` (a cost), or '' when none is set. A bound on the product's own value (`<= 20 s`)
+ * comes with `met`, whether the product keeps it.
  */
-function figure(name, { product, baseline, unit, ratio, bound = '' }) {
-  return { name, product, baseline, unit, ratio, bound };
+function figure(name, { product, baseline, unit, ratio, bound = '', met }) {
+  return { name, product, baseline, unit, ratio, bound, ...(met === undefined ? {} : { met }) };
 }
 
-/** Whether a figure's ratio keeps its bound (true when it has none). */
+/** Whether a figure keeps its bound (true when it has none). */
 function withinBound(f) {
+  if (typeof f.met === 'boolean') return f.met;
   const match = /^(>=|<=) ([\d.]+)$/.exec(f.bound);
   if (!match) return true;
   return match[1] === '>=' ? f.ratio >= Number(match[2]) : f.ratio <= Number(match[2]);
@@ -31,7 +34,9 @@ function figureTable(figures) {
   const lines = ['| figure | product | baseline | unit | ratio | bound |', '|---|---:|---:|---|---:|---|'];
   for (const f of figures) {
     const mark = f.bound === '' ? '' : withinBound(f) ? ' (met)' : ' (**not met**)';
-    lines.push(`| ${f.name} | ${f.product} | ${f.baseline} | ${f.unit} | ${f.ratio.toFixed(2)} | ${f.bound}${mark} |`);
+    lines.push(
+      `| ${f.name} | ${f.product} | ${f.baseline} | ${f.unit} | ${typeof f.ratio === 'number' ? f.ratio.toFixed(2) : '-'} | ${f.bound}${mark} |`,
+    );
   }
   return lines.join('\n');
 }

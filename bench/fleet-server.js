@@ -1,66 +1,165 @@
 'use strict';
 /**
- * One side of the fleet benchmark, in its own process so its memory is its own:
- *   node bench/fleet-server.js emu|bare COUNT
- * emu:  startEmulator({ devices: COUNT }) from dist/, a quiet scenario, auth none, the
- *       control API on, logs silent;
- * bare: COUNT node:http servers, each with a ws WebSocketServer in noServer mode that
- *       accepts every upgrade on the stream path (what a device must at least be).
- * Tells the parent over IPC: { ready, startMs, ports } once every server listens, and
- * { memory } when asked (after a forced GC when --expose-gc is on).
+ * One side of the fleet benchmark (bench/fleet.js), in its own process so that its memory
+ * and its event loop are its own. Not a benchmark on its own.
+ *
+ *   node --expose-gc bench/fleet-server.js bare|address|ports COUNT
+ * address: startEmulator({ devices: COUNT, addressRange: ADDRESS_START }) from dist/, every
+ *          device on one free port, device i at ADDRESS_START + i;
+ * ports:   startEmulator({ devices: COUNT }) from dist/, each device on a free port of its own;
+ *          both with a quiet scenario, auth none, the control API on, logs silent;
+ * bare:    COUNT node:http servers on 127.0.0.1, a free port each, each with a ws
+ *          WebSocketServer in noServer mode (the device's settings: no permessage-deflate, no
+ *          client tracking) that accepts every upgrade on the stream path, answers every
+ *          message as the device answers a configure, and keeps its sockets for a publish
+ *          (what a device must at least be).
+ * Messages (bench/child.js): -> { type: 'ready', startMs } once every server listens (from the
+ * start call);
+ * { cmd: 'targets' } -> { type: 'targets', targets: [host, port][] }, each device's address;
+ * { cmd: 'memory' } -> { type: 'memory', usage } (process.memoryUsage() after two forced GCs);
+ * { cmd: 'publish' } -> { type: 'published', ms }: EVENT published on every device (emulator:
+ * device.publish; bare: each server builds the events:notify frame once, one JSON.stringify,
+ * and sends it to each of its sockets), `ms` the time the publishing loop took.
+ * BENCH_FLEET_DIST: another build's dist/ (bench/shared-caches.js runs copies with a cache off).
  */
 const http = require('node:http');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 
-// BENCH_FLEET_DIST: another build's dist/ (bench/shared-caches.js runs copies with a cache turned off).
 const DIST = process.env.BENCH_FLEET_DIST || path.join(__dirname, '..', 'dist');
 const STREAM_PATH = '/svc/ws-data-stream';
+/** The first device's address in address mode. */
+const ADDRESS_START = '127.1.0.1';
+/** The event published to every device: a topic no initial state has, so a session hears it alone. */
+const EVENT = {
+  topic: 'tns1:Device/Trigger/DigitalInput',
+  message: { source: { port: '1' }, data: { active: 'true' } },
+};
 
-/** COUNT bare servers; resolves with their ports. */
-async function startBare(count) {
-  const { WebSocketServer } = require('ws');
-  const ports = [];
-  for (let i = 0; i < count; i++) {
-    const wss = new WebSocketServer({ noServer: true, clientTracking: false });
-    const server = http.createServer((req, res) => res.writeHead(404).end());
-    server.on('upgrade', (req, socket, head) => {
-      if (!req.url.startsWith(STREAM_PATH)) return socket.destroy();
-      wss.handleUpgrade(req, socket, head, (ws) => ws.on('error', () => undefined));
-    });
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-    ports.push(server.address().port);
-  }
-  return ports;
+/** Sends `message` to the parent while it is there. */
+function send(message) {
+  if (process.connected) process.send(message);
 }
 
-/** A fleet of COUNT emulated devices; resolves with their ports. */
-async function startEmu(count) {
+/** One bare server's upgrades: the handshake, configure answers, and its open sockets in `clients`. */
+function acceptUpgrades(server, wss, clients) {
+  server.on('upgrade', (req, socket, head) => {
+    if (!req.url.startsWith(STREAM_PATH)) return socket.destroy();
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      clients.add(ws);
+      ws.on('error', () => undefined);
+      ws.on('close', () => clients.delete(ws));
+      ws.on('message', (data) => {
+        const request = JSON.parse(data.toString());
+        ws.send(
+          JSON.stringify({
+            apiVersion: request.apiVersion,
+            context: request.context,
+            method: request.method,
+            data: {},
+          }),
+        );
+      });
+    });
+  });
+}
+
+/** COUNT bare servers: their targets, and a publish that sends EVENT to every socket. */
+async function startBare(count) {
+  const { WebSocketServer } = require('ws');
+  const servers = [];
+  for (let i = 0; i < count; i++) {
+    const wss = new WebSocketServer({ noServer: true, clientTracking: false, perMessageDeflate: false });
+    const server = http.createServer((_req, res) => res.writeHead(404).end());
+    const clients = new Set();
+    acceptUpgrades(server, wss, clients);
+    await new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', resolve);
+    });
+    servers.push({ port: server.address().port, clients });
+  }
+  return {
+    targets: () => servers.map((s) => ['127.0.0.1', s.port]),
+    publish() {
+      for (const { clients } of servers) {
+        // Each device serialises its own event once (its own timestamp), as the device's bus does.
+        const message = { source: EVENT.message.source, key: {}, data: EVENT.message.data };
+        const notification = { topic: EVENT.topic, timestamp: Date.now(), message };
+        const frame = Buffer.from(
+          JSON.stringify({ apiVersion: '1.0', method: 'events:notify', params: { notification } }),
+          'utf8',
+        );
+        for (const ws of clients) ws.send(frame, { binary: false });
+      }
+    },
+  };
+}
+
+/** A fleet of COUNT emulated devices, in address mode or ports mode. */
+async function startEmu(count, mode) {
   const { startEmulator, loadScenario } = require(path.join(DIST, 'index.js'));
   const quiet = loadScenario('name: quiet\ntimeline:\n  - pause: 1h\n', 'quiet.yaml');
   const emulator = await startEmulator({
     scenarios: [{ scenario: quiet.value }],
     devices: count,
     device: { port: 0, auth: 'none' },
+    ...(mode === 'address' ? { addressRange: ADDRESS_START } : {}),
   });
-  return emulator.devices.map((d) => d.device.port);
+  return {
+    targets: () => emulator.devices.map((d) => [reachable(d.device.host), d.device.port]),
+    publish() {
+      for (const d of emulator.devices) d.device.publish(EVENT.topic, EVENT.message);
+    },
+  };
+}
+
+/** The address a client dials for a server bound to `host` (a wildcard bind is reached on loopback). */
+function reachable(host) {
+  return host === '0.0.0.0' || host === '::' || host === undefined ? '127.0.0.1' : host;
+}
+
+/** Checks that address mode gave each device its own address on one port, and ports mode a port each. */
+function checkTargets(targets, mode) {
+  const distinct = (values) => new Set(values).size;
+  if (
+    mode === 'address' &&
+    (distinct(targets.map((t) => t[0])) !== targets.length || distinct(targets.map((t) => t[1])) !== 1)
+  )
+    throw new Error('address mode: the devices do not each have an address of their own on one port');
+  if (mode !== 'address' && distinct(targets.map((t) => `${t[0]}:${t[1]}`)) !== targets.length)
+    throw new Error(`${mode}: two devices share an address and port`);
 }
 
 async function run() {
   const [side, countText] = process.argv.slice(2);
+  if (!['bare', 'address', 'ports'].includes(side)) throw new Error(`unknown side "${side}"`);
   const count = Number(countText);
   const started = performance.now();
-  const ports = side === 'emu' ? await startEmu(count) : await startBare(count);
+  const fleet = side === 'bare' ? await startBare(count) : await startEmu(count, side);
   const startMs = performance.now() - started;
-  process.send({ ready: true, startMs, ports });
+  checkTargets(fleet.targets(), side);
   process.on('message', (message) => {
-    if (message !== 'memory') return;
-    if (global.gc) global.gc();
-    process.send({ memory: process.memoryUsage() });
+    try {
+      if (message.cmd === 'targets') send({ type: 'targets', targets: fleet.targets() });
+      else if (message.cmd === 'memory') {
+        global.gc?.();
+        global.gc?.();
+        send({ type: 'memory', usage: process.memoryUsage() });
+      } else if (message.cmd === 'publish') {
+        const before = performance.now();
+        fleet.publish();
+        send({ type: 'published', ms: performance.now() - before });
+      }
+    } catch (err) {
+      send({ type: 'error', message: err.stack ?? String(err) });
+    }
   });
+  send({ type: 'ready', startMs });
 }
 
 run().catch((err) => {
-  console.error(err);
-  process.exit(1);
+  send({ type: 'error', message: err.stack ?? String(err) });
+  process.exitCode = 1;
+  setImmediate(() => process.exit(1));
 });

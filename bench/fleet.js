@@ -1,112 +1,213 @@
 'use strict';
 /**
- * Fleet cost: start-up time and memory of N emulated devices, each with 2 idle event
- * stream sessions, against N bare node:http + ws servers holding the same sessions.
+ * Fleet cost (issue 33): start-up time, idle memory, memory with 2 idle event stream sessions
+ * per device, and the time one event takes to reach every session, for N emulated devices in
+ * one process against N bare node:http + ws servers in one process, in the same run.
  *
- * Each side runs in its own process (bench/fleet-server.js, with --expose-gc), so the
- * memory measured is that side's alone. For each size N (1, 100, 1000) and round, the
- * sides alternate; the parent (this process) opens 2 WebSocket sessions to every
- * device and then asks for the child's memory after a GC.
+ * Sides, each in a process of its own (bench/fleet-server.js, --expose-gc), so the memory
+ * measured is that side's alone:
+ *  - `address`: startEmulator({ devices: N, addressRange: '127.1.0.1', device: { port: 0 } }),
+ *    every device on one port, device i at 127.1.0.1 + i, one listening socket in all;
+ *  - `ports`: startEmulator({ devices: N, device: { port: 0 } }), a free port per device;
+ *  - `bare` (the baseline): N node:http servers on 127.0.0.1, a free port each, each with a ws
+ *    WebSocketServer in noServer mode that answers the configure and keeps its sockets.
+ * For each size and round the sides measured at that size take turns (the order rotates
+ * every round); medians of BENCH_ROUNDS rounds.
  *
- * Measured per side and size: start-up ms (from the start call until every server
- * listens) and RSS and heap with the sessions open. The per-device cost is the growth
- * from N=1 to the size, divided by the devices added: (RSS(N) - RSS(1)) / (N - 1), so a
- * process's fixed cost (the runtime, the loaded modules) is not counted per device. The
- * ratio is emu / bare; its bound is at most 1.5 at 1,000 devices (all in one process).
+ * Measured per side, size and round: start-up ms (from the start call until every device
+ * listens); RSS and heapUsed idle, after two forced GCs; then, at the session sizes, this
+ * process opens 2 sessions to every device (each configured with a topic filter for the
+ * event, its answer awaited), RSS with them open (after GCs), and one event published on
+ * every device (emulator: device.publish; bare: each server serialises the events:notify
+ * frame once and sends it to its sockets): the time from the publish command until every
+ * session has the event (after one unmeasured publish). Per device: the growth from N=1 to
+ * N, (RSS(N) - RSS(1)) / (N - 1), so a process's fixed cost is not counted per device; the
+ * ratio is emulator / bare, and no ratio where the baseline was not measured.
  *
- * Knobs (environment): BENCH_FLEET_SIZES ("1,100,1000"), BENCH_ROUNDS (3).
+ * File descriptors: a side runs only where its sockets fit under the process limit
+ * (`ulimit -n`, the same for both processes): a bare server or a ports-mode device holds a
+ * listening socket each, and each session is one socket in the fleet's process and one in
+ * this one. Where the baseline does not fit, the emulator's figures are reported alone.
+ *
+ * Bounds (the issue's): address mode, 100,000 devices start within 20 s and idle under 800 MB
+ * RSS; ports mode, 10,000 devices start within 5 s and idle under 180 MB; with 2 idle sessions
+ * per device, per-device RSS at most 1.2 times the bare servers'. MB is 10^6 bytes, KiB 1024.
+ *
+ * Knobs (environment): BENCH_FLEET_MODES ("address,ports"), BENCH_FLEET_ADDRESS_SIZES
+ * ("1000,10000,100000"), BENCH_FLEET_PORT_SIZES ("10000"), BENCH_FLEET_SESSION_SIZES
+ * ("1000,5000": sizes measured with sessions too, in every mode), BENCH_ROUNDS (3).
+ * A quick run: BENCH_FLEET_ADDRESS_SIZES=1000 BENCH_FLEET_PORT_SIZES=2000
+ * BENCH_FLEET_SESSION_SIZES=1000 BENCH_ROUNDS=1.
  */
+const fs = require('node:fs');
 const path = require('node:path');
-const WebSocket = require('ws');
-const { intEnv, intList, rotated } = require('./env');
+const { spawnSync } = require('node:child_process');
+const { performance } = require('node:perf_hooks');
+const { intEnv, intList, listEnv, rotated } = require('./env');
 const { forkChild } = require('./child');
-const { figure, median } = require('./figures');
+const { openSessions } = require('./fleet-sessions');
+const { report } = require('./fleet-report');
 
 const SERVER_SCRIPT = path.join(__dirname, 'fleet-server.js');
+const DIST = path.join(__dirname, '..', 'dist');
 const SESSIONS_PER_DEVICE = 2;
-const MB = 1024 * 1024;
+const MODES = ['address', 'ports'];
+/** File descriptors a process holds besides its sockets (stdio, IPC, epoll, the emulator's control API and files). */
+const FD_MARGIN = 64;
 
-/**
- * Starts one side with `count` devices (the emulator from `dist`, this checkout's dist/ by
- * default: bench/shared-caches.js passes patched copies), opens the sessions, and measures.
- */
-async function measure(side, count, dist) {
-  // bench/fleet-server.js's messages have no type: each is the answer to what was last asked.
-  const server = forkChild(SERVER_SCRIPT, [side, String(count)], {
-    name: `${side} server`,
-    execArgv: ['--expose-gc'],
-    ...(dist === undefined ? {} : { env: { ...process.env, BENCH_FLEET_DIST: dist } }),
-    stdio: 'inherit',
-  });
+/** The knobs, read when the benchmark runs (shared-caches.js loads this file for `measure` alone). */
+function config() {
+  return {
+    modes: listEnv('BENCH_FLEET_MODES', MODES, MODES),
+    sizes: {
+      address: intList('BENCH_FLEET_ADDRESS_SIZES', [1000, 10_000, 100_000]),
+      ports: intList('BENCH_FLEET_PORT_SIZES', [10_000]),
+    },
+    sessionSizes: intList('BENCH_FLEET_SESSION_SIZES', [1000, 5000]),
+    rounds: intEnv('BENCH_ROUNDS', 3),
+  };
+}
+
+/** The open-files limit of a process started from here (`ulimit -n`; Node cannot read it). */
+function fdLimit() {
+  const out = spawnSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).stdout.trim();
+  return out === 'unlimited' ? Infinity : Number(out);
+}
+
+/** How many files this process has open now (0 where /proc is not there). */
+function openFds() {
   try {
-    const ready = await server.next();
-    const sockets = [];
-    for (const port of ready.ports) {
-      for (let s = 0; s < SESSIONS_PER_DEVICE; s++) {
-        const ws = new WebSocket(`ws://127.0.0.1:${port}/svc/ws-data-stream?sources=events`);
-        sockets.push(
-          new Promise((resolve, reject) => {
-            ws.once('open', () => resolve(ws));
-            ws.once('error', reject);
-          }),
-        );
-      }
-    }
-    const open = await Promise.all(sockets);
-    const { memory } = await server.ask('memory');
-    for (const ws of open) ws.terminate();
-    return { startMs: ready.startMs, rss: memory.rss, heap: memory.heapUsed };
-  } finally {
-    await server.close();
+    return fs.readdirSync('/proc/self/fd').length;
+  } catch {
+    return 0;
   }
 }
 
-async function main() {
-  const sizes = intList('BENCH_FLEET_SIZES', [1, 100, 1000]);
-  const rounds = intEnv('BENCH_ROUNDS', 3);
-  if (!sizes.includes(1)) sizes.unshift(1);
-  const results = {};
-  for (const count of sizes) {
-    results[count] = { emu: [], bare: [] };
-    for (let r = 0; r < rounds; r++) {
-      for (const side of rotated(['bare', 'emu'], r)) results[count][side].push(await measure(side, count));
-    }
+/** The sockets `side` holds with `count` devices: its listeners, and the sessions' when they are open. */
+function socketsOf(side, count, sessions) {
+  const listeners = side === 'address' ? 1 : count;
+  return listeners + (sessions ? SESSIONS_PER_DEVICE * count : 0);
+}
+
+/**
+ * What runs at each size: for each side, whether it fits at all and whether its sessions do
+ * (in its own process and in this one), and a note for each that does not.
+ */
+function plan(cfg, limit) {
+  const counts = new Set([1, ...cfg.sessionSizes]);
+  for (const mode of cfg.modes) for (const n of cfg.sizes[mode]) counts.add(n);
+  const parentBase = openFds() + FD_MARGIN;
+  return [...counts]
+    .sort((a, b) => a - b)
+    .map((count) => {
+      const withSessions = count === 1 || cfg.sessionSizes.includes(count);
+      const modes = cfg.modes.filter((m) => count === 1 || withSessions || cfg.sizes[m].includes(count));
+      const sides = [];
+      const notes = [];
+      for (const side of ['bare', ...modes]) {
+        if (socketsOf(side, count, false) + FD_MARGIN > limit) {
+          notes.push(
+            side === 'bare'
+              ? `baseline does not fit (${count} listening sockets + sessions > fd limit ${limit})`
+              : `${side} mode does not fit (${socketsOf(side, count, false)} sockets > fd limit ${limit})`,
+          );
+          continue;
+        }
+        const sessions =
+          withSessions &&
+          socketsOf(side, count, true) + FD_MARGIN <= limit &&
+          parentBase + SESSIONS_PER_DEVICE * count <= limit;
+        if (withSessions && !sessions)
+          notes.push(
+            `${side}: sessions do not fit (${socketsOf(side, count, true)} sockets there, ${SESSIONS_PER_DEVICE * count} here > fd limit ${limit})`,
+          );
+        sides.push({ side, sessions });
+      }
+      return { count, sides, notes };
+    });
+}
+
+/** Publishes the event on the fleet and times it until every session has it. */
+async function timeEvent(server, clients) {
+  const arrived = clients.arrival();
+  const sent = performance.now();
+  const [at, { ms }] = await Promise.all([arrived, server.ask({ cmd: 'publish' }, 'published')]);
+  return { eventMs: at - sent, publishMs: ms };
+}
+
+/**
+ * Starts `side` ('address', 'ports' or 'bare') with `count` devices and measures it:
+ * { startMs, idleRss, idleHeap } and, with `sessions`, { rss, heap } with 2 idle sessions
+ * per device and { eventMs, publishMs } of one event to all of them. `dist`: the emulator's
+ * build (this checkout's dist/ by default; bench/shared-caches.js passes patched copies).
+ */
+async function measure(side, count, { dist, sessions = false } = {}) {
+  const server = forkChild(SERVER_SCRIPT, [side, String(count)], {
+    name: `${side} fleet of ${count}`,
+    execArgv: ['--expose-gc'],
+    ...(dist === undefined ? {} : { env: { ...process.env, BENCH_FLEET_DIST: dist } }),
+  });
+  let clients;
+  try {
+    const { startMs } = await server.next('ready');
+    const idle = (await server.ask({ cmd: 'memory' }, 'memory')).usage;
+    const result = { startMs, idleRss: idle.rss, idleHeap: idle.heapUsed };
+    if (!sessions) return result;
+    const { targets } = await server.ask({ cmd: 'targets' }, 'targets');
+    clients = await openSessions(targets, SESSIONS_PER_DEVICE);
+    // Let the last answers settle before the idle measurement.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const open = (await server.ask({ cmd: 'memory' }, 'memory')).usage;
+    await timeEvent(server, clients);
+    return { ...result, rss: open.rss, heap: open.heapUsed, ...(await timeEvent(server, clients)) };
+  } finally {
+    await server.close();
+    clients?.close();
   }
-  const med = (count, side, key) => median(results[count][side].map((m) => m[key]));
-  console.log(`fleet: ${SESSIONS_PER_DEVICE} idle sessions per device, medians of ${rounds} alternating rounds`);
-  console.log('devices  side   start ms   RSS MB   heap MB   RSS per device KB (growth from 1)');
-  const summary = {};
-  for (const count of sizes) {
-    for (const side of ['bare', 'emu']) {
-      const perDevice = count > 1 ? (med(count, side, 'rss') - med(1, side, 'rss')) / (count - 1) / 1024 : NaN;
-      console.log(
-        `${String(count).padStart(7)}  ${side.padEnd(5)} ${med(count, side, 'startMs').toFixed(0).padStart(9)} ${(med(count, side, 'rss') / MB).toFixed(1).padStart(8)} ${(med(count, side, 'heap') / MB).toFixed(1).padStart(9)}   ${Number.isNaN(perDevice) ? '-' : perDevice.toFixed(1)}`,
-      );
-    }
-    if (count > 1) {
-      const ratio =
-        (med(count, 'emu', 'rss') - med(1, 'emu', 'rss')) / (med(count, 'bare', 'rss') - med(1, 'bare', 'rss'));
-      const startRatio = med(count, 'emu', 'startMs') / med(count, 'bare', 'startMs');
-      summary[count] = { perDeviceRssRatio: ratio, startRatio };
-      console.log(
-        `  ${count} devices: per-device RSS ratio emu/bare ${ratio.toFixed(2)}, start-up ratio ${startRatio.toFixed(2)}`,
-      );
-    }
-  }
-  const figures = [];
-  for (const count of sizes.filter((n) => n > 1)) {
-    const growth = (side) => (med(count, side, 'rss') - med(1, side, 'rss')) / (count - 1) / 1024;
-    figures.push(
-      figure(`fleet, RSS per device with ${SESSIONS_PER_DEVICE} idle sessions, ${count} devices`, {
-        product: growth('emu').toFixed(0),
-        baseline: growth('bare').toFixed(0),
-        unit: 'KiB',
-        ratio: summary[count].perDeviceRssRatio,
-        bound: count === 1000 ? '<= 1.5' : '',
-      }),
+}
+
+/** One measurement as a progress line. */
+function describe(side, count, round, m) {
+  const mb = (bytes) => (bytes / 1e6).toFixed(1);
+  const sessions =
+    m.rss === undefined
+      ? ''
+      : `; ${SESSIONS_PER_DEVICE * count} sessions: RSS ${mb(m.rss)} MB, event to all ${m.eventMs.toFixed(1)} ms (publish loop ${m.publishMs.toFixed(1)} ms)`;
+  return `  ${count} devices, round ${round + 1}, ${side}: start ${m.startMs.toFixed(0)} ms, idle RSS ${mb(m.idleRss)} MB, heap ${mb(m.idleHeap)} MB${sessions}`;
+}
+
+/** Refuses address mode early when the build has no addressRange option. */
+function checkAddressMode(cfg) {
+  if (!cfg.modes.includes('address')) return;
+  const { EMULATOR_OPTION_NAMES } = require(path.join(DIST, 'emulator', 'start-emulator.js'));
+  if (!EMULATOR_OPTION_NAMES || !('addressRange' in EMULATOR_OPTION_NAMES))
+    throw new Error(
+      'dist/ has no addressRange option: build it (npx tsc -p tsconfig.build.json) or set BENCH_FLEET_MODES=ports',
     );
+}
+
+async function main() {
+  const cfg = config();
+  checkAddressMode(cfg);
+  const limit = fdLimit();
+  const steps = plan(cfg, limit);
+  console.log(
+    `fleet: modes ${cfg.modes.join(', ')}; ${SESSIONS_PER_DEVICE} sessions per device at ${cfg.sessionSizes.join(', ')} devices; ${cfg.rounds} rounds; fd limit ${limit}`,
+  );
+  const results = new Map();
+  for (const { count, sides, notes } of steps) {
+    for (const note of notes) console.log(`  ${count} devices: ${note}`);
+    const runs = Object.fromEntries(sides.map((s) => [s.side, []]));
+    results.set(count, runs);
+    for (let round = 0; round < cfg.rounds; round++) {
+      for (const { side, sessions } of rotated(sides, round)) {
+        const m = await measure(side, count, { sessions });
+        runs[side].push(m);
+        console.log(describe(side, count, round, m));
+      }
+    }
   }
-  return { name: 'fleet', figures, summary };
+  return { name: 'fleet', ...report(results, cfg, SESSIONS_PER_DEVICE) };
 }
 
 module.exports = { name: 'fleet', main, measure, SESSIONS_PER_DEVICE };

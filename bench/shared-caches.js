@@ -74,7 +74,8 @@ async function main() {
     const runs = Object.fromEntries(VARIANTS.map((v) => [v, { 1: [], [DEVICES]: [] }]));
     for (let round = 0; round < ROUNDS; round++)
       for (const variant of rotated(VARIANTS, round))
-        for (const count of [1, DEVICES]) runs[variant][count].push(await measure('emu', count, dists[variant]));
+        for (const count of [1, DEVICES])
+          runs[variant][count].push(await measure('ports', count, { dist: dists[variant], sessions: true }));
     const med = (variant, count, key) => median(runs[variant][count].map((r) => r[key]));
     const perDevice = (variant) => (med(variant, DEVICES, 'rss') - med(variant, 1, 'rss')) / (DEVICES - 1) / KiB;
     const rows = [['cache off', 'RSS per device KiB', 'on / off', 'start ms', 'on / off', 'verdict']];
