@@ -16,6 +16,7 @@ import { deviceOf } from '../device/device-context';
 import { DEFAULT_HOST, DEFAULT_SERIAL, DEVICE_OPTION_NAMES, type DeviceOptions } from '../device/device-options';
 import { emulatorHandle } from './create-handle';
 import type { EmulatorHandle, GradingOptions } from './handle';
+import { addressRange, FleetPlaces, progressOf } from './fleet-places';
 import { runGrading } from './run-grading';
 import { type LoadedScenario, type RunningDevice, startRunningDevice } from './running-device';
 import { type ScenarioReload, watchScenarioFiles, type WatchedFile } from './scenario-watches';
@@ -28,8 +29,8 @@ import type { Scenario } from '../scenario/schema';
 import { fillPlaceholders, hasPlaceholders } from '../scenario/template';
 import type { ScenarioWatcher } from '../scenario/watcher';
 
-/** The most devices one emulator runs. */
-export const MAX_DEVICES = 10_000;
+/** The most devices one emulator runs (in ports mode the ports and the file descriptor limit come first). */
+export const MAX_DEVICES = 100_000;
 
 /** The largest `deviceIndexBase`. */
 export const MAX_INDEX_BASE = 1_000_000_000;
@@ -92,6 +93,17 @@ export interface EmulatorOptions {
   /** Index of the first device, so that several processes own disjoint serial ranges. Default 0. */
   deviceIndexBase?: number;
   /**
+   * Address mode: device i at this IPv4 address + i (e.g. `127.1.0.1`: 127.1.0.1, 127.1.0.2,
+   * ...), every device on the same port, `device.port` (default 80, 443 with TLS; 0 a free one),
+   * as real cameras are reached. One listener on every interface at that port serves them all,
+   * by the address a connection came to: any of 127.0.0.0/8 needs no set-up on Linux; other
+   * addresses must be the machine's (e.g. added with `ip addr add`). Without it (ports mode)
+   * each device has a port of its own, `device.port` + i.
+   */
+  addressRange?: string;
+  /** Told how many devices have started, as they start (every 1%, and at the end), for a progress line. */
+  onProgress?: (started: number, total: number) => void;
+  /**
    * The control API at `/_emu` on every device's port: on by default, answering loopback
    * only; with `token`, any address with `Authorization: Bearer <token>`; `false` turns it off.
    * `maxFeeds`: live feeds (`GET /_emu/feed`, the dashboard's) open at once over every device,
@@ -116,6 +128,8 @@ export const EMULATOR_OPTION_NAMES = {
   segmentCapacity: true,
   devices: true,
   deviceIndexBase: true,
+  addressRange: true,
+  onProgress: true,
   control: true,
 } as const satisfies OptionNames<EmulatorOptions>;
 
@@ -139,8 +153,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const count = fleetSize(options.devices, sources.length);
   const indexBase = wholeNumberOption('deviceIndexBase', options.deviceIndexBase ?? 0, 0, MAX_INDEX_BASE);
   const base = options.device ?? {};
+  const addresses = options.addressRange === undefined ? undefined : addressRange(options.addressRange, count);
   // Checked before anything starts: a fleet that ran out of ports would fail halfway.
-  if (count > 1 && base.port && base.port <= 65535 && base.port + count - 1 > 65535)
+  if (!addresses && count > 1 && base.port && base.port <= 65535 && base.port + count - 1 > 65535)
     throw new EmulatorError(
       'BAD_OPTION',
       `devices ${count} from port ${base.port} would go past port 65535; use port 0 for free ports`,
@@ -195,6 +210,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const watched = loaded.map((source, k) => named && typeof sources[k] === 'string' && source.file !== undefined);
   // Which devices play which watched source, and how each fills the scenario in.
   const players = loaded.map(() => [] as WatchedFile['players']);
+  const progress = progressOf(options.onProgress, count);
+  const where = new FleetPlaces(base, addresses);
   try {
     for (let i = 0; i < count; i++) {
       const k = loaded.length === 1 ? 0 : i;
@@ -202,25 +219,28 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       // A cloned device's serial is the original's (a persona file is as explicit as a flag).
       const cloned = typeof base.persona === 'object' ? base.persona.identity.SerialNumber : undefined;
       const serial = nextSerial(base.serial ?? cloned ?? loaded[k].scenario.device?.serial ?? DEFAULT_SERIAL, index);
-      const device = await startRunningDevice(
-        { ...loaded[k], scenario: prepare(loaded[k].scenario, serial, index) },
-        {
-          device: {
-            ...base,
+      const start = (place: DeviceOptions): Promise<RunningDevice> =>
+        startRunningDevice(
+          { ...loaded[k], scenario: prepare(loaded[k].scenario, serial, index) },
+          {
+            device: {
+              ...base,
+              logger,
+              ...(routers ? { control: routers[i === 0 ? 0 : 1] } : {}),
+              journal,
+              ...place,
+              serial,
+            },
+            speed: options.speed ?? 1,
+            seed: options.seed ?? 1,
+            connection: options.connection,
             logger,
-            ...(routers ? { control: routers[i === 0 ? 0 : 1] } : {}),
-            journal,
-            port: base.port && base.port + i,
-            serial,
+            scheduler: options.scheduler,
           },
-          speed: options.speed ?? 1,
-          seed: options.seed ?? 1,
-          connection: options.connection,
-          logger,
-          scheduler: options.scheduler,
-        },
-      );
+        );
+      const device = await where.start(i, start);
       devices.push(device);
+      progress(i + 1);
       if (watched[k]) players[k].push({ device, prepare: (scenario) => prepare(scenario, serial, index) });
     }
     const files = loaded.flatMap((source, k) =>

@@ -151,6 +151,8 @@ describe('startEmulator', () => {
       segmentCapacity: 10,
       devices: 1,
       deviceIndexBase: 0,
+      addressRange: '127.42.0.1',
+      onProgress: () => undefined,
       control: { token: 'secret', maxFeeds: 5 },
     } satisfies Required<EmulatorOptions>);
     expect(everyOptionKnown).toEqual([true, true, true]);
