@@ -23,6 +23,7 @@ const BENCHMARKS = [
   { name: 'idle-rss', file: './idle-rss.js' },
   { name: 'destination-put', file: './destination-put.js' },
   { name: 'scenario-timing', file: './scenario-timing.js' },
+  { name: 'scheduler', file: './scheduler.js' },
   { name: 'fleet', file: './fleet.js' },
   { name: 'feeds', file: './feeds.js' },
   { name: 'filter-budget', file: './filter-budget.js' },

@@ -15,46 +15,112 @@ export interface Scheduler {
 /** setTimeout cannot wait longer than this; longer waits are re-armed. */
 const MAX_DELAY = 0x7fffffff;
 
+/** What a run or cancelled timer holds instead of its function, so that a kept cancel function keeps no callback alive. */
+const SPENT = (): void => undefined;
+
+/** A due step: four fields, and the cancel function the API returns is its only closure. */
 interface QueuedTimer {
   at: number;
+  /** Order of setting: ties of `at` run in it. */
   seq: number;
   fn: () => void;
+  /** Where it is in the heap; -1 once it ran or was cancelled. */
+  pos: number;
 }
 
-/** Timers in due order (ties in the order they were set); the core of both schedulers. */
+/** Whether `a` is due before `b`: by time, ties in the order they were set. */
+function before(a: QueuedTimer, b: QueuedTimer): boolean {
+  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+}
+
+/**
+ * Timers in due order (ties in the order they were set); the core of both schedulers.
+ * A binary min-heap that knows each timer's place, so adding, running and cancelling one
+ * are O(log n): a fleet of 100,000 devices closing cancels 100,000 timers.
+ */
 class TimerQueue {
-  private readonly timers: QueuedTimer[] = [];
+  private readonly heap: QueuedTimer[] = [];
   private seq = 0;
 
-  /** Adds a timer; returns the function that removes it. */
+  /** Adds a timer; returns the function that removes it (harmless once it ran or was removed). */
   add(at: number, fn: () => void): () => void {
-    const timer: QueuedTimer = { at, seq: this.seq++, fn };
-    // Timers mostly arrive in time order: search from the end.
-    let i = this.timers.length;
-    while (i > 0 && this.timers[i - 1].at > at) i--;
-    this.timers.splice(i, 0, timer);
-    return () => {
-      const at = this.timers.indexOf(timer);
-      if (at >= 0) this.timers.splice(at, 1);
-    };
+    const timer: QueuedTimer = { at, seq: this.seq++, fn, pos: this.heap.length };
+    this.heap.push(timer);
+    this.siftUp(timer.pos);
+    return () => this.remove(timer);
   }
 
+  /** How many timers are set and not yet run or cancelled. */
   get size(): number {
-    return this.timers.length;
+    return this.heap.length;
   }
 
   /** The due time of the earliest timer. */
   earliest(): number | undefined {
-    return this.timers[0]?.at;
+    return this.heap[0]?.at;
   }
 
   /** Runs every timer due by `upTo`, in order, also those added meanwhile; `onTime` sees each one's time first. */
   runDue(upTo: number, onTime: (at: number) => void = () => undefined): void {
-    while (this.timers.length > 0 && this.timers[0].at <= upTo) {
-      const timer = this.timers.shift() as QueuedTimer;
+    while (this.heap.length > 0 && this.heap[0].at <= upTo) {
+      const timer = this.heap[0];
+      const fn = timer.fn;
+      this.take(timer);
       onTime(timer.at);
-      timer.fn();
+      fn();
     }
+  }
+
+  /** Cancels a timer still in the heap; nothing once it ran or was cancelled. */
+  private remove(timer: QueuedTimer): void {
+    if (timer.pos >= 0) this.take(timer);
+  }
+
+  /** Takes `timer` out: the last timer fills its place and moves up or down to where it belongs. */
+  private take(timer: QueuedTimer): void {
+    const pos = timer.pos;
+    const last = this.heap.pop() as QueuedTimer;
+    timer.pos = -1;
+    timer.fn = SPENT;
+    if (last === timer) return;
+    this.heap[pos] = last;
+    last.pos = pos;
+    if (pos > 0 && before(last, this.heap[(pos - 1) >> 1])) this.siftUp(pos);
+    else this.siftDown(pos);
+  }
+
+  /** Moves the timer at `pos` towards the root while it is due before its parent. */
+  private siftUp(pos: number): void {
+    const heap = this.heap;
+    const timer = heap[pos];
+    while (pos > 0) {
+      const parentPos = (pos - 1) >> 1;
+      const parent = heap[parentPos];
+      if (!before(timer, parent)) break;
+      heap[pos] = parent;
+      parent.pos = pos;
+      pos = parentPos;
+    }
+    heap[pos] = timer;
+    timer.pos = pos;
+  }
+
+  /** Moves the timer at `pos` towards the leaves while a child is due before it. */
+  private siftDown(pos: number): void {
+    const heap = this.heap;
+    const n = heap.length;
+    const timer = heap[pos];
+    for (;;) {
+      let child = 2 * pos + 1;
+      if (child >= n) break;
+      if (child + 1 < n && before(heap[child + 1], heap[child])) child++;
+      if (!before(heap[child], timer)) break;
+      heap[pos] = heap[child];
+      heap[pos].pos = pos;
+      pos = child;
+    }
+    heap[pos] = timer;
+    timer.pos = pos;
   }
 }
 
