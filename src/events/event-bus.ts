@@ -35,24 +35,40 @@ export interface DeviceEvent {
 }
 
 /**
- * A published event, frozen. Its text is kept once, as the bytes every session is sent
- * (a device keeps its stateful events, a fleet a thousand devices' worth).
+ * A published event, frozen. Its text is made at the first session it is sent to, and kept
+ * once, as the bytes every session is sent: a device keeps its stateful events, a fleet
+ * 100,000 devices' worth, most of which no session ever asks for.
  */
 class PublishedEvent implements DeviceEvent {
+  /** Not a property: a frozen event still gets its bytes once. */
+  #payload: Buffer | undefined = undefined;
+
   constructor(
     readonly id: number,
     readonly topic: string,
     readonly message: Readonly<NotificationMessage>,
     readonly timestamp: number | undefined,
     readonly stateful: boolean,
-    readonly payload: Buffer,
   ) {
     Object.freeze(this);
+  }
+
+  get payload(): Buffer {
+    return (this.#payload ??= Buffer.from(notificationJson(this), 'utf8'));
   }
 
   get json(): string {
     return this.payload.toString('utf8');
   }
+}
+
+/** The `events:notify` text of `event`. */
+function notificationJson({ topic, timestamp, message }: DeviceEvent): string {
+  // In this order on the wire: topic, timestamp (when there is one), message.
+  const parts = { source: message.source ?? {}, key: message.key ?? {}, data: message.data ?? {} };
+  const notification: Notification =
+    timestamp === undefined ? { topic, message: parts } : { topic, timestamp, message: parts };
+  return JSON.stringify({ apiVersion: '1.0', method: 'events:notify', params: { notification } });
 }
 
 /** A listener is called synchronously, in publish order. */
@@ -63,7 +79,8 @@ export const TOPIC_PATH = /^[A-Za-z_][\w.-]*(:[A-Za-z_][\w.-]*)?(\/[A-Za-z_][\w.
 
 /** Publishes events to listeners and remembers the state of stateful topics. */
 export class EventBus {
-  private readonly listeners = new Set<EventListener>();
+  /** Made at the first subscriber: a fleet's idle devices have none. */
+  private listeners: Set<EventListener> | undefined = undefined;
   private readonly states = new Map<string, DeviceEvent>();
   /** Topics already found to be topic paths (see {@link isTopicPath}); made at the first publish. */
   private topics: Set<string> | undefined;
@@ -96,12 +113,7 @@ export class EventBus {
     const key = stateful ? stateKey(topic, clean) : undefined;
     const timestamp =
       options.timestamp === undefined ? this.stamp() : options.timestamp === null ? undefined : options.timestamp;
-    // In this order on the wire: topic, timestamp (when there is one), message.
-    const parts = { source: clean.source ?? {}, key: clean.key ?? {}, data: clean.data ?? {} };
-    const notification: Notification =
-      timestamp === undefined ? { topic, message: parts } : { topic, timestamp, message: parts };
-    const json = JSON.stringify({ apiVersion: '1.0', method: 'events:notify', params: { notification } });
-    const event = new PublishedEvent(++this.numbered, topic, clean, timestamp, stateful, Buffer.from(json, 'utf8'));
+    const event = new PublishedEvent(++this.numbered, topic, clean, timestamp, stateful);
     if (key !== undefined) {
       // A stuck state delivers its first change, then swallows the rest: nobody hears them.
       const stuck = this.faults.stuckStates;
@@ -110,7 +122,7 @@ export class EventBus {
       this.states.set(key, event);
     }
     this.published++;
-    for (const listener of this.listeners) listener(event);
+    if (this.listeners) for (const listener of this.listeners) listener(event);
     return event;
   }
 
@@ -126,13 +138,13 @@ export class EventBus {
 
   /** Adds a listener; returns the function that removes it. */
   subscribe(listener: EventListener): () => void {
-    this.listeners.add(listener);
+    (this.listeners ??= new Set()).add(listener);
     return () => this.unsubscribe(listener);
   }
 
   /** Removes a listener added by {@link subscribe}. */
   unsubscribe(listener: EventListener): void {
-    this.listeners.delete(listener);
+    this.listeners?.delete(listener);
   }
 
   /** The last event of every stateful topic (per source and key), oldest first. */

@@ -59,23 +59,44 @@ export interface StreamServerOptions {
   limits?: Readonly<SessionLimitSettings>;
 }
 
+const NO_SESSIONS: ReadonlyMap<string, EventSession> = new Map();
+const NO_WATCHERS: ReadonlySet<SessionListener> = new Set();
+
 /** Accepts upgrades and keeps the live sessions; it is the observer of its sessions. */
 export class StreamServer implements SessionObserver {
   private readonly wss: WebSocketServer;
-  private readonly live = new Map<string, EventSession>();
+  /** The live sessions, made at the first: read through {@link live}. A fleet's idle devices have none. */
+  private liveSessions: Map<string, EventSession> | undefined = undefined;
   private nextId = 1;
   private closedForSlowness = 0;
-  private readonly watchers = new Set<SessionListener>();
-  private readonly limits: SessionLimits;
+  /** The session watchers, made at the first: read through {@link watchers}. */
+  private watching: Set<SessionListener> | undefined = undefined;
+  /** The accounts' session and filter budgets, made at the first session. */
+  private sessionLimits: SessionLimits | undefined = undefined;
+  /** The bus listener, made (and subscribed) at the first configure: it delivers nothing before. */
+  private deliverer: ((event: DeviceEvent) => void) | undefined = undefined;
+  /** A socket's errors until its handshake ends, made at the first upgrade. */
+  private handshakeErrors: ((err: Error) => void) | undefined = undefined;
   /** The configured sessions' filters, by topic: made at the first configure (a fleet's idle devices have none). */
   private index: FilterIndex | undefined;
   /** The settings of the emulator's own clients' sessions (their journal marked), made on the first one. */
   private viaSettings: Map<ClientVia, SessionSettings> | undefined;
 
   constructor(private readonly options: StreamServerOptions) {
-    this.limits = new SessionLimits(options.limits ?? DEFAULT_SESSION_LIMITS);
     this.wss = handshaker(options.deflate, options.maxMessageBytes);
-    options.bus.subscribe(this.deliver);
+  }
+
+  /** The live sessions (an empty map, never written, before the first). */
+  private get live(): ReadonlyMap<string, EventSession> {
+    return this.liveSessions ?? NO_SESSIONS;
+  }
+
+  private get watchers(): ReadonlySet<SessionListener> {
+    return this.watching ?? NO_WATCHERS;
+  }
+
+  private get limits(): SessionLimits {
+    return (this.sessionLimits ??= new SessionLimits(this.options.limits ?? DEFAULT_SESSION_LIMITS));
   }
 
   /** A session asks to hold more (or fewer) filter terms: its account's budget decides. */
@@ -85,7 +106,10 @@ export class StreamServer implements SessionObserver {
 
   /** A session configured its filters: it tells its server itself (the server is its observer). */
   sessionConfigured(configured: EventSession, previous: readonly CompiledFilter[]): void {
-    this.index ??= new FilterIndex();
+    if (this.index === undefined) {
+      this.index = new FilterIndex();
+      this.options.bus.subscribe(this.deliver);
+    }
     this.index.remove(configured, previous);
     this.index.add(configured, configured.compiledFilters);
     if (this.toldOf(configured))
@@ -98,7 +122,7 @@ export class StreamServer implements SessionObserver {
 
   /** A session is gone (see {@link sessionConfigured}). */
   sessionClosed(closed: EventSession, code: number, reason: string, by: 'client' | 'device'): void {
-    if (this.live.delete(closed.id)) {
+    if (this.liveSessions?.delete(closed.id)) {
       this.limits.closed(closed.identity.account, closed.heldTerms);
       this.index?.remove(closed, closed.compiledFilters);
     }
@@ -115,14 +139,18 @@ export class StreamServer implements SessionObserver {
   }
 
   /** The bus listener: every event to the sessions whose filters match it (none while stalled). */
-  private readonly deliver = (event: DeviceEvent): void => {
-    if (this.options.faults?.stall) return;
-    this.index?.deliver(event);
-  };
+  private get deliver(): (event: DeviceEvent) => void {
+    return (this.deliverer ??= (event) => {
+      if (this.options.faults?.stall) return;
+      this.index?.deliver(event);
+    });
+  }
 
   /** A socket's errors until its handshake ends (then the session, or the HTTP server, hears them): one for every socket. */
-  private readonly onHandshakeError = (err: Error): void =>
-    this.options.log.debug({ reason: err.message }, 'socket error during handshake');
+  private get onHandshakeError(): (err: Error) => void {
+    return (this.handshakeErrors ??= (err) =>
+      this.options.log.debug({ reason: err.message }, 'socket error during handshake'));
+  }
 
   /** Handles a `server.on('upgrade')` request: guards, authentication, then the session. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -186,7 +214,7 @@ export class StreamServer implements SessionObserver {
       settings,
       this,
     );
-    this.live.set(id, session);
+    (this.liveSessions ??= new Map()).set(id, session);
     this.limits.opened(account);
     if (this.options.faults?.stall?.pings === false) session.hold(true);
     const { journal, log } = this.options;
@@ -219,8 +247,9 @@ export class StreamServer implements SessionObserver {
    * Returns its remover.
    */
   watch(listener: SessionListener): () => void {
-    this.watchers.add(listener);
-    return () => this.watchers.delete(listener);
+    const watching = (this.watching ??= new Set());
+    watching.add(listener);
+    return () => watching.delete(listener);
   }
 
   /** Snapshots of the live sessions; with `topic`, only those whose filters can select it. */
@@ -280,9 +309,9 @@ export class StreamServer implements SessionObserver {
    * down", as a rebooting device does; sessions still open after `graceMs` are cut.
    */
   async close(graceMs = 250): Promise<void> {
-    this.options.bus.unsubscribe(this.deliver);
+    if (this.deliverer) this.options.bus.unsubscribe(this.deliverer);
     await this.endSessions(1001, 'device shutting down', graceMs);
-    this.live.clear();
+    this.liveSessions?.clear();
   }
 
   /**

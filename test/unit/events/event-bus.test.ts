@@ -56,14 +56,17 @@ describe('EventBus.publish: the events:notify message', () => {
     expect(notificationIn(event.json).message.data).toEqual(data);
   });
 
-  it('builds the JSON once, however many listeners there are', () => {
+  it('builds the JSON once, however many listeners read it, and not before the first does', () => {
     const { bus } = busAt();
     const seen: DeviceEvent[] = [];
     for (let i = 0; i < 5; i++) bus.subscribe((e) => seen.push(e));
     const stringify = jest.spyOn(JSON, 'stringify');
     try {
       const event = bus.publish(PORT, { source: { port: '1' }, data: { state: '1' } });
+      expect(stringify).toHaveBeenCalledTimes(0);
+      const bytes = seen.map((e) => e.payload);
       expect(stringify).toHaveBeenCalledTimes(1);
+      expect(new Set(bytes).size).toBe(1);
       expect(seen).toHaveLength(5);
       for (const e of seen) expect(e).toBe(event);
     } finally {
