@@ -19,6 +19,9 @@ import { type GradingArgs, gradingFlags } from './grading-flags';
 import { numberFlag } from './number-flag';
 import { logFlags, tlsFlags } from './parse';
 
+/** `--port` when neither it nor `--address-range` is given. */
+export const DEFAULT_PORT = 8080;
+
 /** What `bwc-emu --help` says first. */
 export const DEVICE_USAGE =
   "$0 [options]\n$0 validate FILE...   check scenario files (exit 1 with every error)\n$0 scenarios          list the shipped scenarios\n$0 record --url URL --out FILE   record a device's events into a scenario\n$0 destination [--data-dir DIR]  run the reference content destination (Swift subset)\n$0 upload --connection-file FILE   upload recordings to a content destination as a body worn system\n$0 run [options] -- COMMAND   run a test command against the emulator, exit with its code\n\n" +
@@ -52,7 +55,12 @@ export function deviceFlags(): Record<string, Options> {
       type: 'string',
       describe: "upload the scenario's body-worn: recordings to this content destination as it plays",
     },
-    port: numberFlag('port', 'port', { alias: 'p', default: 8080, describe: 'TCP port (0 picks a free one)' }),
+    // No yargs default: with --address-range an unset --port is 80 (443 with --tls), and only an
+    // undefined value tells the two apart (a variable or a --config file sets it as a flag does).
+    port: numberFlag('port', 'port', {
+      alias: 'p',
+      describe: `TCP port, 0 picks a free one (default: ${DEFAULT_PORT}; with --address-range 80, or 443 with --tls)`,
+    }),
     host: {
       type: 'string',
       default: '127.0.0.1',
@@ -145,8 +153,16 @@ export function deviceFlags(): Record<string, Options> {
     },
     'state-dir': { type: 'string', describe: 'keep feature flag values here across restarts' },
     devices: numberFlag('devices', 'number', {
-      describe: `a fleet: run this many devices (1-${MAX_DEVICES}) on --port, --port + 1, ... with serials counting up`,
+      describe:
+        `a fleet: run this many devices (1-${MAX_DEVICES}) with serials counting up, on --port, --port + 1, ...; ` +
+        'with --address-range, every device on --port of its own address',
     }),
+    'address-range': {
+      type: 'string',
+      requiresArg: true,
+      describe:
+        'address mode: device i at this IPv4 address + i (e.g. 127.1.0.1: 127.1.0.1, 127.1.0.2, ...), all on --port, as cameras are reached; 127.0.0.0/8 needs no set-up on Linux',
+    },
     'device-index-base': numberFlag('device-index-base', 'number', {
       default: 0,
       describe: 'index of the first device: its serial is --serial + this (disjoint serials for several processes)',
@@ -184,7 +200,8 @@ export interface DeviceArgs extends GradingArgs {
   connectionFile?: string;
   speed: number;
   seed: number;
-  port: number;
+  /** Undefined when not given: {@link DEFAULT_PORT}, or the emulator's 80/443 in address mode. */
+  port?: number;
   host: string;
   allowedHost?: string[];
   serial?: string;
@@ -213,6 +230,7 @@ export interface DeviceArgs extends GradingArgs {
   wsDeflate: boolean;
   timestamps: string;
   devices?: number;
+  addressRange?: string;
   deviceIndexBase: number;
   control: boolean;
   controlToken?: string;

@@ -3,6 +3,7 @@
  * {@link EmulatorOptions}, or the refusal naming the flag at fault. Values are checked by
  * startEmulator; here only what the command line alone can tell.
  */
+import { isIPv4 } from 'node:net';
 import { parseAccount } from '../auth/accounts';
 import {
   type Account,
@@ -17,14 +18,14 @@ import {
   type PersonaName,
   type TimestampMode,
 } from '../index';
-import type { DeviceArgs } from './device-flags';
+import { type DeviceArgs, DEFAULT_PORT } from './device-flags';
 import { gradingFrom } from './grading-flags';
 import { type CliIo, loggerFor, tlsFrom } from './parse';
 
 /** The emulator options of the flags (scenarios and what is read later aside). */
 export interface FlagOptions {
   device: DeviceOptions;
-  fleet: Pick<EmulatorOptions, 'devices' | 'deviceIndexBase' | 'control'>;
+  fleet: Pick<EmulatorOptions, 'devices' | 'addressRange' | 'deviceIndexBase' | 'control'>;
   grading: GradingOptions | undefined;
 }
 
@@ -54,6 +55,7 @@ function fleetOptions(args: DeviceArgs): FlagOptions['fleet'] {
     throw new Error('--ready-file needs one file name');
   return {
     ...(args.devices === undefined ? {} : { devices: args.devices }),
+    ...(args.addressRange === undefined ? {} : { addressRange: checkedAddressRange(args) }),
     deviceIndexBase: args.deviceIndexBase,
     control: args.control ? (token === undefined ? {} : { token: String(token) }) : false,
   };
@@ -72,7 +74,8 @@ async function deviceOptionsFrom(
     accounts.push(account);
   }
   return {
-    port: args.port,
+    // Address mode leaves an unset port to the emulator: 80, or 443 with TLS, as cameras are reached.
+    ...(args.port !== undefined || args.addressRange === undefined ? { port: args.port ?? DEFAULT_PORT } : {}),
     host: args.host,
     ...(args.allowedHost?.length ? { allowedHosts: args.allowedHost.map(String) } : {}),
     serial: args.serial,
@@ -100,6 +103,27 @@ async function deviceOptionsFrom(
     timestamps: parseTimestamps(args.timestamps),
     logger: loggerFor(args, io, writeLog),
   };
+}
+
+/**
+ * `--address-range START` once the command line alone finds nothing wrong with it: an IPv4
+ * address from which the fleet's addresses stay in IPv4 (whether they are this machine's is
+ * startEmulator's to say). Throws naming the flag.
+ */
+function checkedAddressRange(args: DeviceArgs): string {
+  const start = String(args.addressRange);
+  if (!isIPv4(start))
+    throw new Error(
+      `--address-range "${start}" must be an IPv4 address, the first device's (e.g. --address-range 127.1.0.1)`,
+    );
+  const count = args.devices ?? Math.max(1, args.scenario?.length ?? 1);
+  const first = start.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+  if (first + count - 1 > 0xffffffff)
+    throw new Error(
+      `--address-range ${start} with ${count} devices goes past 255.255.255.255 (the last IPv4 address); ` +
+        'start lower (e.g. --address-range 127.1.0.1)',
+    );
+  return start;
 }
 
 /**
