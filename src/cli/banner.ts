@@ -44,9 +44,16 @@ function scenarioLabel(name: string, file: string | undefined, speed: number): s
 /** More devices than this get one table instead of a banner each. */
 const MAX_FULL_BANNERS = 3;
 
+/** A fleet of more devices than this shows the first and last rows of its table, not a row each. */
+const MAX_TABLE_ROWS = 20;
+
+/** Rows shown at the top of a cut table (the last device's row closes it). */
+const HEAD_ROWS = 10;
+
 /**
  * What a newcomer needs of the running devices: a banner each (where it is, how to log in,
- * one command to try), or for a fleet one table of serials and URLs and the commands once.
+ * one command to try), or for a fleet one table of serials and URLs (its first and last rows
+ * for a big one: the ready file and the control API list every device) and the commands once.
  */
 export function devicesBanner(
   devices: readonly EmulatedDevice[],
@@ -56,24 +63,46 @@ export function devicesBanner(
 ): string {
   if (devices.length <= MAX_FULL_BANNERS) return devices.map((d) => deviceBanner(d, speed, connection, view)).join('');
   const first = devices[0];
+  const last = devices[devices.length - 1];
   const labels = [
     ...new Set(devices.map((d) => scenarioLabel(d.scenario.name ?? d.file ?? 'scenario', d.file, speed))),
   ];
-  const width = Math.max(...devices.map((d) => d.device.serial.length), 'serial'.length);
+  const cut = devices.length > MAX_TABLE_ROWS;
+  const rows = cut ? [...devices.slice(0, HEAD_ROWS), last] : devices;
+  const width = Math.max(...rows.map((d) => d.device.serial.length), 'serial'.length);
+  const row = (d: EmulatedDevice): string => `  ${d.device.serial.padEnd(width)}  ${d.device.url}`;
+  const byAddress = first.device.options.sharePort === true;
   const lines: (string | undefined)[] = [
     '',
     warning(first),
-    `bwc-emu: ${devices.length} devices are running, each with this login and its own port`,
+    byAddress
+      ? `bwc-emu: ${count(devices.length)} devices are running, each with this login at its own address, all on port ${first.device.port}`
+      : `bwc-emu: ${count(devices.length)} devices are running, each with this login and its own port`,
+    byAddress ? `  addresses      ${first.device.host} to ${last.device.host}` : undefined,
     ...accessLines(first, true, view),
     dashboardLine(first, true),
     `  scenario       ${labels.length === 1 ? labels[0] : `${labels.length} different ones`}`,
     '',
     `  ${'serial'.padEnd(width)}  url`,
-    ...devices.map((d) => `  ${d.device.serial.padEnd(width)}  ${d.device.url}`),
+    ...rows.slice(0, cut ? HEAD_ROWS : rows.length).map(row),
+    cut ? `  ... ${count(devices.length - HEAD_ROWS - 1)} more ...` : undefined,
+    cut ? row(last) : undefined,
+    cut ? everyDeviceLine(first) : undefined,
     '',
     ...tryLines(first, ` (on ${first.device.serial})`, view),
   ];
   return `${lines.filter((l) => l !== undefined).join('\n')}\n`;
+}
+
+/** Where a cut table's missing rows are: the ready file, and the control API when it is on. */
+function everyDeviceLine(first: EmulatedDevice): string {
+  const control = first.access.control;
+  return `  every device: the ready file (--ready-file FILE)${control === undefined ? '' : ` or GET ${control}/devices`}`;
+}
+
+/** `100000` -> `100,000`. */
+function count(n: number): string {
+  return n.toLocaleString('en-US');
 }
 
 /** The banner of one device. */

@@ -12,6 +12,7 @@ import { type DeviceArgs, deviceFlags, DEVICE_USAGE } from './device-flags';
 import { type FlagOptions, optionsFromFlags } from './device-options-from';
 import { type CliIo, parseCommandLine, readConnectionFile, sayConnectionFile, tlsPairProblem } from './parse';
 import { type LogSink, openLogFile } from './log-file';
+import { startProgress } from './start-progress';
 import {
   type LogGate,
   logGate,
@@ -156,8 +157,9 @@ function logSink(args: Record<string, unknown>, io: CliIo, mode: DeviceMode): Lo
 
 /** Starts the emulator the flags ask for; or the exit code (2 for a refusal, 1 for a crash). */
 async function start({ args, options, connection, logs }: Prepared, io: CliIo): Promise<EmulatorHandle | number> {
+  const progress = startProgress(io.err, io.errIsTty ?? false, args.devices ?? 0);
   try {
-    return await startEmulator({
+    const emulator = await startEmulator({
       scenarios: args.scenario,
       device: options.device,
       speed: args.speed,
@@ -167,6 +169,7 @@ async function start({ args, options, connection, logs }: Prepared, io: CliIo): 
       // Only files named on the command line are watched, not the shipped default.
       watch: args.watch,
       ...(connection ? { connection } : {}),
+      ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
       onReload: (reload) => {
         if (!reload.ok)
           io.err(
@@ -174,7 +177,10 @@ async function start({ args, options, connection, logs }: Prepared, io: CliIo): 
           );
       },
     });
+    progress.end();
+    return emulator;
   } catch (err) {
+    progress.end();
     logs.open();
     if (!(err instanceof EmulatorError)) {
       io.err(`bwc-emu: ${(err as Error).stack}\n`);

@@ -99,4 +99,5 @@ export const processIo: CliIo = {
       process.once('SIGTERM', stop);
     }),
   isTty: Boolean(process.stdout.isTTY),
+  errIsTty: Boolean(process.stderr.isTTY),
 };

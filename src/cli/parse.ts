@@ -28,6 +28,8 @@ export interface CliIo {
   stopSignal: () => Promise<string>;
   /** Whether stdout is a terminal (pretty logs, progress bars and the banner on stdout then). */
   isTty: boolean;
+  /** Whether stderr is a terminal (a fleet's start-up progress line there then); false when absent. */
+  errIsTty?: boolean;
   /** The variables settings are read from (./settings); `process.env` when absent. */
   env?: Record<string, string | undefined>;
 }

@@ -11,6 +11,7 @@ import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main';
+import { PROGRESS_MIN_DEVICES } from '../../src/cli/start-progress';
 import { capture } from '../helpers/cli-capture';
 import { NODE, ROOT } from '../helpers/bwc-emu-process';
 
@@ -147,6 +148,66 @@ describe('bwc-emu --address-range', () => {
       'on --port, --port + 1, ...; with --address-range, every device on --port of its own address',
     );
     expect(help).toContain('(default: 8080; with --address-range 80, or 443 with --tls)');
+  });
+});
+
+describe('the banner of a fleet', () => {
+  it('names the addresses and the shared port, and lists the first 10 devices and the last of a big fleet', async () => {
+    await whileRunning(['--devices', '25', '--address-range', '127.4.1.1', '--port', '0'], (run) => {
+      const err = run.err();
+      const port = new URL(readyOf(run.out()).devices[0].urls.base).port;
+      expect(err).toContain(
+        `bwc-emu: 25 devices are running, each with this login at its own address, all on port ${port}\n`,
+      );
+      expect(err).toContain('  addresses      127.4.1.1 to 127.4.1.25\n');
+      const rows = err.match(/^ {2}ACCC8E\d{6} {2}\S+$/gm) ?? [];
+      expect(rows).toEqual([
+        ...Array.from(
+          { length: 10 },
+          (_, i) => `  ACCC8E0000${String(i + 1).padStart(2, '0')}  http://127.4.1.${i + 1}:${port}`,
+        ),
+        `  ACCC8E000025  http://127.4.1.25:${port}`,
+      ]);
+      expect(err).toContain('\n  ... 14 more ...\n');
+      expect(err).toContain(
+        `  every device: the ready file (--ready-file FILE) or GET http://127.4.1.1:${port}/_emu/devices\n`,
+      );
+    });
+  });
+
+  it('lists every device of a fleet of 20, and says each has its own port in ports mode', async () => {
+    await whileRunning(['--devices', '20', '--port', '0', '--no-control'], (run) => {
+      const err = run.err();
+      expect(err).toContain('bwc-emu: 20 devices are running, each with this login and its own port\n');
+      expect(err).not.toContain('addresses ');
+      expect(err.match(/^ {2}ACCC8E\d{6} {2}http:\/\/127\.0\.0\.1:\d+$/gm)).toHaveLength(20);
+      expect(err).not.toContain('more ...');
+    });
+  });
+});
+
+describe('a big fleet at a terminal', () => {
+  const fleet = ['--devices', String(PROGRESS_MIN_DEVICES + 1), '--address-range', '127.4.0.1', '--port', '0'];
+
+  it('shows the start on stderr, redrawn with \\r and cleared before the banner, when stderr is a terminal', async () => {
+    await whileRunning(
+      fleet,
+      (run) => {
+        const err = run.err();
+        expect(err).toContain('\rstarting devices: 1,001 / 1,001 (100%)\x1b[K\r\x1b[K');
+        expect(err.match(/\rstarting devices: /g)?.length).toBeGreaterThanOrEqual(2);
+        // Cleared before the banner: no progress after it, and the banner starts on a clean line.
+        expect(err.lastIndexOf('starting devices')).toBeLessThan(err.indexOf('devices are running'));
+        expect(run.out()).not.toContain('starting devices');
+      },
+      { errIsTty: true },
+    );
+  });
+
+  it('shows nothing when stderr is no terminal (CI logs, pipes), nor for 1,000 devices', async () => {
+    await whileRunning(fleet, (run) => expect(run.err()).not.toContain('starting devices'), { errIsTty: false });
+    const thousand = ['--devices', String(PROGRESS_MIN_DEVICES), '--address-range', '127.4.8.1', '--port', '0'];
+    await whileRunning(thousand, (run) => expect(run.err()).not.toContain('starting devices'), { errIsTty: true });
   });
 });
 
