@@ -44,6 +44,14 @@ export interface DeviceParts extends DeviceContext {
   ignoredTags: IgnoredTagLog;
 }
 
+/** What holds a device's authentication, made at its first use. */
+export interface AuthHolder {
+  readonly authenticator: Authenticator;
+}
+
+/** What the routes of a device are built from: its parts, its authentication through its holder. */
+export type DeviceRoutesParts = Omit<DeviceParts, 'authenticate' | 'authenticator'> & { auth: AuthHolder };
+
 /** The device's start time, one small object a reboot updates. */
 export interface DeviceBoot {
   startedAt: number;
@@ -56,7 +64,6 @@ export interface DeviceBoot {
  */
 class DeviceRoutes implements DeviceParts, DashboardDevice {
   readonly options: DeviceParts['options'];
-  readonly authenticator: Authenticator;
   readonly tokens: DeviceParts['tokens'];
   readonly flags: DeviceParts['flags'];
   readonly log: DeviceParts['log'];
@@ -67,9 +74,12 @@ class DeviceRoutes implements DeviceParts, DashboardDevice {
   readonly ignoredTags: IgnoredTagLog;
   private hostChecked: HostCheck | undefined;
 
-  constructor(parts: Omit<DeviceParts, 'authenticate'>) {
+  /** Where the authentication is made at its first use (the device's makeup). */
+  private readonly auth: AuthHolder;
+
+  constructor(parts: DeviceRoutesParts) {
+    this.auth = parts.auth;
     this.options = parts.options;
-    this.authenticator = parts.authenticator;
     this.tokens = parts.tokens;
     this.flags = parts.flags;
     this.log = parts.log;
@@ -78,6 +88,11 @@ class DeviceRoutes implements DeviceParts, DashboardDevice {
     this.http = parts.http;
     this.boot = parts.boot;
     this.ignoredTags = parts.ignoredTags;
+  }
+
+  /** Read from the parts on each use: a device makes its authentication at the first request that needs it. */
+  get authenticator(): Authenticator {
+    return this.auth.authenticator;
   }
 
   get overrides(): AnswerOverrides | undefined {
@@ -251,7 +266,7 @@ function deviceApp(): express.Express {
 }
 
 /** The request listener of one device: the shared app, with this device in each request. */
-export function buildDeviceApp(parts: Omit<DeviceParts, 'authenticate'>): RequestListener {
+export function buildDeviceApp(parts: DeviceRoutesParts): RequestListener {
   const routes = new DeviceRoutes(parts);
   const app = deviceApp();
   const { sessionToken } = devicePaths(parts.options.cgiPrefix, parts.options.wsPrefix);

@@ -3,9 +3,7 @@
  * the CGIs (feature flags, session tokens) behind real digest/Basic auth.
  * The WebSocket event stream shares this server through its `upgrade` event.
  */
-import { sessionLimitsOf, throttleOf } from './device-limits';
 import { join } from 'node:path';
-import { Authenticator } from '../auth/authenticator';
 import { SessionTokens, type TokenVerdict } from '../auth/session-tokens';
 import { IgnoredTagLog } from '../base/client-tag';
 import { EmulatorError } from '../base/errors';
@@ -14,16 +12,16 @@ import type { Expectation, JournalWriter } from '../base/journal';
 import type { NotificationMessage } from '../events/notification-message';
 import { type DeviceEvent, EventBus, type PublishOptions } from '../events/event-bus';
 import type { SessionInfo } from '../events/event-session';
-import { FilterCache } from '../events/filter-cache';
-import { type SessionListener, StreamServer } from '../events/stream-server';
+import type { SessionListener } from '../events/stream-server';
 import { type DeviceDoor, openDoor } from '../base/device-door';
-import { createLogger, type Logger } from '../base/log';
-import { buildDeviceApp, type DeviceBoot } from './device-app';
+import { createLogger } from '../base/log';
+import { buildDeviceApp } from './device-app';
+import { DeviceMakeup } from './device-makeup';
 import { type DeviceOptions, resolveDeviceOptions, type ResolvedDeviceOptions } from './device-options';
 import type { DeviceHandle } from './device-handle';
 import { FeatureFlags, type FlagState } from './feature-flags';
 import { devicePaths, deviceUrls, type DeviceUrls } from './endpoints';
-import { selfSignedCertificate, type TlsMaterial, wrongHostCertificate } from '../base/tls';
+import { selfSignedCertificate, wrongHostCertificate } from '../base/tls';
 import type { EventFaults } from '../events/event-faults';
 import type { ActiveFault, FaultName, FaultParamsInput } from '../protocol/fault-catalogue';
 import { controlSockets } from './device-context';
@@ -31,7 +29,6 @@ import type { ActiveOverride, OverrideSpec } from '../protocol/answer-override-s
 import { AnswerOverrides } from './answer-overrides';
 import { DeviceFaults } from './faults/device-faults';
 import { checkOverride } from './override-check';
-import type { HttpFaults } from './faults/fault-target';
 
 // Part of the public face: src/index.ts exports the type from here.
 export type { DeviceHandle } from './device-handle';
@@ -47,21 +44,6 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
     resolved.tls === true
       ? await selfSignedCertificate(`${resolved.serial}.bwc-emu.local`, resolved.host)
       : resolved.tls || undefined;
-  const authenticator = new Authenticator({
-    mode: resolved.auth,
-    accounts: resolved.accounts,
-    realm: resolved.realm,
-    algorithms: resolved.digestAlgorithms,
-    nonceLifetimeMs: resolved.nonceLifetimeMs,
-    replay: resolved.digestReplay,
-    clock: resolved.clock,
-    replayPerAccount: resolved.limits.replayPerAccount,
-    throttle: throttleOf(resolved.limits),
-    log,
-    plainHttp: tls === undefined,
-    basicOverHttp: resolved.basicOverHttp,
-  });
-  const paths = devicePaths(resolved.cgiPrefix, resolved.wsPrefix);
   const tokens = new SessionTokens(
     resolved.clock,
     resolved.tokenLifetimeMs,
@@ -72,96 +54,49 @@ export async function startDevice(options: DeviceOptions = {}): Promise<DeviceHa
   const flags = new FeatureFlags(resolved.flags, stateFile, (message) => log.warn({ stateFile }, message));
 
   const journal: JournalWriter | undefined = options.journal?.writerFor(resolved.serial);
-  const ignoredTags = new IgnoredTagLog(log, resolved.clock);
   const events: EventFaults = {};
   const bus = new EventBus(resolved.clock, resolved.timestamps, events);
   publishInitialStates(bus, resolved);
-  const stream = new StreamServer({
-    path: paths.eventStream,
-    authenticator,
-    tokens,
-    bus,
-    rules: {
-      topicAliases: resolved.topicAliases,
-      maxFilters: resolved.maxFilters,
-      maxFilterTerms: resolved.limits.maxFilterTerms,
-      maxFilterNesting: resolved.limits.maxFilterNesting,
-      cache: new FilterCache(),
-    },
-    limits: sessionLimitsOf(resolved.limits),
-    maxMessageBytes: resolved.maxMessageBytes,
-    maxBufferedBytes: resolved.maxBufferedBytes,
-    deflate: resolved.wsDeflate,
+  const parts = new DeviceMakeup({
+    resolved,
     log,
-    ignoredTags,
+    tokens,
+    flags,
+    bus,
+    events,
+    http: {},
+    tls,
     journal,
-    faults: events,
+    boot: { startedAt: resolved.clock.now() },
+    ignoredTags: new IgnoredTagLog(log, resolved.clock),
   });
-
-  const http: HttpFaults = {};
-  const boot: DeviceBoot = { startedAt: resolved.clock.now() };
-  const app = buildDeviceApp({
+  parts.request = buildDeviceApp({
     options: resolved,
-    authenticator,
+    auth: parts,
     tokens,
     flags,
     log,
     journal,
     control: options.control,
-    http,
-    boot,
-    ignoredTags,
+    http: parts.http,
+    boot: parts.boot,
+    ignoredTags: parts.ignoredTags,
   });
-  const listening = await openDoor(
-    { request: app, upgrade: stream.handleUpgrade.bind(stream) },
-    { port: resolved.port, host: resolved.host, tls, log, sharePort: resolved.sharePort },
-  );
-  log.info({ url: listening.url, realm: resolved.realm, auth: resolved.auth }, 'device listening');
-
-  const parts: DevicePartsOf = {
-    resolved,
-    log,
-    authenticator,
-    tokens,
-    flags,
-    bus,
-    stream,
-    listening,
-    events,
-    http,
+  const listening = await openDoor(parts, {
+    port: resolved.port,
+    host: resolved.host,
     tls,
-    journal,
-    boot,
-    ignoredTags,
-  };
-  return new RunningDeviceHandle(parts);
+    log,
+    sharePort: resolved.sharePort,
+  });
+  parts.listening = listening;
+  log.info({ url: listening.url, realm: resolved.realm, auth: resolved.auth }, 'device listening');
+  return new RunningDeviceHandle(parts, listening);
 }
 
 /** Publishes the states a device starts with (at start, and again on a reset or a reboot). */
 function publishInitialStates(bus: EventBus, resolved: ResolvedDeviceOptions): void {
   for (const initial of resolved.initialStates) bus.publish(initial.topic, initial.message, { stateful: true });
-}
-
-/** What a running device is made of. */
-interface DevicePartsOf {
-  resolved: ResolvedDeviceOptions;
-  /** Where the device's parts write what crossed its sockets (undefined without a journal). */
-  journal: JournalWriter | undefined;
-  log: Logger;
-  authenticator: Authenticator;
-  tokens: SessionTokens;
-  flags: FeatureFlags;
-  bus: EventBus;
-  stream: StreamServer;
-  listening: DeviceDoor;
-  /** What the fault switches set, read by the bus, the stream and the HTTP app. */
-  events: EventFaults;
-  http: HttpFaults;
-  tls: TlsMaterial | undefined;
-  /** The start time the dashboard's uptime counts from. */
-  boot: DeviceBoot;
-  /** The log of ignored `X-BWC-Emu-Client` values (HTTP requests and handshakes). */
-  ignoredTags: IgnoredTagLog;
 }
 
 /** The handle of a device: a class, so a fleet of a thousand shares its methods. */
@@ -171,14 +106,17 @@ class RunningDeviceHandle implements DeviceHandle {
   /** Made on the first fault: a healthy device does not pay for it. */
   private switches: DeviceFaults | undefined = undefined;
 
-  constructor(private readonly parts: DevicePartsOf) {}
+  constructor(
+    private readonly parts: DeviceMakeup,
+    private readonly listening: DeviceDoor,
+  ) {}
 
   get url(): string {
-    return this.parts.listening.url;
+    return this.listening.url;
   }
 
   get port(): number {
-    return this.parts.listening.port;
+    return this.listening.port;
   }
 
   /** Made on each read: a fleet does not keep a thousand sets of URL strings nobody reads. */
@@ -234,11 +172,11 @@ class RunningDeviceHandle implements DeviceHandle {
   }
 
   sessions(topic?: string): SessionInfo[] {
-    return this.parts.stream.sessions(topic);
+    return this.parts.sessions(topic);
   }
 
   watchSessions(listener: SessionListener): () => void {
-    return this.parts.stream.watch(listener);
+    return this.parts.watch(listener);
   }
 
   rejectAuth(ms: number): void {
@@ -247,7 +185,7 @@ class RunningDeviceHandle implements DeviceHandle {
   }
 
   closeSessions(code?: number, reason?: string): number {
-    return this.parts.stream.closeSessions(code, reason);
+    return this.parts.streamIfMade?.closeSessions(code, reason) ?? 0;
   }
 
   expect({ name, that, topic, withinMs }: Expectation): void {
@@ -282,12 +220,12 @@ class RunningDeviceHandle implements DeviceHandle {
   }
 
   async reset(): Promise<void> {
-    const { stream, tokens, authenticator, bus, flags, log } = this.parts;
+    const { streamIfMade: stream, tokens, authenticatorIfMade: authenticator, bus, flags, log } = this.parts;
     this.switches?.clear();
     this.clearOverrides();
-    await stream.endSessions(1001, 'reset by the emulator');
+    await stream?.endSessions(1001, 'reset by the emulator');
     tokens.revokeAll();
-    authenticator.stopRejecting();
+    authenticator?.stopRejecting();
     bus.clearStates();
     publishInitialStates(bus, this.parts.resolved);
     await flags.reset();
@@ -298,10 +236,11 @@ class RunningDeviceHandle implements DeviceHandle {
     if (this.state !== 'RUNNING') return this.closed as Promise<void>;
     this.state = 'CLOSING';
     this.switches?.close();
-    const { listening, stream, log } = this.parts;
+    const { listening } = this;
+    const { log } = this.parts;
     this.closed = (async () => {
-      await listening.close(() => stream.close());
-      this.parts.authenticator.flushLog();
+      await listening.close(async () => this.parts.streamIfMade?.close());
+      this.parts.authenticatorIfMade?.flushLog();
       this.parts.ignoredTags.flush();
       this.state = 'CLOSED';
       log.info('device closed');
@@ -311,8 +250,8 @@ class RunningDeviceHandle implements DeviceHandle {
 
   private faultSwitches(): DeviceFaults {
     if (this.switches) return this.switches;
-    const { resolved, log, authenticator, tokens, bus, stream, listening, events, http, tls, journal, boot } =
-      this.parts;
+    const { resolved, log, authenticator, tokens, bus, stream, events, http, tls, journal, boot } = this.parts;
+    const { listening } = this;
     const certificateFor = tls
       ? async (hostname: string | undefined): Promise<void> =>
           listening.useCertificate(hostname === undefined ? undefined : await wrongHostCertificate(hostname))

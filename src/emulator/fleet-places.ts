@@ -15,39 +15,45 @@ import type { RunningDevice } from './running-device';
  * slows with every port taken), and a free one wherever that is taken.
  */
 export class FleetPlaces {
-  private first: number;
+  /** Address mode: the shared port (once the first device has opened it). Ports mode: the first device's port. */
+  private port: number;
+  /** Ports mode with free ports: the port the next device tries first. */
+  private next = 0;
+  private readonly free: boolean;
 
   constructor(
     base: DeviceOptions,
     private readonly addresses: AddressRange | undefined,
   ) {
-    this.first = addresses ? (base.port ?? (base.tls ? 443 : 80)) : (base.port ?? 0);
-    this.free = !addresses && this.first === 0;
+    this.port = addresses ? (base.port ?? (base.tls ? 443 : 80)) : (base.port ?? 0);
+    this.free = !addresses && this.port === 0;
   }
-
-  private readonly free: boolean;
 
   /** Starts device `i` with `start` at its place. */
   async start(i: number, start: (place: DeviceOptions) => Promise<RunningDevice>): Promise<RunningDevice> {
-    const { addresses, first } = this;
+    const { addresses } = this;
     if (addresses) {
-      const device = await start({ host: addresses.at(i), sharePort: true, port: first });
-      if (i === 0) this.first = device.device.port;
+      const device = await start({ host: addresses.at(i), sharePort: true, port: this.port });
+      if (i === 0) this.port = device.device.port;
       return device;
     }
-    if (!this.free || i === 0 || first + i > 65535) {
-      const device = await start({ port: this.free || first === 0 ? 0 : first + i });
-      if (i === 0 && this.free) this.first = device.device.port;
-      return device;
+    if (!this.free) return start({ port: this.port && this.port + i });
+    for (let tries = 0; i > 0 && tries < MAX_TRIES && this.next > 0 && this.next <= 65535; tries++) {
+      try {
+        const device = await start({ port: this.next++ });
+        return device;
+      } catch (err) {
+        if (!(err instanceof EmulatorError && err.code === 'PORT_IN_USE')) throw err;
+      }
     }
-    try {
-      return await start({ port: first + i });
-    } catch (err) {
-      if (!(err instanceof EmulatorError && err.code === 'PORT_IN_USE')) throw err;
-      return start({ port: 0 });
-    }
+    const device = await start({ port: 0 });
+    this.next = device.device.port + 1;
+    return device;
   }
 }
+
+/** How many taken ports in a row a free-port fleet tries past before it asks the kernel for a free one. */
+const MAX_TRIES = 16;
 
 /** A range of IPv4 addresses, one per device. */
 export interface AddressRange {

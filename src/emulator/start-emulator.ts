@@ -51,7 +51,8 @@ export interface EmulatorOptions {
   scenarios?: readonly ScenarioSource[];
   /**
    * What every device starts with. With several devices, the i-th listens on `port + i`
-   * (0: each a free port) and has the i-th next serial, unless its scenario names one.
+   * (0: free ports, consecutive where free; see `addressRange` for one port for all) and has
+   * the i-th next serial, unless its scenario names one.
    */
   device?: DeviceOptions;
   /** Playback speed of every scenario (2 = twice as fast). Default 1. */
@@ -87,7 +88,8 @@ export interface EmulatorOptions {
   /**
    * A fleet: this many devices (default: one per scenario). With one scenario every device
    * plays it; with several, there must be one per device. Device i listens on `port + i`
-   * (each a free port with 0) and has serial `serial` + (`deviceIndexBase` + i).
+   * (with 0, free ports, consecutive where free), or in address mode (`addressRange`) at
+   * address + i, and has serial `serial` + (`deviceIndexBase` + i).
    */
   devices?: number;
   /** Index of the first device, so that several processes own disjoint serial ranges. Default 0. */

@@ -82,8 +82,6 @@ export class EventBus {
   /** Made at the first subscriber: a fleet's idle devices have none. */
   private listeners: Set<EventListener> | undefined = undefined;
   private readonly states = new Map<string, DeviceEvent>();
-  /** Topics already found to be topic paths (see {@link isTopicPath}); made at the first publish. */
-  private topics: Set<string> | undefined;
   private published = 0;
   /** The last event's {@link DeviceEvent.id} (swallowed ones included). */
   private numbered = 0;
@@ -126,9 +124,9 @@ export class EventBus {
     return event;
   }
 
-  /** Whether `topic` is a topic path; the topics seen are remembered, as a device publishes few again and again. */
+  /** Whether `topic` is a topic path; the topics seen are remembered, as devices publish few again and again. */
   private isTopicPath(topic: string): boolean {
-    const topics = (this.topics ??= new Set<string>());
+    const topics = KNOWN_TOPICS;
     if (topics.has(topic)) return true;
     if (typeof topic !== 'string' || !TOPIC_PATH.test(topic)) return false;
     if (topics.size >= MAX_KNOWN_TOPICS) topics.clear();
@@ -188,6 +186,12 @@ const MESSAGE_PARTS = ['source', 'key', 'data'] as const;
 
 /** Past this many distinct topics the remembered ones are forgotten (and checked again). */
 const MAX_KNOWN_TOPICS = 1024;
+
+/**
+ * Topics already found to be topic paths (see {@link EventBus.isTopicPath}): one set for every
+ * device of the process, as whether a text is a topic path is no device's business.
+ */
+const KNOWN_TOPICS = new Set<string>();
 
 /**
  * The message as an event keeps it: the parts given, each a checked copy. A message that is

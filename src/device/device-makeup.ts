@@ -1,0 +1,165 @@
+/**
+ * What a running device is made of. Its state (options, tokens, flags, the bus and its states,
+ * fault settings) is made at start; its authentication and its event stream server are made
+ * when first needed: a device of a fleet of 100,000 that no client reaches never pays for them
+ * (about 0.8 KB a device). Watchers of sessions that come before the stream server are kept
+ * and handed to it when it is made.
+ */
+import type { IncomingMessage, RequestListener } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Authenticator } from '../auth/authenticator';
+import type { SessionTokens } from '../auth/session-tokens';
+import type { IgnoredTagLog } from '../base/client-tag';
+import type { DeviceDoor, DoorEndpoint } from '../base/device-door';
+import type { JournalWriter } from '../base/journal';
+import type { Logger } from '../base/log';
+import type { TlsMaterial } from '../base/tls';
+import type { EventBus } from '../events/event-bus';
+import type { EventFaults } from '../events/event-faults';
+import type { SessionInfo } from '../events/event-session';
+import { FilterCache } from '../events/filter-cache';
+import { type SessionListener, StreamServer } from '../events/stream-server';
+import type { DeviceBoot } from './device-app';
+import { sessionLimitsOf, throttleOf } from './device-limits';
+import type { ResolvedDeviceOptions } from './device-options';
+import { devicePaths } from './endpoints';
+import type { FeatureFlags } from './feature-flags';
+import type { HttpFaults } from './faults/fault-target';
+
+/** The parts made at start. */
+export interface DeviceState {
+  resolved: ResolvedDeviceOptions;
+  /** Where the device's parts write what crossed its sockets (undefined without a journal). */
+  journal: JournalWriter | undefined;
+  log: Logger;
+  tokens: SessionTokens;
+  flags: FeatureFlags;
+  bus: EventBus;
+  /** What the fault switches set, read by the bus, the stream and the HTTP app. */
+  events: EventFaults;
+  http: HttpFaults;
+  tls: TlsMaterial | undefined;
+  /** The start time the dashboard's uptime counts from. */
+  boot: DeviceBoot;
+  /** The log of ignored `X-BWC-Emu-Client` values (HTTP requests and handshakes). */
+  ignoredTags: IgnoredTagLog;
+}
+
+/** A device's parts: a class, so that a fleet of 100,000 shares its methods. */
+export class DeviceMakeup implements DeviceState, DoorEndpoint {
+  readonly resolved: ResolvedDeviceOptions;
+  readonly journal: JournalWriter | undefined;
+  readonly log: Logger;
+  readonly tokens: SessionTokens;
+  readonly flags: FeatureFlags;
+  readonly bus: EventBus;
+  readonly events: EventFaults;
+  readonly http: HttpFaults;
+  readonly tls: TlsMaterial | undefined;
+  readonly boot: DeviceBoot;
+  readonly ignoredTags: IgnoredTagLog;
+  /** The device's HTTP answers (set once its app is built). */
+  request: RequestListener = () => undefined;
+  /** Where it is reached (set once its door is open). */
+  listening: DeviceDoor | undefined = undefined;
+  private auth: Authenticator | undefined = undefined;
+  private streamServer: StreamServer | undefined = undefined;
+  /** Watchers that came before the stream server, with the unwatch functions the stream gave them once made. */
+  private earlyWatchers: Map<SessionListener, (() => void) | undefined> | undefined = undefined;
+
+  constructor(state: DeviceState) {
+    this.resolved = state.resolved;
+    this.journal = state.journal;
+    this.log = state.log;
+    this.tokens = state.tokens;
+    this.flags = state.flags;
+    this.bus = state.bus;
+    this.events = state.events;
+    this.http = state.http;
+    this.tls = state.tls;
+    this.boot = state.boot;
+    this.ignoredTags = state.ignoredTags;
+  }
+
+  /** The device's authentication, made at its first use. */
+  get authenticator(): Authenticator {
+    if (this.auth) return this.auth;
+    const { resolved, log, tls } = this;
+    this.auth = new Authenticator({
+      mode: resolved.auth,
+      accounts: resolved.accounts,
+      realm: resolved.realm,
+      algorithms: resolved.digestAlgorithms,
+      nonceLifetimeMs: resolved.nonceLifetimeMs,
+      replay: resolved.digestReplay,
+      clock: resolved.clock,
+      replayPerAccount: resolved.limits.replayPerAccount,
+      throttle: throttleOf(resolved.limits),
+      log,
+      plainHttp: tls === undefined,
+      basicOverHttp: resolved.basicOverHttp,
+    });
+    return this.auth;
+  }
+
+  /** The authentication if it was made (what it holds to flush or stop, it holds only then). */
+  get authenticatorIfMade(): Authenticator | undefined {
+    return this.auth;
+  }
+
+  /** The event stream server, made at its first use (an upgrade, a fault, a session asked for). */
+  get stream(): StreamServer {
+    if (this.streamServer) return this.streamServer;
+    const { resolved, log, tokens, bus, journal, ignoredTags, events } = this;
+    const stream = new StreamServer({
+      path: devicePaths(resolved.cgiPrefix, resolved.wsPrefix).eventStream,
+      authenticator: this.authenticator,
+      tokens,
+      bus,
+      rules: {
+        topicAliases: resolved.topicAliases,
+        maxFilters: resolved.maxFilters,
+        maxFilterTerms: resolved.limits.maxFilterTerms,
+        maxFilterNesting: resolved.limits.maxFilterNesting,
+        cache: new FilterCache(),
+      },
+      limits: sessionLimitsOf(resolved.limits),
+      maxMessageBytes: resolved.maxMessageBytes,
+      maxBufferedBytes: resolved.maxBufferedBytes,
+      deflate: resolved.wsDeflate,
+      log,
+      ignoredTags,
+      journal,
+      faults: events,
+    });
+    this.streamServer = stream;
+    for (const listener of this.earlyWatchers?.keys() ?? []) this.earlyWatchers?.set(listener, stream.watch(listener));
+    return stream;
+  }
+
+  /** The stream server if it was made: a device without one has no session. */
+  get streamIfMade(): StreamServer | undefined {
+    return this.streamServer;
+  }
+
+  /** An upgrade request (the door's): the stream server takes it. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.stream.handleUpgrade(req, socket, head);
+  }
+
+  /** The live sessions (none before the stream server is made). */
+  sessions(topic?: string): SessionInfo[] {
+    return this.streamServer?.sessions(topic) ?? [];
+  }
+
+  /** Tells `listener` of every session change, from now on, without making the stream server. */
+  watch(listener: SessionListener): () => void {
+    if (this.streamServer) return this.streamServer.watch(listener);
+    const early = (this.earlyWatchers ??= new Map<SessionListener, (() => void) | undefined>());
+    early.set(listener, undefined);
+    return () => {
+      early.get(listener)?.();
+      early.delete(listener);
+    };
+  }
+}
