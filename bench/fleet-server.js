@@ -6,20 +6,22 @@
  *   node --expose-gc bench/fleet-server.js bare|address|ports COUNT
  * address: startEmulator({ devices: COUNT, addressRange: ADDRESS_START }) from dist/, every
  *          device on one free port, device i at ADDRESS_START + i;
- * ports:   startEmulator({ devices: COUNT }) from dist/, each device on a free port of its own;
- *          both with a quiet scenario, auth none, the control API on, logs silent;
- * bare:    COUNT node:http servers on 127.0.0.1, a free port each, each with a ws
- *          WebSocketServer in noServer mode (the device's settings: no permessage-deflate, no
- *          client tracking) that accepts every upgrade on the stream path, answers every
- *          message as the device answers a configure, and keeps its sockets for a publish
- *          (what a device must at least be).
+ * ports:   startEmulator({ devices: COUNT }) from dist/, each device on a free port of its own
+ *          (consecutive where free); both with a quiet scenario, auth none, the control API on,
+ *          logs silent;
+ * bare:    COUNT node:http servers on 127.0.0.1, a free port each, taken as the emulator takes
+ *          them, each with a ws WebSocketServer in noServer mode (the device's settings: no
+ *          permessage-deflate, no client tracking) that accepts every upgrade on the stream
+ *          path, answers every message as the device answers a configure, and keeps its
+ *          sockets for a publish (what a device must at least be).
  * Messages (bench/child.js): -> { type: 'ready', startMs } once every server listens (from the
  * start call);
  * { cmd: 'targets' } -> { type: 'targets', targets: [host, port][] }, each device's address;
  * { cmd: 'memory' } -> { type: 'memory', usage } (process.memoryUsage() after two forced GCs);
  * { cmd: 'publish' } -> { type: 'published', ms }: EVENT published on every device (emulator:
  * device.publish; bare: each server builds the events:notify frame once, one JSON.stringify,
- * and sends it to each of its sockets), `ms` the time the publishing loop took.
+ * and sends it to each of its sockets, corked until the end of the tick as the device's are),
+ * `ms` the time the publishing loop took.
  * BENCH_FLEET_DIST: another build's dist/ (bench/shared-caches.js runs copies with a cache off).
  */
 const http = require('node:http');
@@ -64,19 +66,51 @@ function acceptUpgrades(server, wss, clients) {
   });
 }
 
+/** How many taken ports in a row a bare server tries past before it asks the kernel for a free one (as the emulator). */
+const MAX_TRIES = 16;
+
+/** Listens on `port` on 127.0.0.1; rejects with the listen error (EADDRINUSE). */
+function listen(server, port) {
+  return new Promise((resolve, reject) => {
+    const failed = (err) => reject(err);
+    server.once('error', failed);
+    server.listen(port, '127.0.0.1', () => {
+      server.removeListener('error', failed);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Listens at `next` or the free ports after it, else on a free port the kernel picks; resolves
+ * with the port to try next. The ports the emulator's free-port fleet takes (consecutive where
+ * free), as binding a given port is quick while the kernel's search for a free one slows with
+ * every port taken: the baseline is spared that slowness too.
+ */
+async function listenNear(server, next) {
+  for (let tries = 0; next > 0 && next <= 65535 && tries < MAX_TRIES; tries++) {
+    try {
+      await listen(server, next++);
+      return next;
+    } catch (err) {
+      if (err.code !== 'EADDRINUSE') throw err;
+    }
+  }
+  await listen(server, 0);
+  return server.address().port + 1;
+}
+
 /** COUNT bare servers: their targets, and a publish that sends EVENT to every socket. */
 async function startBare(count) {
   const { WebSocketServer } = require('ws');
   const servers = [];
+  let next = 0;
   for (let i = 0; i < count; i++) {
     const wss = new WebSocketServer({ noServer: true, clientTracking: false, perMessageDeflate: false });
     const server = http.createServer((_req, res) => res.writeHead(404).end());
     const clients = new Set();
     acceptUpgrades(server, wss, clients);
-    await new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', resolve);
-    });
+    next = await listenNear(server, next);
     servers.push({ port: server.address().port, clients });
   }
   return {
@@ -90,7 +124,13 @@ async function startBare(count) {
           JSON.stringify({ apiVersion: '1.0', method: 'events:notify', params: { notification } }),
           'utf8',
         );
-        for (const ws of clients) ws.send(frame, { binary: false });
+        // Each socket corked until the end of the tick, as the device's sessions are.
+        for (const ws of clients) {
+          const socket = ws._socket;
+          socket.cork();
+          ws.send(frame, { binary: false });
+          process.nextTick(() => socket.uncork());
+        }
       }
     },
   };

@@ -9,7 +9,8 @@
  *  - `address`: startEmulator({ devices: N, addressRange: '127.1.0.1', device: { port: 0 } }),
  *    every device on one port, device i at 127.1.0.1 + i, one listening socket in all;
  *  - `ports`: startEmulator({ devices: N, device: { port: 0 } }), a free port per device;
- *  - `bare` (the baseline): N node:http servers on 127.0.0.1, a free port each, each with a ws
+ *  - `bare` (the baseline): N node:http servers on 127.0.0.1, a free port each (taken as the
+ *    emulator takes them: consecutive where free, as the kernel's search slows), each with a ws
  *    WebSocketServer in noServer mode that answers the configure and keeps its sockets.
  * For each size and round the sides measured at that size take turns (the order rotates
  * every round); medians of BENCH_ROUNDS rounds.
@@ -19,10 +20,11 @@
  * process opens 2 sessions to every device (each configured with a topic filter for the
  * event, its answer awaited), RSS with them open (after GCs), and one event published on
  * every device (emulator: device.publish; bare: each server serialises the events:notify
- * frame once and sends it to its sockets): the time from the publish command until every
- * session has the event (after one unmeasured publish). Per device: the growth from N=1 to
- * N, (RSS(N) - RSS(1)) / (N - 1), so a process's fixed cost is not counted per device; the
- * ratio is emulator / bare, and no ratio where the baseline was not measured.
+ * frame once and sends it to its sockets, corked per tick as the device does): the time
+ * from the publish command until every session has the event (after one unmeasured
+ * publish). Per device: the growth from N=1 to N, (RSS(N) - RSS(1)) / (N - 1), so a
+ * process's fixed cost is not counted per device; the ratio is emulator / bare, and no ratio
+ * where the baseline was not measured.
  *
  * File descriptors: a side runs only where its sockets fit under the process limit
  * (`ulimit -n`, the same for both processes): a bare server or a ports-mode device holds a
@@ -35,7 +37,9 @@
  *
  * Knobs (environment): BENCH_FLEET_MODES ("address,ports"), BENCH_FLEET_ADDRESS_SIZES
  * ("1000,10000,100000"), BENCH_FLEET_PORT_SIZES ("10000"), BENCH_FLEET_SESSION_SIZES
- * ("1000,5000": sizes measured with sessions too, in every mode), BENCH_ROUNDS (3).
+ * ("1000,5000": sizes measured with sessions too, in every mode), BENCH_ROUNDS (3),
+ * BENCH_FLEET_DIST (the emulator's dist/ folder: another build, or a copy that a rebuild does
+ * not change halfway through a run; this checkout's dist/ by default).
  * A quick run: BENCH_FLEET_ADDRESS_SIZES=1000 BENCH_FLEET_PORT_SIZES=2000
  * BENCH_FLEET_SESSION_SIZES=1000 BENCH_ROUNDS=1.
  */
@@ -49,7 +53,8 @@ const { openSessions } = require('./fleet-sessions');
 const { report } = require('./fleet-report');
 
 const SERVER_SCRIPT = path.join(__dirname, 'fleet-server.js');
-const DIST = path.join(__dirname, '..', 'dist');
+/** The emulator's build: BENCH_FLEET_DIST (another build's dist/, as bench/fleet-server.js reads it) or this checkout's. */
+const DIST = process.env.BENCH_FLEET_DIST || path.join(__dirname, '..', 'dist');
 const SESSIONS_PER_DEVICE = 2;
 const MODES = ['address', 'ports'];
 /** File descriptors a process holds besides its sockets (stdio, IPC, epoll, the emulator's control API and files). */
