@@ -183,7 +183,7 @@ describe('bwc-emu as a process', () => {
     const run = start(['--devices', '0']);
     const output = allOutput(run);
     expect((await run.exited).code).toBe(2);
-    expect(run.stderr()).toBe('bwc-emu: devices must be a whole number from 1 to 10000, not 0\n');
+    expect(run.stderr()).toBe('bwc-emu: devices must be a whole number from 1 to 100000, not 0\n');
     expect(await output).toBe('');
   });
 });
