@@ -21,8 +21,8 @@
  * event, its answer awaited), RSS with them open (after GCs), and one event published on
  * every device (emulator: device.publish; bare: each server serialises the events:notify
  * frame once and sends it to its sockets, corked per tick as the device does): the time
- * from the publish command until every session has the event (after one unmeasured
- * publish). Per device: the growth from N=1 to N, (RSS(N) - RSS(1)) / (N - 1), so a
+ * from the publish command until every session has the event (the median of 5 events one
+ * after another, after one unmeasured). Per device: the growth from N=1 to N, (RSS(N) - RSS(1)) / (N - 1), so a
  * process's fixed cost is not counted per device; the ratio is emulator / bare, and no ratio
  * where the baseline was not measured.
  *
@@ -51,12 +51,15 @@ const { intEnv, intList, listEnv, rotated } = require('./env');
 const { forkChild } = require('./child');
 const { openSessions } = require('./fleet-sessions');
 const { report } = require('./fleet-report');
+const { median } = require('./figures');
 
 const SERVER_SCRIPT = path.join(__dirname, 'fleet-server.js');
 /** The emulator's build: BENCH_FLEET_DIST (another build's dist/, as bench/fleet-server.js reads it) or this checkout's. */
 const DIST = process.env.BENCH_FLEET_DIST || path.join(__dirname, '..', 'dist');
 const SESSIONS_PER_DEVICE = 2;
 const MODES = ['address', 'ports'];
+/** Events timed one after another in each round (after one unmeasured): their median is the round's. */
+const EVENTS = 5;
 /** File descriptors a process holds besides its sockets (stdio, IPC, epoll, the emulator's control API and files). */
 const FD_MARGIN = 64;
 
@@ -143,8 +146,9 @@ async function timeEvent(server, clients) {
 /**
  * Starts `side` ('address', 'ports' or 'bare') with `count` devices and measures it:
  * { startMs, idleRss, idleHeap } and, with `sessions`, { rss, heap } with 2 idle sessions
- * per device and { eventMs, publishMs } of one event to all of them. `dist`: the emulator's
- * build (this checkout's dist/ by default; bench/shared-caches.js passes patched copies).
+ * per device and { eventMs, publishMs } of an event to all of them (medians of EVENTS).
+ * `dist`: the emulator's build (BENCH_FLEET_DIST or this checkout's dist/ by default;
+ * bench/shared-caches.js passes patched copies).
  */
 async function measure(side, count, { dist, sessions = false } = {}) {
   const server = forkChild(SERVER_SCRIPT, [side, String(count)], {
@@ -164,7 +168,15 @@ async function measure(side, count, { dist, sessions = false } = {}) {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const open = (await server.ask({ cmd: 'memory' }, 'memory')).usage;
     await timeEvent(server, clients);
-    return { ...result, rss: open.rss, heap: open.heapUsed, ...(await timeEvent(server, clients)) };
+    const events = [];
+    for (let e = 0; e < EVENTS; e++) events.push(await timeEvent(server, clients));
+    return {
+      ...result,
+      rss: open.rss,
+      heap: open.heapUsed,
+      eventMs: median(events.map((t) => t.eventMs)),
+      publishMs: median(events.map((t) => t.publishMs)),
+    };
   } finally {
     await server.close();
     clients?.close();
