@@ -58,7 +58,8 @@ export const FAULT_CATALOGUE = {
   reboot: entry({
     kind: 'action',
     does:
-      'Every connection cut, the port closed (connections refused) for `downMs`, then back with a fresh nonce ' +
+      'Every connection cut, the port closed (connections refused; in address mode the address, connections reset, ' +
+      "the port being the fleet's) for `downMs`, then back with a fresh nonce " +
       'secret, no session tokens and the initial states; logins refused for `refuseLoginsMs` after.',
     exposes: 'Clients that loop on reconnect, reuse old nonces or tokens, or keep stale state after a reboot.',
     source: 'Device reboots: every session lost, logins refused for tens of seconds; clients loop.',
