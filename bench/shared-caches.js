@@ -9,11 +9,15 @@
  *    (src/device/device-app.ts); off: an app and a dispatcher per device;
  *  - `handshakers`: the ws servers that perform the handshakes, per setting
  *    (src/events/ws-handshaker.ts); off: one per device;
- *  - `none`: both off.
- * Two more were measured so and removed, saving nothing measurable (bench/README.md, "Lazy
- * loading and shared caches"): the feature flag definitions shared by content
- * (device/feature-flags.ts) and a scenario's list lengths shared by its players
- * (scenario/step-lengths.ts).
+ *  - `flag-definitions`: the feature flag definitions, shared by content
+ *    (src/device/feature-flags.ts); off: a map per device;
+ *  - `step-lengths`: a scenario's list lengths, shared by its players
+ *    (src/scenario/step-lengths.ts); off: a map per player;
+ *  - `none`: all off.
+ * The last two were once removed as saving nothing measurable at 300 devices with sessions
+ * (bench/README.md, "Lazy loading and shared caches"), and came back for fleets of 100,000
+ * idle devices (issue 33), where each saves about 0.25-0.5 KB a device: measure them with a
+ * large BENCH_CACHE_DEVICES.
  * A copy is dist/ copied to a temp folder with the cache's lookup replaced by `undefined` (each
  * patch must match the compiled code, or the benchmark stops), beside links to node_modules,
  * package.json, scenarios and web, so that it loads as dist/ does.
@@ -45,6 +49,12 @@ const CACHES = {
     ['device/device-app.js', 'let dispatch = dispatchers.get(key);', 'let dispatch = undefined;'],
   ],
   handshakers: [['events/ws-handshaker.js', 'let wss = handshakers.get(key);', 'let wss = undefined;']],
+  'flag-definitions': [
+    ['device/feature-flags.js', 'const known = sharedDefinitions.get(key);', 'const known = undefined;'],
+  ],
+  'step-lengths': [
+    ['scenario/step-lengths.js', 'let lengths = StepLengths.shared.get(scenario);', 'let lengths = undefined;'],
+  ],
 };
 const VARIANTS = ['on', ...Object.keys(CACHES), 'none'];
 

@@ -27,6 +27,9 @@ import { StepLengths } from './step-lengths';
 /** What a scenario acts on (its own file; the public face reads it from here). */
 export type { ScenarioTarget };
 
+/** The `done` of a run that has ended. */
+const SETTLED: Promise<void> = Promise.resolve();
+
 /** Whether a timer belongs to the timeline (counted for `done`) or to an `on:` trigger. */
 type PlayedBy = 'timeline' | 'trigger';
 
@@ -83,8 +86,11 @@ export class ScenarioPlayer {
   private pausedAt: number | undefined;
   /** Scenario time the position holds at: where the timeline's last step ran, or where stop() stopped it. */
   private heldAt: number | undefined;
-  private resolveDone: () => void = () => undefined;
-  private donePromise: Promise<void>;
+  /** The `done` promise, made when first asked for (a fleet's 100,000 players are seldom asked), and its resolve. */
+  private donePromise: Promise<void> | undefined = undefined;
+  private resolveDone: (() => void) | undefined = undefined;
+  /** Whether this run's `done` is settled (by stop() or the timeline's end). */
+  private doneSettled = false;
   /** The lengths of the scenario's lists, shared with every player of the same scenario. */
   private lengths: StepLengths;
 
@@ -101,13 +107,15 @@ export class ScenarioPlayer {
     this.log = options.log ?? (() => undefined);
     this.onFinish = options.onFinish;
     this.random = undefined;
-    this.donePromise = this.newDone();
-    this.lengths = new StepLengths(scenario);
+    this.lengths = StepLengths.of(scenario);
   }
 
   /** Resolves when a finite timeline has played every step (loops included), or on stop(). */
   get done(): Promise<void> {
-    return this.donePromise;
+    if (this.doneSettled) return SETTLED;
+    return (this.donePromise ??= new Promise<void>((resolve) => {
+      this.resolveDone = resolve;
+    }));
   }
 
   /** How many of the player's timers are set (timeline and triggers). */
@@ -173,16 +181,16 @@ export class ScenarioPlayer {
     this.timelineTimers = 0;
     this.running = false;
     this.pausedAt = undefined;
-    this.resolveDone();
+    this.settleDone();
   }
 
   /** Stops, optionally switches to another scenario, and starts again from its beginning with a fresh seed. */
   restart(scenario?: Scenario): void {
     this.stop();
     if (scenario) this.scenario = scenario;
-    this.lengths = new StepLengths(this.scenario);
+    this.lengths = StepLengths.of(this.scenario);
     this.random = undefined;
-    this.donePromise = this.newDone();
+    this.doneSettled = false;
     this.start();
   }
 
@@ -196,11 +204,12 @@ export class ScenarioPlayer {
     this.fireTriggers((step) => typeof step.on === 'object' && step.on !== null && matches(step.on.configure));
   }
 
-  /** A fresh `done` promise, resolved by stop() or the timeline's end. */
-  private newDone(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      this.resolveDone = resolve;
-    });
+  /** Settles this run's `done` (a next run, after a restart, has its own). */
+  private settleDone(): void {
+    this.doneSettled = true;
+    this.resolveDone?.();
+    this.resolveDone = undefined;
+    this.donePromise = undefined;
   }
 
   /** Plays the `on:` steps `select` picks, from now; none while stopped or paused. */
@@ -370,7 +379,7 @@ export class ScenarioPlayer {
   private checkDone(at: number): void {
     if (!this.finished || this.heldAt !== undefined) return;
     this.heldAt = at;
-    this.resolveDone();
+    this.settleDone();
     this.onFinish?.();
   }
 
