@@ -2,7 +2,8 @@
  * What a running device is made of. Its state (options, tokens, flags, the bus and its states,
  * fault settings) is made at start; its authentication and its event stream server are made
  * when first needed: a device of a fleet of 100,000 that no client reaches never pays for them
- * (about 0.8 KB a device). Watchers of sessions that come before the stream server are kept
+ * (about 0.8 KB a device); what they are told to check configures by is shared (see
+ * configureRules). Watchers of sessions that come before the stream server are kept
  * and handed to it when it is made.
  */
 import type { IncomingMessage, RequestListener } from 'node:http';
@@ -17,6 +18,7 @@ import type { TlsMaterial } from '../base/tls';
 import type { EventBus } from '../events/event-bus';
 import type { EventFaults } from '../events/event-faults';
 import type { SessionInfo } from '../events/event-session';
+import type { ConfigureRules } from '../events/configure';
 import { FilterCache } from '../events/filter-cache';
 import { type SessionListener, StreamServer } from '../events/stream-server';
 import type { DeviceBoot } from './device-app';
@@ -44,6 +46,29 @@ export interface DeviceState {
   /** The log of ignored `X-BWC-Emu-Client` values (HTTP requests and handshakes). */
   ignoredTags: IgnoredTagLog;
 }
+
+/**
+ * How a device checks configures, and its cache of compiled filters: one for every device of
+ * the process with the same aliases (the same object: devices told nothing share it) and
+ * limits, as a filter compiles alike for all of them. A fleet's sessions that send the same
+ * filter then share one compiled filter, and its devices one cache.
+ */
+function configureRules(resolved: ResolvedDeviceOptions): ConfigureRules {
+  const { topicAliases, maxFilters } = resolved;
+  const { maxFilterTerms, maxFilterNesting } = resolved.limits;
+  let byLimits = sharedRules.get(topicAliases);
+  if (byLimits === undefined) sharedRules.set(topicAliases, (byLimits = new Map<string, ConfigureRules>()));
+  const key = `${maxFilters}/${maxFilterTerms}/${maxFilterNesting}`;
+  let rules = byLimits.get(key);
+  if (rules === undefined) {
+    rules = { topicAliases, maxFilters, maxFilterTerms, maxFilterNesting, cache: new FilterCache() };
+    byLimits.set(key, rules);
+  }
+  return rules;
+}
+
+/** The configure rules made so far, by aliases and limits. */
+const sharedRules = new WeakMap<object, Map<string, ConfigureRules>>();
 
 /** A device's parts: a class, so that a fleet of 100,000 shares its methods. */
 export class DeviceMakeup implements DeviceState, DoorEndpoint {
@@ -116,13 +141,7 @@ export class DeviceMakeup implements DeviceState, DoorEndpoint {
       authenticator: this.authenticator,
       tokens,
       bus,
-      rules: {
-        topicAliases: resolved.topicAliases,
-        maxFilters: resolved.maxFilters,
-        maxFilterTerms: resolved.limits.maxFilterTerms,
-        maxFilterNesting: resolved.limits.maxFilterNesting,
-        cache: new FilterCache(),
-      },
+      rules: configureRules(resolved),
       limits: sessionLimitsOf(resolved.limits),
       maxMessageBytes: resolved.maxMessageBytes,
       maxBufferedBytes: resolved.maxBufferedBytes,

@@ -47,7 +47,8 @@ class FilterGroup {
   readonly members: FilterSubscriber[] = [];
   /** How many of each member's filters are this one (`times[i]` for `members[i]`). */
   readonly times: number[] = [];
-  private readonly position = new Map<FilterSubscriber, number>();
+  /** Each member's place, made past {@link INDEXED_MEMBERS} members (a scan of a few is cheaper than a map). */
+  private position: Map<FilterSubscriber, number> | undefined = undefined;
 
   constructor(
     readonly key: string,
@@ -62,19 +63,21 @@ class FilterGroup {
   }
 
   add(member: FilterSubscriber): void {
-    const at = this.position.get(member);
+    const at = this.placeOf(member);
     if (at !== undefined) {
       this.times[at]++;
       return;
     }
-    this.position.set(member, this.members.length);
+    this.position?.set(member, this.members.length);
     this.members.push(member);
     this.times.push(1);
+    if (this.position === undefined && this.members.length > INDEXED_MEMBERS)
+      this.position = new Map(this.members.map((m, i) => [m, i]));
   }
 
   /** Takes one holding of the filter away from `member` (all of them once its count is 0). */
   remove(member: FilterSubscriber): void {
-    const at = this.position.get(member);
+    const at = this.placeOf(member);
     if (at === undefined) return;
     if (--this.times[at] > 0) return;
     // The last member moves into the hole: O(1), order does not matter.
@@ -82,20 +85,31 @@ class FilterGroup {
     const moved = this.members[last];
     this.members[at] = moved;
     this.times[at] = this.times[last];
-    this.position.set(moved, at);
+    this.position?.set(moved, at);
     this.members.pop();
     this.times.pop();
-    this.position.delete(member);
+    this.position?.delete(member);
+  }
+
+  /** Where `member` is in {@link members}, if it is. */
+  private placeOf(member: FilterSubscriber): number | undefined {
+    if (this.position) return this.position.get(member);
+    const at = this.members.indexOf(member);
+    return at < 0 ? undefined : at;
   }
 }
+
+/** Past this many members a group keeps a map of their places. */
+const INDEXED_MEMBERS = 8;
 
 /** The sessions' filters by topic; see the module comment. */
 export class FilterIndex {
   private readonly groups = new Map<string, FilterGroup>();
   private readonly byTopic = new Map<string, FilterGroup[]>();
-  private readonly bySubtree = new Map<string, FilterGroup[]>();
+  /** Made at the first subtree filter, as {@link contents} at the first content filter: most sessions have neither. */
+  private bySubtree: Map<string, FilterGroup[]> | undefined = undefined;
   private readonly anyTopic: FilterGroup[] = [];
-  private readonly contents = new Map<string, SharedContent>();
+  private contents: Map<string, SharedContent> | undefined = undefined;
   /** The groups that can match each topic seen since the groups last changed. */
   private readonly candidates = new Map<string, readonly FilterGroup[]>();
   /** True while an event is handed out: changes wait until it is done (see {@link later}). */
@@ -151,10 +165,12 @@ export class FilterIndex {
   /** The groups that can match `topic`: exact, each ancestor's subtree, any topic; kept for next time. */
   private lookUp(topic: string): readonly FilterGroup[] {
     const found = new Set<FilterGroup>(this.byTopic.get(topic));
-    for (let slash = topic.indexOf('/'); slash >= 0; slash = topic.indexOf('/', slash + 1)) {
-      const under = this.bySubtree.get(topic.slice(0, slash + 1));
-      if (under) for (const group of under) found.add(group);
-    }
+    const { bySubtree } = this;
+    if (bySubtree)
+      for (let slash = topic.indexOf('/'); slash >= 0; slash = topic.indexOf('/', slash + 1)) {
+        const under = bySubtree.get(topic.slice(0, slash + 1));
+        if (under) for (const group of under) found.add(group);
+      }
     for (const group of this.anyTopic) found.add(group);
     const groups = [...found];
     if (this.candidates.size >= MAX_CACHED_TOPICS) this.candidates.clear();
@@ -177,7 +193,10 @@ export class FilterIndex {
     this.groups.set(key, group);
     if (everyTopic) this.anyTopic.push(group);
     for (const exact of group.exact) listIn(this.byTopic, exact).push(group);
-    for (const prefix of group.subtrees) listIn(this.bySubtree, prefix).push(group);
+    if (group.subtrees.length > 0) {
+      const bySubtree = (this.bySubtree ??= new Map<string, FilterGroup[]>());
+      for (const prefix of group.subtrees) listIn(bySubtree, prefix).push(group);
+    }
     this.candidates.clear();
     return group;
   }
@@ -186,17 +205,19 @@ export class FilterIndex {
     this.groups.delete(group.key);
     if (group.exact.length === 0 && group.subtrees.length === 0) unlist(this.anyTopic, group);
     for (const exact of group.exact) unlistIn(this.byTopic, exact, group);
-    for (const prefix of group.subtrees) unlistIn(this.bySubtree, prefix, group);
+    const { bySubtree } = this;
+    if (bySubtree) for (const prefix of group.subtrees) unlistIn(bySubtree, prefix, group);
     const content = group.content;
-    if (content && --content.holders === 0) this.contents.delete(content.filter.source);
+    if (content && --content.holders === 0) this.contents?.delete(content.filter.source);
     this.candidates.clear();
   }
 
   private sharedContent(filter: ContentFilter): SharedContent {
-    let shared = this.contents.get(filter.source);
+    const contents = (this.contents ??= new Map<string, SharedContent>());
+    let shared = contents.get(filter.source);
     if (!shared) {
       shared = new SharedContent(filter);
-      this.contents.set(filter.source, shared);
+      contents.set(filter.source, shared);
     }
     shared.holders++;
     return shared;
