@@ -89,8 +89,8 @@ export class DeviceMakeup implements DeviceState, DoorEndpoint {
   listening: DeviceDoor | undefined = undefined;
   private auth: Authenticator | undefined = undefined;
   private streamServer: StreamServer | undefined = undefined;
-  /** Watchers that came before the stream server, with the unwatch functions the stream gave them once made. */
-  private earlyWatchers: Map<SessionListener, (() => void) | undefined> | undefined = undefined;
+  /** Watchers that came before the stream server, handed to it when it is made. */
+  private earlyWatchers: Set<SessionListener> | undefined = undefined;
 
   constructor(state: DeviceState) {
     this.resolved = state.resolved;
@@ -152,7 +152,8 @@ export class DeviceMakeup implements DeviceState, DoorEndpoint {
       faults: events,
     });
     this.streamServer = stream;
-    for (const listener of this.earlyWatchers?.keys() ?? []) this.earlyWatchers?.set(listener, stream.watch(listener));
+    for (const listener of this.earlyWatchers ?? []) stream.watch(listener);
+    this.earlyWatchers = undefined;
     return stream;
   }
 
@@ -174,11 +175,10 @@ export class DeviceMakeup implements DeviceState, DoorEndpoint {
   /** Tells `listener` of every session change, from now on, without making the stream server. */
   watch(listener: SessionListener): () => void {
     if (this.streamServer) return this.streamServer.watch(listener);
-    const early = (this.earlyWatchers ??= new Map<SessionListener, (() => void) | undefined>());
-    early.set(listener, undefined);
+    (this.earlyWatchers ??= new Set()).add(listener);
     return () => {
-      early.get(listener)?.();
-      early.delete(listener);
+      if (this.streamServer) this.streamServer.unwatch(listener);
+      else this.earlyWatchers?.delete(listener);
     };
   }
 }

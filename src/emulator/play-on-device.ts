@@ -45,10 +45,13 @@ export interface ScenarioRun {
 export function playOnDevice(device: DeviceHandle, written: Scenario, options: PlayOnDeviceOptions = {}): ScenarioRun {
   const scenario = withNamespace(written, device.options.namespace);
   const player = new ScenarioPlayer(scenario, device, options);
-  const unwatch = device.watchSessions((change) => {
-    if (change.kind === 'connect') player.onConnect();
-    else if (change.kind === 'configure') player.onConfigure((topic) => change.subscribesTo(topic));
-  });
+  // Only a scenario with `on:` steps listens to the sessions: a fleet's devices spare a watcher each.
+  const unwatch = scenario.timeline?.some((step) => step.on !== undefined)
+    ? device.watchSessions((change) => {
+        if (change.kind === 'connect') player.onConnect();
+        else if (change.kind === 'configure') player.onConfigure((topic) => change.subscribesTo(topic));
+      })
+    : undefined;
   player.start();
   return new DeviceRun(player, startRecordings(device, scenario, options), unwatch);
 }
@@ -58,7 +61,7 @@ class DeviceRun implements ScenarioRun {
   constructor(
     readonly player: ScenarioPlayer,
     readonly recordings: RecordingsRun | undefined,
-    private readonly unwatch: () => void,
+    private readonly unwatch: (() => void) | undefined,
   ) {}
 
   get done(): Promise<void> {
@@ -67,7 +70,7 @@ class DeviceRun implements ScenarioRun {
   }
 
   stop(): void {
-    this.unwatch();
+    this.unwatch?.();
     this.player.stop();
     this.recordings?.stop();
   }

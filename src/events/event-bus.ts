@@ -79,8 +79,8 @@ export const TOPIC_PATH = /^[A-Za-z_][\w.-]*(:[A-Za-z_][\w.-]*)?(\/[A-Za-z_][\w.
 
 /** Publishes events to listeners and remembers the state of stateful topics. */
 export class EventBus {
-  /** Made at the first subscriber: a fleet's idle devices have none. */
-  private listeners: Set<EventListener> | undefined = undefined;
+  /** The listeners: none, one (a device's stream server, the usual case), or a set of several. */
+  private listeners: EventListener | Set<EventListener> | undefined = undefined;
   private readonly states = new Map<string, DeviceEvent>();
   private published = 0;
   /** The last event's {@link DeviceEvent.id} (swallowed ones included). */
@@ -120,7 +120,9 @@ export class EventBus {
       this.states.set(key, event);
     }
     this.published++;
-    if (this.listeners) for (const listener of this.listeners) listener(event);
+    const { listeners } = this;
+    if (typeof listeners === 'function') listeners(event);
+    else if (listeners) for (const listener of listeners) listener(event);
     return event;
   }
 
@@ -136,13 +138,18 @@ export class EventBus {
 
   /** Adds a listener; returns the function that removes it. */
   subscribe(listener: EventListener): () => void {
-    (this.listeners ??= new Set()).add(listener);
+    const { listeners } = this;
+    if (listeners === undefined) this.listeners = listener;
+    else if (typeof listeners === 'function') this.listeners = new Set([listeners, listener]);
+    else listeners.add(listener);
     return () => this.unsubscribe(listener);
   }
 
   /** Removes a listener added by {@link subscribe}. */
   unsubscribe(listener: EventListener): void {
-    this.listeners?.delete(listener);
+    const { listeners } = this;
+    if (listeners === listener) this.listeners = undefined;
+    else if (typeof listeners === 'object') listeners.delete(listener);
   }
 
   /** The last event of every stateful topic (per source and key), oldest first. */

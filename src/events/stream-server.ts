@@ -247,9 +247,13 @@ export class StreamServer implements SessionObserver {
    * Returns its remover.
    */
   watch(listener: SessionListener): () => void {
-    const watching = (this.watching ??= new Set());
-    watching.add(listener);
-    return () => watching.delete(listener);
+    (this.watching ??= new Set()).add(listener);
+    return () => this.unwatch(listener);
+  }
+
+  /** Stops telling `listener` (see {@link watch}). */
+  unwatch(listener: SessionListener): void {
+    this.watching?.delete(listener);
   }
 
   /** Snapshots of the live sessions; with `topic`, only those whose filters can select it. */
