@@ -93,10 +93,19 @@ export type DeviceAccess = {
     : DeviceAccessAnswer[K];
 } & { urls: DeviceUrls };
 
+/**
+ * A device of the emulator as the control API lists it: where it is, cheap to read for every
+ * device of a big fleet, and its access, made on each read (only for the devices answered).
+ */
+export interface ListedDevice {
+  readonly device: { readonly serial: string; readonly host: string; readonly port: number };
+  readonly access: DeviceAccess;
+}
+
 /** The emulator as the control API drives it. */
 export interface ControlledEmulator {
   /** The devices, in the order of their scenarios (or of the fleet). */
-  readonly devices: readonly unknown[];
+  readonly devices: readonly ListedDevice[];
   /** URLs and credentials of every device. */
   access(): DeviceAccess[];
   /** Publishes an event on the device (every device when none is named); returns what was published. */

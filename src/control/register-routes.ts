@@ -81,7 +81,7 @@ async function dispatch(route: ControlRoute, req: Request, res: Response, ctx: C
     if (route.kind === 'event-stream') return route.open(call, { req, res });
     const answer = await route.handler(call);
     ctx.log.debug({ method: req.method, url: redactUrl(req.originalUrl), device }, 'control API: done');
-    if (answer instanceof Reply) return void res.status(answer.status).json(answer.body);
+    if (answer instanceof Reply) return void res.status(answer.status).set(answer.headers).json(answer.body);
     if (route.status === 204) {
       checkNoAnswer(route, answer, ctx.checkAnswers);
       return void res.status(204).end();

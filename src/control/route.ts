@@ -42,11 +42,13 @@ export interface Exchange {
   readonly res: Response;
 }
 
-/** An answer with another status than the route's usual one (health's 503). */
+/** An answer with another status than the route's usual one (health's 503), or with headers of its own. */
 export class Reply {
   constructor(
     readonly status: number,
     readonly body: unknown,
+    /** Headers to send with it (the devices' `X-Total-Count`): documented in the route's description. */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {}
 }
 

@@ -1,6 +1,7 @@
 /** The routes about the emulator as a whole: health, the devices, reset, the OpenAPI document. */
 import { z } from 'zod';
 import { defineRoute, Reply } from './route';
+import { devicePage, DevicesQuerySchema } from './device-listing';
 import { DevicesSchema } from './schemas';
 import { resetSegment, ResetSegmentSchema } from './segment-routes';
 
@@ -25,16 +26,25 @@ export const SERVICE_ROUTES = [
     method: 'get',
     path: '/devices',
     summary: 'How to reach and log in to every device (URLs, account, realm, control API)',
+    description:
+      'Every device in the order of the fleet; `q` keeps those whose serial or `host:port` (the address in ' +
+      'address mode) contains every word of it, `offset` and `limit` answer a page of those (a big fleet: ' +
+      '`?q=127.1.0.5&limit=200`). The `X-Total-Count` header says how many devices match in all (every ' +
+      'device without `q`); `GET /health` says how many there are.',
     perDevice: false,
+    query: DevicesQuerySchema,
     response: DevicesSchema,
-    handler: ({ emulator }) =>
-      emulator.access().map((access) => ({
+    handler: ({ emulator, query }) => {
+      const { devices, total } = devicePage(emulator.devices, query);
+      const answer: z.input<typeof DevicesSchema> = devices.map(({ access }) => ({
         ...access,
         urls: Object.fromEntries(Object.entries(access.urls)),
         user: access.user ?? null,
         password: access.password ?? null,
         control: access.control ?? null,
-      })),
+      }));
+      return new Reply(200, answer, { 'X-Total-Count': String(total) });
+    },
   }),
   defineRoute({
     method: 'post',

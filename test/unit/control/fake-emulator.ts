@@ -81,7 +81,10 @@ export class FakeEmulator implements EmulatorHandle {
   }
 
   get devices(): readonly EmulatedDevice[] {
-    return this.access().map((access) => ({ access }) as unknown as EmulatedDevice);
+    return this.access().map((access, i) => {
+      const device = { serial: access.serial, host: '127.0.0.1', port: 8080 + i };
+      return { access, device } as unknown as EmulatedDevice;
+    });
   }
 
   get journalDropped(): number {

@@ -65,6 +65,25 @@ describe('GET /_emu/devices', () => {
   });
 });
 
+describe('GET /_emu/devices?q=&offset=&limit=', () => {
+  it('answers the matching devices, a page of them, and how many match in X-Total-Count', async () => {
+    const all = await request(ctl.server).get('/_emu/devices');
+    expect(all.headers['x-total-count']).toBe('2');
+    const second = (all.body as unknown[])[1];
+    const found = await request(ctl.server).get('/_emu/devices').query({ q: '127.0.0.1:8081' });
+    expectAnswer(found, 'get', '/devices');
+    expect(found.body).toEqual([second]);
+    expect(found.headers['x-total-count']).toBe('1');
+    const paged = await request(ctl.server).get('/_emu/devices').query({ offset: '1', limit: '1' });
+    expect(paged.body).toEqual([second]);
+    expect(paged.headers['x-total-count']).toBe('2');
+  });
+
+  it.each([{ limit: '0' }, { offset: '-1' }, { limit: 'abc' }])('refuses %j with 400 BAD_REQUEST', async (query) => {
+    expectRefusal(await request(ctl.server).get('/_emu/devices').query(query), 400, 'BAD_REQUEST');
+  });
+});
+
 describe('unknown routes and methods', () => {
   it('answers 404 NOT_FOUND under /_emu, logged at info', async () => {
     const message = expectRefusal(await request(ctl.server).get('/_emu/nothing'), 404, 'NOT_FOUND');
