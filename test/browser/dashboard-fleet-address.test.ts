@@ -1,13 +1,22 @@
 /**
  * The device picker of a fleet in address mode, in Chromium (issue 33): each device is listed
  * by its serial and its address and port; a fleet of more than MAX_SHOWN_CHOICES devices gets a
- * search box and a bounded list, and typing a device's address then Enter opens its dashboard.
+ * search box and a bounded list, both answered by the control API a page at a time (the page
+ * never asks for the whole list), and typing a device's address then Enter opens its dashboard.
  */
 import type { Browser, BrowserContext } from 'playwright-core';
 import type { EmulatorHandle } from '../../src';
 import { MAX_SHOWN_CHOICES } from '../../web/dashboard/fleet-choices';
 import { describeInChromium, launchChromium } from '../helpers/browser';
-import { inPage, newTab, openDashboard, startFastEmulator, textOf, waitReady } from '../helpers/dashboard-page';
+import {
+  inPage,
+  newTab,
+  openDashboard,
+  pageUntil,
+  startFastEmulator,
+  textOf,
+  waitReady,
+} from '../helpers/dashboard-page';
 
 let browser: Browser;
 let emulator: EmulatorHandle;
@@ -55,7 +64,9 @@ describeWithChromium('the dashboard of a fleet in address mode in Chromium', () 
     expect(options[1].text).toBe(`ACCC8E000002 (127.8.0.2:${port})`);
     expect(await textOf(page, '#fleet-shown')).toBe(`${MAX_SHOWN_CHOICES} of ${DEVICES} shown: type to narrow`);
 
+    // The control API answers the search as typing pauses.
     await page.fill('#fleet-search', '127.8.0.250');
+    await pageUntil(page, 'the one match', '() => document.querySelectorAll("#fleet-select option").length === 1');
     expect(await pickerOptions(page)).toEqual([
       { value: last.urls.base, text: `${last.serial} (127.8.0.250:${port})`, selected: true },
     ]);
@@ -67,5 +78,32 @@ describeWithChromium('the dashboard of a fleet in address mode in Chromium', () 
     // Its picker has it chosen, first of the list (the list's first 200 do not reach it).
     await page.waitForSelector('#fleet-picker:not([hidden]) #fleet-select');
     expect(await page.inputValue('#fleet-select')).toBe(last.urls.base);
+  });
+
+  it('never asks for the whole list; Enter right after typing opens the match once it is known', async () => {
+    const first = emulator.devices[0].access;
+    const wanted = emulator.devices[DEVICES - 2].access;
+    const tab = await newTab(browser, 1280, 800, first.user, first.password);
+    await context?.close();
+    context = tab.context;
+    const { page } = tab;
+    const asked: URL[] = [];
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.pathname === '/_emu/devices') asked.push(url);
+    });
+    await openDashboard(page, first.urls.base);
+    await page.waitForSelector('#fleet-picker:not([hidden]) #fleet-search');
+
+    await page.type('#fleet-search', wanted.serial.toLowerCase());
+    await Promise.all([page.waitForURL(`${wanted.urls.base}/`), page.press('#fleet-search', 'Enter')]);
+    await waitReady(page);
+    await page.waitForSelector('#fleet-picker:not([hidden]) #fleet-select');
+    expect(await page.inputValue('#fleet-select')).toBe(wanted.urls.base);
+
+    const limits = asked.map((url) => url.searchParams.get('limit'));
+    expect(limits.length).toBeGreaterThanOrEqual(4); // first page, search; first page, this device
+    expect(limits.every((limit) => limit === String(MAX_SHOWN_CHOICES))).toBe(true);
+    expect(asked.map((url) => url.searchParams.get('q'))).toContain(wanted.serial.toLowerCase());
   });
 });

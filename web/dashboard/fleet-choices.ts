@@ -2,8 +2,8 @@
  * What the fleet's device picker offers (./fleet-picker draws it): each device's serial and
  * where it is, `ACCC8E000002 (127.1.0.2:80)` when the devices are at addresses of their own
  * (address mode) and `ACCC8E000002 (port 8081)` when they share one (ports mode); and, for a
- * fleet too big for one list, the devices matching what was typed, a bounded number of them.
- * Pure (no DOM): unit-tested.
+ * fleet too big for one list (which the control API searches: ./fleet-pages), a bounded first
+ * list with this page's device in it. Pure (no DOM): unit-tested.
  */
 
 /** A device as the picker offers it. */
@@ -27,10 +27,21 @@ export interface ShownChoices {
 /** A fleet of more devices than this is searched, its list cut to this many (a list of 100,000 is no list). */
 export const MAX_SHOWN_CHOICES = 200;
 
-/** The choices of `devices` (the control API's `GET /devices`), in the fleet's order. */
-export function fleetChoices(devices: readonly { serial: string; urls: Record<string, string> }[]): FleetChoice[] {
+/** A device as `GET /devices` answers it, the part the picker reads. */
+type ListedDevice = { serial: string; urls: Record<string, string> };
+
+/** Whether `devices` are at addresses of their own (address mode): two of them differ in host. */
+export function placedByAddress(devices: readonly ListedDevice[]): boolean {
+  const hosts = devices.map((d) => new URL(d.urls.base).hostname);
+  return hosts.some((host) => host !== hosts[0]);
+}
+
+/**
+ * The choices of `devices` (the control API's `GET /devices`), in the fleet's order; `byAddress`
+ * as the whole fleet is placed (a page of a big fleet, one device, cannot tell by itself).
+ */
+export function fleetChoices(devices: readonly ListedDevice[], byAddress = placedByAddress(devices)): FleetChoice[] {
   const places = devices.map((d) => new URL(d.urls.base));
-  const byAddress = places.some((place) => place.hostname !== places[0]?.hostname);
   return devices.map((d, i) => {
     const place = places[i];
     const where = byAddress
@@ -63,6 +74,20 @@ export function shownChoices(
     }
   }
   return { shown, matched: matches.length };
+}
+
+/**
+ * The first list of a fleet too big to fetch whole (`total` devices): its first `page` of
+ * choices with `mine` (this page's device) among them, first if it is not in the page.
+ */
+export function firstPageChoices(
+  page: readonly FleetChoice[],
+  mine: FleetChoice | undefined,
+  total: number,
+  max = MAX_SHOWN_CHOICES,
+): ShownChoices {
+  const choices = mine && !page.some((c) => c.serial === mine.serial) ? [...page, mine] : page;
+  return { shown: shownChoices(choices, '', mine?.serial ?? '', max).shown, matched: total };
 }
 
 /** The port a URL without one is at: 443 for https, 80 otherwise. */

@@ -1,5 +1,12 @@
 /** What the fleet's device picker offers (issue 33): each device's address in address mode, a bounded list for a big fleet. */
-import { type FleetChoice, fleetChoices, MAX_SHOWN_CHOICES, shownChoices } from '../../../web/dashboard/fleet-choices';
+import {
+  type FleetChoice,
+  fleetChoices,
+  firstPageChoices,
+  MAX_SHOWN_CHOICES,
+  placedByAddress,
+  shownChoices,
+} from '../../../web/dashboard/fleet-choices';
 
 /** `count` devices, the i-th at `place(i)` (a base URL). */
 function fleet(count: number, place: (i: number) => string) {
@@ -28,6 +35,15 @@ describe('fleetChoices', () => {
       'ACCC8E000002 (127.1.0.2:80)',
     ]);
     expect(labels(fleetChoices(fleet(2, (i) => `https://127.1.0.${i + 1}`)))[1]).toBe('ACCC8E000002 (127.1.0.2:443)');
+  });
+
+  it('labels a page of a big fleet as the whole fleet is placed, though one device cannot tell', () => {
+    const byAddress = placedByAddress(fleet(2, (i) => `http://127.1.0.${i + 1}:80`));
+    expect(byAddress).toBe(true);
+    expect(placedByAddress(fleet(2, (i) => `http://127.0.0.1:${8080 + i}`))).toBe(false);
+    const one = fleet(1, () => 'http://127.1.0.9:80');
+    expect(labels(fleetChoices(one, byAddress))).toEqual(['ACCC8E000001 (127.1.0.9:80)']);
+    expect(labels(fleetChoices(one))).toEqual(['ACCC8E000001 (port 80)']);
   });
 
   it('labels each device by its port in ports mode, as before', () => {
@@ -69,5 +85,22 @@ describe('shownChoices', () => {
     expect(some.matched).toBe(111); // 127.1.0.1, 127.1.0.10-19, 127.1.0.100-199
     expect(shownChoices(big, 'ACCC8E0000 127.1.0.2', 'ACCC8E000001').matched).toBe(11);
     expect(shownChoices(big, 'nothing', 'ACCC8E000001')).toEqual({ shown: [], matched: 0 });
+  });
+});
+
+describe('firstPageChoices', () => {
+  const page = fleetChoices(fleet(MAX_SHOWN_CHOICES, (i) => `http://127.1.0.${i + 1}:80`));
+  const mine = fleetChoices(fleet(250, (i) => `http://127.1.0.${i + 1}:80`))[249];
+
+  it('shows the first page with this device first when the page does not have it, and the whole count', () => {
+    const first = firstPageChoices(page, mine, 100_000);
+    expect(first.matched).toBe(100_000);
+    expect(first.shown).toHaveLength(MAX_SHOWN_CHOICES);
+    expect(first.shown.slice(0, 2).map((c) => c.serial)).toEqual(['ACCC8E000250', 'ACCC8E000001']);
+  });
+
+  it('shows the first page as it is when it has this device, or when this device was not found', () => {
+    expect(firstPageChoices(page, page[5], 250)).toEqual({ shown: page, matched: 250 });
+    expect(firstPageChoices(page, undefined, 250)).toEqual({ shown: page, matched: 250 });
   });
 });
