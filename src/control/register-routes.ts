@@ -59,7 +59,7 @@ function bodyOf(route: ControlRoute, req: Request): unknown {
 function deviceOf(route: ControlRoute, req: Request, res: Response, ctx: DispatchContext): string {
   if (!route.params) return typeof ctx.device === 'string' ? ctx.device : ctx.device(res);
   const serial = String(validate(route.params, req.params, 'path').serial);
-  if (!ctx.emulator.access().some((device) => device.serial === serial))
+  if (!ctx.emulator.devices.some((listed) => listed.device.serial === serial))
     throw new ControlError('NO_SUCH_DEVICE', `no device has the serial "${serial}"`);
   return serial;
 }

@@ -239,11 +239,10 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
   const realmWord = persona || clone ? looks.realmWord : vendorWord(cgiPrefix).toUpperCase();
   const auth = options.auth ?? 'both';
   if (!AUTH_MODES.includes(auth)) bad(`auth "${auth}" must be one of ${AUTH_MODES.join(', ')}`);
-  const digestAlgorithms = (options.digestAlgorithms ?? DEFAULT_ALGORITHMS).map(
-    (a) =>
-      parseAlgorithm(a) ??
-      bad(`digest algorithm "${a}" is not one of MD5, MD5-sess, SHA-256, SHA-256-sess, SHA-512-256, SHA-512-256-sess`),
-  );
+  const digestAlgorithms =
+    options.digestAlgorithms === undefined
+      ? (defaultAlgorithms ??= Object.freeze(parseAlgorithms(DEFAULT_ALGORITHMS)) as DigestAlgorithm[])
+      : parseAlgorithms(options.digestAlgorithms);
   if (digestAlgorithms.length === 0) bad('digestAlgorithms must name at least one algorithm');
   const digestReplay = options.digestReplay ?? 'lenient';
   if (digestReplay !== 'lenient' && digestReplay !== 'strict')
@@ -258,7 +257,7 @@ export function resolveDeviceOptions(options: DeviceOptions): ResolvedDeviceOpti
     bad(
       `sharePort needs host to be an IPv4 address (a device is told from the others by the address it is reached at), not "${shown(options.host)}"`,
     );
-  const flags = options.flags ?? clone?.flags ?? [...DEFAULT_FLAGS];
+  const flags = options.flags ?? clone?.flags ?? (DEFAULT_FLAGS as FlagDefinition[]);
   const seen = new Set<string>();
   for (const f of flags) {
     if (!/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(f.name))
@@ -396,6 +395,17 @@ const DEFAULT_ALGORITHMS: NonNullable<DeviceOptions['digestAlgorithms']> = Objec
 const NO_HOSTS: string[] = Object.freeze([]) as unknown as string[];
 const defaultAliases = new Map<string, Record<string, string>>();
 let sharedLimits: ResolvedDeviceLimits | undefined;
+
+let defaultAlgorithms: DigestAlgorithm[] | undefined;
+
+/** The algorithms named, parsed (BAD_OPTION for an unknown one). */
+function parseAlgorithms(names: readonly string[]): DigestAlgorithm[] {
+  return names.map(
+    (a) =>
+      parseAlgorithm(a) ??
+      bad(`digest algorithm "${a}" is not one of MD5, MD5-sess, SHA-256, SHA-256-sess, SHA-512-256, SHA-512-256-sess`),
+  );
+}
 
 /** The default topic aliases in `namespace`, made once per namespace. */
 function defaultAliasesFor(namespace: string): Record<string, string> {

@@ -19,10 +19,26 @@ export interface DeviceUrls extends DevicePaths {
   base: string;
 }
 
-/** The paths under `cgiPrefix` and `wsPrefix` (both start with `/`, no trailing `/`). */
+/**
+ * The paths under `cgiPrefix` and `wsPrefix` (both start with `/`, no trailing `/`): made once
+ * per pair and frozen, so that a fleet's devices share them.
+ */
 export function devicePaths(cgiPrefix: string, wsPrefix: string): DevicePaths {
-  return { ...perCgi((name) => `${cgiPrefix}/${DEVICE_CGIS[name].file}`), eventStream: `${wsPrefix}/ws-data-stream` };
+  const key = `${cgiPrefix}\n${wsPrefix}`;
+  let paths = madePaths.get(key);
+  if (paths === undefined) {
+    paths = Object.freeze({
+      ...perCgi((name) => `${cgiPrefix}/${DEVICE_CGIS[name].file}`),
+      eventStream: `${wsPrefix}/ws-data-stream`,
+    });
+    if (madePaths.size < MAX_PATH_SETS) madePaths.set(key, paths);
+  }
+  return paths;
 }
+
+/** The path sets made so far, by prefix pair (a bounded few: past it each is made anew). */
+const madePaths = new Map<string, DevicePaths>();
+const MAX_PATH_SETS = 100;
 
 /** The URLs of `paths` on a device whose base URL is `base` (`http://...` or `https://...`). */
 export function deviceUrls(base: string, paths: DevicePaths): DeviceUrls {

@@ -23,10 +23,10 @@ export const DEFAULT_INITIAL_STATES = deepFreeze<readonly InitialState[]>([
 
 /** The states with their `tnsvendor:` topics in `namespace`, as the device publishes them. */
 export function inNamespace(states: readonly InitialState[], namespace: string): InitialState[] {
-  return states.map((s) => {
-    const topic = renameTopicPrefix(s.topic, NEUTRAL_NAMESPACE, namespace);
-    return topic === s.topic ? s : { ...s, topic };
-  });
+  const renamed = states.map((s) => renameTopicPrefix(s.topic, NEUTRAL_NAMESPACE, namespace));
+  // The same list when no topic changes: a fleet's devices then share it.
+  if (renamed.every((topic, i) => topic === states[i].topic)) return states as InitialState[];
+  return states.map((s, i) => (renamed[i] === s.topic ? s : { ...s, topic: renamed[i] }));
 }
 
 /** `value` with every object in it frozen. */

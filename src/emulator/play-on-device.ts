@@ -8,7 +8,7 @@
 import type { RetryPolicy } from '../bws/swift-client';
 import type { DeviceHandle } from '../device/device-handle';
 import type { DeviceOptions } from '../device/device-options';
-import { DEFAULT_FLAGS } from '../device/feature-flags';
+import { DEFAULT_FLAGS, type FlagDefinition } from '../device/feature-flags';
 import type { ConnectionFile } from '../protocol/connection-file';
 import { ScenarioPlayer, type ScenarioPlayerOptions } from '../scenario/player';
 import { playRecordings, type RecordingsRun, type ScenarioRecordingReport } from '../scenario/play-recordings';
@@ -125,7 +125,7 @@ export function deviceOptionsForScenario(scenario: Scenario, base: DeviceOptions
     ...(scenario.states && base.initialStates === undefined ? { initialStates: [] } : {}),
     // A cloned device starts with the flags of the device it was cloned from.
     flags: withScenarioFlags(
-      base.flags ?? (typeof base.persona === 'object' ? base.persona.flags : [...DEFAULT_FLAGS]),
+      base.flags ?? (typeof base.persona === 'object' ? base.persona.flags : (DEFAULT_FLAGS as FlagDefinition[])),
       scenario.flags ?? {},
     ),
   };
@@ -139,5 +139,6 @@ function withScenarioFlags(
   const added = Object.entries(wanted)
     .filter(([name]) => !known.has(name))
     .map(([name, value]) => ({ name, defaultValue: value, description: 'Defined by the scenario' }));
-  return [...flags, ...added];
+  // The same list when nothing is added: a fleet's devices then share it.
+  return added.length === 0 ? flags : [...flags, ...added];
 }

@@ -252,8 +252,17 @@ function checkStringMap(part: string, value: unknown): Record<string, string> {
 function stateKey(topic: string, message: NotificationMessage): string {
   // Joined, not concatenated: the key is kept, and a join is one flat string where
   // concatenation would keep a tree of its parts.
-  return [topic, canonical(message.source), canonical(message.key)].join('\u0000');
+  const key = [topic, canonical(message.source), canonical(message.key)].join('\u0000');
+  // One copy of each key for every device: a fleet's devices keep the same states.
+  const known = STATE_KEYS.get(key);
+  if (known !== undefined) return known;
+  if (STATE_KEYS.size < MAX_STATE_KEYS) STATE_KEYS.set(key, key);
+  return key;
 }
+
+/** The state keys made so far, each kept once (up to {@link MAX_STATE_KEYS}; past it each is its own). */
+const STATE_KEYS = new Map<string, string>();
+const MAX_STATE_KEYS = 10_000;
 
 function canonical(map: Readonly<Record<string, string>> | undefined): string {
   if (!map) return '';

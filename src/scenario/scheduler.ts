@@ -18,7 +18,7 @@ const MAX_DELAY = 0x7fffffff;
 /** What a run or cancelled timer holds instead of its function, so that a kept cancel function keeps no callback alive. */
 const SPENT = (): void => undefined;
 
-/** A due step: four fields, and the cancel function the API returns is its only closure. */
+/** A due step: four fields; the cancel function the API returns is its only closure. */
 interface QueuedTimer {
   at: number;
   /** Order of setting: ties of `at` run in it. */
@@ -42,12 +42,12 @@ class TimerQueue {
   private readonly heap: QueuedTimer[] = [];
   private seq = 0;
 
-  /** Adds a timer; returns the function that removes it (harmless once it ran or was removed). */
-  add(at: number, fn: () => void): () => void {
+  /** Adds a timer; returns it, for {@link remove}. */
+  add(at: number, fn: () => void): QueuedTimer {
     const timer: QueuedTimer = { at, seq: this.seq++, fn, pos: this.heap.length };
     this.heap.push(timer);
     this.siftUp(timer.pos);
-    return () => this.remove(timer);
+    return timer;
   }
 
   /** How many timers are set and not yet run or cancelled. */
@@ -72,7 +72,7 @@ class TimerQueue {
   }
 
   /** Cancels a timer still in the heap; nothing once it ran or was cancelled. */
-  private remove(timer: QueuedTimer): void {
+  remove(timer: QueuedTimer): void {
     if (timer.pos >= 0) this.take(timer);
   }
 
@@ -139,10 +139,10 @@ class RealScheduler implements Scheduler {
   }
 
   setTimer(atMs: number, fn: () => void): () => void {
-    const remove = this.queue.add(atMs, fn);
+    const timer = this.queue.add(atMs, fn);
     this.arm();
     return () => {
-      remove();
+      this.queue.remove(timer);
       this.arm();
     };
   }
@@ -188,7 +188,8 @@ export class ManualScheduler implements Scheduler {
   }
 
   setTimer(atMs: number, fn: () => void): () => void {
-    return this.queue.add(atMs, fn);
+    const timer = this.queue.add(atMs, fn);
+    return () => this.queue.remove(timer);
   }
 
   /** How many timers are set and not yet run or cancelled. */
