@@ -300,6 +300,71 @@ describe('EventBus: listeners', () => {
     expect(calls).toEqual(['a', 'c', 'a', 'c']);
   });
 
+  it('delivers to one listener, then to two, and to the other after one of two leaves', () => {
+    const { bus } = busAt();
+    const calls: string[] = [];
+    const a = (e: DeviceEvent): number => calls.push(`a:${e.message.data?.n}`);
+    const b = (e: DeviceEvent): number => calls.push(`b:${e.message.data?.n}`);
+    bus.publish(PORT, { data: { n: '0' } });
+    const offA = bus.subscribe(a);
+    bus.publish(PORT, { data: { n: '1' } });
+    bus.subscribe(b);
+    bus.publish(PORT, { data: { n: '2' } });
+    offA();
+    bus.publish(PORT, { data: { n: '3' } });
+    bus.unsubscribe(b);
+    bus.publish(PORT, { data: { n: '4' } });
+    expect(calls).toEqual(['a:1', 'a:2', 'b:2', 'b:3']);
+  });
+
+  it('keeps the first of two listeners when the second leaves, and can take both again', () => {
+    const { bus } = busAt();
+    const calls: string[] = [];
+    const a = (): number => calls.push('a');
+    const b = (): number => calls.push('b');
+    bus.subscribe(a);
+    const offB = bus.subscribe(b);
+    offB();
+    bus.publish(PORT);
+    bus.unsubscribe(a);
+    bus.publish(PORT);
+    bus.subscribe(b);
+    bus.subscribe(a);
+    bus.publish(PORT);
+    expect(calls).toEqual(['a', 'b', 'a']);
+  });
+
+  it('removing a listener that was never added leaves the one there', () => {
+    const { bus } = busAt();
+    const calls: string[] = [];
+    bus.subscribe(() => calls.push('a'));
+    bus.unsubscribe(() => calls.push('never'));
+    bus.publish(PORT);
+    expect(calls).toEqual(['a']);
+  });
+
+  it('delivers once to a listener subscribed twice (with one other or alone), and its removal ends it', () => {
+    const { bus } = busAt();
+    const calls: string[] = [];
+    const a = (): number => calls.push('a');
+    bus.subscribe(a);
+    bus.subscribe(a);
+    bus.publish(PORT);
+    expect(calls).toEqual(['a']);
+    bus.unsubscribe(a);
+    bus.publish(PORT);
+    expect(calls).toEqual(['a']);
+    const b = (): number => calls.push('b');
+    bus.subscribe(a);
+    bus.subscribe(b);
+    bus.subscribe(a);
+    bus.publish(PORT);
+    expect(calls).toEqual(['a', 'a', 'b']);
+    bus.unsubscribe(a);
+    bus.publish(PORT);
+    expect(calls).toEqual(['a', 'a', 'b', 'b']);
+  });
+
   it('counts published events', () => {
     const { bus } = busAt();
     expect(bus.publishedCount).toBe(0);
