@@ -185,6 +185,101 @@ describe('FilterIndex', () => {
   });
 });
 
+describe('FilterIndex: a filter held by many sessions', () => {
+  const filters = compile({ topicFilter: 'tns1:Many' });
+
+  /** What one event hands each subscriber: how many copies. */
+  function deliveredTo(index: FilterIndex, subscribers: Counting[]): number[] {
+    const before = subscribers.map((s) => s.got.length);
+    index.deliver(event('tns1:Many'));
+    return subscribers.map((s, i) => s.got.length - before[i]);
+  }
+
+  it('removing 20 members in any order hands each event to the remaining ones, as often as they hold it (property)', () => {
+    // Session i holds the filter i % 3 + 1 times: each holding is one entry to take away.
+    const holdings = Array.from({ length: 20 }, (_, i) => Array.from({ length: (i % 3) + 1 }, () => i)).flat();
+    fc.assert(
+      fc.property(fc.shuffledSubarray(holdings, { minLength: holdings.length }), (order) => {
+        const index = new FilterIndex();
+        const subscribers = Array.from({ length: 20 }, () => new Counting());
+        const held = subscribers.map((_, i) => (i % 3) + 1);
+        subscribers.forEach((s, i) => {
+          for (let k = 0; k < held[i]; k++) index.add(s, filters);
+        });
+        expect(deliveredTo(index, subscribers)).toEqual(held);
+        for (const who of order) {
+          index.remove(subscribers[who], filters);
+          held[who]--;
+          expect(deliveredTo(index, subscribers)).toEqual(held);
+        }
+        expect(index.size).toBe(0);
+      }),
+      propertyRuns(60),
+    );
+  });
+
+  it('keeps delivering right as a group grows past 8 members, shrinks below, and grows again', () => {
+    const index = new FilterIndex();
+    const subscribers = Array.from({ length: 14 }, () => new Counting());
+    const held = subscribers.map(() => 0);
+    const check = (): void => expect(deliveredTo(index, subscribers)).toEqual(held);
+    const add = (i: number): void => {
+      index.add(subscribers[i], filters);
+      held[i]++;
+    };
+    const remove = (i: number): void => {
+      index.remove(subscribers[i], filters);
+      held[i] = Math.max(0, held[i] - 1);
+    };
+    for (let i = 0; i < 8; i++) add(i);
+    check();
+    add(8); // the ninth member: past the threshold
+    check();
+    add(3); // a member already in holds it twice
+    add(8);
+    check();
+    for (const i of [0, 8, 5, 3, 3, 1, 7]) {
+      remove(i);
+      check();
+    }
+    remove(13); // never a member: nothing changes
+    check();
+    expect(held.filter((n) => n > 0)).toHaveLength(4);
+    for (let i = 9; i < 14; i++) add(i); // 9 again
+    add(0);
+    add(8);
+    check();
+    for (const i of [13, 2, 9, 8, 0, 4, 12, 6, 8, 10, 11]) {
+      remove(i);
+      check();
+    }
+    expect(held).toEqual(subscribers.map(() => 0));
+    expect(index.size).toBe(0);
+  });
+
+  it('agrees with a count of holdings for any adds and removes of 20 sessions (property)', () => {
+    const op = fc.record({ add: fc.boolean(), who: fc.nat(19) });
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 120 }), (ops) => {
+        const index = new FilterIndex();
+        const subscribers = Array.from({ length: 20 }, () => new Counting());
+        const held = subscribers.map(() => 0);
+        for (const { add, who } of ops) {
+          if (add) {
+            index.add(subscribers[who], filters);
+            held[who]++;
+          } else {
+            index.remove(subscribers[who], filters);
+            held[who] = Math.max(0, held[who] - 1);
+          }
+          expect(deliveredTo(index, subscribers)).toEqual(held);
+        }
+      }),
+      propertyRuns(100),
+    );
+  });
+});
+
 describe('FilterCache', () => {
   it('gives configures of the same text the same compiled filter', () => {
     const cache = new FilterCache<CompiledFilter>();
