@@ -554,3 +554,98 @@ describe('ScenarioPlayer pause and resume', () => {
     expect(done).toBe(true);
   });
 });
+
+describe('ScenarioPlayer done, made when asked', () => {
+  /** Whether `promise` has settled once the pending reactions have run. */
+  async function settled(promise: Promise<void>): Promise<boolean> {
+    let resolved = false;
+    void promise.then(() => (resolved = true));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return resolved;
+  }
+  const finite = (): Scenario => scenarioOf('timeline:', `  - { at: 1s, emit: { topic: ${A} } }`);
+  const forever = (): Scenario => scenarioOf('timeline:', `  - { every: 1s, emit: { topic: ${A} } }`);
+
+  it('is pending before start and while the timeline plays', async () => {
+    const { scheduler, player } = setup(finite());
+    expect(await settled(player.done)).toBe(false);
+    player.start();
+    scheduler.advance(999);
+    expect(await settled(player.done)).toBe(false);
+  });
+
+  it('read only after the timeline ended, it is resolved', async () => {
+    const { scheduler, player } = setup(finite());
+    player.start();
+    scheduler.advance(1000);
+    expect(player.finished).toBe(true);
+    expect(await settled(player.done)).toBe(true);
+    expect(await settled(player.done)).toBe(true);
+  });
+
+  it('read before the end, it resolves at the end, and every read gives the same one', async () => {
+    const { scheduler, player } = setup(finite());
+    player.start();
+    const early = player.done;
+    expect(player.done).toBe(early);
+    scheduler.advance(500);
+    expect(await settled(early)).toBe(false);
+    scheduler.advance(500);
+    expect(await settled(early)).toBe(true);
+  });
+
+  it('read before stop, it resolves at stop (an endless timeline); read after stop, it is resolved', async () => {
+    const { scheduler, player } = setup(forever());
+    player.start();
+    const before = player.done;
+    scheduler.advance(10_000);
+    expect(await settled(before)).toBe(false);
+    player.stop();
+    expect(await settled(before)).toBe(true);
+    expect(await settled(player.done)).toBe(true);
+    player.stop();
+    expect(await settled(player.done)).toBe(true);
+  });
+
+  it('after a restart, a new done is pending until the new run ends; the old one stays resolved', async () => {
+    const { scheduler, player } = setup(finite());
+    player.start();
+    scheduler.advance(1000);
+    const first = player.done;
+    expect(await settled(first)).toBe(true);
+    player.restart();
+    const second = player.done;
+    expect(second).not.toBe(first);
+    expect(await settled(second)).toBe(false);
+    expect(await settled(first)).toBe(true);
+    scheduler.advance(1000);
+    expect(await settled(second)).toBe(true);
+  });
+
+  it('read before a restart of a run still playing, it resolves at the restart; the next run has its own', async () => {
+    const { scheduler, player } = setup(forever());
+    player.start();
+    const first = player.done;
+    player.restart();
+    expect(await settled(first)).toBe(true);
+    const second = player.done;
+    expect(await settled(second)).toBe(false);
+    scheduler.advance(5000);
+    expect(await settled(second)).toBe(false);
+    player.restart(finite());
+    expect(await settled(second)).toBe(true);
+    const third = player.done;
+    expect(await settled(third)).toBe(false);
+    scheduler.advance(1000);
+    expect(await settled(third)).toBe(true);
+    player.stop();
+  });
+
+  it('an empty timeline is done as it starts, and again at each restart', async () => {
+    const { player } = setup(scenarioOf('name: empty'));
+    player.start();
+    expect(await settled(player.done)).toBe(true);
+    player.restart();
+    expect(await settled(player.done)).toBe(true);
+  });
+});
