@@ -27,6 +27,9 @@ import { StepLengths } from './step-lengths';
 /** What a scenario acts on (its own file; the public face reads it from here). */
 export type { ScenarioTarget };
 
+/** The cancel function of a step not armed yet. */
+const NOTHING = (): void => undefined;
+
 /** The `done` of a run that has ended. */
 const SETTLED: Promise<void> = Promise.resolve();
 
@@ -39,6 +42,8 @@ interface PendingStep {
   readonly part: PlayedBy;
   readonly fn: (at: number) => void;
   cancel: () => void;
+  /** Where it is in the player's list of pending steps. */
+  slot: number;
 }
 
 /** What action `K` of a step does when it runs: `value` is the step's value of `K`, `at` its scenario time. */
@@ -74,11 +79,10 @@ export class ScenarioPlayer {
   /** The jitter PRNG, seeded on first use: most scenarios have no jitter. */
   private random: (() => number) | undefined;
   /**
-   * The pending steps by timer id; none while nothing is pending (a finished or quiet
-   * scenario), so that an idle player of a fleet keeps no table.
+   * The pending steps, each knowing its slot; none while nothing is pending (a finished or
+   * quiet scenario). A list, not a map: a fleet's 100,000 players hold one or two steps each.
    */
-  private timers: Map<number, PendingStep> | undefined = undefined;
-  private nextTimerId = 0;
+  private timers: PendingStep[] | undefined = undefined;
   private timelineTimers = 0;
   private startedAt = 0;
   private running = false;
@@ -120,7 +124,7 @@ export class ScenarioPlayer {
 
   /** How many of the player's timers are set (timeline and triggers). */
   get pendingTimers(): number {
-    return this.timers?.size ?? 0;
+    return this.timers?.length ?? 0;
   }
 
   /**
@@ -162,7 +166,7 @@ export class ScenarioPlayer {
   pause(): void {
     if (!this.running || this.pausedAt !== undefined) return;
     this.pausedAt = this.scheduler.now();
-    for (const timer of this.timers?.values() ?? []) timer.cancel();
+    for (const timer of this.timers ?? []) timer.cancel();
   }
 
   /** Goes on where pause() held it: every pending step keeps its place in scenario time. */
@@ -170,13 +174,13 @@ export class ScenarioPlayer {
     if (this.pausedAt === undefined) return;
     this.startedAt += this.scheduler.now() - this.pausedAt;
     this.pausedAt = undefined;
-    for (const [id, timer] of this.timers ?? []) this.arm(id, timer);
+    for (const timer of this.timers ?? []) this.arm(timer);
   }
 
   /** Cancels every timer and resolves `done`; calling it again does nothing. */
   stop(): void {
     if (this.running) this.heldAt ??= this.livePosition();
-    for (const timer of this.timers?.values() ?? []) timer.cancel();
+    for (const timer of this.timers ?? []) timer.cancel();
     this.timers = undefined;
     this.timelineTimers = 0;
     this.running = false;
@@ -357,22 +361,37 @@ export class ScenarioPlayer {
 
   /** Sets a timer for scenario time `at`; `fn` gets that time. Timeline timers count towards `done`. */
   private schedule(at: number, part: PlayedBy, fn: (at: number) => void): void {
-    const id = this.nextTimerId++;
     if (part === 'timeline') this.timelineTimers++;
-    const timer: PendingStep = { at, part, fn, cancel: () => undefined };
-    (this.timers ??= new Map()).set(id, timer);
-    if (this.pausedAt === undefined) this.arm(id, timer);
+    const timers = (this.timers ??= []);
+    const timer: PendingStep = { at, part, fn, cancel: NOTHING, slot: timers.length };
+    timers.push(timer);
+    if (this.pausedAt === undefined) this.arm(timer);
   }
 
   /** Sets the scheduler's timer of a pending step at its scenario time. */
-  private arm(id: number, timer: PendingStep): void {
+  private arm(timer: PendingStep): void {
     timer.cancel = this.scheduler.setTimer(this.startedAt + timer.at / this.speed, () => {
-      if (!this.timers?.delete(id)) return;
-      if (this.timers.size === 0) this.timers = undefined;
+      if (!this.unlist(timer)) return;
       if (timer.part === 'timeline') this.timelineTimers--;
       timer.fn(timer.at);
       if (timer.part === 'timeline') this.checkDone(timer.at);
     });
+  }
+
+  /**
+   * Takes a step that is due out of the pending list (the last one fills its slot); false when
+   * it is no longer there (the run was stopped or restarted meanwhile).
+   */
+  private unlist(timer: PendingStep): boolean {
+    const timers = this.timers;
+    if (timers === undefined || timers[timer.slot] !== timer) return false;
+    const last = timers.pop() as PendingStep;
+    if (last !== timer) {
+      timers[timer.slot] = last;
+      last.slot = timer.slot;
+    }
+    if (timers.length === 0) this.timers = undefined;
+    return true;
   }
 
   /** After the timeline step at scenario time `at` (0: the start): once it was the last, holds there and tells. */
