@@ -98,8 +98,8 @@ export class EventSession {
   private readonly connectedAt = Date.now();
   /** What the session sends, on its way to the socket. */
   private readonly outbox: SessionOutbox;
-  /** The close handshake, and who waits for the end of the connection. */
-  private readonly end: CloseHandshake;
+  /** The close handshake, and who waits for the end of the connection: made at the close, or the first wait for it. */
+  private handshake: CloseHandshake | undefined = undefined;
   /** The client's pings, counted against the limit: made on the first ping. */
   private pings: PingWindow | undefined;
 
@@ -113,7 +113,6 @@ export class EventSession {
     private readonly observer: SessionObserver,
   ) {
     this.outbox = new SessionOutbox(ws, socket, settings.maxBufferedBytes);
-    this.end = new CloseHandshake(id, ws, socket, settings.log);
     listenTo(ws, this);
   }
 
@@ -136,6 +135,11 @@ export class EventSession {
     const end = this.end.ended(code, reason);
     this.state = 'CLOSED';
     this.observer.sessionClosed(this, end.code, end.reason, by);
+  }
+
+  /** The close handshake (made on first use: an idle session of a fleet never needs it). */
+  private get end(): CloseHandshake {
+    return (this.handshake ??= new CloseHandshake(this.id, this.ws, this.socket, this.settings.log));
   }
 
   /** Resolves when the connection is gone, whoever closed it. */

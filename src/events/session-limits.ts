@@ -80,10 +80,21 @@ export function sessionAccount(
   remoteAddress: string | undefined,
   via: ClientVia | undefined,
 ): SessionAccount {
-  if (via !== undefined) return { name: `the ${via}`, kind: 'emulator-client', via };
-  if (user !== undefined) return { name: `user "${user}"`, kind: 'user', via };
-  return { name: `address ${remoteAddress ?? 'unknown'}`, kind: 'address', via };
+  const name =
+    via !== undefined ? `the ${via}` : user !== undefined ? `user "${user}"` : `address ${remoteAddress ?? 'unknown'}`;
+  // One frozen account per name for the process: a fleet's sessions from the same user or
+  // address (most of them) share it, instead of an object and a name each.
+  const known = ACCOUNTS.get(name);
+  if (known !== undefined) return known;
+  const kind = via !== undefined ? 'emulator-client' : user !== undefined ? 'user' : 'address';
+  const account: SessionAccount = Object.freeze({ name, kind, via });
+  if (ACCOUNTS.size < MAX_ACCOUNTS) ACCOUNTS.set(name, account);
+  return account;
 }
+
+/** The accounts made so far, by name (names of different kinds never meet); past the bound each is made anew. */
+const ACCOUNTS = new Map<string, SessionAccount>();
+const MAX_ACCOUNTS = 10_000;
 
 /**
  * A refused handshake: 503 when the device is full, 429 when the account holds its share or
