@@ -177,9 +177,17 @@ export function resolveDeviceLimits(limits: DeviceLimits = {}): ResolvedDeviceLi
 
 /** The session limits of the event stream. */
 export function sessionLimitsOf(limits: ResolvedDeviceLimits): SessionLimitSettings {
-  const { maxSessions, maxSessionsPerAccount, maxAccountTerms, maxDeviceTerms } = limits;
-  return { maxSessions, maxSessionsPerAccount, maxAccountTerms, maxDeviceTerms };
+  let settings = sessionSettings.get(limits);
+  if (settings === undefined) {
+    const { maxSessions, maxSessionsPerAccount, maxAccountTerms, maxDeviceTerms } = limits;
+    settings = Object.freeze({ maxSessions, maxSessionsPerAccount, maxAccountTerms, maxDeviceTerms });
+    sessionSettings.set(limits, settings);
+  }
+  return settings;
 }
+
+/** The session limits of each resolved limits (one for every device told nothing of them). */
+const sessionSettings = new WeakMap<ResolvedDeviceLimits, SessionLimitSettings>();
 
 /** The login throttle's rules (the same checks as the destination's `loginThrottle`). */
 export function throttleOf(limits: ResolvedDeviceLimits): ThrottleRules {

@@ -2,13 +2,15 @@
  * What a running device is made of. Its state (options, tokens, flags, the bus and its states,
  * fault settings) is made at start; its authentication and its event stream server are made
  * when first needed: a device of a fleet of 100,000 that no client reaches never pays for them
- * (about 0.8 KB a device); what they are told to check configures by is shared (see
- * configureRules). Watchers of sessions that come before the stream server are kept
+ * (about 0.8 KB a device). What they are told is read from the makeup itself, getters over
+ * the device's resolved options, so no device keeps a copy of them; how to check configures is
+ * shared by alike devices (see configureRules). Watchers of sessions that come before the stream server are kept
  * and handed to it when it is made.
  */
 import type { IncomingMessage, RequestListener } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Authenticator } from '../auth/authenticator';
+import { Authenticator, type AuthenticatorOptions } from '../auth/authenticator';
+import type { ThrottleRules } from '../auth/login-throttle';
 import type { SessionTokens } from '../auth/session-tokens';
 import type { IgnoredTagLog } from '../base/client-tag';
 import type { DeviceDoor, DoorEndpoint } from '../base/device-door';
@@ -20,7 +22,8 @@ import type { EventFaults } from '../events/event-faults';
 import type { SessionInfo } from '../events/event-session';
 import type { ConfigureRules } from '../events/configure';
 import { FilterCache } from '../events/filter-cache';
-import { type SessionListener, StreamServer } from '../events/stream-server';
+import type { SessionLimitSettings } from '../events/session-limits';
+import { type SessionListener, StreamServer, type StreamServerOptions } from '../events/stream-server';
 import type { DeviceBoot } from './device-app';
 import { sessionLimitsOf, throttleOf } from './device-limits';
 import type { ResolvedDeviceOptions } from './device-options';
@@ -71,7 +74,7 @@ function configureRules(resolved: ResolvedDeviceOptions): ConfigureRules {
 const sharedRules = new WeakMap<object, Map<string, ConfigureRules>>();
 
 /** A device's parts: a class, so that a fleet of 100,000 shares its methods. */
-export class DeviceMakeup implements DeviceState, DoorEndpoint {
+export class DeviceMakeup implements DeviceState, DoorEndpoint, AuthenticatorOptions, StreamServerOptions {
   readonly resolved: ResolvedDeviceOptions;
   readonly journal: JournalWriter | undefined;
   readonly log: Logger;
@@ -106,25 +109,9 @@ export class DeviceMakeup implements DeviceState, DoorEndpoint {
     this.ignoredTags = state.ignoredTags;
   }
 
-  /** The device's authentication, made at its first use. */
+  /** The device's authentication, made at its first use (reading its options from this makeup). */
   get authenticator(): Authenticator {
-    if (this.auth) return this.auth;
-    const { resolved, log, tls } = this;
-    this.auth = new Authenticator({
-      mode: resolved.auth,
-      accounts: resolved.accounts,
-      realm: resolved.realm,
-      algorithms: resolved.digestAlgorithms,
-      nonceLifetimeMs: resolved.nonceLifetimeMs,
-      replay: resolved.digestReplay,
-      clock: resolved.clock,
-      replayPerAccount: resolved.limits.replayPerAccount,
-      throttle: throttleOf(resolved.limits),
-      log,
-      plainHttp: tls === undefined,
-      basicOverHttp: resolved.basicOverHttp,
-    });
-    return this.auth;
+    return (this.auth ??= new Authenticator(this));
   }
 
   /** The authentication if it was made (what it holds to flush or stop, it holds only then). */
@@ -135,23 +122,7 @@ export class DeviceMakeup implements DeviceState, DoorEndpoint {
   /** The event stream server, made at its first use (an upgrade, a fault, a session asked for). */
   get stream(): StreamServer {
     if (this.streamServer) return this.streamServer;
-    const { resolved, log, tokens, bus, journal, ignoredTags, events } = this;
-    const stream = new StreamServer({
-      path: devicePaths(resolved.cgiPrefix, resolved.wsPrefix).eventStream,
-      authenticator: this.authenticator,
-      tokens,
-      bus,
-      rules: configureRules(resolved),
-      limits: sessionLimitsOf(resolved.limits),
-      maxMessageBytes: resolved.maxMessageBytes,
-      maxBufferedBytes: resolved.maxBufferedBytes,
-      deflate: resolved.wsDeflate,
-      log,
-      ignoredTags,
-      journal,
-      faults: events,
-    });
-    this.streamServer = stream;
+    const stream = (this.streamServer = new StreamServer(this));
     for (const listener of this.earlyWatchers ?? []) stream.watch(listener);
     this.earlyWatchers = undefined;
     return stream;
@@ -165,6 +136,65 @@ export class DeviceMakeup implements DeviceState, DoorEndpoint {
   /** An upgrade request (the door's): the stream server takes it. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     this.stream.handleUpgrade(req, socket, head);
+  }
+
+  /*
+   * What the authentication and the stream server are told: read from the resolved options on
+   * each use, so that a device keeps no copy of them (AuthenticatorOptions, StreamServerOptions).
+   */
+  get mode(): ResolvedDeviceOptions['auth'] {
+    return this.resolved.auth;
+  }
+  get accounts(): ResolvedDeviceOptions['accounts'] {
+    return this.resolved.accounts;
+  }
+  get realm(): string {
+    return this.resolved.realm;
+  }
+  get algorithms(): ResolvedDeviceOptions['digestAlgorithms'] {
+    return this.resolved.digestAlgorithms;
+  }
+  get nonceLifetimeMs(): number {
+    return this.resolved.nonceLifetimeMs;
+  }
+  get replay(): ResolvedDeviceOptions['digestReplay'] {
+    return this.resolved.digestReplay;
+  }
+  get clock(): ResolvedDeviceOptions['clock'] {
+    return this.resolved.clock;
+  }
+  get replayPerAccount(): number {
+    return this.resolved.limits.replayPerAccount;
+  }
+  get throttle(): ThrottleRules {
+    return throttleOf(this.resolved.limits);
+  }
+  get plainHttp(): boolean {
+    return this.tls === undefined;
+  }
+  get basicOverHttp(): boolean {
+    return this.resolved.basicOverHttp;
+  }
+  get path(): string {
+    return devicePaths(this.resolved.cgiPrefix, this.resolved.wsPrefix).eventStream;
+  }
+  get rules(): ConfigureRules {
+    return configureRules(this.resolved);
+  }
+  get limits(): Readonly<SessionLimitSettings> {
+    return sessionLimitsOf(this.resolved.limits);
+  }
+  get maxMessageBytes(): number {
+    return this.resolved.maxMessageBytes;
+  }
+  get maxBufferedBytes(): number {
+    return this.resolved.maxBufferedBytes;
+  }
+  get deflate(): boolean {
+    return this.resolved.wsDeflate;
+  }
+  get faults(): EventFaults {
+    return this.events;
   }
 
   /** The live sessions (none before the stream server is made). */
