@@ -6,7 +6,7 @@
  * on its own.
  */
 const { performance } = require('node:perf_hooks');
-const WebSocket = require('ws');
+const { openSession } = require('./stream-session');
 
 /** The topic bench/fleet-server.js publishes on every device. */
 const TOPIC = 'tns1:Device/Trigger/DigitalInput';
@@ -16,27 +16,16 @@ const CONCURRENCY = 200;
 const ARRIVAL_TIMEOUT_MS = 120_000;
 
 /** Opens one session at `url`, configured for TOPIC; resolves with its socket once the configure is answered. */
-function openSession(url, index) {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { perMessageDeflate: false });
-    ws.once('error', reject);
-    ws.once('open', () => {
-      ws.once('message', (data) => {
-        const answer = JSON.parse(data.toString());
-        if (answer.error) return reject(new Error(`configure refused: ${JSON.stringify(answer.error)}`));
-        ws.removeListener('error', reject);
-        ws.on('error', () => undefined);
-        resolve(ws);
-      });
-      const configure = {
-        apiVersion: '1.0',
-        context: `fleet-${index}`,
-        method: 'events:configure',
-        params: { eventFilterList: [{ topicFilter: TOPIC }] },
-      };
-      ws.send(JSON.stringify(configure));
-    });
-  });
+async function openFleetSession(url, index) {
+  const configure = {
+    apiVersion: '1.0',
+    context: `fleet-${index}`,
+    method: 'events:configure',
+    params: { eventFilterList: [{ topicFilter: TOPIC }] },
+  };
+  const { ws, answer } = await openSession(url, undefined, configure);
+  if (answer.error) throw new Error(`configure refused: ${JSON.stringify(answer.error)}`);
+  return ws;
 }
 
 /**
@@ -56,7 +45,7 @@ async function openSessions(targets, perDevice) {
   const worker = async () => {
     while (next < urls.length) {
       const index = next++;
-      sockets[index] = await openSession(urls[index], index);
+      sockets[index] = await openFleetSession(urls[index], index);
     }
   };
   try {

@@ -27,7 +27,7 @@ const { intEnv, intList, rotated } = require('./env');
 const { forkChild } = require('./child');
 const fs = require('node:fs');
 const path = require('node:path');
-const WebSocket = require('ws');
+const { openSession } = require('./stream-session');
 const { configureRequest } = require('./event-mix');
 const { figure, fmt, median } = require('./figures');
 
@@ -58,20 +58,10 @@ function startServer(side, sessions) {
 }
 
 /** Opens one configured session; resolves with its socket once the configure is answered. */
-function openSession(url, c) {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { perMessageDeflate: false });
-    ws.once('error', reject);
-    ws.once('open', () => {
-      ws.once('message', (data) => {
-        const answer = JSON.parse(data.toString());
-        if (answer.error) return reject(new Error(`configure refused: ${JSON.stringify(answer.error)}`));
-        ws.on('message', () => undefined);
-        resolve(ws);
-      });
-      ws.send(JSON.stringify(configureRequest(c, 'topic')));
-    });
-  });
+async function openConfigured(url, c) {
+  const { ws, answer } = await openSession(url, undefined, configureRequest(c, 'topic'), () => undefined);
+  if (answer.error) throw new Error(`configure refused: ${JSON.stringify(answer.error)}`);
+  return ws;
 }
 
 async function measure(side, sessions, round) {
@@ -81,7 +71,7 @@ async function measure(side, sessions, round) {
   const sockets = [];
   for (let c = 0; c < sessions; c += CONCURRENCY) {
     const batch = [];
-    for (let k = c; k < Math.min(sessions, c + CONCURRENCY); k++) batch.push(openSession(url, k));
+    for (let k = c; k < Math.min(sessions, c + CONCURRENCY); k++) batch.push(openConfigured(url, k));
     sockets.push(...(await Promise.all(batch)));
   }
   // Let the last answers and initial states settle before the idle measurement.

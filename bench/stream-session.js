@@ -3,16 +3,14 @@
 const WebSocket = require('ws');
 
 /**
- * Opens a session of the device on `port` from `localAddress` (the default when undefined),
- * sends `configure` (an object) and resolves with the socket and the answer; later messages go
- * to `onMessage` when given.
+ * Opens a session of the device at `target` (a port of 127.0.0.1, or a whole `ws://` URL) from
+ * `localAddress` (the default when undefined), sends `configure` (an object) and resolves with
+ * the socket and the answer; later messages go to `onMessage` when given.
  */
-function openSession(port, localAddress, configure, onMessage) {
+function openSession(target, localAddress, configure, onMessage) {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/svc/ws-data-stream?sources=events`, {
-      localAddress,
-      perMessageDeflate: false,
-    });
+    const url = typeof target === 'number' ? `ws://127.0.0.1:${target}/svc/ws-data-stream?sources=events` : target;
+    const ws = new WebSocket(url, { localAddress, perMessageDeflate: false });
     ws.once('error', reject);
     ws.once('unexpected-response', (_req, res) => reject(new Error(`handshake refused: ${res.statusCode}`)));
     ws.once('open', () => {
