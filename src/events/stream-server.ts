@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { Clock } from '../base/clock';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { Authenticator } from '../auth/authenticator';
 import type { SessionTokens } from '../auth/session-tokens';
@@ -57,6 +58,8 @@ export interface StreamServerOptions {
   faults?: EventFaults;
   /** Sessions per device and per account, filter terms per account; {@link DEFAULT_SESSION_LIMITS} when absent. */
   limits?: Readonly<SessionLimitSettings>;
+  /** Times the sessions' pings (the device's clock); the system clock when absent. */
+  clock?: Clock;
 }
 
 const NO_SESSIONS: ReadonlyMap<string, EventSession> = new Map();
@@ -234,8 +237,18 @@ export class StreamServer implements SessionObserver {
   private settingsOf(via: ClientVia): SessionSettings {
     let settings = this.viaSettings?.get(via);
     if (!settings) {
-      const { journal } = this.options;
-      settings = { ...this.options, journal: journal && viaWriter(journal, via) };
+      // Named field by field, not spread: the options may be getters (a device's makeup), which a spread leaves out.
+      const { bus, rules, maxMessageBytes, maxBufferedBytes, log, journal, faults, clock } = this.options;
+      settings = {
+        bus,
+        rules,
+        maxMessageBytes,
+        maxBufferedBytes,
+        log,
+        faults,
+        clock,
+        journal: journal && viaWriter(journal, via),
+      };
       (this.viaSettings ??= new Map()).set(via, settings);
     }
     return settings;
