@@ -142,6 +142,17 @@ describe('address mode', () => {
     expect(await connectOutcome('127.7.0.250', deviceAt(0).port)).toBe('ECONNRESET');
   });
 
+  it('refuses sharePort for a host that is not an IPv4 address, and a bad addressRange, before anything starts', async () => {
+    await expect(startDevice({ host: 'localhost', sharePort: true, port: 0 })).rejects.toMatchObject({
+      code: 'BAD_OPTION',
+      message: expect.stringContaining('sharePort needs host to be an IPv4 address') as string,
+    });
+    await expect(startEmulator({ devices: 2, addressRange: '127.7.0' })).rejects.toMatchObject({
+      code: 'BAD_OPTION',
+      message: expect.stringContaining('addressRange "127.7.0" must be an IPv4 address') as string,
+    });
+  });
+
   it('refuses a second device at an address already taken on the port', async () => {
     await expect(startDevice({ host: '127.7.0.5', sharePort: true, port: deviceAt(0).port })).rejects.toMatchObject({
       code: 'PORT_IN_USE',
